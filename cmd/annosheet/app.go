@@ -1,0 +1,140 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/templates"
+)
+
+// Exit codes.
+const (
+	exitOK      = 0
+	exitFailure = 1 // bad input, bad template, I/O
+	exitUsage   = 2 // the command line itself is wrong
+	exitStrict  = 3 // pull --strict found error-level problems
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "dev"
+
+// usageError marks a mistake in the command line.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+func usagef(format string, args ...any) error {
+	return usageError{fmt.Errorf(format, args...)}
+}
+
+// run builds the app and runs it with args; it returns the exit code. All
+// output goes to the given writers, so tests run the real CLI in-process.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	app := newApp(stdin, stdout, stderr)
+	err := app.RunContext(ctx, args)
+	if err == nil {
+		return exitOK
+	}
+	printError(stderr, err)
+	return exitCode(err)
+}
+
+// exitCode maps an error to the process exit code, in one place.
+func exitCode(err error) int {
+	var ue usageError
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.As(err, &ue):
+		return exitUsage
+	case errors.Is(err, errStrict):
+		return exitStrict
+	}
+	return exitFailure
+}
+
+// errStrict is returned by pull --strict when error-level problems exist.
+var errStrict = errors.New("error-level problems found (--strict)")
+
+// printError writes an error as one line per problem, each starting with
+// the file (and line or cell) it is about.
+func printError(w io.Writer, err error) {
+	var ps mapping.Problems
+	var tl templates.ErrorList
+	switch {
+	case errors.As(err, &ps):
+		for _, p := range ps {
+			fmt.Fprintln(w, p.Error())
+		}
+	case errors.As(err, &tl):
+		for _, e := range tl {
+			fmt.Fprintln(w, e.Error())
+		}
+	default:
+		msg := err.Error()
+		var ue usageError
+		if errors.As(err, &ue) {
+			msg += " (see --help)"
+		}
+		for _, line := range strings.Split(msg, "\n") {
+			fmt.Fprintln(w, "annosheet: "+line)
+		}
+	}
+}
+
+func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
+	app := &cli.App{
+		Name:    "annosheet",
+		Usage:   "run human annotation studies in spreadsheets",
+		Version: version,
+		Description: "annosheet turns an annotation template and a study's data into annotator-ready\n" +
+			"workbooks, and reads the filled workbooks back into validated JSON.\n\n" +
+			"Example:\n" +
+			"   annosheet generate --template legal-gaps --input examples/legal-gaps.jsonl --out study/",
+		Reader:          stdin,
+		Writer:          stdout,
+		ErrWriter:       stderr,
+		HideHelpCommand: true,
+		Suggest:         true,
+		// Errors are printed and mapped to exit codes by run, in one place.
+		ExitErrHandler: func(*cli.Context, error) {},
+		Commands: []*cli.Command{
+			templatesCommand(),
+			generateCommand(),
+		},
+		Action: func(c *cli.Context) error {
+			if c.Args().Present() {
+				return usagef("unknown command %q", c.Args().First())
+			}
+			return cli.ShowAppHelp(c)
+		},
+	}
+	setUsageErrors(app.Commands)
+	app.OnUsageError = onUsageError
+	return app
+}
+
+func onUsageError(_ *cli.Context, err error, _ bool) error { return usageError{err} }
+
+// setUsageErrors makes flag mistakes in every command usage errors.
+func setUsageErrors(cmds []*cli.Command) {
+	for _, c := range cmds {
+		c.OnUsageError = onUsageError
+		setUsageErrors(c.Subcommands)
+	}
+}
+
+// noArgs fails when a command that takes no arguments got some.
+func noArgs(c *cli.Context) error {
+	if c.Args().Present() {
+		return usagef("%s takes no arguments, got %q", c.Command.FullName(), c.Args().First())
+	}
+	return nil
+}

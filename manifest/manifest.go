@@ -1,0 +1,108 @@
+// Package manifest is the coordinator's record of a study: which template
+// and inputs made which workbooks, which units each holds, and the keys
+// that must never reach annotators (who the anonymised evaluators are).
+// generate writes it next to the workbooks; pull and export read it.
+//
+//	m, err := manifest.Read("study/manifest.json")
+//	if err != nil {
+//		return err
+//	}
+//	fmt.Println(m.Template.Name, len(m.Batches))
+package manifest
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+)
+
+// Schema tags the manifest format.
+const Schema = "annosheet.manifest/1"
+
+// FileName is the manifest's name in a study folder.
+const FileName = "manifest.json"
+
+// ErrNotManifest is returned for a JSON file that is not a manifest.
+var ErrNotManifest = errors.New("not an annosheet manifest")
+
+// Manifest records one generate run.
+type Manifest struct {
+	Schema   string   `json:"schema"`
+	Study    string   `json:"study"`
+	Created  string   `json:"created"`
+	Format   string   `json:"format"` // xlsx
+	Template Template `json:"template"`
+	Inputs   []Input  `json:"inputs"`
+	Seed     uint64   `json:"seed"`
+	Batches  []Batch  `json:"batches"`
+	// Keys maps each anonymised field to its key, real value -> label.
+	// Keep the manifest from annotators.
+	Keys map[string]map[string]string `json:"keys,omitempty"`
+}
+
+// Template pins the template a study used, with its full text so that the
+// study can be read back even if the template file changes.
+type Template struct {
+	Name    string            `json:"name"`
+	Version int               `json:"version"`
+	SHA256  string            `json:"sha256"`
+	Params  map[string]string `json:"params,omitempty"`
+	Source  string            `json:"source"`
+}
+
+// Input is one input file and the hash of its content.
+type Input struct {
+	Path   string `json:"path"`
+	SHA256 string `json:"sha256"`
+	Bytes  int64  `json:"bytes"`
+}
+
+// Batch is one workbook.
+type Batch struct {
+	ID    string   `json:"id"`
+	File  string   `json:"file"` // relative to the manifest
+	Rows  int      `json:"rows"`
+	Units []string `json:"units"`
+}
+
+// HashFile returns the SHA-256 and size of a file.
+func HashFile(path string) (Input, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return Input{}, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	n, err := io.Copy(h, f)
+	if err != nil {
+		return Input{}, fmt.Errorf("hash %s: %w", path, err)
+	}
+	return Input{Path: path, SHA256: hex.EncodeToString(h.Sum(nil)), Bytes: n}, nil
+}
+
+// Encode writes m as indented JSON.
+func (m *Manifest) Encode(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(m)
+}
+
+// Read loads a manifest file.
+func Read(path string) (*Manifest, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var m Manifest
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("%s: %w: %v", path, ErrNotManifest, err)
+	}
+	if m.Schema != Schema {
+		return nil, fmt.Errorf("%s: %w (schema %q, want %q)", path, ErrNotManifest, m.Schema, Schema)
+	}
+	return &m, nil
+}

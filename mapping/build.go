@@ -1,0 +1,640 @@
+package mapping
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/annosheet/annosheet/templates"
+)
+
+// Sheet names of a generated workbook.
+const (
+	SheetAnnotate     = "Annotate"
+	SheetInstructions = "Instructions"
+	SheetLists        = "Lists"
+	SheetMeta         = "_annosheet"
+)
+
+// Options tune Build.
+type Options struct {
+	// Batch is the batch id recorded in the workbook; "b01" by default.
+	Batch string
+	// Study identifies the run that made the workbooks, so that pull can
+	// tell a workbook of another study.
+	Study string
+	// CellLimit is the backend's limit on cell text (XLSXCellLimit or
+	// SheetsCellLimit); longer text is cut visibly and reported.
+	CellLimit int
+	// Keys is the anonymisation key to reuse (Anonymize.As -> real value ->
+	// label); values it lacks get fresh labels.
+	Keys map[string]map[string]string
+	// Seed shuffles the anonymisation labels, so that A is not simply the
+	// first evaluator in alphabetical order.
+	Seed uint64
+}
+
+// Unit is one unit of annotation and where its rows are.
+type Unit struct {
+	ID       string `json:"unit"`
+	Item     string `json:"item"`
+	FirstRow int    `json:"first_row"`
+	Rows     int    `json:"rows"`
+}
+
+// Result is what Build produces.
+type Result struct {
+	Plan *Plan
+	// Warnings are problems that did not stop the build: text cut to fit a
+	// cell, characters replaced. Each names the record and field.
+	Warnings Problems
+	// Units lists every unit in sheet order.
+	Units []Unit
+	// Keys maps each anonymised field (Anonymize.As) from real value to
+	// label. It belongs to the coordinator and never enters the workbook.
+	Keys map[string]map[string]string
+	// Records counts the input records; Skipped those that got no row
+	// (per: element with an empty list).
+	Records, Skipped int
+}
+
+// Build checks every record against the template and lays out the
+// workbook. It reads the source twice: once now, to find every problem
+// before anything is written and to size the sheet, and once when the
+// Annotate sheet's rows are produced, so that records are never all held in
+// memory. Input problems come back together as Problems.
+func Build(t *templates.Template, src Source, opt Options) (*Result, error) {
+	if opt.Batch == "" {
+		opt.Batch = "b01"
+	}
+	if opt.CellLimit == 0 {
+		opt.CellLimit = XLSXCellLimit
+	}
+	b := &builder{t: t, src: src, opt: opt, cols: t.Columns()}
+	b.res = &Result{Keys: map[string]map[string]string{}}
+	if err := b.assignLabels(); err != nil {
+		return nil, err
+	}
+	if err := b.scan(); err != nil {
+		return nil, err
+	}
+	// The Annotate sheet registers the dropdown lists that the Lists sheet
+	// then holds, so it is laid out first.
+	annotate := b.annotateSheet()
+	b.res.Plan = &Plan{
+		Title:  fmt.Sprintf("%s — %s", t.Title, opt.Batch),
+		Sheets: []*Sheet{b.instructionsSheet(), annotate, b.listsSheet(), b.metaSheet()},
+		Active: 0,
+	}
+	return b.res, nil
+}
+
+type builder struct {
+	t    *templates.Template
+	src  Source
+	opt  Options
+	cols []templates.ColumnSpec
+	res  *Result
+
+	rows     int            // rows of the Annotate sheet, header included
+	blobs    map[string]any // per item: what pull needs to check spans and evidence
+	maxPass  int            // the most passages any record has (evidence validation)
+	lists    []listColumn
+	bandKey  string
+	band     int
+	collect  bool // collect warnings (the first pass) or not (the second)
+	warnSeen map[string]bool
+}
+
+// item is one record expanded by the template.
+type item struct {
+	rec   *Record
+	data  any // the record, with anonymised labels added where needed
+	id    string
+	elems []any    // per: element, in row order
+	units []string // one per element (per: element), else one
+}
+
+// env gives paths their roots for one record and, optionally, one element.
+func (it *item) env(elem any, pos int) templates.Env {
+	return func(root string) (any, bool) {
+		switch root {
+		case "":
+			return it.data, true
+		case "$id":
+			return it.id, true
+		case "$key":
+			if it.rec.Key == "" {
+				return nil, false
+			}
+			return it.rec.Key, true
+		case "@":
+			return elem, elem != nil
+		case "$i":
+			if elem != nil {
+				return json.Number(strconv.Itoa(pos)), true
+			}
+			return json.Number(strconv.Itoa(it.rec.Index)), true
+		case "$n":
+			if elem != nil {
+				return json.Number(strconv.Itoa(pos + 1)), true
+			}
+			return json.Number(strconv.Itoa(it.rec.Index + 1)), true
+		}
+		return nil, false
+	}
+}
+
+func (b *builder) problem(it *item, field string, err error, format string, args ...any) *Problem {
+	p := &Problem{Severity: Error, File: it.rec.File, Line: it.rec.Line, Record: it.id, Field: field, Err: err, Message: fmt.Sprintf(format, args...)}
+	if it.id == "" {
+		p.Record = ""
+	}
+	return p
+}
+
+// expand applies the template's input, anonymisation and row layout to one
+// record. Problems are returned, not raised, so that scan can report all.
+func (b *builder) expand(rec *Record) (*item, Problems) {
+	t := b.t
+	it := &item{rec: rec, data: rec.Data}
+	var bad Problems
+	id, err := t.Input.IDFormat().Render(it.env(nil, 0))
+	if err != nil {
+		var me *templates.MissingError
+		if errors.As(err, &me) {
+			return nil, Problems{b.problem(it, me.Path, ErrMissingField, "the id %q needs this field", t.Input.ID)}
+		}
+		return nil, Problems{b.problem(it, "", ErrBadValue, "%v", err)}
+	}
+	if strings.TrimSpace(id) == "" {
+		return nil, Problems{b.problem(it, "", ErrBadValue, "the id %q is empty for this record", t.Input.ID)}
+	}
+	it.id = id
+	if len(t.Anonymize) > 0 {
+		it.data = shallowCopy(it.data)
+	}
+	for _, a := range t.Anonymize {
+		if a.FieldPath().Root == "" {
+			b.label(it, it.data, a, &bad)
+		}
+	}
+	switch t.Rows.Per {
+	case templates.PerElement:
+		v, ok := t.Rows.ListPath().Lookup(it.env(nil, 0))
+		if !ok {
+			return nil, append(bad, b.problem(it, t.Rows.Path, ErrMissingField, "rows are made from this list, which the record lacks"))
+		}
+		list, ok := v.([]any)
+		if !ok && v != nil {
+			return nil, append(bad, b.problem(it, t.Rows.Path, ErrBadValue, "rows are made from this field, which is not a list"))
+		}
+		for _, e := range list {
+			e = shallowCopy(e)
+			for _, a := range t.Anonymize {
+				if a.FieldPath().Root == "@" {
+					b.label(it, e, a, &bad)
+				}
+			}
+			it.elems = append(it.elems, e)
+		}
+		if paths := t.Rows.OrderPaths(); len(paths) > 0 {
+			keys := make([][]string, len(it.elems))
+			for i, e := range it.elems {
+				env := it.env(e, i)
+				for _, p := range paths {
+					v, _ := p.Lookup(env)
+					keys[i] = append(keys[i], templates.Text(v))
+				}
+			}
+			idx := make([]int, len(it.elems))
+			for i := range idx {
+				idx[i] = i
+			}
+			sort.SliceStable(idx, func(x, y int) bool { return lessStrings(keys[idx[x]], keys[idx[y]]) })
+			sorted := make([]any, len(idx))
+			for i, j := range idx {
+				sorted[i] = it.elems[j]
+			}
+			it.elems = sorted
+		}
+		seen := map[string]bool{}
+		for i, e := range it.elems {
+			u, err := t.Rows.UnitFormat().Render(it.env(e, i))
+			if err != nil {
+				bad = append(bad, b.problem(it, missingPath(err), ErrMissingField, "the unit id %q needs this field (element %d)", t.Rows.Unit, i+1))
+				continue
+			}
+			if seen[u] {
+				bad = append(bad, b.problem(it, "", ErrDuplicateID, "two elements have the unit id %q; make rows.unit unique, e.g. with {$n}", u))
+			}
+			seen[u] = true
+			it.units = append(it.units, u)
+		}
+	default:
+		it.units = []string{id}
+	}
+	return it, append(bad, b.checkFields(it)...)
+}
+
+func missingPath(err error) string {
+	var me *templates.MissingError
+	if errors.As(err, &me) {
+		return me.Path
+	}
+	return ""
+}
+
+func lessStrings(a, b []string) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return a[i] < b[i]
+		}
+	}
+	return false
+}
+
+// shallowCopy copies a map so that labels can be added without changing
+// the source's data.
+func shallowCopy(v any) any {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return v
+	}
+	c := make(map[string]any, len(m)+1)
+	for k, x := range m {
+		c[k] = x
+	}
+	return c
+}
+
+// label adds the anonymised label next to the real value in obj.
+func (b *builder) label(it *item, obj any, a templates.Anonymize, bad *Problems) {
+	m, ok := obj.(map[string]any)
+	if !ok {
+		*bad = append(*bad, b.problem(it, a.Field, ErrBadValue, "cannot anonymise inside a value that is not an object"))
+		return
+	}
+	p := a.FieldPath()
+	v, ok := templates.Path{Segs: p.Segs}.Lookup(func(string) (any, bool) { return m, true })
+	if !ok {
+		*bad = append(*bad, b.problem(it, a.Field, ErrMissingField, "the field to anonymise is missing"))
+		return
+	}
+	label, ok := b.res.Keys[a.As][templates.Text(v)]
+	if !ok {
+		*bad = append(*bad, b.problem(it, a.Field, ErrBadValue, "no label for %q", templates.Text(v)))
+		return
+	}
+	m[a.As] = label
+}
+
+// assignLabels finds every value of the anonymised fields and gives each a
+// label (A, B, C …) in an order shuffled by the seed.
+func (b *builder) assignLabels() error {
+	t := b.t
+	if len(t.Anonymize) == 0 {
+		return nil
+	}
+	values := map[string]map[string]bool{}
+	for _, a := range t.Anonymize {
+		values[a.As] = map[string]bool{}
+	}
+	err := b.src.Each(func(rec *Record) error {
+		it := &item{rec: rec, data: rec.Data}
+		var objs []any
+		for _, a := range t.Anonymize {
+			p := a.FieldPath()
+			if p.Root == "" {
+				objs = []any{rec.Data}
+			} else {
+				v, _ := t.Rows.ListPath().Lookup(it.env(nil, 0))
+				objs, _ = v.([]any)
+			}
+			for _, o := range objs {
+				m, ok := o.(map[string]any)
+				if !ok {
+					continue
+				}
+				if v, ok := (templates.Path{Segs: p.Segs}).Lookup(func(string) (any, bool) { return m, true }); ok {
+					values[a.As][templates.Text(v)] = true
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	rng := rand.New(rand.NewPCG(b.opt.Seed, 0x616e6e6f))
+	for _, a := range t.Anonymize {
+		key := map[string]string{}
+		used := map[string]bool{}
+		for real, label := range b.opt.Keys[a.As] {
+			key[real], used[label] = label, true
+		}
+		var fresh []string
+		for v := range values[a.As] {
+			if _, ok := key[v]; !ok {
+				fresh = append(fresh, v)
+			}
+		}
+		sort.Strings(fresh)
+		rng.Shuffle(len(fresh), func(i, j int) { fresh[i], fresh[j] = fresh[j], fresh[i] })
+		n := 0
+		for _, v := range fresh {
+			for {
+				l := anonLabel(n, a.Labels)
+				n++
+				if !used[l] {
+					key[v], used[l] = l, true
+					break
+				}
+			}
+		}
+		b.res.Keys[a.As] = key
+	}
+	return nil
+}
+
+// anonLabel is the n-th label: A … Z, AA, AB … for letters; 1, 2 … for
+// numbers.
+func anonLabel(n int, style string) string {
+	if style == "numbers" {
+		return strconv.Itoa(n + 1)
+	}
+	s := ""
+	for n++; n > 0; n = (n - 1) / 26 {
+		s = string(rune('A'+(n-1)%26)) + s
+	}
+	return s
+}
+
+// checkFields reports the fields the template reads that the record lacks.
+func (b *builder) checkFields(it *item) Problems {
+	var bad Problems
+	for i := range b.t.Context {
+		cx := &b.t.Context[i]
+		if cx.Optional {
+			continue
+		}
+		p := cx.ValuePath()
+		if p.Root == "@" {
+			for k, e := range it.elems {
+				if _, ok := p.Lookup(it.env(e, k)); !ok {
+					bad = append(bad, b.problem(it, cx.Path, ErrMissingField, "context %q needs this field (element %d); mark it optional: true if it may be absent", cx.Name, k+1))
+					break
+				}
+			}
+			continue
+		}
+		if _, ok := p.Lookup(it.env(nil, 0)); !ok {
+			bad = append(bad, b.problem(it, cx.Path, ErrMissingField, "context %q needs this field; mark it optional: true if it may be absent", cx.Name))
+		}
+	}
+	for i := range b.t.Questions {
+		q := &b.t.Questions[i]
+		if q.Type != templates.TypeEvidence {
+			continue
+		}
+		v, ok := q.PassagesPath().Lookup(it.env(nil, 0))
+		if !ok {
+			bad = append(bad, b.problem(it, q.Passages, ErrMissingField, "question %q points into these passages, which the record lacks", q.Name))
+			continue
+		}
+		if _, err := sentenceCounts(v); err != nil {
+			bad = append(bad, b.problem(it, q.Passages, ErrBadValue, "question %q: %v", q.Name, err))
+		}
+	}
+	return bad
+}
+
+// sentenceCounts reads passages as a list of lists of sentences.
+func sentenceCounts(v any) ([]int, error) {
+	list, ok := v.([]any)
+	if !ok {
+		return nil, errors.New("passages must be a list of passages, each a list of sentences")
+	}
+	out := make([]int, len(list))
+	for i, p := range list {
+		s, ok := p.([]any)
+		if !ok {
+			return nil, fmt.Errorf("passage %d is not a list of sentences", i+1)
+		}
+		out[i] = len(s)
+	}
+	return out, nil
+}
+
+// scan is the first pass: it expands every record, reports every problem,
+// counts rows and units, and gathers what the metadata sheet records.
+func (b *builder) scan() error {
+	var bad Problems
+	ids := map[string]*Record{}
+	b.rows = 1
+	b.blobs = map[string]any{}
+	b.collect = true
+	b.warnSeen = map[string]bool{}
+	b.resetBands()
+	err := b.src.Each(func(rec *Record) error {
+		b.res.Records++
+		it, ps := b.expand(rec)
+		bad = append(bad, ps...)
+		if it != nil {
+			if prev := ids[it.id]; prev != nil {
+				bad = append(bad, &Problem{Severity: Error, File: rec.File, Line: rec.Line, Record: it.id, Err: ErrDuplicateID,
+					Message: fmt.Sprintf("the id is also used by the record at %s:%d", prev.File, prev.Line)})
+			} else {
+				ids[it.id] = rec
+			}
+		}
+		if len(bad) >= MaxErrors {
+			return errTooMany
+		}
+		if it == nil || len(ps) > 0 || len(bad) > 0 {
+			return nil
+		}
+		if rec.InvalidUTF8 {
+			b.warn(it, "", ErrReplaced, "the record has bytes that are not UTF-8; they are shown as \uFFFD")
+		}
+		n := b.rowCount(it)
+		if n == 0 {
+			b.res.Skipped++
+			return nil
+		}
+		switch b.t.Rows.Per {
+		case templates.PerElement:
+			for k, u := range it.units {
+				b.res.Units = append(b.res.Units, Unit{ID: u, Item: it.id, FirstRow: b.rows + 1 + k, Rows: 1})
+			}
+		default:
+			b.res.Units = append(b.res.Units, Unit{ID: it.id, Item: it.id, FirstRow: b.rows + 1, Rows: n})
+		}
+		b.gather(it)
+		// Render the rows once now, for their warnings; the second pass
+		// renders them again for writing.
+		if err := b.itemRows(it, func(Row) error { return nil }); err != nil {
+			return err
+		}
+		b.rows += n
+		return nil
+	})
+	if errors.Is(err, errTooMany) {
+		err = nil
+	}
+	var ps Problems
+	if errors.As(err, &ps) {
+		bad = append(bad, ps...)
+		err = nil
+	}
+	if err != nil {
+		return err
+	}
+	if len(bad) > 0 {
+		bad.Sort()
+		return bad
+	}
+	b.res.Warnings.Sort()
+	b.collect = false
+	return nil
+}
+
+var errTooMany = errors.New("too many problems")
+
+func (b *builder) rowCount(it *item) int {
+	switch b.t.Rows.Per {
+	case templates.PerElement:
+		return len(it.elems)
+	case templates.PerBlock:
+		return b.t.Rows.AnswerRows
+	}
+	return 1
+}
+
+// gather records what pull needs to check spans and evidence without any
+// other file: the full text of every span field and the sentence count of
+// every passage, per unit.
+func (b *builder) gather(it *item) {
+	envs := []templates.Env{it.env(nil, 0)}
+	units := it.units
+	if b.t.Rows.Per == templates.PerElement {
+		envs = envs[:0]
+		for k, e := range it.elems {
+			envs = append(envs, it.env(e, k))
+		}
+	}
+	for k, env := range envs {
+		fields := map[string]any{}
+		evidence := map[string]any{}
+		for i := range b.t.Questions {
+			q := &b.t.Questions[i]
+			switch q.Type {
+			case templates.TypeSpan:
+				cx := b.t.ContextByName(q.Field)
+				if v, ok := cx.ValuePath().Lookup(env); ok {
+					fields[q.Field] = templates.Text(v)
+				}
+			case templates.TypeEvidence:
+				v, _ := q.PassagesPath().Lookup(env)
+				counts, _ := sentenceCounts(v)
+				evidence[q.Name] = counts
+				b.maxPass = max(b.maxPass, len(counts))
+			}
+		}
+		if len(fields) == 0 && len(evidence) == 0 {
+			continue
+		}
+		blob := map[string]any{}
+		if len(fields) > 0 {
+			blob["fields"] = fields
+		}
+		if len(evidence) > 0 {
+			blob["evidence"] = evidence
+		}
+		b.blobs[units[k]] = blob
+	}
+}
+
+// warn records a warning once per record and field, during the first pass.
+func (b *builder) warn(it *item, field string, err error, format string, args ...any) {
+	if !b.collect {
+		return
+	}
+	key := it.id + "\x00" + field + "\x00" + err.Error()
+	if b.warnSeen[key] {
+		return
+	}
+	b.warnSeen[key] = true
+	p := b.problem(it, field, err, format, args...)
+	p.Severity = Warning
+	b.res.Warnings = append(b.res.Warnings, p)
+}
+
+// cleanText makes a context value safe for a cell and reports what changed.
+func (b *builder) cleanText(it *item, field, s string) string {
+	s, r := Clean(s, b.opt.CellLimit)
+	if r.Invalid > 0 || r.Controls > 0 {
+		b.warn(it, field, ErrReplaced, "%d control character(s) and %d invalid byte(s) are shown as visible symbols (␀…␟, \uFFFD)", r.Controls, r.Invalid)
+	}
+	if r.Truncated > 0 {
+		b.warn(it, field, ErrTruncated, "the text has %d characters, more than a cell holds (%d); the cell shows the first %d with a marker", r.Truncated, b.opt.CellLimit, r.Shown)
+	}
+	return s
+}
+
+// contextText renders one context column for a record (and element).
+func (b *builder) contextText(it *item, cx *templates.Context, env templates.Env) string {
+	v, ok := cx.ValuePath().Lookup(env)
+	if !ok {
+		return ""
+	}
+	if cx.Join == nil {
+		return templates.Text(v)
+	}
+	list, ok := v.([]any)
+	if !ok {
+		return templates.Text(v)
+	}
+	j := cx.Join
+	f := j.ItemFormat()
+	var sb strings.Builder
+	render := func(leaf any, vars map[string]int) {
+		s, err := f.Render(func(root string) (any, bool) {
+			switch root {
+			case "$", "":
+				return leaf, true
+			}
+			if n, ok := vars[root]; ok {
+				return json.Number(strconv.Itoa(n)), true
+			}
+			return env(root)
+		})
+		if err != nil {
+			s = "(" + err.Error() + ")"
+		}
+		sb.WriteString(s)
+	}
+	for i, e := range list {
+		if inner, nested := e.([]any); nested {
+			if i > 0 {
+				sb.WriteString(*j.GroupSeparator)
+			}
+			for k, leaf := range inner {
+				if k > 0 {
+					sb.WriteString(*j.Separator)
+				}
+				render(leaf, map[string]int{"$i": k, "$n": k + 1, "$i1": i, "$n1": i + 1, "$i2": k, "$n2": k + 1})
+			}
+			continue
+		}
+		if i > 0 {
+			sb.WriteString(*j.Separator)
+		}
+		render(e, map[string]int{"$i": i, "$n": i + 1, "$i1": i, "$n1": i + 1})
+	}
+	return sb.String()
+}

@@ -1,0 +1,313 @@
+package mapping
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// A factgenie source joins generated outputs with the error spans that one
+// or more evaluators found in them. Each record is one output:
+//
+//	{"dataset", "split", "setup_id", "example_idx", "output", ...,
+//	 "spans": [{"evaluator", "text", "start", "type", "category", "reason", "index"}]}
+//
+// Inputs may be given as
+//   - a folder holding outputs.jsonl and evaluators/NAME/ folders;
+//   - outputs.jsonl plus evaluator folders, each given on its own;
+//
+// where an evaluator folder holds either annotations.jsonl with the span
+// categories in config.yaml, or a factgenie campaign: metadata.json (the
+// categories under config.annotation_span_categories) and files/*.jsonl.
+// The evaluator's name is its folder's name.
+type factgenieSource struct {
+	records []*Record
+	files   []string
+}
+
+func (s *factgenieSource) Files() []string { return s.files }
+
+func (s *factgenieSource) Each(fn func(*Record) error) error {
+	for _, r := range s.records {
+		if err := fn(r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+type evaluatorDir struct {
+	name, dir string
+}
+
+// OpenFactgenie reads factgenie outputs and evaluator annotations; see the
+// layouts above. Factgenie data sets are small, so they are read at once.
+func OpenFactgenie(paths []string) (Source, error) {
+	var outputs []string
+	var evals []evaluatorDir
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			return nil, fmt.Errorf("input: %w", err)
+		}
+		if !st.IsDir() {
+			outputs = append(outputs, p)
+			continue
+		}
+		if isEvaluatorDir(p) {
+			evals = append(evals, evaluatorDir{name: filepath.Base(filepath.Clean(p)), dir: p})
+			continue
+		}
+		found := false
+		if o := filepath.Join(p, "outputs.jsonl"); fileExists(o) {
+			outputs = append(outputs, o)
+			found = true
+		}
+		sub := filepath.Join(p, "evaluators")
+		if entries, err := os.ReadDir(sub); err == nil {
+			for _, e := range entries {
+				d := filepath.Join(sub, e.Name())
+				if e.IsDir() && isEvaluatorDir(d) {
+					evals = append(evals, evaluatorDir{name: e.Name(), dir: d})
+					found = true
+				}
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("input %s: not a factgenie folder: expected outputs.jsonl, evaluators/, or an evaluator's annotations.jsonl or metadata.json", p)
+		}
+	}
+	if len(outputs) == 0 {
+		return nil, errors.New("input: factgenie needs the outputs (outputs.jsonl) the spans refer to")
+	}
+	if len(evals) == 0 {
+		return nil, errors.New("input: factgenie needs at least one evaluator folder (annotations.jsonl with config.yaml, or a campaign with metadata.json)")
+	}
+	sort.SliceStable(evals, func(i, j int) bool { return evals[i].name < evals[j].name })
+	for i := 1; i < len(evals); i++ {
+		if evals[i].name == evals[i-1].name {
+			return nil, fmt.Errorf("input: two evaluators are both called %q (%s, %s)", evals[i].name, evals[i-1].dir, evals[i].dir)
+		}
+	}
+
+	s := &factgenieSource{}
+	byKey := map[string]*Record{}
+	var bad Problems
+	src, err := Open("jsonl", outputs)
+	if err != nil {
+		return nil, err
+	}
+	err = src.Each(func(r *Record) error {
+		m, ok := r.Data.(map[string]any)
+		if !ok {
+			bad = append(bad, &Problem{Severity: Error, File: r.File, Line: r.Line, Err: ErrBadValue, Message: "a factgenie output must be a JSON object"})
+			return nil
+		}
+		k, missing := factgenieKey(m)
+		if missing != "" {
+			bad = append(bad, &Problem{Severity: Error, File: r.File, Line: r.Line, Field: missing, Err: ErrMissingField, Message: "a factgenie output needs dataset, split, setup_id and example_idx"})
+			return nil
+		}
+		if prev := byKey[k]; prev != nil {
+			bad = append(bad, &Problem{Severity: Error, File: r.File, Line: r.Line, Err: ErrDuplicateID,
+				Message: fmt.Sprintf("output %s is also at line %d", k, prev.Line)})
+			return nil
+		}
+		m["spans"] = []any{}
+		byKey[k] = r
+		s.records = append(s.records, r)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.files = append(s.files, src.Files()...)
+	for _, ev := range evals {
+		files, perr := readEvaluator(ev, byKey)
+		bad = append(bad, perr...)
+		s.files = append(s.files, files...)
+		if len(bad) >= MaxErrors {
+			break
+		}
+	}
+	if len(bad) > 0 {
+		return nil, bad
+	}
+	return s, nil
+}
+
+func fileExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && !st.IsDir()
+}
+
+func isEvaluatorDir(d string) bool {
+	return fileExists(filepath.Join(d, "annotations.jsonl")) || fileExists(filepath.Join(d, "metadata.json"))
+}
+
+// factgenieKey identifies an output; missing names the first absent field.
+func factgenieKey(m map[string]any) (key, missing string) {
+	setup, ok := m["setup_id"]
+	if !ok {
+		// Older factgenie files nest the setup: {"setup": {"id": ...}}.
+		if s, isMap := m["setup"].(map[string]any); isMap {
+			setup, ok = s["id"]
+		}
+	}
+	if !ok {
+		return "", "setup_id"
+	}
+	parts := []string{}
+	for _, f := range []string{"dataset", "split"} {
+		v, ok := m[f]
+		if !ok {
+			return "", f
+		}
+		parts = append(parts, fmt.Sprint(v))
+	}
+	idx, ok := m["example_idx"]
+	if !ok {
+		return "", "example_idx"
+	}
+	parts = append(parts, fmt.Sprint(setup), fmt.Sprint(idx))
+	return strings.Join(parts, "/"), ""
+}
+
+// readEvaluator attaches one evaluator's spans to the outputs they concern.
+func readEvaluator(ev evaluatorDir, byKey map[string]*Record) ([]string, Problems) {
+	var files []string
+	var cats []string
+	var catFile string
+	var bad Problems
+	if p := filepath.Join(ev.dir, "annotations.jsonl"); fileExists(p) {
+		files = append(files, p)
+		catFile = filepath.Join(ev.dir, "config.yaml")
+		var cfg struct {
+			Categories []struct {
+				Name string `yaml:"name"`
+			} `yaml:"annotation_span_categories"`
+		}
+		b, err := os.ReadFile(catFile)
+		if err != nil {
+			return nil, Problems{{Severity: Error, File: catFile, Err: ErrMissingField, Message: "cannot read the span categories: " + err.Error()}}
+		}
+		if err := yaml.Unmarshal(b, &cfg); err != nil {
+			return nil, Problems{{Severity: Error, File: catFile, Err: ErrMalformed, Message: "invalid YAML: " + err.Error()}}
+		}
+		for _, c := range cfg.Categories {
+			cats = append(cats, c.Name)
+		}
+	} else {
+		catFile = filepath.Join(ev.dir, "metadata.json")
+		var meta struct {
+			Config struct {
+				Categories []struct {
+					Name string `json:"name"`
+				} `json:"annotation_span_categories"`
+			} `json:"config"`
+		}
+		b, err := os.ReadFile(catFile)
+		if err != nil {
+			return nil, Problems{{Severity: Error, File: catFile, Err: ErrMissingField, Message: err.Error()}}
+		}
+		if err := json.Unmarshal(b, &meta); err != nil {
+			return nil, Problems{{Severity: Error, File: catFile, Err: ErrMalformed, Message: "invalid JSON: " + err.Error()}}
+		}
+		for _, c := range meta.Config.Categories {
+			cats = append(cats, c.Name)
+		}
+		matches, _ := filepath.Glob(filepath.Join(ev.dir, "files", "*.jsonl"))
+		sort.Strings(matches)
+		files = append(files, matches...)
+		if len(matches) == 0 {
+			return nil, Problems{{Severity: Error, File: filepath.Join(ev.dir, "files"), Err: ErrMissingField, Message: "a campaign folder needs its annotations in files/*.jsonl"}}
+		}
+	}
+	if len(cats) == 0 {
+		bad = append(bad, &Problem{Severity: Error, File: catFile, Err: ErrMissingField, Message: "no annotation_span_categories: the span types cannot be named"})
+		return files, bad
+	}
+	src, err := Open("jsonl", files)
+	if err != nil {
+		return files, Problems{{Severity: Error, File: ev.dir, Err: ErrMalformed, Message: err.Error()}}
+	}
+	err = src.Each(func(r *Record) error {
+		m, ok := r.Data.(map[string]any)
+		if !ok {
+			bad = append(bad, &Problem{Severity: Error, File: r.File, Line: r.Line, Err: ErrBadValue, Message: "an annotation record must be a JSON object"})
+			return nil
+		}
+		k, missing := factgenieKey(m)
+		if missing != "" {
+			bad = append(bad, &Problem{Severity: Error, File: r.File, Line: r.Line, Field: missing, Err: ErrMissingField, Message: "an annotation record needs dataset, split, setup_id and example_idx"})
+			return nil
+		}
+		out := byKey[k]
+		if out == nil {
+			bad = append(bad, &Problem{Severity: Error, File: r.File, Line: r.Line, Err: ErrMissingField,
+				Message: fmt.Sprintf("no output %s in the outputs for these spans", k)})
+			return nil
+		}
+		anns, ok := m["annotations"].([]any)
+		if !ok {
+			if _, present := m["annotations"]; !present || m["annotations"] != nil {
+				bad = append(bad, &Problem{Severity: Error, File: r.File, Line: r.Line, Field: "annotations", Err: ErrMissingField, Message: "expected a list of annotations"})
+			}
+			return nil
+		}
+		om := out.Data.(map[string]any)
+		spans := om["spans"].([]any)
+		for i, a := range anns {
+			am, ok := a.(map[string]any)
+			if !ok {
+				bad = append(bad, &Problem{Severity: Error, File: r.File, Line: r.Line, Field: fmt.Sprintf("annotations[%d]", i), Err: ErrBadValue, Message: "an annotation must be an object"})
+				continue
+			}
+			span := map[string]any{"evaluator": ev.name, "index": json.Number(fmt.Sprint(i))}
+			for _, f := range []string{"text", "start", "type", "reason"} {
+				if v, ok := am[f]; ok {
+					span[f] = v
+				}
+			}
+			typ, err := asInt(am["type"])
+			if err != nil || typ < 0 || typ >= len(cats) {
+				bad = append(bad, &Problem{Severity: Error, File: r.File, Line: r.Line, Field: fmt.Sprintf("annotations[%d].type", i), Err: ErrBadValue,
+					Message: fmt.Sprintf("type %v is not an index into the %d categories of %s", am["type"], len(cats), catFile)})
+				continue
+			}
+			span["category"] = cats[typ]
+			spans = append(spans, span)
+		}
+		om["spans"] = spans
+		return nil
+	})
+	var ps Problems
+	if errors.As(err, &ps) {
+		bad = append(bad, ps...)
+	} else if err != nil {
+		bad = append(bad, &Problem{Severity: Error, File: ev.dir, Err: ErrMalformed, Message: err.Error()})
+	}
+	return files, bad
+}
+
+// asInt reads a whole number from a decoded JSON value.
+func asInt(v any) (int, error) {
+	switch v := v.(type) {
+	case json.Number:
+		n, err := v.Int64()
+		return int(n), err
+	case float64:
+		if v == float64(int(v)) {
+			return int(v), nil
+		}
+	case int:
+		return v, nil
+	}
+	return 0, fmt.Errorf("%v is not a whole number", v)
+}

@@ -1,0 +1,337 @@
+package mapping
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+// Record is one input record as read, before the template is applied.
+type Record struct {
+	Data  any    // the decoded JSON value; numbers are json.Number
+	Key   string // its key, when the input is a JSON object keyed by id
+	Index int    // 0-based position across all inputs
+	File  string
+	Line  int // the line the record starts on
+	// InvalidUTF8 is set when the raw record had bytes that are not UTF-8;
+	// the decoder replaced them with U+FFFD.
+	InvalidUTF8 bool
+}
+
+// Source is a set of input records that can be read more than once, so
+// that generating never has to hold every record in memory.
+type Source interface {
+	// Each calls fn for every record in input order. An error from fn stops
+	// the iteration and is returned.
+	Each(fn func(*Record) error) error
+	// Files lists the files the records come from, for the manifest.
+	Files() []string
+}
+
+// MaxErrors bounds how many problems one run collects before it stops
+// reading; past that point more messages help nobody.
+const MaxErrors = 100
+
+// Open returns the records of the given input files. format is jsonl, json,
+// factgenie or auto (by file extension: .jsonl, .json; a folder is
+// factgenie). Files are checked for existence now and read on each Each.
+func Open(format string, paths []string) (Source, error) {
+	if len(paths) == 0 {
+		return nil, errors.New("no input given")
+	}
+	if format == "factgenie" {
+		return OpenFactgenie(paths)
+	}
+	var files []jsonFile
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			return nil, fmt.Errorf("input: %w", err)
+		}
+		f := format
+		if f == "auto" || f == "" {
+			switch {
+			case st.IsDir():
+				return OpenFactgenie(paths)
+			case strings.HasSuffix(strings.ToLower(p), ".jsonl") || strings.HasSuffix(strings.ToLower(p), ".ndjson"):
+				f = "jsonl"
+			default:
+				f = "json"
+			}
+		}
+		if st.IsDir() {
+			return nil, fmt.Errorf("input %s: is a folder; the %s format reads files", p, f)
+		}
+		files = append(files, jsonFile{path: p, format: f})
+	}
+	return &jsonSource{files: files}, nil
+}
+
+type jsonFile struct {
+	path, format string
+}
+
+type jsonSource struct {
+	files []jsonFile
+}
+
+func (s *jsonSource) Files() []string {
+	out := make([]string, len(s.files))
+	for i, f := range s.files {
+		out[i] = f.path
+	}
+	return out
+}
+
+func (s *jsonSource) Each(fn func(*Record) error) error {
+	index := 0
+	for _, f := range s.files {
+		var err error
+		switch f.format {
+		case "jsonl":
+			err = eachJSONL(f.path, &index, fn)
+		case "json":
+			err = eachJSON(f.path, &index, fn)
+		default:
+			err = fmt.Errorf("input %s: unknown format %q", f.path, f.format)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+var utf8BOM = []byte{0xef, 0xbb, 0xbf}
+
+// eachJSONL reads one JSON value per line. A malformed line is reported
+// with its line number; reading goes on so that every bad line is reported
+// at once (up to MaxErrors).
+func eachJSONL(name string, index *int, fn func(*Record) error) error {
+	f, err := os.Open(name)
+	if err != nil {
+		return fmt.Errorf("input: %w", err)
+	}
+	defer f.Close()
+	r := bufio.NewReaderSize(f, 1<<16)
+	var bad Problems
+	for line := 1; ; line++ {
+		b, err := r.ReadBytes('\n')
+		if len(b) > 0 {
+			if line == 1 {
+				b = bytes.TrimPrefix(b, utf8BOM)
+			}
+			trimmed := bytes.TrimSpace(b)
+			if len(trimmed) > 0 {
+				rec, perr := decodeRecord(trimmed, name, line)
+				if perr != nil {
+					bad = append(bad, perr)
+					if len(bad) >= MaxErrors {
+						return bad
+					}
+				} else if len(bad) == 0 {
+					rec.Index = *index
+					*index++
+					if err := fn(rec); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return fmt.Errorf("input %s: %w", name, err)
+		}
+	}
+	if len(bad) > 0 {
+		return bad
+	}
+	return nil
+}
+
+// decodeRecord decodes one JSON value, numbers kept as written.
+func decodeRecord(raw []byte, file string, line int) (*Record, *Problem) {
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return nil, malformed(file, line, raw, err)
+	}
+	if d.More() {
+		return nil, &Problem{Severity: Error, File: file, Line: line, Err: ErrMalformed,
+			Message: "more than one JSON value on the line (JSON Lines holds one record per line)"}
+	}
+	return &Record{Data: v, File: file, Line: line, InvalidUTF8: !utf8.Valid(raw)}, nil
+}
+
+// malformed turns a decoding error into a problem on the right line.
+func malformed(file string, line int, raw []byte, err error) *Problem {
+	var se *json.SyntaxError
+	msg := err.Error()
+	if errors.As(err, &se) {
+		off := int(se.Offset)
+		if off > len(raw) {
+			off = len(raw)
+		}
+		line += bytes.Count(raw[:off], []byte{'\n'})
+		msg = fmt.Sprintf("invalid JSON: %s", se.Error())
+	} else if err == io.ErrUnexpectedEOF {
+		msg = "invalid JSON: the value is cut off"
+	} else {
+		msg = "invalid JSON: " + msg
+	}
+	return &Problem{Severity: Error, File: file, Line: line, Message: msg, Err: ErrMalformed}
+}
+
+// eachJSON reads a JSON array of records or an object of records keyed by
+// id, streaming one record at a time.
+func eachJSON(name string, index *int, fn func(*Record) error) error {
+	f, err := os.Open(name)
+	if err != nil {
+		return fmt.Errorf("input: %w", err)
+	}
+	defer f.Close()
+	lc := &lineCounter{r: f}
+	d := json.NewDecoder(lc)
+	d.UseNumber()
+	fail := func(err error) error {
+		var se *json.SyntaxError
+		off := d.InputOffset()
+		if errors.As(err, &se) {
+			off = se.Offset
+		}
+		msg := "invalid JSON: " + err.Error()
+		if err == io.ErrUnexpectedEOF || err == io.EOF {
+			msg = "invalid JSON: the file ends in the middle of a value"
+		}
+		return Problems{{Severity: Error, File: name, Line: lc.line(off), Message: msg, Err: ErrMalformed}}
+	}
+	tok, err := d.Token()
+	if err != nil {
+		if err == io.EOF {
+			return Problems{{Severity: Error, File: name, Line: 1, Message: "the file is empty; expected a JSON array or object of records", Err: ErrMalformed}}
+		}
+		return fail(err)
+	}
+	open, ok := tok.(json.Delim)
+	if !ok || (open != '[' && open != '{') {
+		return Problems{{Severity: Error, File: name, Line: lc.line(d.InputOffset()), Err: ErrMalformed,
+			Message: "expected a JSON array of records or an object of records keyed by id"}}
+	}
+	for d.More() {
+		key := ""
+		if open == '{' {
+			k, err := d.Token()
+			if err != nil {
+				return fail(err)
+			}
+			key, _ = k.(string)
+		}
+		start := d.InputOffset()
+		var raw json.RawMessage
+		if err := d.Decode(&raw); err != nil {
+			return fail(err)
+		}
+		// The record starts after the separator and white space that
+		// InputOffset still counts before it.
+		line := lc.line(start + int64(leadingSpace(raw, lc, start)))
+		rec, perr := decodeRecord(raw, name, line)
+		if perr != nil {
+			return Problems{perr}
+		}
+		rec.Key = key
+		rec.Index = *index
+		*index++
+		if err := fn(rec); err != nil {
+			return err
+		}
+		lc.forget(d.InputOffset())
+	}
+	if _, err := d.Token(); err != nil {
+		return fail(err)
+	}
+	if _, err := d.Token(); err != io.EOF {
+		return Problems{{Severity: Error, File: name, Line: lc.line(d.InputOffset()), Err: ErrMalformed,
+			Message: "unexpected data after the end of the JSON value"}}
+	}
+	return nil
+}
+
+// leadingSpace counts the separator and white space between offset start
+// and the first byte of raw in the stream.
+func leadingSpace(raw []byte, lc *lineCounter, start int64) int {
+	return lc.skipTo(start, raw)
+}
+
+// lineCounter remembers where the newlines are in what it has read, so a
+// byte offset of the JSON decoder can be turned into a line number. It
+// forgets newlines behind the decoder, keeping memory bounded.
+type lineCounter struct {
+	r        io.Reader
+	read     int64
+	base     int // newlines before the kept ones
+	newlines []int64
+	tail     []byte // the bytes read since the last forget, for skipTo
+	tailOff  int64
+}
+
+func (c *lineCounter) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	for i, b := range p[:n] {
+		if b == '\n' {
+			c.newlines = append(c.newlines, c.read+int64(i))
+		}
+	}
+	c.tail = append(c.tail, p[:n]...)
+	c.read += int64(n)
+	return n, err
+}
+
+// line is the 1-based line of byte offset off.
+func (c *lineCounter) line(off int64) int {
+	n := sort.Search(len(c.newlines), func(i int) bool { return c.newlines[i] >= off })
+	return c.base + n + 1
+}
+
+// forget drops what lies before off.
+func (c *lineCounter) forget(off int64) {
+	n := sort.Search(len(c.newlines), func(i int) bool { return c.newlines[i] >= off })
+	c.base += n
+	c.newlines = append(c.newlines[:0], c.newlines[n:]...)
+	if k := off - c.tailOff; k > 0 && k <= int64(len(c.tail)) {
+		c.tail = append(c.tail[:0], c.tail[k:]...)
+		c.tailOff = off
+	}
+}
+
+// skipTo counts the bytes from start up to where raw begins.
+func (c *lineCounter) skipTo(start int64, raw []byte) int {
+	i := start - c.tailOff
+	if i < 0 || i > int64(len(c.tail)) || len(raw) == 0 {
+		return 0
+	}
+	j := bytes.IndexByte(c.tail[i:], raw[0])
+	if j < 0 {
+		return 0
+	}
+	return j
+}
+
+// Base names a file for messages the way a user typed it, or just its base
+// name when it is absolute.
+func Base(p string) string {
+	if filepath.IsAbs(p) {
+		return filepath.Base(p)
+	}
+	return p
+}

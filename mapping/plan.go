@@ -1,0 +1,134 @@
+package mapping
+
+// A Plan is one workbook described as plain data: its sheets, their
+// columns, rows, validations, colours, locks and notes. A backend renders a
+// plan without knowing anything about templates.
+type Plan struct {
+	Title  string
+	Sheets []*Sheet // in tab order
+	Active int      // index of the sheet shown on opening
+}
+
+// Visibility of a sheet.
+type Visibility int
+
+// Sheet visibilities. VeryHidden sheets cannot be unhidden from the
+// spreadsheet's menus (where the format supports it).
+const (
+	Visible Visibility = iota
+	Hidden
+	VeryHidden
+)
+
+// Sheet is one tab of a plan.
+type Sheet struct {
+	Name       string
+	Visibility Visibility
+	Columns    []Column
+	FreezeRows int // rows kept in view at the top
+	FreezeCols int // columns kept in view at the left
+	Protect    *Protection
+	AutoFilter bool // filter buttons on row 1 over every column
+	// Validations apply to ranges of cells.
+	Validations []Validation
+	// Notes are comments attached to cells (header explanations).
+	Notes []Note
+	// Merges join ranges of cells into one.
+	Merges []Merge
+	// FitWidth prints the sheet landscape, scaled to one page wide.
+	FitWidth bool
+	// RowCount is how many rows Rows produces, header included. Backends
+	// need it up front: XLSX to declare the sheet's dimension, Google
+	// Sheets to size the grid.
+	RowCount int
+	// Rows produces rows 1..RowCount in order.
+	Rows func(emit func(Row) error) error
+}
+
+// Protection locks a sheet's locked cells. The fields say what annotators
+// may still do.
+type Protection struct {
+	Sort          bool
+	AutoFilter    bool
+	FormatColumns bool // resize columns
+	FormatRows    bool // resize rows
+	InsertRows    bool
+}
+
+// Column is the width and default look of a column. Style applies to the
+// column's empty cells too, including rows an annotator inserts.
+type Column struct {
+	Width  float64 // in characters
+	Hidden bool
+	Style  Style
+}
+
+// Style is how a cell looks and whether it is locked. The zero Style is a
+// plain, locked cell, as in every spreadsheet.
+type Style struct {
+	Bold     bool
+	Italic   bool
+	Size     float64 // font size in points; 0 for the default
+	Color    string  // font colour RRGGBB; "" for the default
+	Fill     string  // background RRGGBB; "" for none
+	Wrap     bool
+	Unlocked bool
+	Text     bool // the "@" number format: entries stay text
+}
+
+// Cell is one cell's value and style. Value is nil (empty), a string,
+// int, int64, float64 or bool. Strings are always written as text, never
+// as a formula, whatever they start with.
+type Cell struct {
+	Value any
+	Style Style
+}
+
+// Row is one row of cells, from column A. Height is in points; 0 leaves
+// the height to the application.
+type Row struct {
+	Cells  []Cell
+	Height float64
+}
+
+// ValidationKind is the kind of data validation.
+type ValidationKind int
+
+// Kinds of data validation.
+const (
+	ValidAny      ValidationKind = iota // anything; carries a prompt only
+	ValidList                           // one of Values (a dropdown)
+	ValidWhole                          // a whole number between Min and Max
+	ValidCheckbox                       // TRUE or FALSE (a checkbox where the backend has one)
+)
+
+// Validation restricts what a range of cells accepts.
+type Validation struct {
+	Col      int // 0-based column
+	FirstRow int // 1-based, inclusive
+	LastRow  int
+	Kind     ValidationKind
+	Values   []string // ValidList
+	// Source is a range holding Values, such as "Lists!$A$2:$A$9", for
+	// backends whose inline lists are too short.
+	Source   string
+	Min, Max int  // ValidWhole
+	Strict   bool // reject other entries (otherwise only warn)
+	// Prompt is shown when the cell is selected; Error when an entry is
+	// rejected. Backends shorten them to their limits.
+	PromptTitle, Prompt string
+	ErrorTitle, Error   string
+}
+
+// Note is a comment on a cell.
+type Note struct {
+	Row, Col int // 1-based row, 0-based column
+	Text     string
+}
+
+// Merge is a range of cells shown as one: rows and columns inclusive, rows
+// 1-based, columns 0-based.
+type Merge struct {
+	FirstRow, LastRow int
+	FirstCol, LastCol int
+}

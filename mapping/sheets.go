@@ -1,0 +1,552 @@
+package mapping
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/annosheet/annosheet/templates"
+)
+
+// Colours of the generated sheets.
+const (
+	fillHeader  = "D9D9D9" // header row
+	fillContext = "F2F2F2" // read-only context
+	fillNA      = "E7E6E6" // a block question's cells below the block's first row
+	fontHint    = "595959"
+)
+
+var (
+	styleHeader  = Style{Bold: true, Fill: fillHeader, Wrap: true}
+	styleContext = Style{Fill: fillContext, Wrap: true}
+)
+
+// MaxRowHeight is the tallest row spreadsheets allow, in points.
+const MaxRowHeight = 409
+
+func (b *builder) resetBands() { b.bandKey, b.band = "\x00", -1 }
+
+// bandFill advances the colour band when the row's key changes.
+func (b *builder) bandFill(env templates.Env) string {
+	var parts []string
+	for _, f := range b.t.Bands.KeyFormats() {
+		s, _ := f.Render(env)
+		parts = append(parts, s)
+	}
+	key := strings.Join(parts, "\x00")
+	if key != b.bandKey {
+		b.bandKey = key
+		b.band++
+	}
+	p := b.t.Bands.Palette
+	return p[b.band%len(p)]
+}
+
+// answerStyle is the style of an empty answer cell in a column.
+func answerStyle(c templates.ColumnSpec) Style {
+	s := Style{Unlocked: true}
+	if c.Role == templates.RoleAnnotator {
+		s.Text = true
+		return s
+	}
+	q := c.Question
+	switch {
+	case q.Type == templates.TypeText || q.Type == templates.TypeSpan && c.Part == "":
+		s.Text, s.Wrap = true, true
+	case c.Part == templates.PartSentences:
+		s.Text = true
+	case q.Type == templates.TypeMulti && q.Render == "list":
+		s.Text = true
+	}
+	return s
+}
+
+// columnStyle is the default style of a column: what its empty cells and
+// inserted rows get.
+func columnStyle(c templates.ColumnSpec) Style {
+	switch c.Role {
+	case templates.RoleAnswer, templates.RoleAnnotator:
+		return answerStyle(c)
+	case templates.RoleContext:
+		return styleContext
+	}
+	return Style{}
+}
+
+func (b *builder) annotateSheet() *Sheet {
+	cols := make([]Column, len(b.cols))
+	for i, c := range b.cols {
+		cols[i] = Column{Width: c.Width, Hidden: c.Role == templates.RoleUnit, Style: columnStyle(c)}
+	}
+	freeze := 1
+	if b.t.Annotator.Position == "left" {
+		freeze = 2
+	}
+	sh := &Sheet{
+		Name:       SheetAnnotate,
+		Columns:    cols,
+		FreezeRows: 1,
+		FreezeCols: freeze,
+		Protect:    &Protection{Sort: true, AutoFilter: true, FormatColumns: true, FormatRows: true, InsertRows: true},
+		AutoFilter: true,
+		FitWidth:   true,
+		RowCount:   b.rows,
+	}
+	for i, c := range b.cols {
+		if note := columnNote(c); note != "" {
+			sh.Notes = append(sh.Notes, Note{Row: 1, Col: i, Text: note})
+		}
+	}
+	if b.rows > 1 {
+		sh.Validations = b.validations()
+	}
+	sh.Merges = b.blockMerges()
+	sh.Rows = func(emit func(Row) error) error {
+		if err := emit(b.headerRow()); err != nil {
+			return err
+		}
+		b.resetBands()
+		return b.src.Each(func(rec *Record) error {
+			it, ps := b.expand(rec)
+			if len(ps) > 0 {
+				// The first pass found none; the input changed under us.
+				return fmt.Errorf("input changed while generating: %w", ps)
+			}
+			return b.itemRows(it, emit)
+		})
+	}
+	return sh
+}
+
+func (b *builder) headerRow() Row {
+	r := Row{Cells: make([]Cell, len(b.cols))}
+	for i, c := range b.cols {
+		r.Cells[i] = Cell{Value: c.Header, Style: styleHeader}
+	}
+	r.Height = lineHeight(b.lines(r.Cells, true))
+	return r
+}
+
+// columnNote explains a column in a note on its header.
+func columnNote(c templates.ColumnSpec) string {
+	switch c.Role {
+	case templates.RoleContext:
+		return c.Context.Description
+	case templates.RoleAnnotator:
+		return "Write your annotator ID here for every row you annotate."
+	case templates.RoleAnswer:
+		q := c.Question
+		s := q.Description
+		if c.Option != nil {
+			s = c.Option.Label
+			if c.Option.Description != "" {
+				s += ": " + c.Option.Description
+			}
+			s += "\nTick (TRUE) if it applies."
+		}
+		if q.Type == templates.TypeChoice {
+			var lines []string
+			for _, o := range q.Options {
+				l := "• " + o.Label
+				if o.Description != "" {
+					l += ": " + o.Description
+				}
+				lines = append(lines, l)
+			}
+			s = strings.TrimSpace(s + "\n" + strings.Join(lines, "\n"))
+		}
+		if q.Required {
+			s = strings.TrimSpace(s + "\n(required)")
+		}
+		return s
+	}
+	return ""
+}
+
+// itemRows emits the rows of one record.
+func (b *builder) itemRows(it *item, emit func(Row) error) error {
+	t := b.t
+	n := b.rowCount(it)
+	rows := make([]Row, 0, n)
+	for k := 0; k < n; k++ {
+		var elem any
+		unit := it.units[0]
+		pos := 0
+		if t.Rows.Per == templates.PerElement {
+			elem, unit, pos = it.elems[k], it.units[k], k
+		}
+		env := it.env(elem, pos)
+		band := b.bandFill(env)
+		row := Row{Cells: make([]Cell, len(b.cols))}
+		for i, c := range b.cols {
+			cell := &row.Cells[i]
+			switch c.Role {
+			case templates.RoleID:
+				cell.Value = b.cleanText(it, t.Rows.IDHeader, it.id)
+				cell.Style = Style{Fill: band, Wrap: true}
+			case templates.RoleUnit:
+				cell.Value = unit
+			case templates.RoleContext:
+				cell.Style = styleContext
+				show := k == 0 || t.Rows.Per == templates.PerElement && !c.Context.FirstRowOnly
+				if show {
+					cell.Value = b.cleanText(it, c.Context.Path, b.contextText(it, c.Context, env))
+				}
+			case templates.RoleAnswer, templates.RoleAnnotator:
+				cell.Style = answerStyle(c)
+				if t.Bands.Columns == "row" {
+					cell.Style.Fill = band
+				}
+				if c.Question != nil && c.Question.Scope == "block" && k > 0 {
+					cell.Style = Style{Fill: fillNA}
+				}
+			}
+			if s, ok := cell.Value.(string); ok && s == "" {
+				cell.Value = nil
+			}
+		}
+		rows = append(rows, row)
+	}
+	// A block's context is merged over its rows (see blockMerges), so the
+	// rows share the height the context needs.
+	share, merged := 0, t.Rows.Per == templates.PerBlock && n > 1
+	if merged {
+		share = (b.lines(rows[0].Cells, true) + n - 1) / n
+	}
+	for _, row := range rows {
+		row.Height = lineHeight(max(b.lines(row.Cells, !merged), share))
+		if err := emit(row); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// blockMerges merges each block's context cells over the block's rows, so
+// that long passages can be read beside every answer row.
+func (b *builder) blockMerges() []Merge {
+	if b.t.Rows.Per != templates.PerBlock || b.t.Rows.AnswerRows < 2 {
+		return nil
+	}
+	var out []Merge
+	for _, u := range b.res.Units {
+		for i, c := range b.cols {
+			if c.Role == templates.RoleContext {
+				out = append(out, Merge{FirstRow: u.FirstRow, LastRow: u.FirstRow + u.Rows - 1, FirstCol: i, LastCol: i})
+			}
+		}
+	}
+	return out
+}
+
+// lines estimates how many lines the wrapped text of a row needs, since
+// Excel does not fit row heights when it opens a file. Context cells count
+// only when withContext is set.
+func (b *builder) lines(cells []Cell, withContext bool) int {
+	lines := 1
+	for i, c := range cells {
+		s, ok := c.Value.(string)
+		if !ok || !c.Style.Wrap || s == "" || !withContext && b.cols[i].Role == templates.RoleContext {
+			continue
+		}
+		lines = max(lines, wrappedLines(s, b.cols[i].Width))
+	}
+	return lines
+}
+
+// wrappedLines estimates the lines text takes in a column of the given
+// width (in characters), a little pessimistically for word wrapping.
+func wrappedLines(s string, width float64) int {
+	perLine := max(1, int(width*0.95))
+	n := 0
+	for _, par := range strings.Split(s, "\n") {
+		n += max(1, (utf8.RuneCountInString(par)+perLine-1)/perLine)
+	}
+	return n
+}
+
+// lineHeight is the row height for n lines of default text; 0 leaves a
+// single line to the application.
+func lineHeight(n int) float64 {
+	if n <= 1 {
+		return 0
+	}
+	return min(float64(n)*15+2, MaxRowHeight)
+}
+
+// validations gives every answer column its data validation and prompt.
+func (b *builder) validations() []Validation {
+	var out []Validation
+	last := b.rows
+	for i, c := range b.cols {
+		v := Validation{Col: i, FirstRow: 2, LastRow: last, Kind: ValidAny}
+		switch c.Role {
+		case templates.RoleAnnotator:
+			v.PromptTitle, v.Prompt = c.Header, "Your annotator ID (for example your initials). Fill it in on every row you annotate."
+			out = append(out, v)
+			continue
+		case templates.RoleAnswer:
+		default:
+			continue
+		}
+		q := c.Question
+		v.PromptTitle, v.Prompt = c.Header, q.Description
+		v.ErrorTitle = c.Header
+		switch {
+		case c.Option != nil:
+			v.Kind, v.Strict = ValidCheckbox, true
+			v.Prompt = c.Option.Label
+			if c.Option.Description != "" {
+				v.Prompt += ": " + c.Option.Description
+			}
+			v.Error = "Enter TRUE (ticked) or FALSE."
+		case q.Type == templates.TypeChoice:
+			v.Kind, v.Strict = ValidList, true
+			for _, o := range q.Options {
+				v.Values = append(v.Values, o.Label)
+			}
+			v.Source = b.listSource(q)
+			v.Error = "Pick one of: " + strings.Join(v.Values, "; ")
+		case q.Type == templates.TypeMulti:
+			var codes []string
+			for _, o := range q.Options {
+				codes = append(codes, o.Code)
+			}
+			v.Prompt = strings.TrimSpace(v.Prompt + " Codes, separated by commas: " + strings.Join(codes, ", "))
+		case q.Type == templates.TypeBool:
+			v.Kind, v.Strict = ValidCheckbox, true
+			v.Error = "Enter TRUE (ticked) or FALSE."
+		case q.Type == templates.TypeScale:
+			lo, hi := *q.Min, *q.Max
+			v.Kind, v.Strict, v.Min, v.Max = ValidWhole, true, lo, hi
+			v.Error = fmt.Sprintf("Enter a whole number from %d to %d.", lo, hi)
+			if u := q.Unanswered; u != nil {
+				v.Error = fmt.Sprintf("Enter a whole number from %d to %d (%d = not answered yet).", lo, hi, *u)
+				switch {
+				case *u == lo-1:
+					v.Min = *u
+				case *u == hi+1:
+					v.Max = *u
+				case hi-lo < 30:
+					v.Kind = ValidList
+					v.Values = []string{strconv.Itoa(*u)}
+					for n := lo; n <= hi; n++ {
+						v.Values = append(v.Values, strconv.Itoa(n))
+					}
+				default:
+					v.Strict = false
+				}
+			}
+		case c.Part == templates.PartPassage:
+			v.Kind, v.Strict, v.Min, v.Max = ValidWhole, true, 1, max(1, b.maxPass)
+			v.Prompt = fmt.Sprintf("The number of the passage (1 to %d) that holds the evidence.", max(1, b.maxPass))
+			v.Error = v.Prompt
+		case c.Part == templates.PartSentences:
+			v.Prompt = "The numbers of the evidence sentences in that passage, separated by commas (0 is the title)."
+		case c.Part == templates.PartOccurrence:
+			v.Kind, v.Strict, v.Min, v.Max = ValidWhole, true, 1, 10000
+			v.Prompt = "Only when the span's text occurs more than once: which occurrence is meant (1 = the first)."
+			v.Error = "Enter 1 for the first occurrence, 2 for the second, and so on."
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// listColumn is a column of the Lists sheet: one choice question's labels.
+type listColumn struct {
+	question string
+	header   string
+	labels   []string
+}
+
+// listSource puts a choice question's labels on the Lists sheet and returns
+// the range that holds them.
+func (b *builder) listSource(q *templates.Question) string {
+	col := -1
+	for i, l := range b.lists {
+		if l.question == q.Name {
+			col = i
+		}
+	}
+	if col < 0 {
+		var labels []string
+		for _, o := range q.Options {
+			labels = append(labels, o.Label)
+		}
+		b.lists = append(b.lists, listColumn{question: q.Name, header: q.Header, labels: labels})
+		col = len(b.lists) - 1
+	}
+	letter := ColumnLetter(col)
+	return fmt.Sprintf("%s!$%s$2:$%s$%d", SheetLists, letter, letter, len(b.lists[col].labels)+1)
+}
+
+// ColumnLetter is the A1 name of a 0-based column: 0 is A, 26 is AA.
+func ColumnLetter(col int) string {
+	s := ""
+	for n := col + 1; n > 0; n = (n - 1) / 26 {
+		s = string(rune('A'+(n-1)%26)) + s
+	}
+	return s
+}
+
+// CellName is the A1 name of a 0-based column and 1-based row.
+func CellName(col, row int) string { return ColumnLetter(col) + strconv.Itoa(row) }
+
+func (b *builder) listsSheet() *Sheet {
+	// validations() has registered every list by now: Build calls
+	// annotateSheet first.
+	lists := b.lists
+	rows := 1
+	for _, l := range lists {
+		rows = max(rows, len(l.labels)+1)
+	}
+	cols := make([]Column, max(1, len(lists)))
+	for i := range cols {
+		cols[i] = Column{Width: 30}
+	}
+	return &Sheet{
+		Name: SheetLists, Visibility: Hidden, Columns: cols, RowCount: rows,
+		Protect: &Protection{},
+		Rows: func(emit func(Row) error) error {
+			for r := 0; r < rows; r++ {
+				row := Row{Cells: make([]Cell, len(cols))}
+				for i, l := range lists {
+					switch {
+					case r == 0:
+						row.Cells[i] = Cell{Value: l.header, Style: Style{Bold: true}}
+					case r-1 < len(l.labels):
+						row.Cells[i] = Cell{Value: l.labels[r-1]}
+					}
+				}
+				if err := emit(row); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
+	}
+}
+
+// MetaFormat is the version of the metadata a workbook carries.
+const MetaFormat = 1
+
+// WorkbookMeta is what a workbook records about itself so that pull needs
+// no other file: which template made it, which batch it is, and where each
+// column is. It holds nothing that could bias an annotator.
+type WorkbookMeta struct {
+	Format   int               `json:"format"`
+	Template TemplateRef       `json:"template"`
+	Params   map[string]string `json:"params,omitempty"`
+	Batch    string            `json:"batch"`
+	Study    string            `json:"study,omitempty"`
+	Sheet    string            `json:"sheet"`
+	Columns  []MetaColumn      `json:"columns"`
+	Units    int               `json:"units"`
+}
+
+// TemplateRef names a template and pins its exact text.
+type TemplateRef struct {
+	Name    string `json:"name"`
+	Version int    `json:"version"`
+	SHA256  string `json:"sha256,omitempty"`
+}
+
+// MetaColumn records a column's key, header and 0-based position at
+// generation, for pull to map columns that annotators moved or renamed.
+type MetaColumn struct {
+	Key    string `json:"key"`
+	Header string `json:"header"`
+	Index  int    `json:"index"`
+}
+
+// Metadata rows start with one of these in column A.
+const (
+	metaWorkbook = "workbook"
+	metaTemplate = "template"
+	metaUnit     = "unit"
+)
+
+// metaChunk bounds the text of one metadata cell, well under every
+// backend's cell limit.
+const metaChunk = 30000
+
+func (b *builder) meta() WorkbookMeta {
+	m := WorkbookMeta{
+		Format:   MetaFormat,
+		Template: TemplateRef{Name: b.t.Name, Version: b.t.Version, SHA256: TemplateHash(b.t)},
+		Params:   b.t.ParamValues(),
+		Batch:    b.opt.Batch,
+		Study:    b.opt.Study,
+		Sheet:    SheetAnnotate,
+		Units:    len(b.res.Units),
+	}
+	if len(m.Params) == 0 {
+		m.Params = nil
+	}
+	for i, c := range b.cols {
+		m.Columns = append(m.Columns, MetaColumn{Key: c.Key, Header: c.Header, Index: i})
+	}
+	return m
+}
+
+func (b *builder) metaSheet() *Sheet {
+	units := b.res.Units
+	return &Sheet{
+		Name: SheetMeta, Visibility: VeryHidden, Columns: []Column{{Width: 12}, {Width: 30}},
+		RowCount: 3 + len(units), Protect: &Protection{},
+		Rows: func(emit func(Row) error) error {
+			wb, err := json.Marshal(b.meta())
+			if err != nil {
+				return err
+			}
+			if err := emit(textRow(metaWorkbook, chunks(string(wb))...)); err != nil {
+				return err
+			}
+			if err := emit(textRow(metaTemplate, chunks(string(b.t.Source))...)); err != nil {
+				return err
+			}
+			if err := emit(textRow("unit", "id", "item", "first_row", "rows", "data")); err != nil {
+				return err
+			}
+			for _, u := range units {
+				cells := []Cell{{Value: metaUnit}, {Value: u.ID}, {Value: u.Item}, {Value: u.FirstRow}, {Value: u.Rows}}
+				if blob, ok := b.blobs[u.ID]; ok {
+					j, err := json.Marshal(blob)
+					if err != nil {
+						return err
+					}
+					for _, c := range chunks(string(j)) {
+						cells = append(cells, Cell{Value: c})
+					}
+				}
+				if err := emit(Row{Cells: cells}); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
+	}
+}
+
+func textRow(first string, rest ...string) Row {
+	r := Row{Cells: []Cell{{Value: first}}}
+	for _, s := range rest {
+		r.Cells = append(r.Cells, Cell{Value: s})
+	}
+	return r
+}
+
+// chunks splits s into pieces of at most metaChunk UTF-16 units, never
+// inside a character.
+func chunks(s string) []string {
+	var out []string
+	for s != "" {
+		c := cutUTF16(s, metaChunk)
+		out = append(out, c)
+		s = s[len(c):]
+	}
+	return out
+}

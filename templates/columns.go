@@ -1,0 +1,175 @@
+package templates
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Column roles on the Annotate sheet.
+const (
+	RoleID        = "id"        // the instance id, leftmost
+	RoleContext   = "context"   // read-only context
+	RoleAnswer    = "answer"    // an answer cell
+	RoleAnnotator = "annotator" // the annotator's ID
+	RoleUnit      = "unit"      // the hidden unit id that keeps rows joined to units
+)
+
+// Column parts of a question that takes more than one column.
+const (
+	PartOccurrence = "occurrence"
+	PartPassage    = "passage"
+	PartSentences  = "sentences"
+)
+
+// ColumnSpec is one column of the Annotate sheet as the template defines
+// it. Key is stable across header renames and is what a workbook records
+// about each column: "id", "unit", "annotator", "context:NAME", "q:NAME",
+// "q:NAME=CODE" (a checkbox per option), "q:NAME#PART".
+type ColumnSpec struct {
+	Key      string
+	Header   string
+	Role     string
+	Width    float64
+	Context  *Context
+	Question *Question
+	Option   *Option // the option of a checkbox column
+	Part     string  // PartOccurrence, PartPassage or PartSentences
+	line     int
+}
+
+// Columns lists the columns of the Annotate sheet in order: the ID, the
+// context, the answers, the annotator (left after the ID, or rightmost), and
+// the hidden unit column.
+func (t *Template) Columns() []ColumnSpec {
+	var cols []ColumnSpec
+	cols = append(cols, ColumnSpec{Key: RoleID, Header: t.Rows.IDHeader, Role: RoleID, Width: t.Rows.IDWidth, line: t.Rows.Line})
+	ann := ColumnSpec{Key: RoleAnnotator, Header: t.Annotator.Header, Role: RoleAnnotator, Width: t.Annotator.Width, line: t.Annotator.Line}
+	if t.Annotator.Position == "left" {
+		cols = append(cols, ann)
+	}
+	for i := range t.Context {
+		c := &t.Context[i]
+		cols = append(cols, ColumnSpec{Key: "context:" + c.Name, Header: c.Header, Role: RoleContext, Width: c.Width, Context: c, line: c.Line})
+	}
+	for i := range t.Questions {
+		q := &t.Questions[i]
+		base := ColumnSpec{Key: "q:" + q.Name, Header: q.Header, Role: RoleAnswer, Width: q.Width, Question: q, line: q.Line}
+		switch {
+		case q.Type == TypeMulti && q.Render == "checkboxes":
+			for j := range q.Options {
+				o := &q.Options[j]
+				c := base
+				c.Key, c.Header, c.Option, c.line = base.Key+"="+o.Code, o.Header, o, o.Line
+				cols = append(cols, c)
+			}
+		case q.Type == TypeEvidence:
+			p, s := base, base
+			p.Key, p.Header, p.Part, p.Width = base.Key+"#"+PartPassage, q.PassageHeader, PartPassage, 12
+			s.Key, s.Header, s.Part = base.Key+"#"+PartSentences, q.SentencesHeader, PartSentences
+			cols = append(cols, p, s)
+		case q.Type == TypeSpan && q.Occurrence:
+			o := base
+			o.Key, o.Header, o.Part, o.Width = base.Key+"#"+PartOccurrence, q.Header+": occurrence", PartOccurrence, 12
+			cols = append(cols, base, o)
+		default:
+			cols = append(cols, base)
+		}
+	}
+	if t.Annotator.Position != "left" {
+		cols = append(cols, ann)
+	}
+	cols = append(cols, ColumnSpec{Key: RoleUnit, Header: UnitHeader, Role: RoleUnit, Width: 12})
+	return cols
+}
+
+// Describe renders a condition in words, for default rule messages.
+func (c *Cond) Describe(t *Template) string {
+	if c == nil {
+		return ""
+	}
+	switch {
+	case c.All != nil:
+		return joinConds(c.All, t, " and ")
+	case c.Any != nil:
+		return joinConds(c.Any, t, " or ")
+	case c.Not != nil:
+		return "not (" + c.Not.Describe(t) + ")"
+	}
+	name := c.Question
+	q := t.QuestionByName(c.Question)
+	if q != nil {
+		name = q.Header
+	}
+	labels := func(codes []string) string {
+		out := make([]string, len(codes))
+		for i, code := range codes {
+			out[i] = code
+			if q != nil {
+				if o := q.Option(code); o != nil && o.Label != code {
+					out[i] = fmt.Sprintf("%s (%s)", code, o.Label)
+				}
+			}
+		}
+		return strings.Join(out, ", ")
+	}
+	switch {
+	case c.Answered != nil && *c.Answered:
+		return fmt.Sprintf("%q is answered", name)
+	case c.Answered != nil:
+		return fmt.Sprintf("%q is left empty", name)
+	case c.AnyOf != nil:
+		return fmt.Sprintf("%q is one of %s", name, labels(c.AnyOf))
+	case c.AllOf != nil:
+		return fmt.Sprintf("%q includes all of %s", name, labels(c.AllOf))
+	case c.NoneOf != nil:
+		return fmt.Sprintf("%q is none of %s", name, labels(c.NoneOf))
+	case c.Only != nil:
+		return fmt.Sprintf("%q has nothing but %s", name, labels(c.Only))
+	}
+	return ""
+}
+
+func joinConds(cs []*Cond, t *Template, sep string) string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.Describe(t)
+	}
+	return strings.Join(out, sep)
+}
+
+// IDFormat is the compiled input id.
+func (in *Input) IDFormat() Format { return in.id }
+
+// ListPath is the list whose elements get a row each (per: element).
+func (r *Rows) ListPath() Path { return r.path }
+
+// OrderPaths are the compiled order_by paths.
+func (r *Rows) OrderPaths() []Path { return r.orderBy }
+
+// UnitFormat is the compiled unit id (per: element).
+func (r *Rows) UnitFormat() Format { return r.unit }
+
+// FieldPath is the compiled path of the anonymised field.
+func (a *Anonymize) FieldPath() Path { return a.field }
+
+// ValuePath is the compiled path of a context column.
+func (c *Context) ValuePath() Path { return c.path }
+
+// ItemFormat is the compiled format of each joined item.
+func (j *Join) ItemFormat() Format { return j.item }
+
+// PassagesPath is the compiled path of an evidence question's passages.
+func (q *Question) PassagesPath() Path { return q.passages }
+
+// KeyFormats are the compiled band keys.
+func (b *Bands) KeyFormats() []Format { return b.key }
+
+// InputPath, ElementPath and ValuePath are the compiled paths of an export
+// expression's source.
+func (e *Expr) InputPath() Path { return e.input }
+
+// ElementPath is the compiled element path of an export expression.
+func (e *Expr) ElementPath() Path { return e.element }
+
+// ValuePath is the compiled answer path of an export expression.
+func (e *Expr) ValuePath() Path { return e.value }

@@ -1,0 +1,20 @@
+// Package templates is the annotation template language: the YAML that
+// declares what annotators see (context columns, row layout), what they
+// answer (questions with codes and labels), which answers are allowed
+// (conditional rules), and how answers map to the study's native file.
+//
+// Four templates are built in (BuiltinNames); any other scheme is a YAML
+// file of the same shape. Loading checks the whole template and reports
+// every problem with its YAML line:
+//
+//	t, err := templates.Resolve("legal-gaps", nil) // or a path to a .yaml file
+//	if err != nil {
+//		return err // an ErrorList: "my.yaml:12: question "gaps": ..."
+//	}
+//	for _, c := range t.Columns() {
+//		fmt.Println(c.Header)
+//	}
+//
+// The package knows nothing about spreadsheets; package mapping turns a
+// template and records into a sheet plan.
+package templates

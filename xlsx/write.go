@@ -1,0 +1,280 @@
+package xlsx
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/xuri/excelize/v2"
+
+	"github.com/annosheet/annosheet/mapping"
+)
+
+// Limits of Excel's data-validation dialog texts and inline lists.
+const (
+	maxPromptTitle = 32
+	maxPrompt      = 255
+	maxInlineList  = 255
+)
+
+// WriteOptions tune Write.
+type WriteOptions struct {
+	// Created is recorded in the document properties; the zero time leaves
+	// the library's fixed date, which keeps output reproducible.
+	Created time.Time
+	// Compression chooses the zip compressor; see Compression.
+	Compression Compression
+}
+
+// Write renders a plan as an XLSX workbook to w. Sheets are streamed one at
+// a time, so memory stays bounded however many rows the plan has.
+func Write(p *mapping.Plan, w io.Writer, opt WriteOptions) error {
+	f := excelize.NewFile()
+	defer f.Close()
+	if z := opt.Compression.zipWriter(); z != nil {
+		f.SetZipWriter(z)
+	}
+	wr := &writer{f: f, styles: map[mapping.Style]int{}}
+	for i, sh := range p.Sheets {
+		if i == 0 {
+			if err := f.SetSheetName("Sheet1", sh.Name); err != nil {
+				return err
+			}
+		} else if _, err := f.NewSheet(sh.Name); err != nil {
+			return err
+		}
+	}
+	for _, sh := range p.Sheets {
+		if err := wr.sheet(sh); err != nil {
+			return fmt.Errorf("sheet %s: %w", sh.Name, err)
+		}
+	}
+	f.SetActiveSheet(p.Active)
+	for _, sh := range p.Sheets {
+		if sh.Visibility != mapping.Visible {
+			if err := f.SetSheetVisible(sh.Name, false, sh.Visibility == mapping.VeryHidden); err != nil {
+				return err
+			}
+		}
+	}
+	props := &excelize.DocProperties{Creator: "annosheet", Title: p.Title}
+	if !opt.Created.IsZero() {
+		ts := opt.Created.UTC().Format(time.RFC3339)
+		props.Created, props.Modified = ts, ts
+	}
+	if err := f.SetDocProps(props); err != nil {
+		return err
+	}
+	return f.Write(w)
+}
+
+type writer struct {
+	f      *excelize.File
+	styles map[mapping.Style]int
+}
+
+func (wr *writer) style(s mapping.Style) (int, error) {
+	if id, ok := wr.styles[s]; ok {
+		return id, nil
+	}
+	st := &excelize.Style{
+		Font:       &excelize.Font{Bold: s.Bold, Italic: s.Italic, Size: s.Size, Color: s.Color},
+		Alignment:  &excelize.Alignment{Vertical: "top", WrapText: s.Wrap},
+		Protection: &excelize.Protection{Locked: !s.Unlocked},
+	}
+	if s.Fill != "" {
+		st.Fill = excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{s.Fill}}
+	}
+	if s.Text {
+		st.NumFmt = 49 // "@": what is typed stays text
+	}
+	id, err := wr.f.NewStyle(st)
+	if err != nil {
+		return 0, err
+	}
+	wr.styles[s] = id
+	return id, nil
+}
+
+func (wr *writer) sheet(sh *mapping.Sheet) error {
+	f := wr.f
+	ncol := max(1, len(sh.Columns))
+	last := mapping.CellName(ncol-1, max(1, sh.RowCount))
+	// The dimension must be declared before streaming, or readers that
+	// trust it (openpyxl's read-only mode) see a single row.
+	if err := f.SetSheetDimension(sh.Name, "A1:"+last); err != nil {
+		return err
+	}
+	// Page setup lives before the sheet data, so it must be in place
+	// before streaming starts.
+	if sh.FitWidth {
+		landscape, one, any := "landscape", 1, 0
+		if err := f.SetPageLayout(sh.Name, &excelize.PageLayoutOptions{Orientation: &landscape, FitToWidth: &one, FitToHeight: &any}); err != nil {
+			return err
+		}
+		fit := true
+		if err := f.SetSheetProps(sh.Name, &excelize.SheetPropsOptions{FitToPage: &fit}); err != nil {
+			return err
+		}
+	}
+	sw, err := f.NewStreamWriter(sh.Name)
+	if err != nil {
+		return err
+	}
+	for i, c := range sh.Columns {
+		if c.Width > 0 {
+			if err := sw.SetColWidth(i+1, i+1, c.Width); err != nil {
+				return err
+			}
+		}
+		id, err := wr.style(c.Style)
+		if err != nil {
+			return err
+		}
+		if err := sw.SetColStyle(i+1, i+1, id); err != nil {
+			return err
+		}
+		if c.Hidden {
+			if err := sw.SetColVisible(i+1, i+1, false); err != nil {
+				return err
+			}
+		}
+	}
+	if sh.FreezeRows > 0 || sh.FreezeCols > 0 {
+		err := sw.SetPanes(&excelize.Panes{
+			Freeze: true, XSplit: sh.FreezeCols, YSplit: sh.FreezeRows,
+			TopLeftCell: mapping.CellName(sh.FreezeCols, sh.FreezeRows+1),
+			ActivePane:  activePane(sh.FreezeRows, sh.FreezeCols),
+		})
+		if err != nil {
+			return err
+		}
+	}
+	n := 0
+	err = sh.Rows(func(r mapping.Row) error {
+		n++
+		if n > sh.RowCount {
+			return fmt.Errorf("plan has more rows than its count %d", sh.RowCount)
+		}
+		vals := make([]any, len(r.Cells))
+		for i, c := range r.Cells {
+			id, err := wr.style(c.Style)
+			if err != nil {
+				return err
+			}
+			vals[i] = excelize.Cell{StyleID: id, Value: c.Value}
+		}
+		var opts []excelize.RowOpts
+		if r.Height > 0 {
+			opts = append(opts, excelize.RowOpts{Height: r.Height})
+		}
+		return sw.SetRow(mapping.CellName(0, n), vals, opts...)
+	})
+	if err != nil {
+		return err
+	}
+	if n != sh.RowCount {
+		return fmt.Errorf("plan produced %d rows, not the %d it declared", n, sh.RowCount)
+	}
+	for _, m := range sh.Merges {
+		if err := sw.MergeCell(mapping.CellName(m.FirstCol, m.FirstRow), mapping.CellName(m.LastCol, m.LastRow)); err != nil {
+			return err
+		}
+	}
+	// Sheet-level settings go in before Flush; afterwards they are lost.
+	for _, v := range sh.Validations {
+		if err := f.AddDataValidation(sh.Name, validation(v)); err != nil {
+			return fmt.Errorf("validation of column %s: %w", mapping.ColumnLetter(v.Col), err)
+		}
+	}
+	for _, nt := range sh.Notes {
+		lines := strings.Count(nt.Text, "\n") + utf8.RuneCountInString(nt.Text)/40 + 2
+		err := f.AddComment(sh.Name, excelize.Comment{
+			Author: "annosheet", Cell: mapping.CellName(nt.Col, nt.Row), Text: nt.Text,
+			Width: 300, Height: uint(min(lines*15, 400)),
+		})
+		if err != nil {
+			return err
+		}
+	}
+	if sh.AutoFilter && sh.RowCount > 0 {
+		if err := f.AutoFilter(sh.Name, "A1:"+last, nil); err != nil {
+			return err
+		}
+	}
+	if p := sh.Protect; p != nil {
+		err := f.ProtectSheet(sh.Name, &excelize.SheetProtectionOptions{
+			AutoFilter: p.AutoFilter, Sort: p.Sort, FormatColumns: p.FormatColumns,
+			FormatRows: p.FormatRows, InsertRows: p.InsertRows,
+			SelectLockedCells: true, SelectUnlockedCells: true,
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return sw.Flush()
+}
+
+func activePane(rows, cols int) string {
+	switch {
+	case rows > 0 && cols > 0:
+		return "bottomRight"
+	case rows > 0:
+		return "bottomLeft"
+	}
+	return "topRight"
+}
+
+// validation translates a plan's validation into excelize's.
+func validation(v mapping.Validation) *excelize.DataValidation {
+	dv := excelize.NewDataValidation(true)
+	dv.Sqref = fmt.Sprintf("%s:%s", mapping.CellName(v.Col, v.FirstRow), mapping.CellName(v.Col, v.LastRow))
+	switch v.Kind {
+	case mapping.ValidList:
+		if inlineList(v.Values) {
+			// Checked by inlineList, so it cannot fail.
+			_ = dv.SetDropList(v.Values)
+		} else {
+			dv.SetSqrefDropList(v.Source)
+		}
+	case mapping.ValidCheckbox:
+		_ = dv.SetDropList([]string{"TRUE", "FALSE"})
+	case mapping.ValidWhole:
+		_ = dv.SetRange(v.Min, v.Max, excelize.DataValidationTypeWhole, excelize.DataValidationOperatorBetween)
+	}
+	if v.Prompt != "" {
+		dv.SetInput(shorten(v.PromptTitle, maxPromptTitle), shorten(v.Prompt, maxPrompt))
+	}
+	if v.Kind != mapping.ValidAny {
+		style := excelize.DataValidationErrorStyleWarning
+		if v.Strict {
+			style = excelize.DataValidationErrorStyleStop
+		}
+		dv.SetError(style, shorten(v.ErrorTitle, maxPromptTitle), shorten(v.Error, maxPrompt))
+	}
+	return dv
+}
+
+// inlineList reports whether a list fits Excel's inline form: at most 255
+// characters, and no value with a comma or a quote (the list's separators).
+func inlineList(values []string) bool {
+	n := 0
+	for _, v := range values {
+		if strings.ContainsAny(v, `,"`) {
+			return false
+		}
+		n += utf8.RuneCountInString(v) + 1
+	}
+	return n-1 <= maxInlineList
+}
+
+// shorten cuts s to n characters, ending in an ellipsis when cut.
+func shorten(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
+}
