@@ -34,6 +34,7 @@ func check(t *Template, c *errs, overrides map[string]string) {
 	k.input()
 	k.rows()
 	k.anonymize()
+	k.revealing()
 	k.context()
 	k.questions()
 	k.rules()
@@ -46,6 +47,9 @@ func check(t *Template, c *errs, overrides map[string]string) {
 type checker struct {
 	t *Template
 	c *errs
+	// dup holds question names declared twice, already reported; their
+	// columns are left out of the header check.
+	dup map[string]bool
 }
 
 func (k *checker) top() {
@@ -84,12 +88,16 @@ func (k *checker) params(overrides map[string]string) {
 		}
 		t.params[p.Name] = p.Default
 	}
-	for name, v := range overrides {
+	for _, name := range sortedKeys(overrides) {
 		if _, ok := t.params[name]; !ok {
-			k.c.add(0, "no parameter %q (this template has: %s)", name, strings.Join(sortedKeys(t.params), ", "))
+			has := "this template has no parameters"
+			if len(t.params) > 0 {
+				has = "this template has: " + strings.Join(sortedKeys(t.params), ", ")
+			}
+			k.c.add(0, "no parameter %q (%s)", name, has)
 			continue
 		}
-		t.params[name] = v
+		t.params[name] = overrides[name]
 	}
 }
 
@@ -243,6 +251,9 @@ func (k *checker) anonymize() {
 			k.c.add(a.Line, "anonymize as %q is used twice", a.As)
 		}
 		seen[a.As] = true
+		if len(a.Prefix) > 16 || strings.ContainsAny(a.Prefix, "{}\n") {
+			k.c.add(a.Line, "anonymize prefix %q must be short plain text", a.Prefix)
+		}
 		switch a.Labels {
 		case "":
 			a.Labels = "letters"
@@ -253,31 +264,76 @@ func (k *checker) anonymize() {
 	}
 }
 
-// reveals reports the anonymised field a path would show, if any.
-func (k *checker) reveals(p Path) (string, bool) {
-	for _, a := range k.t.Anonymize {
-		if a.field.Root == p.Root && len(p.Segs) >= len(a.field.Segs) && slices.Equal(a.field.Segs, p.Segs[:len(a.field.Segs)]) {
-			return a.Field, true
+// revealing refuses ids that would show an anonymised value.
+func (k *checker) revealing() {
+	t := k.t
+	for _, p := range t.Input.id.Paths() {
+		if f, bad := k.reveals(p); bad {
+			k.c.add(t.Input.Line, "input id %q would show %s, which is anonymised; use its label", t.Input.ID, f)
 		}
-		// A path that takes a whole object or list holding the field shows it too.
-		if a.field.Root == p.Root && len(p.Segs) < len(a.field.Segs) && prefixMatch(p.Segs, a.field.Segs) {
+	}
+	for _, p := range t.Rows.unit.Paths() {
+		if f, bad := k.reveals(p); bad {
+			k.c.add(t.Rows.Line, "rows unit %q would show %s, which is anonymised; use its label", t.Rows.Unit, f)
+		}
+	}
+}
+
+// reveals reports the anonymised field a path would show, if any: the
+// path leads to the field, to something inside it, or to a list or object
+// that holds it.
+func (k *checker) reveals(p Path) (string, bool) {
+	pr, ok := k.recordPath(p)
+	if !ok {
+		return "", false
+	}
+	for _, a := range k.t.Anonymize {
+		ar, ok := k.recordPath(a.field)
+		if !ok {
+			continue
+		}
+		n := min(len(pr), len(ar))
+		match := true
+		for i := range n {
+			if !segsMayMeet(pr[i], ar[i]) {
+				match = false
+				break
+			}
+		}
+		if match {
 			return a.Field, true
 		}
 	}
 	return "", false
 }
 
-func prefixMatch(short, long []Seg) bool {
-	for i, s := range short {
-		l := long[i]
-		if s.Kind == SegAll || l.Kind == SegAll {
-			continue
+// recordPath writes p as a path from the record: "@.x" becomes the rows'
+// list path, [*], then x. Variables ($id, $i …) lead nowhere in the record.
+func (k *checker) recordPath(p Path) ([]Seg, bool) {
+	switch p.Root {
+	case "":
+		return p.Segs, true
+	case "@":
+		list := k.t.Rows.path
+		if list.IsZero() {
+			return nil, false
 		}
-		if s != l {
-			return false
-		}
+		out := append(slices.Clone(list.Segs), Seg{Kind: SegAll})
+		return append(out, p.Segs...), true
 	}
-	return true
+	return nil, false
+}
+
+// segsMayMeet reports whether two path steps can select the same thing: the
+// same key; the same index; [*] or a negative index against any index.
+func segsMayMeet(a, b Seg) bool {
+	if a.Kind == SegKey || b.Kind == SegKey {
+		return a == b
+	}
+	if a.Kind == SegAll || b.Kind == SegAll || a.Index < 0 || b.Index < 0 {
+		return true
+	}
+	return a.Index == b.Index
 }
 
 func (k *checker) context() {
@@ -349,6 +405,10 @@ func (k *checker) questions() {
 		}
 		if names[q.Name] != nil {
 			k.c.add(q.Line, "question %q is declared twice", q.Name)
+			if k.dup == nil {
+				k.dup = map[string]bool{}
+			}
+			k.dup[q.Name] = true
 		}
 		names[q.Name] = q
 		if q.Header == "" {
@@ -406,6 +466,14 @@ func (k *checker) question(q *Question) {
 		if set {
 			k.c.add(q.Line, "question %q: %s does not apply to type %s", q.Name, field, q.Type)
 		}
+	}
+	if !slices.Contains([]string{TypeChoice, TypeMulti, TypeScale, TypeBool, TypeText, TypeSpan, TypeEvidence}, q.Type) {
+		if q.Type == "" {
+			k.c.add(q.Line, "question %q: type is missing (choice, multi, scale, bool, text, span or evidence)", q.Name)
+		} else {
+			k.c.add(q.Line, "question %q: type %q is not one of choice, multi, scale, bool, text, span, evidence", q.Name, q.Type)
+		}
+		return
 	}
 	hasOptions := q.Type == TypeChoice || q.Type == TypeMulti
 	notFor("options", !hasOptions && len(q.Options) > 0)
@@ -479,10 +547,6 @@ func (k *checker) question(q *Question) {
 		if q.SentencesHeader == "" {
 			q.SentencesHeader = q.Header + ": sentences"
 		}
-	case "":
-		k.c.add(q.Line, "question %q: type is missing (choice, multi, scale, bool, text, span or evidence)", q.Name)
-	default:
-		k.c.add(q.Line, "question %q: type %q is not one of choice, multi, scale, bool, text, span, evidence", q.Name, q.Type)
 	}
 }
 
@@ -557,10 +621,18 @@ func (k *checker) rules() {
 				k.c.add(r.Line, "rule: allow needs an only_when")
 				continue
 			}
+			if r.When != nil {
+				k.c.add(r.Line, "rule: allow takes only_when, not when")
+				continue
+			}
 			r.When, r.Then = &Cond{Question: r.Allow, Answered: &yes, Line: r.Line}, r.OnlyWhen
 		case r.Exclusive != "":
 			if r.Question == "" {
 				k.c.add(r.Line, "rule: exclusive needs a question")
+				continue
+			}
+			if r.When != nil {
+				k.c.add(r.Line, "rule: exclusive takes no when")
 				continue
 			}
 			r.When = &Cond{Question: r.Question, AnyOf: []string{r.Exclusive}, Line: r.Line}
@@ -763,12 +835,7 @@ func (k *checker) export() {
 }
 
 func (k *checker) fields(fs Fields, inSpan bool) {
-	seen := map[string]bool{}
 	for _, f := range fs {
-		if seen[f.Key] {
-			k.c.add(f.Line, "export key %q is given twice", f.Key)
-		}
-		seen[f.Key] = true
 		k.expr(f.Expr, inSpan)
 	}
 }
@@ -858,17 +925,27 @@ func (k *checker) expr(e *Expr, inSpan bool) {
 // headers checks that every column header is unique: pull finds columns by
 // their header text.
 func (k *checker) headers() {
-	seen := map[string]bool{}
+	seen := map[string]int{} // header -> line of the first column with it
 	for _, c := range k.t.Columns() {
+		if c.Question != nil && k.dup[c.Question.Name] {
+			continue
+		}
 		h := strings.ToLower(strings.TrimSpace(c.Header))
 		if h == "" {
 			k.c.add(c.line, "a column has an empty header")
 			continue
 		}
-		if seen[h] {
-			k.c.add(c.line, "two columns have the header %q; pull finds columns by header, so headers must differ", c.Header)
+		if first, dup := seen[h]; dup {
+			// A default column (the unit, an annotator column not in the
+			// file) has no line of its own; point at the other one.
+			line := c.line
+			if line == 0 {
+				line = first
+			}
+			k.c.add(line, "two columns have the header %q; pull finds columns by header, so headers must differ", c.Header)
+			continue
 		}
-		seen[h] = true
+		seen[h] = c.line
 	}
 }
 

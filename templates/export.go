@@ -2,7 +2,10 @@ package templates
 
 import (
 	"encoding/json"
+	"fmt"
+	"math"
 	"reflect"
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -90,8 +93,14 @@ func (f *Fields) decodeNode(d *decoder, n *yaml.Node) {
 		d.errs.add(n.Line, "expected a mapping of keys to values, got %s", kindName(n))
 		return
 	}
+	seen := map[string]int{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
+		if first, dup := seen[k.Value]; dup {
+			d.errs.add(k.Line, "%q is given twice (first on line %d)", k.Value, first)
+			continue
+		}
+		seen[k.Value] = k.Line
 		e := new(Expr)
 		e.decodeNode(d, v)
 		*f = append(*f, Field{Key: k.Value, Expr: e, Line: k.Line})
@@ -100,38 +109,80 @@ func (f *Fields) decodeNode(d *decoder, n *yaml.Node) {
 
 func (e *Expr) decodeNode(d *decoder, n *yaml.Node) {
 	e.Line = n.Line
+	for n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
 	if n.Kind != yaml.MappingNode {
-		var v any
-		if err := n.Decode(&v); err != nil {
+		v, err := constValue(n, 0)
+		if err != nil {
 			d.errs.add(n.Line, "%v", err)
 			return
 		}
-		e.Const, e.IsConst = normalizeYAML(v), true
+		e.Const, e.IsConst = v, true
 		return
 	}
 	d.decodeFields(n, reflect.ValueOf(e).Elem())
 }
 
-// normalizeYAML turns what yaml.v3 decodes into the shapes encoding/json
-// produces, so constants compare and marshal like input values.
-func normalizeYAML(v any) any {
-	switch v := v.(type) {
-	case map[string]any:
-		for k, x := range v {
-			v[k] = normalizeYAML(x)
-		}
-		return v
-	case []any:
-		for i, x := range v {
-			v[i] = normalizeYAML(x)
-		}
-		return v
-	case int:
-		return json.Number(Text(v))
-	case float64:
-		return json.Number(Text(v))
+// constValue reads a YAML constant into the shapes encoding/json produces
+// for input values (json.Number for numbers, map[string]any for
+// mappings), keeping dates as the text they are written as.
+func constValue(n *yaml.Node, depth int) (any, error) {
+	if depth > 32 {
+		return nil, fmt.Errorf("constant nested too deeply")
 	}
-	return v
+	for n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
+	switch n.Kind {
+	case yaml.ScalarNode:
+		switch n.ShortTag() {
+		case "!!null":
+			return nil, nil
+		case "!!bool":
+			var b bool
+			err := n.Decode(&b)
+			return b, err
+		case "!!int", "!!float":
+			var f float64
+			if err := n.Decode(&f); err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+				return nil, fmt.Errorf("%q is not a number JSON can hold", n.Value)
+			}
+			if n.ShortTag() == "!!int" {
+				var i int64
+				if err := n.Decode(&i); err == nil {
+					return json.Number(strconv.FormatInt(i, 10)), nil
+				}
+			}
+			return json.Number(strconv.FormatFloat(f, 'g', -1, 64)), nil
+		}
+		return n.Value, nil
+	case yaml.SequenceNode:
+		out := make([]any, len(n.Content))
+		for i, c := range n.Content {
+			v, err := constValue(c, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = v
+		}
+		return out, nil
+	case yaml.MappingNode:
+		out := map[string]any{}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i]
+			if k.Kind != yaml.ScalarNode || k.ShortTag() != "!!str" {
+				return nil, fmt.Errorf("constant keys must be text, got %q", k.Value)
+			}
+			v, err := constValue(n.Content[i+1], depth+1)
+			if err != nil {
+				return nil, err
+			}
+			out[k.Value] = v
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("unexpected YAML node")
 }
 
 // MarshalJSON keeps the order of the fields.

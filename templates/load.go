@@ -51,7 +51,9 @@ func load(file string, src []byte, params map[string]string) (*Template, error) 
 		return nil, c.err()
 	}
 	t := &Template{Source: src, File: file}
-	d := &decoder{errs: c}
+	// Aliases may repeat a part of the template, but not explode it: the
+	// decoder visits at most a few times as many nodes as the text has.
+	d := &decoder{errs: c, budget: 4*countNodes(doc.Content[0]) + 1000, active: map[*yaml.Node]bool{}}
 	d.decodeStruct(doc.Content[0], t)
 	if err := c.err(); err != nil {
 		return nil, err
@@ -65,21 +67,45 @@ func load(file string, src []byte, params map[string]string) (*Template, error) 
 
 var yamlLineRe = regexp.MustCompile(`line (\d+): `)
 
+// yamlParserProblems are the messages of yaml.v3's parser (as opposed to
+// its scanner). The parser reports 0-based lines, the scanner 1-based ones.
+var yamlParserProblems = []string{"did not find expected", "found undefined tag handle",
+	"found duplicate %YAML directive", "found incompatible YAML document", "found duplicate %TAG directive"}
+
 // yamlErrorLine pulls the line number out of a yaml.v3 syntax error.
 func yamlErrorLine(err error) (int, string) {
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	line := 0
 	if m := yamlLineRe.FindStringSubmatchIndex(msg); m != nil {
-		n, _ := strconv.Atoi(msg[m[2]:m[3]])
-		return n, msg[:m[0]] + msg[m[1]:]
+		line, _ = strconv.Atoi(msg[m[2]:m[3]])
+		msg = msg[:m[0]] + msg[m[1]:]
 	}
-	return 0, msg
+	for _, p := range yamlParserProblems {
+		if strings.HasPrefix(msg, p) {
+			line++
+			break
+		}
+	}
+	return line, msg
 }
 
 // decoder fills Go values from YAML nodes strictly: an unknown key is an
 // error (a typo must not silently drop a setting), and every struct with a
 // Line field learns the line it came from.
 type decoder struct {
-	errs *errs
+	errs   *errs
+	budget int                 // nodes left to decode
+	active map[*yaml.Node]bool // anchors being decoded, to catch an alias inside its own anchor
+	failed bool                // the budget ran out (reported once)
+}
+
+// countNodes counts the nodes of a document without following aliases.
+func countNodes(n *yaml.Node) int {
+	c := 1
+	for _, x := range n.Content {
+		c += countNodes(x)
+	}
+	return c
 }
 
 // nodeDecoder is implemented by types that decode themselves.
@@ -94,8 +120,22 @@ func (d *decoder) decodeStruct(n *yaml.Node, out any) {
 }
 
 func (d *decoder) decode(n *yaml.Node, v reflect.Value) {
+	if d.budget--; d.budget < 0 {
+		if !d.failed {
+			d.failed = true
+			d.errs.add(n.Line, "the template expands to too many values (aliases that repeat aliases?)")
+		}
+		return
+	}
 	for n.Kind == yaml.AliasNode {
-		n = n.Alias
+		target := n.Alias
+		if d.active[target] {
+			d.errs.add(n.Line, "alias *%s is used inside its own anchor", n.Value)
+			return
+		}
+		d.active[target] = true
+		defer delete(d.active, target)
+		n = target
 	}
 	if v.CanAddr() && v.Addr().Type().Implements(nodeDecoderType) {
 		v.Addr().Interface().(nodeDecoder).decodeNode(d, n)
@@ -135,7 +175,7 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value) {
 			v.SetString(n.Value)
 		}
 	case reflect.Int, reflect.Float64, reflect.Bool:
-		if n.Kind != yaml.ScalarNode || isNull(n) {
+		if n.Kind != yaml.ScalarNode || isNull(n) || v.Kind() == reflect.Int && n.ShortTag() != "!!int" {
 			d.errs.add(n.Line, "expected %s, got %s", typeWord(v.Kind()), kindName(n))
 			return
 		}
@@ -143,12 +183,14 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value) {
 			d.errs.add(n.Line, "expected %s, got %q", typeWord(v.Kind()), n.Value)
 		}
 	case reflect.Interface:
-		var x any
-		if err := n.Decode(&x); err != nil {
+		x, err := constValue(n, 0)
+		if err != nil {
 			d.errs.add(n.Line, "%v", err)
 			return
 		}
-		v.Set(reflect.ValueOf(normalizeYAML(x)))
+		if x != nil {
+			v.Set(reflect.ValueOf(x))
+		}
 	default:
 		panic(fmt.Sprintf("templates: cannot decode into %s", v.Type()))
 	}
@@ -167,8 +209,14 @@ func (d *decoder) decodeFields(n *yaml.Node, v reflect.Value) {
 		return
 	}
 	fields := yamlFields(t)
+	seen := map[string]int{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, val := n.Content[i], n.Content[i+1]
+		if first, dup := seen[k.Value]; dup {
+			d.errs.add(k.Line, "%q is given twice (first on line %d)", k.Value, first)
+			continue
+		}
+		seen[k.Value] = k.Line
 		idx, ok := fields[k.Value]
 		if !ok {
 			d.errs.add(k.Line, "unknown field %q in %s%s", k.Value, structWord(t), suggest(k.Value, fields))

@@ -212,11 +212,14 @@ func Text(v any) string {
 	case float64:
 		return strconv.FormatFloat(v, 'g', -1, 64)
 	default:
-		b, err := json.Marshal(v)
-		if err != nil {
+		// Compact JSON as the reader wrote it: no HTML escaping of & < >.
+		var b strings.Builder
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(v); err != nil {
 			return fmt.Sprint(v)
 		}
-		return string(b)
+		return strings.TrimSuffix(b.String(), "\n")
 	}
 }
 

@@ -63,6 +63,9 @@ type Anonymize struct {
 	As string `yaml:"as" json:"as"`
 	// Labels is "letters" (A, B, … Z, AA …; the default) or "numbers".
 	Labels string `yaml:"labels" json:"labels,omitempty"`
+	// Prefix goes before each label ("S" gives S1, S2 …), to tell the
+	// labels of different fields apart.
+	Prefix string `yaml:"prefix" json:"prefix,omitempty"`
 	Line   int    `yaml:"-" json:"-"`
 
 	field Path
