@@ -60,6 +60,8 @@ type Result struct {
 	// Records counts the input records; Skipped those that got no row
 	// (per: element with an empty list).
 	Records, Skipped int
+	// Rows counts the rows of the Annotate sheet below its header.
+	Rows int
 }
 
 // Build checks every record against the template and lays out the
@@ -85,9 +87,13 @@ func Build(t *templates.Template, src Source, opt Options) (*Result, error) {
 	// The Annotate sheet registers the dropdown lists that the Lists sheet
 	// then holds, so it is laid out first.
 	annotate := b.annotateSheet()
+	sheets := []*Sheet{b.instructionsSheet(), annotate}
+	if len(b.lists) > 0 {
+		sheets = append(sheets, b.listsSheet())
+	}
 	b.res.Plan = &Plan{
 		Title:  fmt.Sprintf("%s — %s", t.Title, opt.Batch),
-		Sheets: []*Sheet{b.instructionsSheet(), annotate, b.listsSheet(), b.metaSheet()},
+		Sheets: append(sheets, b.metaSheet()),
 		Active: 0,
 	}
 	return b.res, nil
@@ -163,18 +169,7 @@ func (b *builder) expand(rec *Record) (*item, Problems) {
 	t := b.t
 	it := &item{rec: rec, data: rec.Data}
 	var bad Problems
-	id, err := t.Input.IDFormat().Render(it.env(nil, 0))
-	if err != nil {
-		var me *templates.MissingError
-		if errors.As(err, &me) {
-			return nil, Problems{b.problem(it, me.Path, ErrMissingField, "the id %q needs this field", t.Input.ID)}
-		}
-		return nil, Problems{b.problem(it, "", ErrBadValue, "%v", err)}
-	}
-	if strings.TrimSpace(id) == "" {
-		return nil, Problems{b.problem(it, "", ErrBadValue, "the id %q is empty for this record", t.Input.ID)}
-	}
-	it.id = id
+	// Record-level labels come first: the id may use them.
 	if len(t.Anonymize) > 0 {
 		it.data = shallowCopy(it.data)
 	}
@@ -183,6 +178,18 @@ func (b *builder) expand(rec *Record) (*item, Problems) {
 			b.label(it, it.data, a, &bad)
 		}
 	}
+	id, err := t.Input.IDFormat().Render(it.env(nil, 0))
+	if err != nil {
+		var me *templates.MissingError
+		if errors.As(err, &me) {
+			return nil, append(bad, b.problem(it, me.Path, ErrMissingField, "the id %q needs this field", t.Input.ID))
+		}
+		return nil, append(bad, b.problem(it, "", ErrBadValue, "%v", err))
+	}
+	if strings.TrimSpace(id) == "" {
+		return nil, append(bad, b.problem(it, "", ErrBadValue, "the id %q is empty for this record", t.Input.ID))
+	}
+	it.id = id
 	switch t.Rows.Per {
 	case templates.PerElement:
 		v, ok := t.Rows.ListPath().Lookup(it.env(nil, 0))
@@ -348,7 +355,7 @@ func (b *builder) assignLabels() error {
 		n := 0
 		for _, v := range fresh {
 			for {
-				l := anonLabel(n, a.Labels)
+				l := anonLabel(n, a)
 				n++
 				if !used[l] {
 					key[v], used[l] = l, true
@@ -362,16 +369,16 @@ func (b *builder) assignLabels() error {
 }
 
 // anonLabel is the n-th label: A … Z, AA, AB … for letters; 1, 2 … for
-// numbers.
-func anonLabel(n int, style string) string {
-	if style == "numbers" {
-		return strconv.Itoa(n + 1)
+// numbers; after the prefix.
+func anonLabel(n int, a templates.Anonymize) string {
+	if a.Labels == "numbers" {
+		return a.Prefix + strconv.Itoa(n+1)
 	}
 	s := ""
 	for n++; n > 0; n = (n - 1) / 26 {
 		s = string(rune('A'+(n-1)%26)) + s
 	}
-	return s
+	return a.Prefix + s
 }
 
 // checkFields reports the fields the template reads that the record lacks.
@@ -434,7 +441,13 @@ func sentenceCounts(v any) ([]int, error) {
 // counts rows and units, and gathers what the metadata sheet records.
 func (b *builder) scan() error {
 	var bad Problems
-	ids := map[string]*Record{}
+	// Where each id was first seen; only the position, so that no record
+	// stays in memory.
+	type pos struct {
+		file string
+		line int
+	}
+	ids := map[string]pos{}
 	b.rows = 1
 	b.blobs = map[string]any{}
 	b.collect = true
@@ -445,11 +458,11 @@ func (b *builder) scan() error {
 		it, ps := b.expand(rec)
 		bad = append(bad, ps...)
 		if it != nil {
-			if prev := ids[it.id]; prev != nil {
+			if prev, dup := ids[it.id]; dup {
 				bad = append(bad, &Problem{Severity: Error, File: rec.File, Line: rec.Line, Record: it.id, Err: ErrDuplicateID,
-					Message: fmt.Sprintf("the id is also used by the record at %s:%d", prev.File, prev.Line)})
+					Message: fmt.Sprintf("the id is also used by the record at %s:%d", prev.file, prev.line)})
 			} else {
-				ids[it.id] = rec
+				ids[it.id] = pos{rec.File, rec.Line}
 			}
 		}
 		if len(bad) >= MaxErrors {
@@ -499,6 +512,7 @@ func (b *builder) scan() error {
 		return bad
 	}
 	b.res.Warnings.Sort()
+	b.res.Rows = b.rows - 1
 	b.collect = false
 	return nil
 }

@@ -116,7 +116,7 @@ func OpenFactgenie(paths []string) (Source, error) {
 		}
 		if prev := byKey[k]; prev != nil {
 			bad = append(bad, &Problem{Severity: Error, File: r.File, Line: r.Line, Err: ErrDuplicateID,
-				Message: fmt.Sprintf("output %s is also at line %d", k, prev.Line)})
+				Message: fmt.Sprintf("output %s is also at %s:%d", k, prev.File, prev.Line)})
 			return nil
 		}
 		m["spans"] = []any{}
@@ -186,8 +186,8 @@ func readEvaluator(ev evaluatorDir, byKey map[string]*Record) ([]string, Problem
 	var catFile string
 	var bad Problems
 	if p := filepath.Join(ev.dir, "annotations.jsonl"); fileExists(p) {
-		files = append(files, p)
 		catFile = filepath.Join(ev.dir, "config.yaml")
+		files = append(files, p, catFile)
 		var cfg struct {
 			Categories []struct {
 				Name string `yaml:"name"`
@@ -224,6 +224,7 @@ func readEvaluator(ev evaluatorDir, byKey map[string]*Record) ([]string, Problem
 		}
 		matches, _ := filepath.Glob(filepath.Join(ev.dir, "files", "*.jsonl"))
 		sort.Strings(matches)
+		files = append(files, catFile)
 		files = append(files, matches...)
 		if len(matches) == 0 {
 			return nil, Problems{{Severity: Error, File: filepath.Join(ev.dir, "files"), Err: ErrMissingField, Message: "a campaign folder needs its annotations in files/*.jsonl"}}
@@ -233,7 +234,13 @@ func readEvaluator(ev evaluatorDir, byKey map[string]*Record) ([]string, Problem
 		bad = append(bad, &Problem{Severity: Error, File: catFile, Err: ErrMissingField, Message: "no annotation_span_categories: the span types cannot be named"})
 		return files, bad
 	}
-	src, err := Open("jsonl", files)
+	var spanFiles []string
+	for _, f := range files {
+		if strings.HasSuffix(f, ".jsonl") {
+			spanFiles = append(spanFiles, f)
+		}
+	}
+	src, err := Open("jsonl", spanFiles)
 	if err != nil {
 		return files, Problems{{Severity: Error, File: ev.dir, Err: ErrMalformed, Message: err.Error()}}
 	}

@@ -167,9 +167,12 @@ func decodeRecord(raw []byte, file string, line int) (*Record, *Problem) {
 	if err := d.Decode(&v); err != nil {
 		return nil, malformed(file, line, raw, err)
 	}
-	if d.More() {
-		return nil, &Problem{Severity: Error, File: file, Line: line, Err: ErrMalformed,
-			Message: "more than one JSON value on the line (JSON Lines holds one record per line)"}
+	if rest := bytes.TrimSpace(raw[d.InputOffset():]); len(rest) > 0 {
+		msg := fmt.Sprintf("unexpected %q after the JSON value", string(rest[:min(len(rest), 20)]))
+		if d.More() {
+			msg = "more than one JSON value on the line (JSON Lines holds one record per line)"
+		}
+		return nil, &Problem{Severity: Error, File: file, Line: line, Err: ErrMalformed, Message: msg}
 	}
 	return &Record{Data: v, File: file, Line: line, InvalidUTF8: !utf8.Valid(raw)}, nil
 }
@@ -201,55 +204,83 @@ func eachJSON(name string, index *int, fn func(*Record) error) error {
 		return fmt.Errorf("input: %w", err)
 	}
 	defer f.Close()
-	lc := &lineCounter{r: f}
+	br := bufio.NewReaderSize(f, 1<<16)
+	if b, _ := br.Peek(len(utf8BOM)); bytes.Equal(b, utf8BOM) {
+		br.Discard(len(utf8BOM))
+	}
+	lc := &lineCounter{r: br}
 	d := json.NewDecoder(lc)
 	d.UseNumber()
-	fail := func(err error) error {
+	problem := func(off int64, msg string) error {
+		return Problems{{Severity: Error, File: name, Line: lc.line(off), Message: msg, Err: ErrMalformed}}
+	}
+	// tokenFail reports an error of Token, whose offsets are exact.
+	tokenFail := func(err error) error {
 		var se *json.SyntaxError
 		off := d.InputOffset()
 		if errors.As(err, &se) {
 			off = se.Offset
 		}
-		msg := "invalid JSON: " + err.Error()
 		if err == io.ErrUnexpectedEOF || err == io.EOF {
-			msg = "invalid JSON: the file ends in the middle of a value"
+			return problem(off, "invalid JSON: the file ends in the middle of a value")
 		}
-		return Problems{{Severity: Error, File: name, Line: lc.line(off), Message: msg, Err: ErrMalformed}}
+		return problem(off, "invalid JSON: "+err.Error())
 	}
 	tok, err := d.Token()
 	if err != nil {
 		if err == io.EOF {
-			return Problems{{Severity: Error, File: name, Line: 1, Message: "the file is empty; expected a JSON array or object of records", Err: ErrMalformed}}
+			return problem(0, "the file is empty; expected a JSON array or object of records")
 		}
-		return fail(err)
+		return tokenFail(err)
 	}
 	open, ok := tok.(json.Delim)
 	if !ok || (open != '[' && open != '{') {
-		return Problems{{Severity: Error, File: name, Line: lc.line(d.InputOffset()), Err: ErrMalformed,
-			Message: "expected a JSON array of records or an object of records keyed by id"}}
+		return problem(d.InputOffset(), "expected a JSON array of records or an object of records keyed by id")
 	}
-	for d.More() {
-		key := ""
+	for n := 0; d.More(); n++ {
+		// The separator before each value, which the decoder's offset
+		// still counts: a comma between the elements of an array, a colon
+		// after a key; before a key, a comma between members.
+		sep, keySep := byte(0), byte(0)
+		if n > 0 {
+			sep, keySep = ',', ','
+		}
 		if open == '{' {
+			sep = ':'
+		}
+		key, badKey := "", false
+		if open == '{' {
+			before := d.InputOffset()
 			k, err := d.Token()
 			if err != nil {
-				return fail(err)
+				// As for values, locate the bad byte of the key by itself.
+				off, cut := lc.errorAt(before, keySep, true)
+				if cut {
+					return problem(off, "invalid JSON: the file ends in the middle of this record")
+				}
+				return problem(off, "invalid JSON: "+err.Error())
 			}
 			key, _ = k.(string)
+			badKey = !utf8.Valid(lc.bytes(before, d.InputOffset()))
 		}
 		start := d.InputOffset()
 		var raw json.RawMessage
 		if err := d.Decode(&raw); err != nil {
-			return fail(err)
+			// The decoder's offsets inside a value leave out what it
+			// skipped; find the bad byte by decoding the value again.
+			off, cut := lc.errorAt(start, sep, false)
+			if cut {
+				return problem(off, "invalid JSON: the file ends in the middle of this record")
+			}
+			return problem(off, "invalid JSON: "+err.Error())
 		}
-		// The record starts after the separator and white space that
-		// InputOffset still counts before it.
-		line := lc.line(start + int64(leadingSpace(raw, lc, start)))
-		rec, perr := decodeRecord(raw, name, line)
+		vs, _ := lc.valueStart(start, sep)
+		rec, perr := decodeRecord(raw, name, lc.line(vs))
 		if perr != nil {
 			return Problems{perr}
 		}
 		rec.Key = key
+		rec.InvalidUTF8 = rec.InvalidUTF8 || badKey
 		rec.Index = *index
 		*index++
 		if err := fn(rec); err != nil {
@@ -258,19 +289,12 @@ func eachJSON(name string, index *int, fn func(*Record) error) error {
 		lc.forget(d.InputOffset())
 	}
 	if _, err := d.Token(); err != nil {
-		return fail(err)
+		return tokenFail(err)
 	}
 	if _, err := d.Token(); err != io.EOF {
-		return Problems{{Severity: Error, File: name, Line: lc.line(d.InputOffset()), Err: ErrMalformed,
-			Message: "unexpected data after the end of the JSON value"}}
+		return problem(d.InputOffset(), "unexpected data after the end of the JSON value")
 	}
 	return nil
-}
-
-// leadingSpace counts the separator and white space between offset start
-// and the first byte of raw in the stream.
-func leadingSpace(raw []byte, lc *lineCounter, start int64) int {
-	return lc.skipTo(start, raw)
 }
 
 // lineCounter remembers where the newlines are in what it has read, so a
@@ -281,7 +305,7 @@ type lineCounter struct {
 	read     int64
 	base     int // newlines before the kept ones
 	newlines []int64
-	tail     []byte // the bytes read since the last forget, for skipTo
+	tail     []byte // the bytes read since the last forget
 	tailOff  int64
 }
 
@@ -314,17 +338,63 @@ func (c *lineCounter) forget(off int64) {
 	}
 }
 
-// skipTo counts the bytes from start up to where raw begins.
-func (c *lineCounter) skipTo(start int64, raw []byte) int {
+// valueStart skips the white space and the one separator sep (a comma in
+// an array, a colon after a key) that the decoder's offset start still
+// counts before a value; found reports whether the separator was there.
+func (c *lineCounter) valueStart(start int64, sep byte) (pos int64, found bool) {
 	i := start - c.tailOff
-	if i < 0 || i > int64(len(c.tail)) || len(raw) == 0 {
-		return 0
+	if i < 0 || i > int64(len(c.tail)) {
+		return start, false
 	}
-	j := bytes.IndexByte(c.tail[i:], raw[0])
-	if j < 0 {
-		return 0
+	for _, b := range c.tail[i:] {
+		switch {
+		case b == ' ' || b == '\t' || b == '\r' || b == '\n':
+		case sep != 0 && b == sep && !found:
+			found = true
+		default:
+			return start, found
+		}
+		start++
 	}
-	return j
+	return start, found
+}
+
+// errorAt finds the bad byte of a value that failed to decode, by decoding
+// it again on its own. sep is the separator that must come before the
+// value, 0 for none; a missing one is the error. key says the value is an
+// object's key, which must be a string. cut reports a value that the file
+// cuts off; off is then where the value starts.
+func (c *lineCounter) errorAt(start int64, sep byte, key bool) (off int64, cut bool) {
+	vs, found := c.valueStart(start, sep)
+	if sep != 0 && !found {
+		return vs, false
+	}
+	i := vs - c.tailOff
+	if i < 0 || i > int64(len(c.tail)) {
+		return vs, false
+	}
+	if key && (i == int64(len(c.tail)) || c.tail[i] != '"') {
+		return vs, i == int64(len(c.tail))
+	}
+	var raw json.RawMessage
+	err := json.NewDecoder(bytes.NewReader(c.tail[i:])).Decode(&raw)
+	var se *json.SyntaxError
+	switch {
+	case errors.As(err, &se):
+		return vs + max(0, se.Offset-1), false
+	case err == io.ErrUnexpectedEOF || err == io.EOF:
+		return vs, true
+	}
+	return vs, false
+}
+
+// bytes returns the stream's bytes from offset a to b, if still kept.
+func (c *lineCounter) bytes(a, b int64) []byte {
+	i, j := a-c.tailOff, b-c.tailOff
+	if i < 0 || j > int64(len(c.tail)) || i > j {
+		return nil
+	}
+	return c.tail[i:j]
 }
 
 // Base names a file for messages the way a user typed it, or just its base

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"math"
 	"regexp"
 	"strings"
 
@@ -76,7 +77,7 @@ func textHeight(s string, width, size float64) float64 {
 	if lines <= 1 && size <= 11 {
 		return 0
 	}
-	return min(float64(lines)*size*15/11+4, MaxRowHeight)
+	return min(math.Ceil(float64(lines)*size*15/11)+4, MaxRowHeight)
 }
 
 var listLine = regexp.MustCompile(`^\s*([-*•]|\d+[.)])\s`)

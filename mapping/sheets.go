@@ -350,6 +350,9 @@ func (b *builder) validations() []Validation {
 			v.Prompt = "Only when the span's text occurs more than once: which occurrence is meant (1 = the first)."
 			v.Error = "Enter 1 for the first occurrence, 2 for the second, and so on."
 		}
+		if v.Kind == ValidAny && v.Prompt == "" {
+			continue // nothing to check and nothing to say
+		}
 		out = append(out, v)
 	}
 	return out
@@ -399,7 +402,7 @@ func (b *builder) listsSheet() *Sheet {
 	// validations() has registered every list by now: Build calls
 	// annotateSheet first.
 	lists := b.lists
-	rows := 1
+	rows := 1 // the header
 	for _, l := range lists {
 		rows = max(rows, len(l.labels)+1)
 	}

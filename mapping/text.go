@@ -55,7 +55,9 @@ func Clean(s string, limit int) (string, Repair) {
 		}
 		s = b.String()
 	}
-	if limit > 0 {
+	// A string has no more UTF-16 units than UTF-8 bytes, so short text
+	// needs no count.
+	if limit > 0 && len(s) > limit {
 		if n := utf16Len(s); n > limit {
 			r.Truncated = n
 			marker := fmt.Sprintf(TruncationMarker, 0, n)
