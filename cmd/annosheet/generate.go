@@ -172,7 +172,7 @@ func runGenerate(ctx context.Context, opt generateOptions, stdout, stderr io.Wri
 		}
 		m.Inputs = append(m.Inputs, in)
 	}
-	batch := manifest.Batch{ID: opt.Batch, File: filepath.Base(book), Rows: res.Plan.Sheets[1].RowCount - 1}
+	batch := manifest.Batch{ID: opt.Batch, File: filepath.Base(book), Rows: res.Rows}
 	for _, u := range res.Units {
 		batch.Units = append(batch.Units, u.ID)
 	}
