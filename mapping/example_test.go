@@ -1,0 +1,45 @@
+package mapping_test
+
+import (
+	"fmt"
+
+	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/templates"
+)
+
+// Build lays out the workbook for a template and its records; a backend
+// then renders the plan.
+func ExampleBuild() {
+	tmpl, err := templates.Builtin("legal-gaps")
+	if err != nil {
+		panic(err)
+	}
+	src, err := mapping.Open(tmpl.Input.Format, []string{"../examples/legal-gaps.jsonl"})
+	if err != nil {
+		panic(err)
+	}
+	res, err := mapping.Build(tmpl, src, mapping.Options{Batch: "b01"})
+	if err != nil {
+		panic(err) // mapping.Problems: one per bad record, with file and line
+	}
+	for _, s := range res.Plan.Sheets {
+		fmt.Printf("%s: %d rows\n", s.Name, s.RowCount)
+	}
+	for _, u := range res.Units {
+		fmt.Printf("unit %s on row %d\n", u.ID, u.FirstRow)
+	}
+	// Output:
+	// Instructions: 48 rows
+	// Annotate: 3 rows
+	// _annosheet: 5 rows
+	// unit gpt4o-12 on row 2
+	// unit llama3-12 on row 3
+}
+
+// Clean makes text safe for a cell and says what it changed.
+func ExampleClean() {
+	s, r := mapping.Clean("bell\x07", mapping.XLSXCellLimit)
+	fmt.Printf("%q, %d control character replaced\n", s, r.Controls)
+	// Output:
+	// "bell␇", 1 control character replaced
+}
