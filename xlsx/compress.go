@@ -8,28 +8,29 @@ import (
 	"github.com/xuri/excelize/v2"
 )
 
-// Compression is the deflate level of the workbook's zip container. The
-// final compression is most of the time excelize spends writing a large
-// workbook; see the README's performance section for measurements.
+// Compression is the deflate level of the workbook's zip container.
+//
+// Measured on 100,000 legal-gaps rows (see the README), level 1 writes
+// about 10% faster than the default level but makes files 40% larger; a
+// faster third-party deflate saved about as much. Rendering the sheet XML,
+// not compressing it, is most of the time, so annosheet keeps the standard
+// library's default level: the smallest files, which annotators receive by
+// mail, for little time.
 type Compression int
 
 // Compression choices.
 const (
-	// CompressDefault is the level annosheet uses unless told otherwise.
+	// CompressDefault is the standard library's default deflate level.
 	CompressDefault Compression = iota
-	// CompressFast favours speed over size.
+	// CompressFast is deflate level 1: larger files, a little sooner.
 	CompressFast
-	// CompressSmall favours size over speed (excelize's own default).
-	CompressSmall
 )
 
 func (c Compression) level() int {
-	switch c {
-	case CompressSmall:
-		return flate.DefaultCompression
-	default:
+	if c == CompressFast {
 		return flate.BestSpeed
 	}
+	return flate.DefaultCompression
 }
 
 func (c Compression) zipWriter() func(io.Writer) excelize.ZipWriter {

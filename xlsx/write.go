@@ -46,17 +46,19 @@ func Write(p *mapping.Plan, w io.Writer, opt WriteOptions) error {
 			return err
 		}
 	}
-	for _, sh := range p.Sheets {
-		if err := wr.sheet(sh); err != nil {
-			return fmt.Errorf("sheet %s: %w", sh.Name, err)
-		}
-	}
+	// Sheet-wide settings go in before streaming: afterwards excelize would
+	// parse every streamed sheet back into memory to apply them.
 	f.SetActiveSheet(p.Active)
 	for _, sh := range p.Sheets {
 		if sh.Visibility != mapping.Visible {
 			if err := f.SetSheetVisible(sh.Name, false, sh.Visibility == mapping.VeryHidden); err != nil {
 				return err
 			}
+		}
+	}
+	for _, sh := range p.Sheets {
+		if err := wr.sheet(sh); err != nil {
+			return fmt.Errorf("sheet %s: %w", sh.Name, err)
 		}
 	}
 	props := &excelize.DocProperties{Creator: "annosheet", Title: p.Title}

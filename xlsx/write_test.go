@@ -537,7 +537,7 @@ func TestRowCountMismatch(t *testing.T) {
 func TestCompressionLevels(t *testing.T) {
 	_, res := build(t, bookCases[0])
 	var dumps []string
-	for _, c := range []xlsx.Compression{xlsx.CompressDefault, xlsx.CompressFast, xlsx.CompressSmall} {
+	for _, c := range []xlsx.Compression{xlsx.CompressDefault, xlsx.CompressFast} {
 		path := filepath.Join(t.TempDir(), "b.xlsx")
 		fh, err := os.Create(path)
 		if err != nil {
@@ -553,7 +553,7 @@ func TestCompressionLevels(t *testing.T) {
 		}
 		dumps = append(dumps, d)
 	}
-	if !slices.Equal(dumps, []string{dumps[0], dumps[0], dumps[0]}) {
+	if !slices.Equal(dumps, []string{dumps[0], dumps[0]}) {
 		t.Error("compression levels change the content")
 	}
 }
