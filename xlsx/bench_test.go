@@ -42,7 +42,18 @@ func benchText(seed, n int) string {
 	return b.String()
 }
 
-var benchInputs sync.Map // rows -> path
+var (
+	benchInputs sync.Map // rows -> path
+	benchDir    string   // holds the inputs; removed by TestMain
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if benchDir != "" {
+		os.RemoveAll(benchDir)
+	}
+	os.Exit(code)
+}
 
 // benchInput writes (once per process) a JSON Lines file of n legal-gaps
 // records.
@@ -50,11 +61,14 @@ func benchInput(b *testing.B, n int) string {
 	if p, ok := benchInputs.Load(n); ok {
 		return p.(string)
 	}
-	dir, err := os.MkdirTemp("", "annosheet-bench")
-	if err != nil {
-		b.Fatal(err)
+	if benchDir == "" {
+		dir, err := os.MkdirTemp("", "annosheet-bench")
+		if err != nil {
+			b.Fatal(err)
+		}
+		benchDir = dir
 	}
-	path := filepath.Join(dir, fmt.Sprintf("legal-%d.jsonl", n))
+	path := filepath.Join(benchDir, fmt.Sprintf("legal-%d.jsonl", n))
 	f, err := os.Create(path)
 	if err != nil {
 		b.Fatal(err)
