@@ -386,3 +386,49 @@ func TestBuildEmptyListGivesNoRows(t *testing.T) {
 		t.Errorf("unit %q", res.Units[0].ID)
 	}
 }
+
+// TestBuildMultiAsList checks a multi question rendered as one cell of
+// codes: a single text column whose prompt lists the codes.
+func TestBuildMultiAsList(t *testing.T) {
+	src := `name: tags
+version: 1
+title: Tags
+instructions: Tag it.
+input: {format: jsonl, id: "{id}"}
+rows: {per: record}
+context:
+  - {name: text, path: text}
+questions:
+  - name: tags
+    header: Tags
+    description: Every tag that applies.
+    type: multi
+    render: list
+    options: [{code: a}, {code: b}, {code: c}]
+`
+	tp, err := templates.Load("tags.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := filepath.Join(t.TempDir(), "in.jsonl")
+	os.WriteFile(in, []byte(`{"id": "x", "text": "t"}`+"\n"), 0o644)
+	s, _ := mapping.Open("jsonl", []string{in})
+	res, err := mapping.Build(tp, s, mapping.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ann := sheet(t, res.Plan, mapping.SheetAnnotate)
+	col := colIndex(t, tp, "q:tags")
+	if len(tp.Columns()) != 5 || !ann.Columns[col].Style.Text || !ann.Columns[col].Style.Unlocked {
+		t.Errorf("columns %d, style %+v", len(tp.Columns()), ann.Columns[col].Style)
+	}
+	var v *mapping.Validation
+	for i := range ann.Validations {
+		if ann.Validations[i].Col == col {
+			v = &ann.Validations[i]
+		}
+	}
+	if v == nil || v.Kind != mapping.ValidAny || v.Prompt != "Every tag that applies. Codes, separated by commas: a, b, c" {
+		t.Errorf("validation %+v", v)
+	}
+}

@@ -257,12 +257,32 @@ func (b *builder) lines(cells []Cell, withContext bool) int {
 }
 
 // wrappedLines estimates the lines text takes in a column of the given
-// width (in characters), a little pessimistically for word wrapping.
+// width (in characters), wrapping at spaces as spreadsheets do.
 func wrappedLines(s string, width float64) int {
 	perLine := max(1, int(width*0.95))
 	n := 0
 	for _, par := range strings.Split(s, "\n") {
-		n += max(1, (utf8.RuneCountInString(par)+perLine-1)/perLine)
+		lines, used := 1, 0
+		for _, w := range strings.Fields(par) {
+			wl := utf8.RuneCountInString(w)
+			switch {
+			case used == 0:
+			case used+1+wl <= perLine:
+				used++
+			default:
+				lines++
+				used = 0
+			}
+			for wl > perLine { // a word longer than the line is broken
+				lines++
+				wl -= perLine
+			}
+			used += wl
+		}
+		n += lines
+		if n*15 > MaxRowHeight {
+			break // taller than any row can be
+		}
 	}
 	return n
 }
