@@ -104,14 +104,9 @@ func OpenFactgenie(paths []string) (Source, error) {
 		return nil, err
 	}
 	err = src.Each(func(r *Record) error {
-		m, ok := r.Data.(map[string]any)
-		if !ok {
-			bad = append(bad, &Problem{Severity: Error, File: r.File, Line: r.Line, Err: ErrBadValue, Message: "a factgenie output must be a JSON object"})
-			return nil
-		}
-		k, missing := factgenieKey(m)
-		if missing != "" {
-			bad = append(bad, &Problem{Severity: Error, File: r.File, Line: r.Line, Field: missing, Err: ErrMissingField, Message: "a factgenie output needs dataset, split, setup_id and example_idx"})
+		m, k, p := factgenieRecord(r, "a factgenie output")
+		if p != nil {
+			bad = append(bad, p)
 			return nil
 		}
 		if prev := byKey[k]; prev != nil {
@@ -149,6 +144,21 @@ func fileExists(p string) bool {
 
 func isEvaluatorDir(d string) bool {
 	return fileExists(filepath.Join(d, "annotations.jsonl")) || fileExists(filepath.Join(d, "metadata.json"))
+}
+
+// factgenieRecord reads a record of a factgenie file (what names its kind
+// in messages) as an object and its key.
+func factgenieRecord(r *Record, what string) (map[string]any, string, *Problem) {
+	m, ok := r.Data.(map[string]any)
+	if !ok {
+		return nil, "", &Problem{Severity: Error, File: r.File, Line: r.Line, Err: ErrBadValue, Message: what + " must be a JSON object"}
+	}
+	k, missing := factgenieKey(m)
+	if missing != "" {
+		return nil, "", &Problem{Severity: Error, File: r.File, Line: r.Line, Field: missing, Err: ErrMissingField,
+			Message: what + " needs dataset, split, setup_id and example_idx"}
+	}
+	return m, k, nil
 }
 
 // factgenieKey identifies an output; missing names the first absent field.
@@ -245,14 +255,9 @@ func readEvaluator(ev evaluatorDir, byKey map[string]*Record) ([]string, Problem
 		return files, Problems{{Severity: Error, File: ev.dir, Err: ErrMalformed, Message: err.Error()}}
 	}
 	err = src.Each(func(r *Record) error {
-		m, ok := r.Data.(map[string]any)
-		if !ok {
-			bad = append(bad, &Problem{Severity: Error, File: r.File, Line: r.Line, Err: ErrBadValue, Message: "an annotation record must be a JSON object"})
-			return nil
-		}
-		k, missing := factgenieKey(m)
-		if missing != "" {
-			bad = append(bad, &Problem{Severity: Error, File: r.File, Line: r.Line, Field: missing, Err: ErrMissingField, Message: "an annotation record needs dataset, split, setup_id and example_idx"})
+		m, k, p := factgenieRecord(r, "an annotation record")
+		if p != nil {
+			bad = append(bad, p)
 			return nil
 		}
 		out := byKey[k]

@@ -93,18 +93,11 @@ func (f *Fields) decodeNode(d *decoder, n *yaml.Node) {
 		d.errs.add(n.Line, "expected a mapping of keys to values, got %s", kindName(n))
 		return
 	}
-	seen := map[string]int{}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
-		if first, dup := seen[k.Value]; dup {
-			d.errs.add(k.Line, "%q is given twice (first on line %d)", k.Value, first)
-			continue
-		}
-		seen[k.Value] = k.Line
+	d.pairs(n, func(k, v *yaml.Node) {
 		e := new(Expr)
 		e.decodeNode(d, v)
 		*f = append(*f, Field{Key: k.Value, Expr: e, Line: k.Line})
-	}
+	})
 }
 
 func (e *Expr) decodeNode(d *decoder, n *yaml.Node) {

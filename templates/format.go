@@ -52,7 +52,7 @@ func ParseFormat(s string) (Format, error) {
 		case c == '}':
 			return f, fmt.Errorf("format %q: } without {; write }} for a brace", s)
 		case c == '{':
-			end := closingBrace(s[i:])
+			end := closing(s[i:], '}')
 			if end < 0 {
 				return f, fmt.Errorf("format %q: { without }; write {{ for a brace", s)
 			}
@@ -83,23 +83,6 @@ func ParseFormat(s string) (Format, error) {
 		f.parts = append(f.parts, part{lit: lit.String()})
 	}
 	return f, nil
-}
-
-// closingBrace finds the } that closes s[0] == '{', skipping quoted keys,
-// which may hold braces.
-func closingBrace(s string) int {
-	inQuote := false
-	for i := 1; i < len(s); i++ {
-		switch {
-		case inQuote && s[i] == '\\':
-			i++
-		case s[i] == '"':
-			inQuote = !inQuote
-		case !inQuote && s[i] == '}':
-			return i
-		}
-	}
-	return -1
 }
 
 func allDigits(s string) bool {

@@ -209,20 +209,28 @@ func (d *decoder) decodeFields(n *yaml.Node, v reflect.Value) {
 		return
 	}
 	fields := yamlFields(t)
+	d.pairs(n, func(k, val *yaml.Node) {
+		idx, ok := fields[k.Value]
+		if !ok {
+			d.errs.add(k.Line, "unknown field %q in %s%s", k.Value, structWord(t), suggest(k.Value, fields))
+			return
+		}
+		d.decode(val, v.FieldByIndex(idx))
+	})
+}
+
+// pairs calls fn for each key and value of a mapping, reporting a key that
+// is given twice instead of letting the last one silently win.
+func (d *decoder) pairs(n *yaml.Node, fn func(k, v *yaml.Node)) {
 	seen := map[string]int{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, val := n.Content[i], n.Content[i+1]
+		k := n.Content[i]
 		if first, dup := seen[k.Value]; dup {
 			d.errs.add(k.Line, "%q is given twice (first on line %d)", k.Value, first)
 			continue
 		}
 		seen[k.Value] = k.Line
-		idx, ok := fields[k.Value]
-		if !ok {
-			d.errs.add(k.Line, "unknown field %q in %s%s", k.Value, structWord(t), suggest(k.Value, fields))
-			continue
-		}
-		d.decode(val, v.FieldByIndex(idx))
+		fn(k, n.Content[i+1])
 	}
 }
 

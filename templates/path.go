@@ -89,7 +89,7 @@ func ParsePath(s string) (Path, error) {
 			p.Segs = append(p.Segs, Seg{Kind: SegKey, Key: key})
 			rest = rest[end:]
 		case '[':
-			end := closingBracket(rest)
+			end := closing(rest, ']')
 			if end < 0 {
 				return p, fmt.Errorf("path %q: missing ]", s)
 			}
@@ -125,8 +125,9 @@ func isVarByte(c byte) bool {
 	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
-// closingBracket finds the ] that closes s[0] == '[', skipping a quoted key.
-func closingBracket(s string) int {
+// closing finds the end byte that closes s[0] (a [ or {), skipping quoted
+// keys, which may hold brackets and braces.
+func closing(s string, end byte) int {
 	inQuote := false
 	for i := 1; i < len(s); i++ {
 		switch {
@@ -134,7 +135,7 @@ func closingBracket(s string) int {
 			i++
 		case s[i] == '"':
 			inQuote = !inQuote
-		case !inQuote && s[i] == ']':
+		case !inQuote && s[i] == end:
 			return i
 		}
 	}
