@@ -36,7 +36,10 @@ type Manifest struct {
 	Created  string   `json:"created"`
 	Format   string   `json:"format"` // xlsx
 	Template Template `json:"template"`
-	Inputs   []Input  `json:"inputs"`
+	// InputArgs are the inputs as given to generate (files or folders);
+	// Inputs every file read, with its hash.
+	InputArgs []string `json:"input_args"`
+	Inputs    []Input  `json:"inputs"`
 	Seed     uint64   `json:"seed"`
 	Batches  []Batch  `json:"batches"`
 	// Keys maps each anonymised field to its key, real value -> label.
@@ -63,10 +66,16 @@ type Input struct {
 
 // Batch is one workbook.
 type Batch struct {
-	ID    string   `json:"id"`
-	File  string   `json:"file"` // relative to the manifest
-	Rows  int      `json:"rows"`
-	Units []string `json:"units"`
+	ID    string `json:"id"`
+	File  string `json:"file"` // relative to the manifest
+	Rows  int    `json:"rows"`
+	Units []Unit `json:"units"`
+}
+
+// Unit is a unit of annotation and the item (instance) it belongs to.
+type Unit struct {
+	ID   string `json:"unit"`
+	Item string `json:"item"`
 }
 
 // HashFile returns the SHA-256 and size of a file.

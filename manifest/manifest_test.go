@@ -16,7 +16,7 @@ func TestRoundTrip(t *testing.T) {
 		Template: Template{Name: "legal-gaps", Version: 1, SHA256: "00ff", Source: "name: legal-gaps\n"},
 		Inputs:   []Input{{Path: "in.jsonl", SHA256: "ab", Bytes: 3}},
 		Seed:     7,
-		Batches:  []Batch{{ID: "b01", File: "legal-gaps-b01.xlsx", Rows: 2, Units: []string{"a", "b"}}},
+		Batches:  []Batch{{ID: "b01", File: "legal-gaps-b01.xlsx", Rows: 2, Units: []Unit{{ID: "a", Item: "a"}, {ID: "b#1", Item: "b"}}}},
 		Keys:     map[string]map[string]string{"evaluator_label": {"gpt4o": "A"}},
 	}
 	var buf bytes.Buffer

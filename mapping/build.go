@@ -652,3 +652,39 @@ func (b *builder) contextText(it *item, cx *templates.Context, env templates.Env
 	}
 	return sb.String()
 }
+
+// SourceItem is an input record as the template sees it, for writing the
+// study's native file: its id, the record as written, and, for rows made
+// from list elements, the element behind each unit.
+type SourceItem struct {
+	ID       string
+	Key      string          // its key, when the input is a JSON object keyed by id
+	Raw      json.RawMessage // the record as written, keys in their order
+	Data     any             // the decoded record, anonymised labels added
+	Elements map[string]any  // unit id -> the list element its row shows
+}
+
+// Items reads every record of src as Build would, with the given
+// anonymisation key (the one the workbooks were made with), and calls fn
+// for each in input order.
+func Items(t *templates.Template, src Source, keys map[string]map[string]string, fn func(*SourceItem) error) error {
+	b := &builder{t: t, src: src, opt: Options{Keys: keys}, cols: t.Columns()}
+	b.res = &Result{Keys: map[string]map[string]string{}}
+	if err := b.assignLabels(); err != nil {
+		return err
+	}
+	return src.Each(func(rec *Record) error {
+		it, ps := b.expand(rec)
+		if len(ps) > 0 {
+			return ps
+		}
+		si := &SourceItem{ID: it.id, Key: rec.Key, Raw: rec.Raw, Data: it.data}
+		if t.Rows.Per == templates.PerElement {
+			si.Elements = map[string]any{}
+			for k, u := range it.units {
+				si.Elements[u] = it.elems[k]
+			}
+		}
+		return fn(si)
+	})
+}

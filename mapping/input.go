@@ -16,7 +16,8 @@ import (
 
 // Record is one input record as read, before the template is applied.
 type Record struct {
-	Data  any    // the decoded JSON value; numbers are json.Number
+	Data  any             // the decoded JSON value; numbers are json.Number
+	Raw   json.RawMessage // the record as written
 	Key   string // its key, when the input is a JSON object keyed by id
 	Index int    // 0-based position across all inputs
 	File  string
@@ -174,7 +175,7 @@ func decodeRecord(raw []byte, file string, line int) (*Record, *Problem) {
 		}
 		return nil, &Problem{Severity: Error, File: file, Line: line, Err: ErrMalformed, Message: msg}
 	}
-	return &Record{Data: v, File: file, Line: line, InvalidUTF8: !utf8.Valid(raw)}, nil
+	return &Record{Data: v, Raw: raw, File: file, Line: line, InvalidUTF8: !utf8.Valid(raw)}, nil
 }
 
 // malformed turns a decoding error into a problem on the right line.

@@ -531,7 +531,7 @@ func (b *builder) metaSheet() *Sheet {
 			if err := emit(textRow(metaTemplate, chunks(string(b.t.Source))...)); err != nil {
 				return err
 			}
-			if err := emit(textRow("unit", "id", "item", "first_row", "rows", "data")); err != nil {
+			if err := emit(textRow("kind", "unit", "item", "first_row", "rows", "data")); err != nil {
 				return err
 			}
 			for _, u := range units {

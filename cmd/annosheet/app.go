@@ -108,6 +108,8 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		Commands: []*cli.Command{
 			templatesCommand(),
 			generateCommand(),
+			pullCommand(),
+			exportCommand(),
 		},
 		Action: func(c *cli.Context) error {
 			if c.Args().Present() {

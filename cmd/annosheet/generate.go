@@ -159,8 +159,9 @@ func runGenerate(ctx context.Context, opt generateOptions, stdout, stderr io.Wri
 			Name: t.Name, Version: t.Version, SHA256: mapping.TemplateHash(t),
 			Params: t.ParamValues(), Source: string(t.Source),
 		},
-		Seed: opt.Seed,
-		Keys: res.Keys,
+		InputArgs: opt.Inputs,
+		Seed:      opt.Seed,
+		Keys:      res.Keys,
 	}
 	if len(m.Keys) == 0 {
 		m.Keys = nil
@@ -174,7 +175,7 @@ func runGenerate(ctx context.Context, opt generateOptions, stdout, stderr io.Wri
 	}
 	batch := manifest.Batch{ID: opt.Batch, File: filepath.Base(book), Rows: res.Rows}
 	for _, u := range res.Units {
-		batch.Units = append(batch.Units, u.ID)
+		batch.Units = append(batch.Units, manifest.Unit{ID: u.ID, Item: u.Item})
 	}
 	m.Batches = append(m.Batches, batch)
 	err = atomicfile.Write(man, opt.Force, 0o644, m.Encode)

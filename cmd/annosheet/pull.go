@@ -1,0 +1,267 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/annosheet/annosheet/internal/atomicfile"
+	"github.com/annosheet/annosheet/manifest"
+	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/xlsx"
+)
+
+type pullOptions struct {
+	Sources  []string
+	Out      string
+	Report   string
+	Strict   bool
+	Template string
+}
+
+func pullCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "pull",
+		Usage:     "read filled workbooks back into validated canonical JSON",
+		ArgsUsage: "SOURCE...",
+		Description: "SOURCE is a workbook (.xlsx), a folder of workbooks, or a study's manifest.json.\n" +
+			"Every cell is checked against the template the workbook carries; problems are\n" +
+			"printed on stderr, one per line, by file and cell (Annotate!F14), and every\n" +
+			"unit is written, empty and missing ones too.\n\n" +
+			"Example:\n" +
+			"   annosheet pull study/ --out annotations.jsonl --report report.json\n" +
+			"   annosheet pull study/legal-gaps-b01.xlsx --strict > annotations.jsonl",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "write the records to `FILE.jsonl` (default: stdout)"},
+			&cli.StringFlag{Name: "report", Usage: "write every problem, and counts, to `FILE.json`"},
+			&cli.BoolFlag{Name: "strict", Usage: "exit with status 3 when any error-level problem is found"},
+			&cli.StringFlag{Name: "template", Usage: "refuse workbooks not made with template `NAME`"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() == 0 {
+				return usagef("pull needs a SOURCE: a workbook, a folder of them, or a manifest")
+			}
+			return runPull(c.Context, pullOptions{
+				Sources: c.Args().Slice(), Out: c.String("out"), Report: c.String("report"),
+				Strict: c.Bool("strict"), Template: c.String("template"),
+			}, c.App.Writer, c.App.ErrWriter)
+		},
+	}
+}
+
+// workbookRef is one workbook to pull, and what the study expects of it.
+type workbookRef struct {
+	path  string
+	study string          // from the manifest; "" when unknown
+	batch *manifest.Batch // from the manifest
+	man   *manifest.Manifest
+}
+
+// pullResult is everything one pull run read.
+type pullResult struct {
+	records  []*mapping.Annotation
+	problems mapping.Problems
+	books    []bookSummary
+}
+
+type bookSummary struct {
+	File     string              `json:"file"`
+	Template mapping.TemplateRef `json:"template"`
+	Batch    string              `json:"batch"`
+	Study    string              `json:"study,omitempty"`
+	Units    int                 `json:"units"`
+}
+
+// expandSources turns SOURCE arguments into the workbooks to read.
+func expandSources(sources []string) ([]workbookRef, error) {
+	var refs []workbookRef
+	for _, s := range sources {
+		st, err := os.Stat(s)
+		if err != nil {
+			return nil, fmt.Errorf("source %s: %w", s, err)
+		}
+		switch {
+		case st.IsDir():
+			if m, err := manifest.Read(filepath.Join(s, manifest.FileName)); err == nil {
+				refs = append(refs, manifestRefs(m, s)...)
+				continue
+			}
+			entries, err := os.ReadDir(s)
+			if err != nil {
+				return nil, err
+			}
+			var n int
+			for _, e := range entries {
+				name := e.Name()
+				if e.IsDir() || !strings.EqualFold(filepath.Ext(name), ".xlsx") || strings.HasPrefix(name, "~$") || strings.HasPrefix(name, ".") {
+					continue
+				}
+				refs = append(refs, workbookRef{path: filepath.Join(s, name)})
+				n++
+			}
+			if n == 0 {
+				return nil, fmt.Errorf("source %s: no .xlsx workbooks in the folder", s)
+			}
+		case strings.EqualFold(filepath.Ext(s), ".json"):
+			m, err := manifest.Read(s)
+			if err != nil {
+				return nil, err
+			}
+			refs = append(refs, manifestRefs(m, filepath.Dir(s))...)
+		default:
+			refs = append(refs, workbookRef{path: s})
+		}
+	}
+	return refs, nil
+}
+
+func manifestRefs(m *manifest.Manifest, dir string) []workbookRef {
+	var refs []workbookRef
+	for i := range m.Batches {
+		b := &m.Batches[i]
+		refs = append(refs, workbookRef{path: filepath.Join(dir, b.File), study: m.Study, batch: b, man: m})
+	}
+	return refs
+}
+
+// pullAll reads every workbook. A workbook that cannot be read at all is an
+// error; so is a workbook of another template or study. A workbook the
+// manifest lists but that is not there turns its units into missing records.
+func pullAll(ctx context.Context, refs []workbookRef, template string) (*pullResult, error) {
+	res := &pullResult{}
+	seen := map[string]bool{}
+	for _, ref := range refs {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if seen[ref.path] {
+			continue
+		}
+		seen[ref.path] = true
+		if _, err := os.Stat(ref.path); err != nil && ref.batch != nil {
+			res.missingWorkbook(ref)
+			continue
+		}
+		g, closeFn, err := xlsx.Open(ref.path)
+		if err != nil {
+			return nil, err
+		}
+		opt := mapping.PullOptions{Template: template, Study: ref.study}
+		if ref.man != nil {
+			opt.Template, opt.Version = ref.man.Template.Name, ref.man.Template.Version
+		}
+		p, err := mapping.Pull(g, opt)
+		closeFn()
+		if err != nil {
+			return nil, err
+		}
+		if ref.batch != nil && p.Meta.Batch != ref.batch.ID {
+			return nil, fmt.Errorf("%s: %w: it is batch %s, but the manifest lists it as batch %s", ref.path, mapping.ErrOtherStudy, p.Meta.Batch, ref.batch.ID)
+		}
+		res.records = append(res.records, p.Records...)
+		res.problems = append(res.problems, p.Problems...)
+		res.books = append(res.books, bookSummary{File: g.Name, Template: p.Meta.Template, Batch: p.Meta.Batch, Study: p.Meta.Study, Units: len(p.Units)})
+	}
+	return res, nil
+}
+
+// missingWorkbook records every unit of a workbook that was not returned.
+func (res *pullResult) missingWorkbook(ref workbookRef) {
+	name := filepath.Base(ref.path)
+	res.problems = append(res.problems, &mapping.Problem{Severity: mapping.Error, File: name, Err: mapping.ErrMissingUnit,
+		Message: fmt.Sprintf("the workbook of batch %s is missing; its %d units are reported missing", ref.batch.ID, len(ref.batch.Units))})
+	for _, u := range ref.batch.Units {
+		res.records = append(res.records, &mapping.Annotation{
+			Schema:   mapping.AnnotationSchema,
+			Template: mapping.TemplateID{Name: ref.man.Template.Name, Version: ref.man.Template.Version},
+			Batch:    ref.batch.ID, Unit: u.ID, Item: u.Item, Status: mapping.StatusMissing,
+			Values: map[string]any{}, Source: mapping.RecordSource{Kind: "xlsx", File: name, Rows: []int{}},
+			Problems: []mapping.UnitProblem{{Severity: mapping.Error, Message: "the workbook is missing"}},
+		})
+	}
+}
+
+// counts tallies records by status and problems by severity.
+func (res *pullResult) counts() map[string]int {
+	c := map[string]int{"records": len(res.records)}
+	for _, s := range []string{mapping.StatusComplete, mapping.StatusPartial, mapping.StatusEmpty, mapping.StatusMissing} {
+		c[s] = 0
+	}
+	for _, r := range res.records {
+		c[r.Status]++
+	}
+	c["errors"], c["warnings"] = 0, 0
+	for _, p := range res.problems {
+		if p.Severity == mapping.Error {
+			c["errors"]++
+		} else {
+			c["warnings"]++
+		}
+	}
+	return c
+}
+
+func runPull(ctx context.Context, opt pullOptions, stdout, stderr io.Writer) error {
+	refs, err := expandSources(opt.Sources)
+	if err != nil {
+		return err
+	}
+	res, err := pullAll(ctx, refs, opt.Template)
+	if err != nil {
+		return err
+	}
+	res.problems.Sort()
+	for _, p := range res.problems {
+		fmt.Fprintln(stderr, p.Error())
+	}
+	write := func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		for _, r := range res.records {
+			if err := enc.Encode(r); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if opt.Out == "" {
+		if err := write(stdout); err != nil {
+			return err
+		}
+	} else if err := atomicfile.Write(opt.Out, true, 0o644, write); err != nil {
+		return fmt.Errorf("write %s: %w", opt.Out, err)
+	}
+	c := res.counts()
+	if opt.Report != "" {
+		report := struct {
+			Schema    string           `json:"schema"`
+			Workbooks []bookSummary    `json:"workbooks"`
+			Counts    map[string]int   `json:"counts"`
+			Problems  mapping.Problems `json:"problems"`
+		}{"annosheet.report/1", res.books, c, res.problems}
+		if report.Problems == nil {
+			report.Problems = mapping.Problems{}
+		}
+		err := atomicfile.Write(opt.Report, true, 0o644, func(w io.Writer) error {
+			enc := json.NewEncoder(w)
+			enc.SetIndent("", "  ")
+			enc.SetEscapeHTML(false)
+			return enc.Encode(report)
+		})
+		if err != nil {
+			return fmt.Errorf("write %s: %w", opt.Report, err)
+		}
+	}
+	fmt.Fprintf(stderr, "pulled %d records from %d workbook(s): %d complete, %d partial, %d empty, %d missing; %d errors, %d warnings\n",
+		c["records"], len(res.books), c[mapping.StatusComplete], c[mapping.StatusPartial], c[mapping.StatusEmpty], c[mapping.StatusMissing], c["errors"], c["warnings"])
+	if opt.Strict && c["errors"] > 0 {
+		return errStrict
+	}
+	return nil
+}

@@ -1,0 +1,539 @@
+// Package export writes a study's native file from canonical records: the
+// file shape the study already uses, as its template's export mapping
+// declares it (one JSON line per record, a JSON array, or a JSON object
+// keyed by id, starting from the input records themselves where the
+// native file is the input with answers filled in).
+//
+//	recs, err := export.ReadRecords(f)                // canonical JSON Lines
+//	files, err := export.Native(tmpl, recs, items, export.Options{})
+//	// files[0].Data is the native file
+//
+// The input records come from the coordinator's inputs (mapping.Items),
+// never from the annotator-editable sheet: offsets, real evaluator names
+// and the untouched parts of each record are taken from there.
+package export
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/annosheet/annosheet/internal/ojson"
+	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/templates"
+)
+
+// ErrExport is wrapped by the errors of an export that cannot be written.
+var ErrExport = errors.New("cannot export")
+
+// Record is a canonical record as read back from JSON Lines: values are
+// decoded generically, numbers as json.Number.
+type Record struct {
+	Template  mapping.TemplateID `json:"template"`
+	Batch     string             `json:"batch"`
+	Unit      string             `json:"unit"`
+	Item      string             `json:"item"`
+	Annotator string             `json:"annotator"`
+	Status    string             `json:"status"`
+	Values    map[string]any     `json:"values"`
+	Spans     []map[string]any   `json:"spans"`
+	Schema    string             `json:"schema"`
+	line      int
+}
+
+// ReadRecords reads canonical JSON Lines, as pull writes them.
+func ReadRecords(r io.Reader, name string) ([]*Record, error) {
+	var out []*Record
+	br := bufio.NewReaderSize(r, 1<<16)
+	for n := 1; ; n++ {
+		line, err := br.ReadBytes('\n')
+		if t := bytes.TrimSpace(line); len(t) > 0 {
+			d := json.NewDecoder(bytes.NewReader(t))
+			d.UseNumber()
+			rec := &Record{line: n}
+			if derr := d.Decode(rec); derr != nil {
+				return nil, fmt.Errorf("%s:%d: %w: not a canonical record: %v", name, n, ErrExport, derr)
+			}
+			if rec.Schema != mapping.AnnotationSchema {
+				return nil, fmt.Errorf("%s:%d: %w: schema %q, want %q (is this the output of annosheet pull?)", name, n, ErrExport, rec.Schema, mapping.AnnotationSchema)
+			}
+			out = append(out, rec)
+		}
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+}
+
+// Options tune Native.
+type Options struct {
+	// Annotator, when set, exports that annotator's records only.
+	Annotator string
+	// Style is how JSON is written for formats that start from the input
+	// file (json-array, json-object); the input file's own style when
+	// detected by the caller.
+	Style ojson.Style
+}
+
+// File is one native file to write.
+type File struct {
+	// Annotator is set for per-annotator exports.
+	Annotator string
+	Data      []byte
+	Records   int
+}
+
+// Native writes the template's native format from canonical records and
+// the input records they came from. It returns one file, or one per
+// annotator when the template's export says per_annotator.
+func Native(t *templates.Template, recs []*Record, items []*mapping.SourceItem, opt Options) ([]File, error) {
+	e := t.Export
+	if e == nil {
+		return nil, fmt.Errorf("%w: template %s declares no native format", ErrExport, t.Name)
+	}
+	for _, r := range recs {
+		if r.Template.Name != t.Name || r.Template.Version != t.Version {
+			return nil, fmt.Errorf("line %d: %w: a record of template %s version %d among those of %s version %d", r.line, ErrExport, r.Template.Name, r.Template.Version, t.Name, t.Version)
+		}
+	}
+	if opt.Annotator != "" {
+		recs = slices.DeleteFunc(slices.Clone(recs), func(r *Record) bool { return r.Annotator != opt.Annotator })
+	}
+	x := &exporter{t: t, e: e, items: map[string]*mapping.SourceItem{}, opt: opt}
+	for _, it := range items {
+		x.items[it.ID] = it
+		x.order = append(x.order, it.ID)
+	}
+	if !e.PerAnnotator {
+		data, n, err := x.file(recs, "")
+		if err != nil {
+			return nil, err
+		}
+		return []File{{Data: data, Records: n}}, nil
+	}
+	var names []string
+	by := map[string][]*Record{}
+	for _, r := range recs {
+		if r.Annotator == "" {
+			continue // nobody's work: nothing to export per annotator
+		}
+		if _, ok := by[r.Annotator]; !ok {
+			names = append(names, r.Annotator)
+		}
+		by[r.Annotator] = append(by[r.Annotator], r)
+	}
+	sort.Strings(names)
+	var out []File
+	for _, a := range names {
+		data, n, err := x.file(by[a], a)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, File{Annotator: a, Data: data, Records: n})
+	}
+	return out, nil
+}
+
+type exporter struct {
+	t     *templates.Template
+	e     *templates.Export
+	items map[string]*mapping.SourceItem
+	order []string // item ids in input order
+	opt   Options
+}
+
+// included reports whether a record goes into the native file.
+func (x *exporter) included(r *Record) bool {
+	if x.e.Include == "all" {
+		return r.Status != mapping.StatusMissing
+	}
+	return r.Status != mapping.StatusEmpty && r.Status != mapping.StatusMissing
+}
+
+// file builds one native file from records (of one annotator, when set).
+func (x *exporter) file(recs []*Record, annotator string) ([]byte, int, error) {
+	e := x.e
+	var outs []any
+	var keys []string
+	n := 0
+	add := func(r *Record) error {
+		v, err := x.record(r)
+		if err != nil {
+			return err
+		}
+		if e.Format == templates.ExportJSONObject {
+			k, ok, err := x.eval(e.Key, x.ctx(r, nil))
+			if err != nil || !ok {
+				return fmt.Errorf("unit %s: %w: the export key has no value (%v)", r.Unit, ErrExport, err)
+			}
+			ks := templates.Text(plain(k))
+			if slices.Contains(keys, ks) {
+				return fmt.Errorf("unit %s: %w: two records for key %q; export one annotator at a time (--annotator)", r.Unit, ErrExport, ks)
+			}
+			keys = append(keys, ks)
+		}
+		outs = append(outs, v)
+		n++
+		return nil
+	}
+	if e.From == "input" {
+		// The native file is the input with answers filled in: every
+		// input record, in input order; records without answers keep
+		// their input values (or get the declared defaults).
+		byItem := map[string][]*Record{}
+		for _, r := range recs {
+			if x.included(r) {
+				byItem[r.Item] = append(byItem[r.Item], r)
+			}
+		}
+		for _, id := range x.order {
+			rs := byItem[id]
+			if len(rs) == 0 && e.Include == "all" {
+				rs = []*Record{{Item: id, Unit: id, Annotator: annotator, Status: mapping.StatusEmpty, Values: map[string]any{}}}
+			}
+			for _, r := range rs {
+				if err := add(r); err != nil {
+					return nil, 0, err
+				}
+			}
+			delete(byItem, id)
+		}
+		for item := range byItem {
+			return nil, 0, fmt.Errorf("%w: records of item %q, which is not in the input", ErrExport, item)
+		}
+	} else {
+		for _, r := range recs {
+			if x.included(r) {
+				if err := add(r); err != nil {
+					return nil, 0, err
+				}
+			}
+		}
+	}
+	var data []byte
+	var err error
+	switch e.Format {
+	case templates.ExportJSONL:
+		var b bytes.Buffer
+		for _, v := range outs {
+			line, err := ojson.Marshal(v, ojson.Style{})
+			if err != nil {
+				return nil, 0, err
+			}
+			b.Write(line)
+			b.WriteByte('\n')
+		}
+		data = b.Bytes()
+	case templates.ExportJSONArray:
+		if outs == nil {
+			outs = []any{}
+		}
+		data, err = ojson.Marshal(outs, x.opt.Style)
+	case templates.ExportJSONObject:
+		o := ojson.NewObject()
+		for i, v := range outs {
+			o.Set(keys[i], v)
+		}
+		data, err = ojson.Marshal(o, x.opt.Style)
+	}
+	return data, n, err
+}
+
+// ctx is the evaluation context of a record, or of one of its spans.
+type ctx struct {
+	rec     *Record
+	item    *mapping.SourceItem
+	element any
+	values  map[string]any // the unit's answers, or one span row's
+	inSpan  bool
+}
+
+func (x *exporter) ctx(r *Record, span map[string]any) *ctx {
+	c := &ctx{rec: r, item: x.items[r.Item], values: r.Values}
+	if c.item != nil && c.item.Elements != nil {
+		c.element = c.item.Elements[r.Unit]
+	}
+	if span != nil {
+		c.values, c.inSpan = span, true
+	}
+	return c
+}
+
+// record builds one native record.
+func (x *exporter) record(r *Record) (any, error) {
+	var obj *ojson.Object
+	if x.e.From == "input" {
+		it := x.items[r.Item]
+		if it == nil {
+			return nil, fmt.Errorf("unit %s: %w: item %q is not in the input", r.Unit, ErrExport, r.Item)
+		}
+		v, err := ojson.Decode(it.Raw)
+		if err != nil {
+			return nil, fmt.Errorf("item %s: %w: %v", r.Item, ErrExport, err)
+		}
+		o, ok := v.(*ojson.Object)
+		if !ok {
+			return nil, fmt.Errorf("item %s: %w: the input record is not an object", r.Item, ErrExport)
+		}
+		obj = o
+	} else {
+		obj = ojson.NewObject()
+		if x.e.From == "" && x.items[r.Item] == nil && needsInput(x.e.Fields) {
+			return nil, fmt.Errorf("unit %s: %w: item %q is not in the input given", r.Unit, ErrExport, r.Item)
+		}
+	}
+	c := x.ctx(r, nil)
+	for _, f := range x.e.Fields {
+		v, ok, err := x.eval(f.Expr, c)
+		if err != nil {
+			return nil, fmt.Errorf("unit %s: field %q: %w", r.Unit, f.Key, err)
+		}
+		if ok {
+			obj.Set(f.Key, v)
+		}
+	}
+	return obj, nil
+}
+
+func needsInput(fs templates.Fields) bool {
+	for _, f := range fs {
+		if f.Expr.Input != "" || f.Expr.Element != "" || needsInput(f.Expr.Object) {
+			return true
+		}
+	}
+	return false
+}
+
+// eval computes an expression; ok is false when it has no value (a field
+// then stays out of its object).
+func (x *exporter) eval(e *templates.Expr, c *ctx) (any, bool, error) {
+	v, ok, err := x.source(e, c)
+	if err != nil {
+		return nil, false, err
+	}
+	if !ok && e.Default != nil {
+		v, ok, err = x.eval(e.Default, c)
+		if err != nil || !ok {
+			return v, ok, err
+		}
+	}
+	if !ok {
+		return nil, false, nil
+	}
+	if e.As != "" {
+		v, err = convert(v, e.As)
+	}
+	return v, true, err
+}
+
+func (x *exporter) source(e *templates.Expr, c *ctx) (any, bool, error) {
+	switch {
+	case e.IsConst:
+		return e.Const, true, nil
+	case e.Input != "":
+		if c.item == nil {
+			return nil, false, fmt.Errorf("%w: item %q is not in the input", ErrExport, c.rec.Item)
+		}
+		v, ok := e.InputPath().Lookup(func(root string) (any, bool) {
+			switch root {
+			case "":
+				return c.item.Data, true
+			case "$key":
+				return c.item.Key, c.item.Key != ""
+			case "$id":
+				return c.item.ID, true
+			}
+			return nil, false
+		})
+		return v, ok, nil
+	case e.Element != "":
+		if c.element == nil {
+			return nil, false, fmt.Errorf("%w: unit %q has no source element in the input", ErrExport, c.rec.Unit)
+		}
+		v, ok := e.ElementPath().Lookup(func(root string) (any, bool) { return c.element, true })
+		return v, ok, nil
+	case e.Value != "":
+		v, ok := e.ValuePath().Lookup(func(string) (any, bool) { return c.values, true })
+		return v, ok, nil
+	case e.Meta != "":
+		r := c.rec
+		v := map[string]string{"unit": r.Unit, "item": r.Item, "annotator": r.Annotator, "batch": r.Batch, "status": r.Status}[e.Meta]
+		return v, true, nil
+	case e.Object != nil:
+		o := ojson.NewObject()
+		for _, f := range e.Object {
+			v, ok, err := x.eval(f.Expr, c)
+			if err != nil {
+				return nil, false, err
+			}
+			if ok {
+				o.Set(f.Key, v)
+			}
+		}
+		return o, true, nil
+	case e.Each != "":
+		out := []any{}
+		for _, s := range c.rec.Spans {
+			row := x.spanAnswers(s)
+			if e.Where != nil && !e.Where.Holds(answerFunc(row)) {
+				continue
+			}
+			v, ok, err := x.eval(e.Item, x.ctx(c.rec, row))
+			if err != nil {
+				return nil, false, err
+			}
+			if ok {
+				out = append(out, v)
+			}
+		}
+		return out, true, nil
+	case e.JSON != nil:
+		v, ok, err := x.eval(e.JSON, c)
+		if err != nil || !ok {
+			return nil, ok, err
+		}
+		b, err := ojson.Marshal(v, ojson.Style{})
+		return string(b), true, err
+	case e.Cases != nil:
+		for _, cs := range e.Cases {
+			if cs.When.Holds(answerFunc(c.values)) {
+				return x.eval(cs.Then, c)
+			}
+		}
+		return nil, false, nil
+	}
+	return nil, false, fmt.Errorf("%w: empty expression", ErrExport)
+}
+
+// spanAnswers turns a canonical span entry back into the answers of its
+// row, keyed by question: the span question's {field, start, end, text},
+// the label question's code, the evidence question's {passage, sentences}
+// and the rest of the row's values.
+func (x *exporter) spanAnswers(s map[string]any) map[string]any {
+	row := map[string]any{}
+	if vals, ok := s["values"].(map[string]any); ok {
+		for k, v := range vals {
+			row[k] = v
+		}
+	}
+	for _, q := range x.t.Questions {
+		if q.Scope != "row" {
+			continue
+		}
+		switch {
+		case q.Type == templates.TypeSpan && q.Before == "" && row[q.Name] == nil:
+			if _, has := s["text"]; has {
+				sp := map[string]any{"field": s["field"], "text": s["text"]}
+				for _, k := range []string{"start", "end"} {
+					if v, ok := s[k]; ok {
+						sp[k] = v
+					}
+				}
+				row[q.Name] = sp
+			}
+		case q.Name == x.t.Rows.Label:
+			if code, ok := s["code"]; ok {
+				row[q.Name] = code
+			}
+		case q.Type == templates.TypeEvidence && row[q.Name] == nil:
+			if ev, ok := s["evidence"]; ok {
+				row[q.Name] = ev
+			}
+		}
+	}
+	return row
+}
+
+// answerFunc lets a template condition test generic JSON answers.
+func answerFunc(vals map[string]any) templates.AnswerFunc {
+	return func(q string) (any, bool) {
+		v, ok := vals[q]
+		if !ok {
+			return nil, false
+		}
+		switch v := v.(type) {
+		case []any:
+			var codes []string
+			for _, x := range v {
+				codes = append(codes, templates.Text(x))
+			}
+			return codes, true
+		case json.Number:
+			if n, err := v.Int64(); err == nil {
+				return int(n), true
+			}
+		}
+		return v, true
+	}
+}
+
+// plain turns an ojson value into one templates.Text renders.
+func plain(v any) any {
+	if o, ok := v.(*ojson.Object); ok {
+		m := map[string]any{}
+		for _, k := range o.Keys {
+			m[k] = plain(o.Vals[k])
+		}
+		return m
+	}
+	return v
+}
+
+// convert applies an expression's "as".
+func convert(v any, as string) (any, error) {
+	toInt := func(x any) (any, error) {
+		s := templates.Text(plain(x))
+		n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %q is not a whole number", ErrExport, s)
+		}
+		return json.Number(strconv.FormatInt(n, 10)), nil
+	}
+	list := func() []any {
+		if l, ok := v.([]any); ok {
+			return l
+		}
+		return []any{v}
+	}
+	switch as {
+	case "int":
+		return toInt(v)
+	case "string":
+		return templates.Text(plain(v)), nil
+	case "ints":
+		var out []any
+		for _, x := range list() {
+			n, err := toInt(x)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, n)
+		}
+		sort.Slice(out, func(i, j int) bool {
+			a, _ := out[i].(json.Number).Int64()
+			b, _ := out[j].(json.Number).Int64()
+			return a < b
+		})
+		if out == nil {
+			out = []any{}
+		}
+		return out, nil
+	case "strings":
+		out := []any{}
+		for _, x := range list() {
+			out = append(out, templates.Text(plain(x)))
+		}
+		return out, nil
+	}
+	return v, nil
+}

@@ -1,0 +1,140 @@
+package goldtest
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/annosheet/annosheet/export"
+	"github.com/annosheet/annosheet/internal/ojson"
+	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/schema"
+	"github.com/annosheet/annosheet/templates"
+	"github.com/annosheet/annosheet/xlsx"
+)
+
+var (
+	schemaOnce sync.Once
+	compiled   *jsonschema.Schema
+	schemaErr  error
+)
+
+// ValidateRecords checks canonical JSON Lines against the shipped JSON
+// Schema.
+func ValidateRecords(t testing.TB, jsonl []byte) {
+	t.Helper()
+	schemaOnce.Do(func() {
+		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema.Annotation))
+		if err != nil {
+			schemaErr = err
+			return
+		}
+		c := jsonschema.NewCompiler()
+		if schemaErr = c.AddResource("annotation.schema.json", doc); schemaErr != nil {
+			return
+		}
+		compiled, schemaErr = c.Compile("annotation.schema.json")
+	})
+	if schemaErr != nil {
+		t.Fatalf("the schema does not compile: %v", schemaErr)
+	}
+	for i, line := range bytes.Split(bytes.TrimSpace(jsonl), []byte("\n")) {
+		inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(line))
+		if err != nil {
+			t.Fatalf("record %d is not JSON: %v", i+1, err)
+		}
+		if err := compiled.Validate(inst); err != nil {
+			t.Errorf("record %d does not match the schema: %v\n%s", i+1, err, line)
+		}
+	}
+}
+
+// Generate builds a workbook from a template and inputs into dir and
+// returns its path.
+func Generate(t testing.TB, dir string, tmpl *templates.Template, opt mapping.Options, inputs ...string) (string, *mapping.Result) {
+	t.Helper()
+	src, err := mapping.Open(tmpl.Input.Format, inputs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := mapping.Build(tmpl, src, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	batch := opt.Batch
+	if batch == "" {
+		batch = "b01"
+	}
+	path := filepath.Join(dir, fmt.Sprintf("%s-%s.xlsx", tmpl.Name, batch))
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := xlsx.Write(res.Plan, f, xlsx.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path, res
+}
+
+// PullFile pulls one workbook, returning the records as canonical JSON
+// Lines too (the bytes pull would write).
+func PullFile(t testing.TB, path string) (*mapping.Pulled, []byte) {
+	t.Helper()
+	g, closeFn, err := xlsx.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeFn()
+	p, err := mapping.Pull(g, mapping.PullOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	for _, r := range p.Records {
+		if err := enc.Encode(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return p, b.Bytes()
+}
+
+// Export writes the native file(s) of canonical JSON Lines.
+func Export(t testing.TB, tmpl *templates.Template, jsonl []byte, keys map[string]map[string]string, inputs ...string) []export.File {
+	t.Helper()
+	recs, err := export.ReadRecords(bytes.NewReader(jsonl), "pulled.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := mapping.Open(tmpl.Input.Format, inputs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var items []*mapping.SourceItem
+	if err := mapping.Items(tmpl, src, keys, func(it *mapping.SourceItem) error { items = append(items, it); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	var opt export.Options
+	if st, err := os.Stat(inputs[0]); err == nil && !st.IsDir() {
+		b, err := os.ReadFile(inputs[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		opt.Style = ojson.DetectStyle(b)
+	}
+	files, err := export.Native(tmpl, recs, items, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}

@@ -1,0 +1,101 @@
+package mapping
+
+// Grid is a filled workbook as a backend read it: the text of its cells,
+// sheet by sheet. Rows are streamed, so a large sheet is never held whole.
+type Grid struct {
+	Kind   string   // "xlsx" or "gsheets"
+	Name   string   // the file or spreadsheet, as named in messages and source
+	Sheets []string // sheet names in tab order
+	// Rows calls fn for the rows of a sheet in order, with each row's
+	// 1-based number and its cells from column A. Cells hold what is
+	// stored, unformatted: numbers as "4" or "4.5", booleans as "TRUE" and
+	// "FALSE" (or "1" and "0"), and a formula's last computed value (a
+	// formula is never evaluated). Rows with no cells may be skipped.
+	Rows func(sheet string, fn func(row int, cells []string) error) error
+}
+
+// AnnotationSchema tags every canonical record; the JSON Schema in
+// schema/annotation.schema.json describes it.
+const AnnotationSchema = "annosheet.annotation/1"
+
+// Unit statuses.
+const (
+	StatusComplete = "complete" // every required question answered, no error
+	StatusPartial  = "partial"  // some answers, but not all required ones, or errors
+	StatusEmpty    = "empty"    // nothing answered
+	StatusMissing  = "missing"  // the unit's rows are not in the returned sheet
+)
+
+// Annotation is one canonical record: one unit as one annotator answered
+// it. Values are typed: a choice's code, a multi's sorted codes, a scale's
+// integer, a bool, a text; unanswered questions are absent.
+type Annotation struct {
+	Schema    string         `json:"schema"`
+	Template  TemplateID     `json:"template"`
+	Batch     string         `json:"batch"`
+	Unit      string         `json:"unit"`
+	Item      string         `json:"item"`
+	Annotator string         `json:"annotator"`
+	Status    string         `json:"status"`
+	Values    map[string]any `json:"values"`
+	// Spans are the answer rows of a block: one entry per row with any
+	// answer, in sheet order.
+	Spans    []SpanAnswer  `json:"spans,omitempty"`
+	Source   RecordSource  `json:"source"`
+	Problems []UnitProblem `json:"problems"`
+}
+
+// TemplateID names the template a record was made with.
+type TemplateID struct {
+	Name    string `json:"name"`
+	Version int    `json:"version"`
+}
+
+// SpanAnswer is one answer row of a block. The row's span question gives
+// Field, Start, End and Text (offsets in Unicode code points, end
+// exclusive; absent when there is no span, as for missing information);
+// its label question gives Label and Code; its evidence question gives
+// Evidence; any other answers of the row are in Values.
+type SpanAnswer struct {
+	Question string         `json:"question"`
+	Row      int            `json:"row"`
+	Field    string         `json:"field,omitempty"`
+	Start    *int           `json:"start,omitempty"`
+	End      *int           `json:"end,omitempty"`
+	Text     string         `json:"text,omitempty"`
+	Label    string         `json:"label,omitempty"`
+	Code     string         `json:"code,omitempty"`
+	Evidence *Evidence      `json:"evidence,omitempty"`
+	Values   map[string]any `json:"values,omitempty"`
+}
+
+// SpanValue is the answer to a span question kept in Values: the text as
+// copied, and where it is in the field when it was found there.
+type SpanValue struct {
+	Field string `json:"field"`
+	Start *int   `json:"start,omitempty"`
+	End   *int   `json:"end,omitempty"`
+	Text  string `json:"text"`
+}
+
+// Evidence points at sentences of a passage: passages numbered from 1,
+// sentences from 0 (the title).
+type Evidence struct {
+	Passage   int   `json:"passage"`
+	Sentences []int `json:"sentences"`
+}
+
+// RecordSource says where a record was read from.
+type RecordSource struct {
+	Kind  string `json:"kind"`
+	File  string `json:"file"`
+	Sheet string `json:"sheet"`
+	Rows  []int  `json:"rows"`
+}
+
+// UnitProblem is a problem of one unit, as a record carries it.
+type UnitProblem struct {
+	Severity string `json:"severity"`
+	Cell     string `json:"cell,omitempty"` // Sheet!A1
+	Message  string `json:"message"`
+}

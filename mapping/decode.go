@@ -1,0 +1,646 @@
+package mapping
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/annosheet/annosheet/templates"
+)
+
+// answers is what one unit (or one answer row of a block) says: the typed
+// answer of each question, and where each came from.
+type answers struct {
+	vals    map[string]any
+	cells   map[string]int // question -> the sheet column its answer is in
+	row     int
+	touched bool     // some cell of the row's questions has text, valid or not
+	parent  *answers // a block's answers, seen by each of its rows
+}
+
+// get is a rule's view of the answers: an answer that could not be read
+// counts as given, with no value a rule could test.
+func (a *answers) get(q string) (any, bool) {
+	v, ok := a.vals[q]
+	if !ok && a.parent != nil {
+		return a.parent.get(q)
+	}
+	if _, bad := v.(invalidAnswer); bad {
+		return nil, true
+	}
+	return v, ok
+}
+
+// decode turns the rows of every unit into records.
+func (p *puller) decode() []*Annotation {
+	annotators := p.annotators()
+	// Problems found so far that concern a unit (its annotator).
+	byUnit := map[string]Problems{}
+	for _, pr := range p.probs {
+		if pr.Record != "" {
+			byUnit[pr.Record] = append(byUnit[pr.Record], pr)
+		}
+	}
+	var out []*Annotation
+	for k, u := range p.units {
+		rec := &Annotation{
+			Schema:    AnnotationSchema,
+			Template:  TemplateID{Name: p.t.Name, Version: p.t.Version},
+			Batch:     p.meta.Batch,
+			Unit:      u.ID,
+			Item:      u.Item,
+			Annotator: annotators[k],
+			Values:    map[string]any{},
+			Source:    RecordSource{Kind: p.g.Kind, File: p.g.Name, Sheet: p.sheet, Rows: []int{}},
+			Problems:  []UnitProblem{},
+		}
+		first := len(p.probs)
+		rows := p.rows[k]
+		for _, r := range rows {
+			rec.Source.Rows = append(rec.Source.Rows, r.n)
+		}
+		answered := false
+		switch {
+		case len(rows) == 0:
+			p.problem(Error, ErrMissingUnit, u.ID, 0, -1, "unit %q (row %d when generated) is not in the sheet: was its row deleted?", u.ID, u.FirstRow)
+		case p.t.Rows.Per == templates.PerBlock:
+			answered = p.decodeBlock(u, rows, rec)
+		default:
+			answered = p.decodeRow(u, p.dedupe(u, rows), rec)
+		}
+		mine := append(byUnit[u.ID], p.probs[first:]...)
+		mine.Sort()
+		for _, pr := range mine {
+			rec.Problems = append(rec.Problems, pr.unitProblem())
+		}
+		rec.Status = unitStatus(len(rows) > 0, answered, mine)
+		out = append(out, rec)
+	}
+	return out
+}
+
+// unitStatus is a unit's status from its rows, answers and problems.
+func unitStatus(present, answered bool, probs Problems) string {
+	switch {
+	case !present:
+		return StatusMissing
+	case !answered:
+		return StatusEmpty
+	}
+	for _, pr := range probs {
+		if pr.Severity == Error || pr.Err == ErrRequired {
+			return StatusPartial
+		}
+	}
+	return StatusComplete
+}
+
+func (pr *Problem) unitProblem() UnitProblem {
+	cell := ""
+	if pr.Cell != "" {
+		cell = pr.Sheet + "!" + pr.Cell
+	}
+	return UnitProblem{Severity: pr.Severity, Cell: cell, Message: pr.Message}
+}
+
+// dedupe keeps the first of several rows of a one-row unit (a copied
+// row), reporting the copies.
+func (p *puller) dedupe(u unitRow, rows []sheetRow) sheetRow {
+	for _, r := range rows[1:] {
+		if slices.Equal(p.answerCells(r), p.answerCells(rows[0])) {
+			p.problem(Warning, ErrLayout, u.ID, r.n, -1, "row %d repeats row %d (unit %q); it is read once", r.n, rows[0].n, u.ID)
+		} else {
+			p.problem(Error, ErrLayout, u.ID, r.n, -1, "unit %q is on rows %d and %d with different answers; row %d is read, row %d is not", u.ID, rows[0].n, r.n, rows[0].n, r.n)
+		}
+	}
+	return rows[0]
+}
+
+func (p *puller) answerCells(r sheetRow) []string {
+	var out []string
+	for i, c := range p.cols {
+		if c.Role == templates.RoleAnswer || c.Role == templates.RoleAnnotator {
+			out = append(out, strings.TrimSpace(r.cells[i]))
+		}
+	}
+	return out
+}
+
+// annotators works out who annotated each unit. With claim: instance, every
+// row of an instance must carry the same ID; a row without one takes the
+// instance's, with a warning.
+func (p *puller) annotators() []string {
+	ac := p.colIndex(templates.RoleAnnotator)
+	out := make([]string, len(p.units))
+	own := func(k int) (string, []sheetRow) {
+		var ids []string
+		var where []sheetRow
+		for _, r := range p.rows[k] {
+			if id := strings.TrimSpace(r.cells[ac]); id != "" {
+				ids = append(ids, id)
+				where = append(where, r)
+			}
+		}
+		if len(ids) == 0 {
+			return "", nil
+		}
+		return ids[0], where
+	}
+	if p.t.Annotator.Claim != templates.ClaimInstance {
+		for k := range p.units {
+			out[k], _ = own(k)
+		}
+		return out
+	}
+	// Group the units of each instance.
+	items := map[string][]int{}
+	var order []string
+	for k, u := range p.units {
+		if _, seen := items[u.Item]; !seen {
+			order = append(order, u.Item)
+		}
+		items[u.Item] = append(items[u.Item], k)
+	}
+	for _, item := range order {
+		ks := items[item]
+		byID := map[string][]int{} // annotator -> rows
+		var ids []string
+		for _, k := range ks {
+			for _, r := range p.rows[k] {
+				id := strings.TrimSpace(r.cells[ac])
+				if id == "" {
+					continue
+				}
+				if _, seen := byID[id]; !seen {
+					ids = append(ids, id)
+				}
+				byID[id] = append(byID[id], r.n)
+			}
+		}
+		switch len(ids) {
+		case 0:
+			continue
+		case 1:
+		default:
+			var parts []string
+			for _, id := range ids {
+				parts = append(parts, fmt.Sprintf("%s (rows %s)", id, joinInts(byID[id])))
+			}
+			for _, k := range ks {
+				for _, r := range p.rows[k] {
+					if strings.TrimSpace(r.cells[ac]) != "" && strings.TrimSpace(r.cells[ac]) != ids[0] {
+						p.problem(Error, ErrAnnotator, p.units[k].ID, r.n, p.at[ac], "instance %q has more than one annotator: %s; one annotator takes a whole instance", item, strings.Join(parts, ", "))
+					}
+				}
+			}
+		}
+		claimed := ids[0]
+		for _, k := range ks {
+			id, _ := own(k)
+			if id == "" {
+				id = claimed
+				if len(p.rows[k]) > 0 && p.t.Rows.Per != templates.PerBlock {
+					p.problem(Warning, ErrAnnotator, p.units[k].ID, p.rows[k][0].n, p.at[ac], "no annotator ID; the instance's annotator %s is assumed", claimed)
+				}
+			}
+			out[k] = id
+		}
+	}
+	return out
+}
+
+func joinInts(ns []int) string {
+	var s []string
+	for _, n := range ns {
+		s = append(s, strconv.Itoa(n))
+	}
+	return strings.Join(s, ", ")
+}
+
+// decodeRow reads a unit that is one row; it reports whether anything was
+// answered.
+func (p *puller) decodeRow(u unitRow, r sheetRow, rec *Annotation) bool {
+	a := p.readAnswers(u, r, "", nil)
+	for q, v := range a.vals {
+		rec.Values[q] = v
+	}
+	p.checkAnswers(u, a, "", a.touched)
+	if a.touched && rec.Annotator == "" {
+		p.problem(Error, ErrAnnotator, u.ID, r.n, p.at[p.colIndex(templates.RoleAnnotator)], "the row has answers but no annotator ID")
+	}
+	return a.touched
+}
+
+// decodeBlock reads a block: its block questions, asked once, and one span
+// entry per answer row. It reports whether anything was answered.
+func (p *puller) decodeBlock(u unitRow, rows []sheetRow, rec *Annotation) bool {
+	// Block questions: whichever row holds the answer (rows may have been
+	// moved); two different answers are an error.
+	block := &answers{vals: map[string]any{}, cells: map[string]int{}}
+	for _, r := range rows {
+		a := p.readAnswers(u, r, "block", nil)
+		block.touched = block.touched || a.touched
+		for _, q := range p.t.Questions {
+			v, ok := a.vals[q.Name]
+			if !ok {
+				continue
+			}
+			if prev, seen := block.vals[q.Name]; seen {
+				if !reflect.DeepEqual(prev, v) {
+					p.problem(Error, ErrInvalidAnswer, u.ID, r.n, a.cells[q.Name], "%q is answered twice in this block (rows %d and %d) with different answers; row %d is read", q.Header, block.row, r.n, block.row)
+				}
+				continue
+			}
+			block.vals[q.Name], block.cells[q.Name] = v, a.cells[q.Name]
+			if block.row == 0 {
+				block.row = r.n
+			}
+		}
+	}
+	if block.row == 0 {
+		block.row = rows[0].n
+	}
+	for q, v := range block.vals {
+		rec.Values[q] = v
+	}
+	answered := block.touched
+	for _, r := range rows {
+		a := p.readAnswers(u, r, "row", block)
+		if !a.touched {
+			continue
+		}
+		answered = true
+		if len(a.vals) > 0 {
+			rec.Spans = append(rec.Spans, p.spanEntry(r, a))
+		}
+		p.checkAnswers(u, a, "row", true)
+	}
+	p.checkAnswers(u, block, "block", answered)
+	if answered && rec.Annotator == "" {
+		p.problem(Error, ErrAnnotator, u.ID, rows[0].n, p.at[p.colIndex(templates.RoleAnnotator)], "the block has answers but no annotator ID")
+	}
+	return answered
+}
+
+// spanEntry turns one answer row of a block into its canonical entry.
+func (p *puller) spanEntry(r sheetRow, a *answers) SpanAnswer {
+	t := p.t
+	e := SpanAnswer{Question: t.Rows.Spans, Row: r.n}
+	primary := p.primarySpan()
+	var evidence string
+	for _, q := range t.Questions {
+		if q.Type == templates.TypeEvidence && q.Scope == "row" {
+			evidence = q.Name
+			break
+		}
+	}
+	for name, v := range a.vals {
+		switch {
+		case name == primary:
+			s := v.(SpanValue)
+			e.Field, e.Start, e.End, e.Text = s.Field, s.Start, s.End, s.Text
+		case name == t.Rows.Label:
+			code := v.(string)
+			e.Code = code
+			e.Label = t.QuestionByName(name).Option(code).Label
+		case name == evidence:
+			ev := v.(Evidence)
+			e.Evidence = &ev
+		default:
+			if e.Values == nil {
+				e.Values = map[string]any{}
+			}
+			e.Values[name] = v
+		}
+	}
+	return e
+}
+
+// primarySpan is the span question whose answer is a block row's span: the
+// first asked on every row that is not anchored before another.
+func (p *puller) primarySpan() string {
+	for _, q := range p.t.Questions {
+		if q.Type == templates.TypeSpan && q.Scope == "row" && q.Before == "" {
+			return q.Name
+		}
+	}
+	return ""
+}
+
+// readAnswers reads the answers of one row to the questions of one scope
+// ("" for all). block gives the block's answers, which span checks of a
+// row may need.
+func (p *puller) readAnswers(u unitRow, r sheetRow, scope string, block *answers) *answers {
+	a := &answers{vals: map[string]any{}, cells: map[string]int{}, row: r.n, parent: block}
+	cell := func(key string) (string, int) {
+		i, ok := p.colByKey[key]
+		if !ok {
+			return "", -1
+		}
+		if hasText(r.cells[i]) {
+			a.touched = true
+		}
+		return r.cells[i], p.at[i]
+	}
+	report := func(q *templates.Question, col int, is *cellIssue) {
+		if is != nil {
+			p.problem(is.severity, is.err, u.ID, r.n, col, "%s", is.msg)
+		}
+	}
+	var spans []*templates.Question
+	for i := range p.t.Questions {
+		q := &p.t.Questions[i]
+		if scope != "" && q.Scope != scope {
+			continue
+		}
+		key := "q:" + q.Name
+		switch q.Type {
+		case templates.TypeChoice:
+			s, col := cell(key)
+			if hasText(s) {
+				code, is := parseChoice(q, s)
+				report(q, col, is)
+				if code != "" {
+					a.vals[q.Name], a.cells[q.Name] = code, col
+				}
+			}
+		case templates.TypeMulti:
+			if q.Render == "list" {
+				s, col := cell(key)
+				if hasText(s) {
+					codes, is := parseCodeList(q, s)
+					report(q, col, is)
+					if codes != nil {
+						a.vals[q.Name], a.cells[q.Name] = codes, col
+					}
+				}
+				continue
+			}
+			var codes []string
+			any, bad := false, false
+			firstCol := -1
+			for _, o := range q.Options {
+				s, col := cell(key + "=" + o.Code)
+				if firstCol < 0 {
+					firstCol = col
+				}
+				if !hasText(s) {
+					continue
+				}
+				any = true
+				on, is := parseBool(s)
+				report(q, col, is)
+				bad = bad || is != nil
+				if on {
+					codes = append(codes, o.Code)
+				}
+			}
+			if any && !bad {
+				slices.Sort(codes)
+				if codes == nil {
+					codes = []string{}
+				}
+				a.vals[q.Name], a.cells[q.Name] = codes, firstCol
+			}
+		case templates.TypeScale:
+			s, col := cell(key)
+			if hasText(s) {
+				n, ok, is := parseScale(q, s)
+				report(q, col, is)
+				if ok {
+					a.vals[q.Name], a.cells[q.Name] = n, col
+				}
+			}
+		case templates.TypeBool:
+			s, col := cell(key)
+			if hasText(s) {
+				b, is := parseBool(s)
+				report(q, col, is)
+				if is == nil {
+					a.vals[q.Name], a.cells[q.Name] = b, col
+				}
+			}
+		case templates.TypeText:
+			s, col := cell(key)
+			if hasText(s) {
+				a.vals[q.Name], a.cells[q.Name] = s, col
+			}
+		case templates.TypeSpan:
+			spans = append(spans, q)
+		case templates.TypeEvidence:
+			ps, pcol := cell(key + "#" + templates.PartPassage)
+			ss, scol := cell(key + "#" + templates.PartSentences)
+			if !hasText(ps) && !hasText(ss) {
+				continue
+			}
+			ev, pIssue, sIssue := parseEvidence(ps, ss, u.evidence[q.Name])
+			report(q, pcol, pIssue)
+			report(q, scol, sIssue)
+			if ev != nil {
+				a.vals[q.Name], a.cells[q.Name] = *ev, pcol
+			} else {
+				a.cells[q.Name] = pcol
+				a.vals[q.Name] = invalidAnswer{}
+			}
+		}
+	}
+	// Spans last, anchored ones after the spans they must precede.
+	sort.SliceStable(spans, func(i, j int) bool { return spans[i].Before == "" && spans[j].Before != "" })
+	for _, q := range spans {
+		s, col := cell("q:" + q.Name)
+		if !hasText(s) {
+			continue
+		}
+		occ, ocol := cell("q:" + q.Name + "#" + templates.PartOccurrence)
+		v, is := p.locate(u, q, s, occ, a)
+		if is != nil {
+			icol := col
+			if is.err == errOccurrence {
+				icol = ocol
+			}
+			report(q, icol, is)
+		}
+		a.vals[q.Name], a.cells[q.Name] = v, col
+	}
+	for q, v := range a.vals {
+		if _, bad := v.(invalidAnswer); bad {
+			delete(a.vals, q)
+		}
+	}
+	return a
+}
+
+// invalidAnswer stands for an answer that was given but could not be read;
+// it counts as answered while rules are checked, then is dropped.
+type invalidAnswer struct{}
+
+var errOccurrence = ErrInvalidAnswer
+
+// locate finds a span's text in its field, using the occurrence column
+// when the text occurs more than once, and checking that a span anchored
+// before another does precede it.
+func (p *puller) locate(u unitRow, q *templates.Question, text, occCell string, a *answers) (SpanValue, *cellIssue) {
+	v := SpanValue{Field: q.Field, Text: text}
+	field, ok := u.fields[q.Field]
+	if !ok {
+		return v, invalid("the text of %q is not in the workbook's metadata; the span cannot be located", q.Field)
+	}
+	header := p.t.ContextByName(q.Field).Header
+	matches := findExact(field, text)
+	var issue *cellIssue
+	if len(matches) == 0 {
+		if matches = findNormalised(field, text); len(matches) > 0 {
+			issue = normalised("found in %q only after evening out spaces, quotes or dashes; the offsets are those of the text there", header)
+		}
+	}
+	if len(matches) == 0 {
+		return v, invalid("%q is not in %q; copy the span exactly", shortText(text), header)
+	}
+	pick := -1
+	if hasText(occCell) {
+		n, ok := parseWhole(occCell)
+		if !ok || n < 1 || n > len(matches) {
+			return v, &cellIssue{severity: Error, err: errOccurrence, msg: fmt.Sprintf("occurrence %q: the span occurs %d time(s) in %q", occCell, len(matches), header)}
+		}
+		pick = n - 1
+	}
+	if q.Before != "" {
+		anchor, ok := a.vals[q.Before].(SpanValue)
+		if ok && anchor.Start != nil {
+			before := -1
+			for i, m := range matches {
+				if m.end <= *anchor.Start {
+					before = i
+				}
+			}
+			switch {
+			case pick >= 0 && matches[pick].end > *anchor.Start:
+				return v, invalid("%q (occurrence %d) does not come before the %s", shortText(text), pick+1, strings.ToLower(p.t.QuestionByName(q.Before).Header))
+			case pick < 0 && before < 0:
+				return v, invalid("%q does not occur before the %s in %q", shortText(text), strings.ToLower(p.t.QuestionByName(q.Before).Header), header)
+			case pick < 0:
+				pick = before // the nearest earlier occurrence
+			}
+		}
+	}
+	if pick < 0 {
+		if len(matches) > 1 {
+			return v, invalid("%q occurs %d times in %q; say which in the occurrence column", shortText(text), len(matches), header)
+		}
+		pick = 0
+	}
+	m := matches[pick]
+	v.Start, v.End = &m.start, &m.end
+	return v, issue
+}
+
+func shortText(s string) string {
+	r := []rune(s)
+	if len(r) <= 60 {
+		return s
+	}
+	return string(r[:57]) + "…"
+}
+
+// checkAnswers checks required questions and the template's rules on one
+// set of answers. answered says whether the unit has any answer at all:
+// an untouched unit is not missing anything yet.
+func (p *puller) checkAnswers(u unitRow, a *answers, scope string, answered bool) {
+	if !answered {
+		return
+	}
+	t := p.t
+	for i := range t.Questions {
+		q := &t.Questions[i]
+		if !q.Required || scope != "" && q.Scope != scope {
+			continue
+		}
+		if v, ok := a.vals[q.Name]; ok {
+			if codes, multi := v.([]string); !multi || len(codes) > 0 {
+				continue
+			}
+		}
+		if _, bad := a.vals[q.Name].(invalidAnswer); bad {
+			continue // already reported as invalid
+		}
+		p.problem(Warning, ErrRequired, u.ID, a.row, p.questionCol(q), "%q is required and not answered yet", q.Header)
+	}
+	get := a.get
+	for i := range t.Rules {
+		r := &t.Rules[i]
+		if !p.ruleInScope(r, scope) {
+			continue
+		}
+		if r.When.Holds(get) && !r.Then.Holds(get) {
+			col := p.questionCol(t.QuestionByName(firstQuestion(r.Then, r.When)))
+			if c, ok := a.cells[firstQuestion(r.Then, r.When)]; ok && c >= 0 {
+				col = c
+			}
+			sev := r.Severity
+			p.problem(sev, ErrRule, u.ID, a.row, col, "%s", r.Message)
+		}
+	}
+}
+
+// ruleInScope reports whether a rule is checked in a scope: in a block,
+// rules that name a question of the answer rows are checked on each row
+// (with the block's answers in view), the others once for the block. ""
+// checks all.
+func (p *puller) ruleInScope(r *templates.Rule, scope string) bool {
+	if scope == "" {
+		return true
+	}
+	rowQ := false
+	walkCond(r.When, func(q string) { rowQ = rowQ || p.t.QuestionByName(q).Scope == "row" })
+	walkCond(r.Then, func(q string) { rowQ = rowQ || p.t.QuestionByName(q).Scope == "row" })
+	return rowQ == (scope == "row")
+}
+
+func walkCond(c *templates.Cond, fn func(string)) {
+	if c == nil {
+		return
+	}
+	if c.Question != "" {
+		fn(c.Question)
+	}
+	for _, s := range c.All {
+		walkCond(s, fn)
+	}
+	for _, s := range c.Any {
+		walkCond(s, fn)
+	}
+	walkCond(c.Not, fn)
+}
+
+// firstQuestion is the question a rule's problem is reported on: the first
+// one its then names, else its when.
+func firstQuestion(conds ...*templates.Cond) string {
+	for _, c := range conds {
+		found := ""
+		walkCond(c, func(q string) {
+			if found == "" {
+				found = q
+			}
+		})
+		if found != "" {
+			return found
+		}
+	}
+	return ""
+}
+
+// questionCol is the sheet column of a question's first column, or -1.
+func (p *puller) questionCol(q *templates.Question) int {
+	if q == nil {
+		return -1
+	}
+	for i, c := range p.cols {
+		if c.Question == q {
+			return p.at[i]
+		}
+	}
+	return -1
+}

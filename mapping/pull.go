@@ -1,0 +1,401 @@
+package mapping
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/annosheet/annosheet/templates"
+)
+
+// Errors that stop a workbook from being read at all.
+var (
+	// ErrNotWorkbook: the file has no annosheet metadata.
+	ErrNotWorkbook = errors.New("not an annosheet workbook")
+	// ErrOtherStudy: the workbook was made with another template, or for
+	// another study, than the one being read.
+	ErrOtherStudy = errors.New("workbook of another template or study")
+)
+
+// PullOptions restrict which workbooks Pull accepts.
+type PullOptions struct {
+	// Template, when set, is the name of the template the workbook must
+	// have been made with; Version too when not 0.
+	Template string
+	Version  int
+	// Study, when set, is the study the workbook must belong to.
+	Study string
+}
+
+// Pulled is what Pull reads from one workbook.
+type Pulled struct {
+	Meta     WorkbookMeta
+	Template *templates.Template
+	// Units lists the workbook's units as generated.
+	Units []Unit
+	// Records has one record per unit (and annotator), in the workbook's
+	// unit order, missing units included.
+	Records []*Annotation
+	// Problems lists every problem found, sorted by row and column; each
+	// unit's own problems are in its record too.
+	Problems Problems
+}
+
+// unitRow is a unit as the metadata sheet records it.
+type unitRow struct {
+	Unit
+	fields   map[string]string // span fields' full text
+	evidence map[string][]int  // evidence question -> sentences per passage
+}
+
+// sheetRow is a row of the Annotate sheet, its cells in template column
+// order ("" where the column is missing).
+type sheetRow struct {
+	n     int
+	cells []string
+}
+
+type puller struct {
+	g        *Grid
+	meta     WorkbookMeta
+	t        *templates.Template
+	cols     []templates.ColumnSpec
+	units    []unitRow
+	byID     map[string]int // unit id -> index in units
+	at       []int          // template column -> sheet column (0-based), -1 if missing
+	colByKey map[string]int // column key -> template column
+	rows     [][]sheetRow   // per unit, in sheet order
+	probs    Problems
+	sheet    string
+}
+
+// Pull reads one filled workbook into canonical records, checking every
+// cell against the template the workbook carries. Problems with cells,
+// rows and columns do not stop it: they are reported, and nothing is
+// dropped silently. It fails only when the workbook cannot be read at all,
+// or belongs to another template or study than opt asks for.
+func Pull(g *Grid, opt PullOptions) (*Pulled, error) {
+	p := &puller{g: g, byID: map[string]int{}}
+	if err := p.readMeta(); err != nil {
+		return nil, err
+	}
+	m := p.meta
+	switch {
+	case opt.Template != "" && m.Template.Name != opt.Template:
+		return nil, fmt.Errorf("%s: %w: made with template %s, not %s", g.Name, ErrOtherStudy, m.Template.Name, opt.Template)
+	case opt.Version != 0 && m.Template.Version != opt.Version:
+		return nil, fmt.Errorf("%s: %w: made with %s version %d, not version %d", g.Name, ErrOtherStudy, m.Template.Name, m.Template.Version, opt.Version)
+	case opt.Study != "" && m.Study != opt.Study:
+		return nil, fmt.Errorf("%s: %w: it belongs to study %s, not %s", g.Name, ErrOtherStudy, m.Study, opt.Study)
+	}
+	p.cols = p.t.Columns()
+	p.colByKey = map[string]int{}
+	for i, c := range p.cols {
+		p.colByKey[c.Key] = i
+	}
+	p.sheet = m.Sheet
+	if !slices.Contains(g.Sheets, p.sheet) {
+		return nil, fmt.Errorf("%s: %w: the sheet %q is missing (renamed or deleted?)", g.Name, ErrNotWorkbook, p.sheet)
+	}
+	p.rows = make([][]sheetRow, len(p.units))
+	if err := p.readSheet(); err != nil {
+		return nil, err
+	}
+	out := &Pulled{Meta: m, Template: p.t}
+	for _, u := range p.units {
+		out.Units = append(out.Units, u.Unit)
+	}
+	out.Records = p.decode()
+	p.probs.Sort()
+	out.Problems = p.probs
+	return out, nil
+}
+
+// problem records a problem at a cell of the Annotate sheet (col < 0: the
+// whole row; row 0: the whole sheet) and returns it.
+func (p *puller) problem(severity string, err error, unit string, row, col int, format string, args ...any) *Problem {
+	pr := &Problem{Severity: severity, File: p.g.Name, Sheet: p.sheet, Row: row, Record: unit, Err: err, Message: fmt.Sprintf(format, args...)}
+	if row > 0 && col >= 0 {
+		pr.Cell = CellName(col, row)
+	} else if row > 0 {
+		pr.Cell = strconv.Itoa(row) + ":" + strconv.Itoa(row)
+	}
+	p.probs = append(p.probs, pr)
+	return pr
+}
+
+func (p *puller) readMeta() error {
+	g := p.g
+	if !slices.Contains(g.Sheets, SheetMeta) {
+		return fmt.Errorf("%s: %w: it has no %s sheet; pull reads workbooks made by annosheet generate", g.Name, ErrNotWorkbook, SheetMeta)
+	}
+	var wb, src string
+	err := g.Rows(SheetMeta, func(row int, cells []string) error {
+		if len(cells) == 0 {
+			return nil
+		}
+		switch cells[0] {
+		case metaWorkbook:
+			wb = strings.Join(cells[1:], "")
+		case metaTemplate:
+			src = strings.Join(cells[1:], "")
+		case metaUnit:
+			if len(cells) < 5 {
+				return fmt.Errorf("row %d is cut short", row)
+			}
+			u := unitRow{Unit: Unit{ID: cells[1], Item: cells[2]}}
+			var err1, err2 error
+			u.FirstRow, err1 = strconv.Atoi(cells[3])
+			u.Rows, err2 = strconv.Atoi(cells[4])
+			if err1 != nil || err2 != nil {
+				return fmt.Errorf("row %d: bad row numbers %q, %q", row, cells[3], cells[4])
+			}
+			if len(cells) > 5 {
+				var blob struct {
+					Fields   map[string]string `json:"fields"`
+					Evidence map[string][]int  `json:"evidence"`
+				}
+				if err := json.Unmarshal([]byte(strings.Join(cells[5:], "")), &blob); err != nil {
+					return fmt.Errorf("row %d: %v", row, err)
+				}
+				u.fields, u.evidence = blob.Fields, blob.Evidence
+			}
+			if _, dup := p.byID[u.ID]; dup {
+				return fmt.Errorf("row %d: unit %q is listed twice", row, u.ID)
+			}
+			p.byID[u.ID] = len(p.units)
+			p.units = append(p.units, u)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("%s: %w: the %s sheet is damaged: %v", g.Name, ErrNotWorkbook, SheetMeta, err)
+	}
+	if wb == "" || src == "" {
+		return fmt.Errorf("%s: %w: the %s sheet lacks the workbook or template record", g.Name, ErrNotWorkbook, SheetMeta)
+	}
+	if err := json.Unmarshal([]byte(wb), &p.meta); err != nil {
+		return fmt.Errorf("%s: %w: bad workbook record: %v", g.Name, ErrNotWorkbook, err)
+	}
+	if p.meta.Format != MetaFormat {
+		return fmt.Errorf("%s: %w: metadata format %d; this annosheet reads format %d", g.Name, ErrNotWorkbook, p.meta.Format, MetaFormat)
+	}
+	t, err := templates.LoadWithParams(g.Name+" (its template)", []byte(src), p.meta.Params)
+	if err != nil {
+		return fmt.Errorf("%s: %w: the template it carries does not load: %v", g.Name, ErrNotWorkbook, err)
+	}
+	if TemplateHash(t) != p.meta.Template.SHA256 || t.Name != p.meta.Template.Name || t.Version != p.meta.Template.Version {
+		return fmt.Errorf("%s: %w: the template it carries does not match its record (edited metadata?)", g.Name, ErrNotWorkbook)
+	}
+	p.t = t
+	return nil
+}
+
+// headerKey normalises a header for matching: trimmed, white space
+// collapsed, case folded.
+func headerKey(s string) string { return fold(s) }
+
+// mapColumns finds each template column on the sheet: by header text
+// first, wherever it was moved; by its position at generation when the
+// header was renamed. Columns nobody knows are reported once.
+func (p *puller) mapColumns(header []string) {
+	p.at = make([]int, len(p.cols))
+	claimed := make([]bool, len(header))
+	byHeader := map[string][]int{}
+	for i, h := range header {
+		if hasText(h) {
+			byHeader[headerKey(h)] = append(byHeader[headerKey(h)], i)
+		}
+	}
+	recorded := map[string]MetaColumn{}
+	for _, mc := range p.meta.Columns {
+		recorded[mc.Key] = mc
+	}
+	for i, c := range p.cols {
+		p.at[i] = -1
+		found := byHeader[headerKey(c.Header)]
+		var free []int
+		for _, j := range found {
+			if !claimed[j] {
+				free = append(free, j)
+			}
+		}
+		switch {
+		case len(free) == 1:
+			p.at[i] = free[0]
+		case len(free) > 1:
+			pick := free[0]
+			if mc, ok := recorded[c.Key]; ok && slices.Contains(free, mc.Index) {
+				pick = mc.Index
+			}
+			p.at[i] = pick
+			var names []string
+			for _, j := range free {
+				names = append(names, ColumnLetter(j))
+			}
+			p.problem(Warning, ErrLayout, "", 1, pick, "the header %q is in columns %s; reading column %s", c.Header, strings.Join(names, ", "), ColumnLetter(pick))
+		}
+		if p.at[i] >= 0 {
+			claimed[p.at[i]] = true
+		}
+	}
+	// Renamed headers: the column still at its generated position.
+	for i, c := range p.cols {
+		if p.at[i] >= 0 {
+			continue
+		}
+		mc, ok := recorded[c.Key]
+		if ok && mc.Index < len(header) && !claimed[mc.Index] && !p.knownHeader(header[mc.Index]) {
+			p.at[i] = mc.Index
+			claimed[mc.Index] = true
+			p.problem(Warning, ErrLayout, "", 1, mc.Index, "the header %q was renamed to %q; the column is read by its position", c.Header, header[mc.Index])
+			continue
+		}
+		switch c.Role {
+		case templates.RoleContext:
+			// Context is not read back; a deleted context column loses nothing.
+		case templates.RoleUnit:
+			p.problem(Warning, ErrLayout, "", 1, -1, "the hidden %q column is gone; rows are matched to units by ID and position", c.Header)
+		default:
+			p.problem(Error, ErrLayout, "", 1, -1, "the column %q is missing; its answers cannot be read", c.Header)
+		}
+	}
+	for j, h := range header {
+		if !claimed[j] && hasText(h) {
+			p.problem(Warning, ErrLayout, "", 1, j, "column %s (%q) is not part of the template; it is ignored", ColumnLetter(j), h)
+		}
+	}
+}
+
+// knownHeader reports whether h is the header of some template column, so
+// that it is not taken for a renamed one.
+func (p *puller) knownHeader(h string) bool {
+	for _, c := range p.cols {
+		if headerKey(c.Header) == headerKey(h) {
+			return true
+		}
+	}
+	return false
+}
+
+// readSheet reads the Annotate sheet and sorts its rows into units.
+func (p *puller) readSheet() error {
+	header := true
+	lastUnit := -1 // the unit of the last row that had one, for rows inserted in a block
+	unitCol, idCol := p.colIndex(templates.RoleUnit), p.colIndex(templates.RoleID)
+	err := p.g.Rows(p.sheet, func(n int, cells []string) error {
+		if header {
+			header = false
+			if n != 1 {
+				p.mapColumns(nil)
+			} else {
+				p.mapColumns(cells)
+				return nil
+			}
+		}
+		row := sheetRow{n: n, cells: make([]string, len(p.cols))}
+		any := false
+		for i, j := range p.at {
+			if j >= 0 && j < len(cells) {
+				row.cells[i] = cells[j]
+				any = any || hasText(cells[j])
+			}
+		}
+		if !any {
+			return nil
+		}
+		unit := strings.TrimSpace(row.cells[unitCol])
+		id := strings.TrimSpace(row.cells[idCol])
+		k, known := p.byID[unit]
+		switch {
+		case unit != "" && !known:
+			p.unattributed(row, fmt.Sprintf("its unit %q is not one of this workbook's units (a row from another workbook?)", unit))
+			return nil
+		case unit == "" && p.t.Rows.Per == templates.PerBlock:
+			// A row inserted inside a block belongs to the block above it,
+			// or to the block its ID names.
+			if j, ok := p.itemUnit(id); ok {
+				k, known = j, true
+			} else if lastUnit >= 0 {
+				k, known = lastUnit, true
+			}
+		case unit == "":
+			if j, ok := p.itemUnit(id); ok && p.hasAnswers(row) {
+				k, known = j, true
+				p.problem(Warning, ErrLayout, p.units[j].ID, n, p.at[unitCol], "the row has no unit id; it was matched to unit %q by its ID", p.units[j].ID)
+			}
+		}
+		if !known {
+			if p.hasAnswers(row) {
+				p.unattributed(row, "it belongs to no unit (an inserted row?)")
+			}
+			return nil
+		}
+		lastUnit = k
+		p.rows[k] = append(p.rows[k], row)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("%s: sheet %s: %w", p.g.Name, p.sheet, err)
+	}
+	if header {
+		p.mapColumns(nil) // an empty sheet
+	}
+	return nil
+}
+
+// itemUnit finds the only unit of an item.
+func (p *puller) itemUnit(item string) (int, bool) {
+	if item == "" {
+		return 0, false
+	}
+	found := -1
+	for i, u := range p.units {
+		if u.Item == item {
+			if found >= 0 {
+				return 0, false
+			}
+			found = i
+		}
+	}
+	return found, found >= 0
+}
+
+func (p *puller) colIndex(role string) int {
+	for i, c := range p.cols {
+		if c.Role == role {
+			return i
+		}
+	}
+	return -1
+}
+
+// hasAnswers reports whether a row has anything in an answer or annotator
+// column.
+func (p *puller) hasAnswers(r sheetRow) bool {
+	for i, c := range p.cols {
+		if (c.Role == templates.RoleAnswer || c.Role == templates.RoleAnnotator) && hasText(r.cells[i]) {
+			return true
+		}
+	}
+	return false
+}
+
+// unattributed reports a row whose answers cannot be given to a unit,
+// quoting them so that nothing is lost.
+func (p *puller) unattributed(r sheetRow, why string) {
+	var vals []string
+	for i, c := range p.cols {
+		if (c.Role == templates.RoleAnswer || c.Role == templates.RoleAnnotator) && hasText(r.cells[i]) {
+			vals = append(vals, fmt.Sprintf("%s=%q", ColumnLetter(p.at[i]), r.cells[i]))
+		}
+	}
+	if len(vals) == 0 {
+		p.problem(Warning, ErrLayout, "", r.n, -1, "the row is ignored: %s", why)
+		return
+	}
+	p.problem(Error, ErrLayout, "", r.n, -1, "the row's answers cannot be read: %s; they are %s", why, strings.Join(vals, ", "))
+}
