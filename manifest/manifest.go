@@ -40,8 +40,8 @@ type Manifest struct {
 	// Inputs every file read, with its hash.
 	InputArgs []string `json:"input_args"`
 	Inputs    []Input  `json:"inputs"`
-	Seed     uint64   `json:"seed"`
-	Batches  []Batch  `json:"batches"`
+	Seed      uint64   `json:"seed"`
+	Batches   []Batch  `json:"batches"`
 	// Keys maps each anonymised field to its key, real value -> label.
 	// Keep the manifest from annotators.
 	Keys map[string]map[string]string `json:"keys,omitempty"`

@@ -18,8 +18,8 @@ import (
 type Record struct {
 	Data  any             // the decoded JSON value; numbers are json.Number
 	Raw   json.RawMessage // the record as written
-	Key   string // its key, when the input is a JSON object keyed by id
-	Index int    // 0-based position across all inputs
+	Key   string          // its key, when the input is a JSON object keyed by id
+	Index int             // 0-based position across all inputs
 	File  string
 	Line  int // the line the record starts on
 	// InvalidUTF8 is set when the raw record had bytes that are not UTF-8;
