@@ -44,6 +44,8 @@ type cellIssue struct {
 	severity string
 	err      error
 	msg      string
+	// occurrence puts the problem on a span's occurrence column.
+	occurrence bool
 }
 
 func invalid(format string, args ...any) *cellIssue {

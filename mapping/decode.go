@@ -224,7 +224,7 @@ func joinInts(ns []int) string {
 // answered.
 func (p *puller) decodeRow(u unitRow, r sheetRow, rec *Annotation) bool {
 	a := p.readAnswers(u, r, "", nil)
-	for q, v := range a.vals {
+	for q, v := range a.valid() {
 		rec.Values[q] = v
 	}
 	p.checkAnswers(u, a, "", a.touched)
@@ -243,8 +243,9 @@ func (p *puller) decodeBlock(u unitRow, rows []sheetRow, rec *Annotation) bool {
 	for _, r := range rows {
 		a := p.readAnswers(u, r, "block", nil)
 		block.touched = block.touched || a.touched
+		vals := a.valid()
 		for _, q := range p.t.Questions {
-			v, ok := a.vals[q.Name]
+			v, ok := vals[q.Name]
 			if !ok {
 				continue
 			}
@@ -273,7 +274,7 @@ func (p *puller) decodeBlock(u unitRow, rows []sheetRow, rec *Annotation) bool {
 			continue
 		}
 		answered = true
-		if len(a.vals) > 0 {
+		if len(a.valid()) > 0 {
 			rec.Spans = append(rec.Spans, p.spanEntry(r, a))
 		}
 		p.checkAnswers(u, a, "row", true)
@@ -297,7 +298,7 @@ func (p *puller) spanEntry(r sheetRow, a *answers) SpanAnswer {
 			break
 		}
 	}
-	for name, v := range a.vals {
+	for name, v := range a.valid() {
 		switch {
 		case name == primary:
 			s := v.(SpanValue)
@@ -346,8 +347,16 @@ func (p *puller) readAnswers(u unitRow, r sheetRow, scope string, block *answers
 		return r.cells[i], p.at[i]
 	}
 	report := func(q *templates.Question, col int, is *cellIssue) {
-		if is != nil {
-			p.problem(is.severity, is.err, u.ID, r.n, col, "%s", is.msg)
+		if is == nil {
+			return
+		}
+		p.problem(is.severity, is.err, u.ID, r.n, col, "%s", is.msg)
+		if is.severity == Error {
+			// Given but unreadable: answered for the required check and
+			// the rules, then dropped from the values.
+			if _, ok := a.vals[q.Name]; !ok {
+				a.vals[q.Name], a.cells[q.Name] = invalidAnswer{}, col
+			}
 		}
 	}
 	var spans []*templates.Question
@@ -458,26 +467,30 @@ func (p *puller) readAnswers(u unitRow, r sheetRow, scope string, block *answers
 		v, is := p.locate(u, q, s, occ, a)
 		if is != nil {
 			icol := col
-			if is.err == errOccurrence {
+			if is.occurrence {
 				icol = ocol
 			}
 			report(q, icol, is)
 		}
 		a.vals[q.Name], a.cells[q.Name] = v, col
 	}
+	return a
+}
+
+// valid is the answers that could be read: what goes into a record.
+func (a *answers) valid() map[string]any {
+	out := make(map[string]any, len(a.vals))
 	for q, v := range a.vals {
-		if _, bad := v.(invalidAnswer); bad {
-			delete(a.vals, q)
+		if _, bad := v.(invalidAnswer); !bad {
+			out[q] = v
 		}
 	}
-	return a
+	return out
 }
 
 // invalidAnswer stands for an answer that was given but could not be read;
 // it counts as answered while rules are checked, then is dropped.
 type invalidAnswer struct{}
-
-var errOccurrence = ErrInvalidAnswer
 
 // locate finds a span's text in its field, using the occurrence column
 // when the text occurs more than once, and checking that a span anchored
@@ -503,7 +516,7 @@ func (p *puller) locate(u unitRow, q *templates.Question, text, occCell string, 
 	if hasText(occCell) {
 		n, ok := parseWhole(occCell)
 		if !ok || n < 1 || n > len(matches) {
-			return v, &cellIssue{severity: Error, err: errOccurrence, msg: fmt.Sprintf("occurrence %q: the span occurs %d time(s) in %q", occCell, len(matches), header)}
+			return v, &cellIssue{severity: Error, err: ErrInvalidAnswer, occurrence: true, msg: fmt.Sprintf("occurrence %q: the span occurs %d time(s) in %q", occCell, len(matches), header)}
 		}
 		pick = n - 1
 	}

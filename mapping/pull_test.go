@@ -1,0 +1,604 @@
+package mapping_test
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/templates"
+)
+
+// memBook is a generated workbook held as the texts of its cells, the way
+// a backend reads a file back. Tests change it the way annotators change
+// sheets, then pull it.
+type memBook struct {
+	names  []string
+	sheets map[string][][]string
+	cols   map[string]int // column key -> index at generation
+	rows   map[string]int // unit -> row at generation
+}
+
+func cellText(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return ""
+	case bool:
+		if v {
+			return "TRUE"
+		}
+		return "FALSE"
+	default:
+		return fmt.Sprint(v)
+	}
+}
+
+// newMemBook builds a template's workbook for records and keeps its cells.
+func newMemBook(t *testing.T, tp *templates.Template, records string) *memBook {
+	t.Helper()
+	in := filepath.Join(t.TempDir(), "in.jsonl")
+	if err := os.WriteFile(in, []byte(records), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	src, err := mapping.Open("jsonl", []string{in})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := mapping.Build(tp, src, mapping.Options{Seed: 1, Study: "s1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &memBook{sheets: map[string][][]string{}, cols: map[string]int{}, rows: map[string]int{}}
+	for _, sh := range res.Plan.Sheets {
+		m.names = append(m.names, sh.Name)
+		var rows [][]string
+		sh.Rows(func(r mapping.Row) error {
+			var cells []string
+			for _, c := range r.Cells {
+				cells = append(cells, cellText(c.Value))
+			}
+			rows = append(rows, cells)
+			return nil
+		})
+		m.sheets[sh.Name] = rows
+	}
+	for i, c := range tp.Columns() {
+		m.cols[c.Key] = i
+	}
+	for _, u := range res.Units {
+		m.rows[u.ID] = u.FirstRow
+	}
+	return m
+}
+
+func (m *memBook) annotate() [][]string { return m.sheets[mapping.SheetAnnotate] }
+
+// set writes into the cell of a unit's first row and a column key.
+func (m *memBook) set(unit, key, v string) { m.setRow(m.rows[unit], key, v) }
+
+// setRow writes into a 1-based row of the Annotate sheet by column key.
+func (m *memBook) setRow(row int, key, v string) {
+	rows := m.annotate()
+	c := m.col(key)
+	for len(rows[row-1]) <= c {
+		rows[row-1] = append(rows[row-1], "")
+	}
+	rows[row-1][c] = v
+}
+
+// col finds a column key's current place through the header row.
+func (m *memBook) col(key string) int {
+	want := m.annotate()[0][m.cols[key]]
+	if i := slices.Index(m.annotate()[0], want); i >= 0 {
+		return i
+	}
+	return m.cols[key]
+}
+
+func (m *memBook) grid() *mapping.Grid {
+	return &mapping.Grid{Kind: "xlsx", Name: "book.xlsx", Sheets: m.names,
+		Rows: func(sheet string, fn func(int, []string) error) error {
+			for i, r := range m.sheets[sheet] {
+				if len(r) == 0 {
+					continue
+				}
+				if err := fn(i+1, slices.Clone(r)); err != nil {
+					return err
+				}
+			}
+			return nil
+		}}
+}
+
+const kitchenSink = `name: ks
+version: 1
+title: Kitchen sink
+instructions: Answer everything.
+input: {format: jsonl, id: "{id}"}
+rows: {per: record}
+context:
+  - {name: text, header: Text, path: text}
+questions:
+  - {name: pick, header: Pick, type: choice, required: true, options: [{code: y, label: "Yes"}, {code: n, label: "No"}, {code: u, label: "Unsure, really"}]}
+  - {name: tags, header: Tags, type: multi, options: [{code: a, label: Alpha}, {code: b, label: Beta}, {code: c, label: Gamma}]}
+  - {name: codes, header: Codes, type: multi, render: list, options: [{code: "1"}, {code: "2"}, {code: "3"}]}
+  - {name: score, header: Score, type: scale, min: 1, max: 5, unanswered: 0}
+  - {name: ok, header: OK, type: bool}
+  - {name: note, header: Note, type: text}
+  - {name: quote, header: Quote, type: span, field: text, occurrence: true}
+  - {name: earlier, header: Earlier, type: span, field: text, before: quote}
+  - {name: ev, header: Evidence, type: evidence, passages: passages}
+rules:
+  - {question: tags, exclusive: a}
+  - {when: {question: pick, any_of: [n]}, then: {question: note, answered: true}, severity: warning, message: say why not}
+annotator: {claim: row}
+`
+
+const ksRecords = `{"id": "r1", "text": "the cat sat on the mat. the cat left.", "passages": [["T1", "s1", "s2"], ["T2", "s1"]]}
+{"id": "r2", "text": "“Quoted”   text  here", "passages": [["T1"]]}
+{"id": "r3", "text": "plain", "passages": []}
+`
+
+// prob is a problem as a test expects it.
+type prob struct {
+	Severity, Cell, Unit, Message string
+	Err                           error
+}
+
+func probs(ps mapping.Problems) []prob {
+	var out []prob
+	for _, p := range ps {
+		cell := p.Cell
+		out = append(out, prob{p.Severity, cell, p.Record, p.Message, p.Err})
+	}
+	return out
+}
+
+var cmpErr = cmp.Comparer(func(a, b error) bool { return errors.Is(a, b) || errors.Is(b, a) })
+
+func pullMem(t *testing.T, m *memBook, opt mapping.PullOptions) *mapping.Pulled {
+	t.Helper()
+	p, err := mapping.Pull(m.grid(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func record(p *mapping.Pulled, unit string) *mapping.Annotation {
+	for _, r := range p.Records {
+		if r.Unit == unit {
+			return r
+		}
+	}
+	return nil
+}
+
+func ptr(n int) *int { return &n }
+
+// TestPullCells is the table of what a cell may hold: each case fills some
+// cells of unit r1 and states the values read and the problems, in full.
+func TestPullCells(t *testing.T) {
+	tp, err := templates.Load("ks.yaml", []byte(kitchenSink))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name   string
+		cells  map[string]string // column key -> text, on r1's row
+		values map[string]any
+		status string
+		probs  []prob
+	}{
+		{
+			name: "every type answered as a spreadsheet stores it",
+			cells: map[string]string{"q:pick": "Unsure, really", "q:tags=b": "TRUE", "q:tags=c": "FALSE", "q:codes": "1,3",
+				"q:score": "4", "q:ok": "FALSE", "q:note": "fine", "q:quote": "the mat", "q:earlier": "cat",
+				"q:ev#passage": "1", "q:ev#sentences": "1, 2", "annotator": "AK"},
+			values: map[string]any{"pick": "u", "tags": []string{"b"}, "codes": []string{"1", "3"}, "score": 4, "ok": false, "note": "fine",
+				"quote":   mapping.SpanValue{Field: "text", Start: ptr(15), End: ptr(22), Text: "the mat"},
+				"earlier": mapping.SpanValue{Field: "text", Start: ptr(4), End: ptr(7), Text: "cat"},
+				"ev":      mapping.Evidence{Passage: 1, Sentences: []int{1, 2}}},
+			status: mapping.StatusComplete,
+		},
+		{
+			name:   "choice and code list read leniently, with warnings",
+			cells:  map[string]string{"q:pick": "  yes ", "q:codes": "3; 1", "annotator": "AK"},
+			values: map[string]any{"pick": "y", "codes": []string{"1", "3"}},
+			status: mapping.StatusComplete,
+			probs: []prob{
+				{"warning", "C2", "r1", `"  yes " read as "Yes"; pick it from the list`, mapping.ErrNormalised},
+				{"warning", "G2", "r1", `"3; 1" read as "1,3"`, mapping.ErrNormalised},
+			},
+		},
+		{
+			name:   "values outside what the question allows",
+			cells:  map[string]string{"q:pick": "maybe", "q:tags=a": "perhaps", "q:codes": "1,4", "q:score": "6", "q:ok": "dunno", "annotator": "AK"},
+			values: map[string]any{},
+			status: mapping.StatusPartial,
+			probs: []prob{
+				{"error", "C2", "r1", `"maybe" is not one of: Yes; No; Unsure, really`, mapping.ErrInvalidAnswer},
+				{"error", "D2", "r1", `"perhaps" is not a checkbox value; use TRUE or FALSE`, mapping.ErrInvalidAnswer},
+				{"error", "G2", "r1", `"4" in "1,4" is not one of the codes 1, 2, 3`, mapping.ErrInvalidAnswer},
+				{"error", "H2", "r1", "6 is outside the scale 1 to 5", mapping.ErrInvalidAnswer},
+				{"error", "I2", "r1", `"dunno" is not a checkbox value; use TRUE or FALSE`, mapping.ErrInvalidAnswer},
+			},
+		},
+		{
+			name:   "checkbox spellings and numbers typed as text",
+			cells:  map[string]string{"q:pick": "No", "q:note": "why", "q:tags=a": "x", "q:tags=b": "0", "q:score": "4.0", "q:ok": "yes", "annotator": "AK"},
+			values: map[string]any{"pick": "n", "note": "why", "tags": []string{"a"}, "score": 4, "ok": true},
+			status: mapping.StatusComplete,
+		},
+		{
+			name:   "the not-yet-answered value and fractions",
+			cells:  map[string]string{"q:pick": "No", "q:note": "n", "q:score": "0", "annotator": "AK"},
+			values: map[string]any{"pick": "n", "note": "n"},
+			status: mapping.StatusComplete,
+		},
+		{
+			name:   "a fraction on a scale",
+			cells:  map[string]string{"q:pick": "Yes", "q:score": "3.5", "annotator": "AK"},
+			values: map[string]any{"pick": "y"},
+			status: mapping.StatusPartial,
+			probs:  []prob{{"error", "H2", "r1", `"3.5" is not a whole number from 1 to 5`, mapping.ErrInvalidAnswer}},
+		},
+		{
+			name:   "a span that occurs twice needs its occurrence",
+			cells:  map[string]string{"q:pick": "Yes", "q:quote": "the cat", "annotator": "AK"},
+			values: map[string]any{"pick": "y", "quote": mapping.SpanValue{Field: "text", Text: "the cat"}},
+			status: mapping.StatusPartial,
+			probs:  []prob{{"error", "K2", "r1", `"the cat" occurs 2 times in "Text"; say which in the occurrence column`, mapping.ErrInvalidAnswer}},
+		},
+		{
+			name:   "the occurrence column picks one",
+			cells:  map[string]string{"q:pick": "Yes", "q:quote": "the cat", "q:quote#occurrence": "2", "annotator": "AK"},
+			values: map[string]any{"pick": "y", "quote": mapping.SpanValue{Field: "text", Start: ptr(24), End: ptr(31), Text: "the cat"}},
+			status: mapping.StatusComplete,
+		},
+		{
+			name:   "an occurrence that is not there",
+			cells:  map[string]string{"q:pick": "Yes", "q:quote": "the cat", "q:quote#occurrence": "3", "annotator": "AK"},
+			values: map[string]any{"pick": "y", "quote": mapping.SpanValue{Field: "text", Text: "the cat"}},
+			status: mapping.StatusPartial,
+			probs:  []prob{{"error", "L2", "r1", `occurrence "3": the span occurs 2 time(s) in "Text"`, mapping.ErrInvalidAnswer}},
+		},
+		{
+			name:   "a span not in its field, and one that is not before its anchor",
+			cells:  map[string]string{"q:pick": "Yes", "q:quote": "the cat sat", "q:earlier": "left", "annotator": "AK"},
+			values: map[string]any{"pick": "y", "quote": mapping.SpanValue{Field: "text", Start: ptr(0), End: ptr(11), Text: "the cat sat"}, "earlier": mapping.SpanValue{Field: "text", Text: "left"}},
+			status: mapping.StatusPartial,
+			probs:  []prob{{"error", "M2", "r1", `"left" does not occur before the quote in "Text"`, mapping.ErrInvalidAnswer}},
+		},
+		{
+			name:   "a span that is nowhere",
+			cells:  map[string]string{"q:pick": "Yes", "q:quote": "the dog", "annotator": "AK"},
+			values: map[string]any{"pick": "y", "quote": mapping.SpanValue{Field: "text", Text: "the dog"}},
+			status: mapping.StatusPartial,
+			probs:  []prob{{"error", "K2", "r1", `"the dog" is not in "Text"; copy the span exactly`, mapping.ErrInvalidAnswer}},
+		},
+		{
+			name:   "evidence ranges and bad evidence",
+			cells:  map[string]string{"q:pick": "Yes", "q:ev#passage": "3", "q:ev#sentences": "0-2", "annotator": "AK"},
+			values: map[string]any{"pick": "y"},
+			status: mapping.StatusPartial,
+			probs:  []prob{{"error", "N2", "r1", "there is no passage 3; this record has passages 1 to 2", mapping.ErrInvalidAnswer}},
+		},
+		{
+			name:   "evidence sentence out of range, and a passage without sentences",
+			cells:  map[string]string{"q:pick": "Yes", "q:ev#passage": "2", "q:ev#sentences": "S1, 4", "annotator": "AK"},
+			values: map[string]any{"pick": "y"},
+			status: mapping.StatusPartial,
+			probs:  []prob{{"error", "O2", "r1", "passage 2 has sentences 0 to 1; there is no sentence 4", mapping.ErrInvalidAnswer}},
+		},
+		{
+			name:   "rules: an exclusive option and a warning",
+			cells:  map[string]string{"q:pick": "No", "q:tags=a": "TRUE", "q:tags=b": "TRUE", "annotator": "AK"},
+			values: map[string]any{"pick": "n", "tags": []string{"a", "b"}},
+			status: mapping.StatusPartial,
+			probs: []prob{
+				{"error", "D2", "r1", `when "Tags" is one of a (Alpha), "Tags" has nothing but a (Alpha)`, mapping.ErrRule},
+				{"warning", "J2", "r1", "say why not", mapping.ErrRule},
+			},
+		},
+		{
+			name:   "a required answer missing, and no annotator",
+			cells:  map[string]string{"q:score": "2"},
+			values: map[string]any{"score": 2},
+			status: mapping.StatusPartial,
+			probs: []prob{
+				{"warning", "C2", "r1", `"Pick" is required and not answered yet`, mapping.ErrRequired},
+				{"error", "P2", "r1", "the row has answers but no annotator ID", mapping.ErrAnnotator},
+			},
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m := newMemBook(t, tp, ksRecords)
+			for k, v := range c.cells {
+				m.set("r1", k, v)
+			}
+			p := pullMem(t, m, mapping.PullOptions{})
+			r := record(p, "r1")
+			if diff := cmp.Diff(c.values, r.Values, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("values (-want +got):\n%s", diff)
+			}
+			if r.Status != c.status {
+				t.Errorf("status %s, want %s", r.Status, c.status)
+			}
+			if diff := cmp.Diff(c.probs, probs(p.Problems), cmpErr, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("problems (-want +got):\n%s", diff)
+			}
+			for _, other := range []string{"r2", "r3"} {
+				if s := record(p, other).Status; s != mapping.StatusEmpty {
+					t.Errorf("%s: status %s", other, s)
+				}
+			}
+		})
+	}
+}
+
+// TestPullSpanNormalised checks a span copied with other quotes and
+// spaces: found, with a warning, at the field's own offsets.
+func TestPullSpanNormalised(t *testing.T) {
+	tp, _ := templates.Load("ks.yaml", []byte(kitchenSink))
+	m := newMemBook(t, tp, ksRecords)
+	m.set("r2", "q:pick", "Yes")
+	m.set("r2", "q:quote", `"Quoted" text here`)
+	m.set("r2", "annotator", "AK")
+	p := pullMem(t, m, mapping.PullOptions{})
+	want := mapping.SpanValue{Field: "text", Start: ptr(0), End: ptr(21), Text: `"Quoted" text here`}
+	if diff := cmp.Diff(want, record(p, "r2").Values["quote"]); diff != "" {
+		t.Errorf("span (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]prob{{"warning", "K3", "r2", `found in "Text" only after evening out spaces, quotes or dashes; the offsets are those of the text there`, mapping.ErrNormalised}}, probs(p.Problems), cmpErr); diff != "" {
+		t.Errorf("problems (-want +got):\n%s", diff)
+	}
+}
+
+// answerAll fills every unit of the kitchen sink with a distinct answer.
+func answerAll(m *memBook) {
+	for i, u := range []string{"r1", "r2", "r3"} {
+		m.set(u, "q:pick", []string{"Yes", "No", "Unsure, really"}[i])
+		m.set(u, "q:note", fmt.Sprintf("note %d", i))
+		m.set(u, "q:score", fmt.Sprint(i+2))
+		m.set(u, "annotator", "AK")
+	}
+}
+
+func valuesByUnit(p *mapping.Pulled) map[string]map[string]any {
+	out := map[string]map[string]any{}
+	for _, r := range p.Records {
+		out[r.Unit] = r.Values
+	}
+	return out
+}
+
+// TestPullSurvives modifies a filled sheet the way annotators do and
+// checks that every answer is still read, with the problems stated.
+func TestPullSurvives(t *testing.T) {
+	tp, _ := templates.Load("ks.yaml", []byte(kitchenSink))
+	base := newMemBook(t, tp, ksRecords)
+	answerAll(base)
+	want := valuesByUnit(pullMem(t, base, mapping.PullOptions{}))
+	cases := []struct {
+		name    string
+		edit    func(m *memBook)
+		probs   []prob
+		missing []string
+	}{
+		{name: "rows sorted", edit: func(m *memBook) {
+			rows := m.annotate()
+			body := rows[1:]
+			sort.Slice(body, func(i, j int) bool { return body[i][0] > body[j][0] })
+		}},
+		{name: "columns reordered", edit: func(m *memBook) {
+			for i := range m.annotate() {
+				r := m.annotate()[i]
+				r[3], r[8] = r[8], r[3] // Pick and Score change places
+				r[0], r[1] = r[1], r[0] // so do ID and Text
+			}
+		}},
+		{name: "a row deleted", edit: func(m *memBook) {
+			m.sheets[mapping.SheetAnnotate] = slices.Delete(m.annotate(), 2, 3)
+		}, missing: []string{"r2"}, probs: []prob{
+			{"error", "", "r2", `unit "r2" (row 3 when generated) is not in the sheet: was its row deleted?`, mapping.ErrMissingUnit},
+		}},
+		{name: "a row copied below", edit: func(m *memBook) {
+			m.sheets[mapping.SheetAnnotate] = append(m.annotate(), slices.Clone(m.annotate()[1]))
+		}, probs: []prob{{"warning", "5:5", "r1", `row 5 repeats row 2 (unit "r1"); it is read once`, mapping.ErrLayout}}},
+		{name: "a row copied and changed", edit: func(m *memBook) {
+			c := slices.Clone(m.annotate()[1])
+			m.sheets[mapping.SheetAnnotate] = append(m.annotate(), c)
+			m.setRow(5, "q:score", "5")
+		}, probs: []prob{{"error", "5:5", "r1", `unit "r1" is on rows 2 and 5 with different answers; row 2 is read, row 5 is not`, mapping.ErrLayout}}},
+		{name: "a column added", edit: func(m *memBook) {
+			for i := range m.annotate() {
+				v := ""
+				if i == 0 {
+					v = "My notes"
+				} else if i == 1 {
+					v = "check again"
+				}
+				m.annotate()[i] = slices.Insert(m.annotate()[i], 5, v)
+			}
+		}, probs: []prob{{"warning", "F1", "", `column F ("My notes") is not part of the template; it is ignored`, mapping.ErrLayout}}},
+		{name: "a header renamed", edit: func(m *memBook) {
+			m.annotate()[0][2] = "Decision"
+		}, probs: []prob{{"warning", "C1", "", `the header "Pick" was renamed to "Decision"; the column is read by its position`, mapping.ErrLayout}}},
+		{name: "a blank row inserted", edit: func(m *memBook) {
+			m.sheets[mapping.SheetAnnotate] = slices.Insert(m.annotate(), 2, make([]string, 20))
+		}},
+		{name: "a row of answers with no unit", edit: func(m *memBook) {
+			r := make([]string, 17)
+			r[2], r[15] = "Yes", "BT"
+			m.sheets[mapping.SheetAnnotate] = append(m.annotate(), r)
+		}, probs: []prob{{"error", "5:5", "", `the row's answers cannot be read: it belongs to no unit (an inserted row?); they are C="Yes", P="BT"`, mapping.ErrLayout}}},
+		{name: "the hidden unit column cleared", edit: func(m *memBook) {
+			for i := range m.annotate() {
+				m.annotate()[i] = m.annotate()[i][:16]
+			}
+		}, probs: []prob{
+			{"warning", "1:1", "", `the hidden "Unit" column is gone; rows are matched to units by ID and position`, mapping.ErrLayout},
+			{"warning", "2:2", "r1", `the row has no unit id; it was matched to unit "r1" by its ID`, mapping.ErrLayout},
+			{"warning", "3:3", "r2", `the row has no unit id; it was matched to unit "r2" by its ID`, mapping.ErrLayout},
+			{"warning", "4:4", "r3", `the row has no unit id; it was matched to unit "r3" by its ID`, mapping.ErrLayout},
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m := newMemBook(t, tp, ksRecords)
+			answerAll(m)
+			c.edit(m)
+			p := pullMem(t, m, mapping.PullOptions{})
+			got := valuesByUnit(p)
+			for u, v := range want {
+				if slices.Contains(c.missing, u) {
+					if r := record(p, u); r.Status != mapping.StatusMissing || len(r.Values) != 0 {
+						t.Errorf("%s: status %s, values %v; want missing", u, r.Status, r.Values)
+					}
+					continue
+				}
+				if diff := cmp.Diff(v, got[u]); diff != "" {
+					t.Errorf("%s values (-want +got):\n%s", u, diff)
+				}
+			}
+			if diff := cmp.Diff(c.probs, probs(p.Problems), cmpErr, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("problems (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestPullRefuses checks that workbooks that are not what is asked for are
+// refused with a clear error.
+func TestPullRefuses(t *testing.T) {
+	tp, _ := templates.Load("ks.yaml", []byte(kitchenSink))
+	m := newMemBook(t, tp, ksRecords)
+	cases := []struct {
+		opt  mapping.PullOptions
+		edit func(*memBook)
+		err  error
+		msg  string
+	}{
+		{opt: mapping.PullOptions{Template: "legal-gaps"}, err: mapping.ErrOtherStudy,
+			msg: "book.xlsx: workbook of another template or study: made with template ks, not legal-gaps"},
+		{opt: mapping.PullOptions{Template: "ks", Version: 2}, err: mapping.ErrOtherStudy,
+			msg: "book.xlsx: workbook of another template or study: made with ks version 1, not version 2"},
+		{opt: mapping.PullOptions{Study: "other"}, err: mapping.ErrOtherStudy,
+			msg: "book.xlsx: workbook of another template or study: it belongs to study s1, not other"},
+		{edit: func(m *memBook) { m.names = slices.DeleteFunc(m.names, func(s string) bool { return s == mapping.SheetMeta }) }, err: mapping.ErrNotWorkbook,
+			msg: "book.xlsx: not an annosheet workbook: it has no _annosheet sheet; pull reads workbooks made by annosheet generate"},
+		{edit: func(m *memBook) { m.sheets[mapping.SheetMeta][1][1] = "name: ks\nversion: 1\n" }, err: mapping.ErrNotWorkbook},
+	}
+	for _, c := range cases {
+		mm := *m
+		mm.names = slices.Clone(m.names)
+		mm.sheets = map[string][][]string{}
+		for k, v := range m.sheets {
+			for _, r := range v {
+				mm.sheets[k] = append(mm.sheets[k], slices.Clone(r))
+			}
+		}
+		if c.edit != nil {
+			c.edit(&mm)
+		}
+		_, err := mapping.Pull(mm.grid(), c.opt)
+		if !errors.Is(err, c.err) || c.msg != "" && err.Error() != c.msg {
+			t.Errorf("err = %v, want %v %q", err, c.err, c.msg)
+		}
+	}
+}
+
+const blockTemplate = `name: blocks
+version: 1
+title: Blocks
+instructions: Mark errors.
+input: {format: jsonl, id: "{id}"}
+rows: {per: block, answer_rows: 3, spans: errors, label: kind}
+context:
+  - {name: text, header: Text, path: text}
+questions:
+  - {name: done, header: Done, type: bool, scope: block, required: true}
+  - {name: span, header: Span, type: span, field: text}
+  - {name: kind, header: Kind, type: choice, required: true, options: [{code: bad, label: Bad}, {code: odd, label: Odd}]}
+annotator: {claim: instance}
+`
+
+const blockRecords = `{"id": "b1", "text": "one two three"}
+{"id": "b2", "text": "four five"}
+`
+
+// TestPullBlocks covers the block layout: answer rows as spans, rows
+// inserted inside a block, the block question on a moved row, and one
+// annotator per instance.
+func TestPullBlocks(t *testing.T) {
+	tp, err := templates.Load("blocks.yaml", []byte(blockTemplate))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newMemBook(t, tp, blockRecords)
+	// b1: two errors, one in a row inserted inside the block; the block
+	// question answered on its second row (the first was moved away).
+	m.setRow(2, "q:span", "two")
+	m.setRow(2, "q:kind", "Bad")
+	m.setRow(3, "q:done", "TRUE")
+	ins := make([]string, 7)
+	ins[3], ins[4] = "three", "ODD"
+	m.sheets[mapping.SheetAnnotate] = slices.Insert(m.annotate(), 3, ins)
+	m.setRow(2, "annotator", "AK")
+	// b2: the block's rows disagree on the annotator.
+	m.setRow(6, "q:done", "TRUE")
+	m.setRow(6, "annotator", "AK")
+	m.setRow(7, "q:span", "five")
+	m.setRow(7, "q:kind", "Odd")
+	m.setRow(7, "annotator", "BT")
+	p := pullMem(t, m, mapping.PullOptions{})
+	b1 := record(p, "b1")
+	wantSpans := []mapping.SpanAnswer{
+		{Question: "errors", Row: 2, Field: "text", Start: ptr(4), End: ptr(7), Text: "two", Label: "Bad", Code: "bad"},
+		{Question: "errors", Row: 4, Field: "text", Start: ptr(8), End: ptr(13), Text: "three", Label: "Odd", Code: "odd"},
+	}
+	if diff := cmp.Diff(wantSpans, b1.Spans); diff != "" {
+		t.Errorf("b1 spans (-want +got):\n%s", diff)
+	}
+	if b1.Values["done"] != true || b1.Annotator != "AK" || b1.Status != mapping.StatusComplete || !slices.Equal(b1.Source.Rows, []int{2, 3, 4, 5}) {
+		t.Errorf("b1: %+v", b1)
+	}
+	wantProbs := []prob{
+		{"warning", "E4", "b1", `"ODD" read as "Odd"; pick it from the list`, mapping.ErrNormalised},
+		{"error", "F7", "b2", `instance "b2" has more than one annotator: AK (rows 6), BT (rows 7); one annotator takes a whole instance`, mapping.ErrAnnotator},
+	}
+	if diff := cmp.Diff(wantProbs, probs(p.Problems), cmpErr); diff != "" {
+		t.Errorf("problems (-want +got):\n%s", diff)
+	}
+	if b2 := record(p, "b2"); b2.Status != mapping.StatusPartial || len(b2.Spans) != 1 {
+		t.Errorf("b2: status %s, %d spans", b2.Status, len(b2.Spans))
+	}
+}
+
+// TestPullDeterministic pulls the same sheet twice: the records must be
+// identical, problems in the same order.
+func TestPullDeterministic(t *testing.T) {
+	tp, _ := templates.Load("ks.yaml", []byte(kitchenSink))
+	m := newMemBook(t, tp, ksRecords)
+	answerAll(m)
+	m.set("r1", "q:pick", "maybe")
+	m.set("r2", "q:tags=a", "TRUE")
+	m.set("r2", "q:tags=c", "TRUE")
+	a, b := pullMem(t, m, mapping.PullOptions{}), pullMem(t, m, mapping.PullOptions{})
+	if diff := cmp.Diff(a.Records, b.Records); diff != "" {
+		t.Errorf("two pulls differ:\n%s", diff)
+	}
+	if !strings.Contains(fmt.Sprint(a.Problems), "maybe") {
+		t.Error("problem missing")
+	}
+}
