@@ -299,7 +299,9 @@ func (p *puller) readSheet() error {
 		row := sheetRow{n: n, cells: make([]string, len(p.cols))}
 		any := false
 		for i, j := range p.at {
-			if j >= 0 && j < len(cells) {
+			// Context is not read back: keeping it would hold every long
+			// text of the sheet in memory.
+			if j >= 0 && j < len(cells) && p.cols[i].Role != templates.RoleContext {
 				row.cells[i] = cells[j]
 				any = any || hasText(cells[j])
 			}

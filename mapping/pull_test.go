@@ -495,7 +495,9 @@ func TestPullRefuses(t *testing.T) {
 			msg: "book.xlsx: workbook of another template or study: made with ks version 1, not version 2"},
 		{opt: mapping.PullOptions{Study: "other"}, err: mapping.ErrOtherStudy,
 			msg: "book.xlsx: workbook of another template or study: it belongs to study s1, not other"},
-		{edit: func(m *memBook) { m.names = slices.DeleteFunc(m.names, func(s string) bool { return s == mapping.SheetMeta }) }, err: mapping.ErrNotWorkbook,
+		{edit: func(m *memBook) {
+			m.names = slices.DeleteFunc(m.names, func(s string) bool { return s == mapping.SheetMeta })
+		}, err: mapping.ErrNotWorkbook,
 			msg: "book.xlsx: not an annosheet workbook: it has no _annosheet sheet; pull reads workbooks made by annosheet generate"},
 		{edit: func(m *memBook) { m.sheets[mapping.SheetMeta][1][1] = "name: ks\nversion: 1\n" }, err: mapping.ErrNotWorkbook},
 	}

@@ -40,6 +40,9 @@ func TestLayers(t *testing.T) {
 		// it does not read templates itself.
 		{"xlsx", true, []string{module + "/templates"}},
 		{"manifest", false, []string{"github.com/xuri/excelize", "google.golang.org/api", module + "/xlsx", module + "/cmd"}},
+		// Export works from canonical records and the inputs, never from a
+		// sheet.
+		{"export", false, []string{"github.com/xuri/excelize", "google.golang.org/api", module + "/xlsx", module + "/sheets", module + "/cmd"}},
 	}
 	for _, r := range rules {
 		for _, d := range deps(t, r.pkg, r.direct) {
