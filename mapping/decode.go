@@ -79,7 +79,33 @@ func (p *puller) decode() []*Annotation {
 		rec.Status = unitStatus(len(rows) > 0, answered, mine)
 		out = append(out, rec)
 	}
+	p.unjudged(out)
 	return out
+}
+
+// unjudged reports, for templates where an annotator claims a whole
+// instance, the rows of a claimed instance that nobody has judged yet: the
+// instance is not done until every row is.
+func (p *puller) unjudged(recs []*Annotation) {
+	if p.t.Annotator.Claim != templates.ClaimInstance || p.t.Rows.Per != templates.PerElement {
+		return
+	}
+	started := map[string]string{} // item -> annotator who has judged some row
+	for _, r := range recs {
+		if r.Status != StatusEmpty && r.Status != StatusMissing && r.Annotator != "" {
+			if _, ok := started[r.Item]; !ok {
+				started[r.Item] = r.Annotator
+			}
+		}
+	}
+	for k, r := range recs {
+		who, ok := started[r.Item]
+		if !ok || r.Status != StatusEmpty {
+			continue
+		}
+		pr := p.problem(Warning, ErrRequired, r.Unit, p.rows[k][0].n, -1, "instance %q is claimed by %s, but this row is not judged yet", r.Item, who)
+		r.Problems = append(r.Problems, pr.unitProblem())
+	}
 }
 
 // unitStatus is a unit's status from its rows, answers and problems.
@@ -202,7 +228,7 @@ func (p *puller) annotators() []string {
 			id, _ := own(k)
 			if id == "" {
 				id = claimed
-				if len(p.rows[k]) > 0 && p.t.Rows.Per != templates.PerBlock {
+				if len(p.rows[k]) > 0 && p.t.Rows.Per != templates.PerBlock && p.hasAnswers(p.rows[k][0]) {
 					p.problem(Warning, ErrAnnotator, p.units[k].ID, p.rows[k][0].n, p.at[ac], "no annotator ID; the instance's annotator %s is assumed", claimed)
 				}
 			}

@@ -1,6 +1,7 @@
 package mapping_test
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/annosheet/annosheet/internal/goldtest"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/templates"
 )
@@ -164,12 +166,23 @@ func probs(ps mapping.Problems) []prob {
 
 var cmpErr = cmp.Comparer(func(a, b error) bool { return errors.Is(a, b) || errors.Is(b, a) })
 
+// pullMem pulls a book, checking every record against the JSON Schema.
 func pullMem(t *testing.T, m *memBook, opt mapping.PullOptions) *mapping.Pulled {
 	t.Helper()
 	p, err := mapping.Pull(m.grid(), opt)
 	if err != nil {
 		t.Fatal(err)
 	}
+	var b strings.Builder
+	for _, r := range p.Records {
+		j, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Write(j)
+		b.WriteByte('\n')
+	}
+	goldtest.ValidateRecords(t, []byte(b.String()))
 	return p
 }
 
@@ -602,5 +615,47 @@ func TestPullDeterministic(t *testing.T) {
 	}
 	if !strings.Contains(fmt.Sprint(a.Problems), "maybe") {
 		t.Error("problem missing")
+	}
+}
+
+// TestPullClaimedInstance checks the claim rules of a row-per-element
+// layout: one annotator per instance, rows without an ID take the
+// instance's, and a claimed instance with unjudged rows is reported.
+func TestPullClaimedInstance(t *testing.T) {
+	tp, err := templates.Load("claims.yaml", []byte(`name: claims
+version: 1
+title: Claims
+instructions: Judge.
+input: {format: jsonl, id: "{id}"}
+rows: {per: element, path: items, unit: "{$id}#{$n}"}
+context: [{name: t, header: T, path: "@.t"}]
+questions: [{name: ok, header: OK, type: choice, required: true, options: [{code: y}, {code: n}]}]
+annotator: {claim: instance}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newMemBook(t, tp, `{"id": "i1", "items": [{"t": "a"}, {"t": "b"}, {"t": "c"}]}
+{"id": "i2", "items": [{"t": "d"}]}
+`)
+	m.set("i1#1", "q:ok", "y")
+	m.set("i1#1", "annotator", "AK")
+	m.set("i1#2", "q:ok", "n")
+	m.set("i2#1", "q:ok", "y")
+	m.set("i2#1", "annotator", "BT")
+	p := pullMem(t, m, mapping.PullOptions{})
+	want := []prob{
+		{"warning", "D3", "i1#2", "no annotator ID; the instance's annotator AK is assumed", mapping.ErrAnnotator},
+		{"warning", "4:4", "i1#3", `instance "i1" is claimed by AK, but this row is not judged yet`, mapping.ErrRequired},
+	}
+	if diff := cmp.Diff(want, probs(p.Problems), cmpErr); diff != "" {
+		t.Errorf("problems (-want +got):\n%s", diff)
+	}
+	var got []string
+	for _, r := range p.Records {
+		got = append(got, r.Unit+" "+r.Annotator+" "+r.Status)
+	}
+	if diff := cmp.Diff([]string{"i1#1 AK complete", "i1#2 AK complete", "i1#3 AK empty", "i2#1 BT complete"}, got); diff != "" {
+		t.Errorf("records (-want +got):\n%s", diff)
 	}
 }
