@@ -196,23 +196,7 @@ func maps(m map[string]map[string]any) map[string]map[string]any {
 // same records as before.
 func TestLibreOfficeSavedGold(t *testing.T) {
 	testreaders.Soffice(t)
-	tp := builtin(t, "qa-span-errors")
-	in := data + "qa-feedback/dev_feedback.sample.json"
-	path, _ := Generate(t, t.TempDir(), tp, mapping.Options{}, in)
-	recs, err := ReadQA(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := OpenWorkbook(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := FillQA(w, tp, recs, "gold"); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Save(); err != nil {
-		t.Fatal(err)
-	}
+	_, _, path, _ := goldQAWorkbook(t)
 	want, _ := PullFile(t, path)
 	got, jsonl := PullFile(t, resaveWithLibreOffice(t, path))
 	ValidateRecords(t, jsonl)

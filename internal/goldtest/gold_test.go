@@ -28,21 +28,13 @@ func builtin(t *testing.T, name string) *templates.Template {
 	return tp
 }
 
-// noProblems fails on any problem pull reported.
-func noProblems(t *testing.T, p *mapping.Pulled) {
+// goldQAWorkbook generates the QA-Feedback workbook and fills in the gold
+// feedback of every record.
+func goldQAWorkbook(t *testing.T) (tp *templates.Template, in, path string, recs []QARecord) {
 	t.Helper()
-	for _, pr := range p.Problems {
-		t.Errorf("problem: %v", pr)
-	}
-}
-
-// TestGoldQAFeedback fills every QA-Feedback record's gold feedback into
-// the generated workbook, pulls it and exports it: every offset must be
-// the gold offset, and every exported feedback the gold feedback.
-func TestGoldQAFeedback(t *testing.T) {
-	tp := builtin(t, "qa-span-errors")
-	in := data + "qa-feedback/dev_feedback.sample.json"
-	path, _ := Generate(t, t.TempDir(), tp, mapping.Options{}, in)
+	tp = builtin(t, "qa-span-errors")
+	in = data + "qa-feedback/dev_feedback.sample.json"
+	path, _ = Generate(t, t.TempDir(), tp, mapping.Options{}, in)
 	recs, err := ReadQA(in)
 	if err != nil {
 		t.Fatal(err)
@@ -57,6 +49,22 @@ func TestGoldQAFeedback(t *testing.T) {
 	if err := w.Save(); err != nil {
 		t.Fatal(err)
 	}
+	return tp, in, path, recs
+}
+
+// noProblems fails on any problem pull reported.
+func noProblems(t *testing.T, p *mapping.Pulled) {
+	t.Helper()
+	for _, pr := range p.Problems {
+		t.Errorf("problem: %v", pr)
+	}
+}
+
+// TestGoldQAFeedback fills every QA-Feedback record's gold feedback into
+// the generated workbook, pulls it and exports it: every offset must be
+// the gold offset, and every exported feedback the gold feedback.
+func TestGoldQAFeedback(t *testing.T) {
+	tp, in, path, recs := goldQAWorkbook(t)
 	p, jsonl := PullFile(t, path)
 	noProblems(t, p)
 	ValidateRecords(t, jsonl)
