@@ -20,6 +20,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"sort"
 	"strconv"
@@ -45,7 +46,12 @@ type Record struct {
 	Values    map[string]any     `json:"values"`
 	Spans     []map[string]any   `json:"spans"`
 	Schema    string             `json:"schema"`
-	line      int
+	Problems  []struct {
+		Severity string `json:"severity"`
+		Cell     string `json:"cell"`
+		Message  string `json:"message"`
+	} `json:"problems"`
+	line int
 }
 
 // ReadRecords reads canonical JSON Lines, as pull writes them.
@@ -91,6 +97,9 @@ type File struct {
 	Annotator string
 	Data      []byte
 	Records   int
+	// Warnings name the units exported although pull found errors in
+	// them: their native records may lack what the errors concern.
+	Warnings []string
 }
 
 // Native writes the template's native format from canonical records and
@@ -115,11 +124,11 @@ func Native(t *templates.Template, recs []*Record, items []*mapping.SourceItem, 
 		x.order = append(x.order, it.ID)
 	}
 	if !e.PerAnnotator {
-		data, n, err := x.file(recs, "")
+		data, n, warnings, err := x.file(recs, "")
 		if err != nil {
 			return nil, err
 		}
-		return []File{{Data: data, Records: n}}, nil
+		return []File{{Data: data, Records: n, Warnings: warnings}}, nil
 	}
 	var names []string
 	by := map[string][]*Record{}
@@ -135,11 +144,11 @@ func Native(t *templates.Template, recs []*Record, items []*mapping.SourceItem, 
 	sort.Strings(names)
 	var out []File
 	for _, a := range names {
-		data, n, err := x.file(by[a], a)
+		data, n, warnings, err := x.file(by[a], a)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, File{Annotator: a, Data: data, Records: n})
+		out = append(out, File{Annotator: a, Data: data, Records: n, Warnings: warnings})
 	}
 	return out, nil
 }
@@ -161,15 +170,22 @@ func (x *exporter) included(r *Record) bool {
 }
 
 // file builds one native file from records (of one annotator, when set).
-func (x *exporter) file(recs []*Record, annotator string) ([]byte, int, error) {
+func (x *exporter) file(recs []*Record, annotator string) ([]byte, int, []string, error) {
 	e := x.e
 	var outs []any
 	var keys []string
+	seenKey := map[string]bool{}
 	n := 0
+	var warnings []string
 	add := func(r *Record) error {
 		v, err := x.record(r)
 		if err != nil {
 			return err
+		}
+		for _, pr := range r.Problems {
+			if pr.Severity == mapping.Error {
+				warnings = append(warnings, fmt.Sprintf("unit %s (%s): exported although pull found an error there: %s", r.Unit, pr.Cell, pr.Message))
+			}
 		}
 		if e.Format == templates.ExportJSONObject {
 			k, ok, err := x.eval(e.Key, x.ctx(r, nil))
@@ -177,9 +193,10 @@ func (x *exporter) file(recs []*Record, annotator string) ([]byte, int, error) {
 				return fmt.Errorf("unit %s: %w: the export key has no value (%v)", r.Unit, ErrExport, err)
 			}
 			ks := templates.Text(plain(k))
-			if slices.Contains(keys, ks) {
+			if seenKey[ks] {
 				return fmt.Errorf("unit %s: %w: two records for key %q; export one annotator at a time (--annotator)", r.Unit, ErrExport, ks)
 			}
+			seenKey[ks] = true
 			keys = append(keys, ks)
 		}
 		outs = append(outs, v)
@@ -203,19 +220,20 @@ func (x *exporter) file(recs []*Record, annotator string) ([]byte, int, error) {
 			}
 			for _, r := range rs {
 				if err := add(r); err != nil {
-					return nil, 0, err
+					return nil, 0, nil, err
 				}
 			}
 			delete(byItem, id)
 		}
-		for item := range byItem {
-			return nil, 0, fmt.Errorf("%w: records of item %q, which is not in the input", ErrExport, item)
+		if len(byItem) > 0 {
+			items := slices.Sorted(maps.Keys(byItem))
+			return nil, 0, nil, fmt.Errorf("%w: records of %d item(s) not in the input, such as %q", ErrExport, len(items), items[0])
 		}
 	} else {
 		for _, r := range recs {
 			if x.included(r) {
 				if err := add(r); err != nil {
-					return nil, 0, err
+					return nil, 0, nil, err
 				}
 			}
 		}
@@ -226,9 +244,9 @@ func (x *exporter) file(recs []*Record, annotator string) ([]byte, int, error) {
 	case templates.ExportJSONL:
 		var b bytes.Buffer
 		for _, v := range outs {
-			line, err := ojson.Marshal(v, ojson.Style{})
+			line, err := ojson.Marshal(v, x.opt.Style.Compact())
 			if err != nil {
-				return nil, 0, err
+				return nil, 0, nil, err
 			}
 			b.Write(line)
 			b.WriteByte('\n')
@@ -246,7 +264,7 @@ func (x *exporter) file(recs []*Record, annotator string) ([]byte, int, error) {
 		}
 		data, err = ojson.Marshal(o, x.opt.Style)
 	}
-	return data, n, err
+	return data, n, warnings, err
 }
 
 // ctx is the evaluation context of a record, or of one of its spans.

@@ -69,7 +69,7 @@ func (p *puller) decode() []*Annotation {
 		case p.t.Rows.Per == templates.PerBlock:
 			answered = p.decodeBlock(u, rows, rec)
 		default:
-			answered = p.decodeRow(u, p.dedupe(u, rows), rec)
+			answered = p.decodeRow(u, rows[0], rec)
 		}
 		mine := append(byUnit[u.ID], p.probs[first:]...)
 		mine.Sort()
@@ -132,17 +132,32 @@ func (pr *Problem) unitProblem() UnitProblem {
 	return UnitProblem{Severity: pr.Severity, Cell: cell, Message: pr.Message}
 }
 
-// dedupe keeps the first of several rows of a one-row unit (a copied
-// row), reporting the copies.
-func (p *puller) dedupe(u unitRow, rows []sheetRow) sheetRow {
-	for _, r := range rows[1:] {
-		if slices.Equal(p.answerCells(r), p.answerCells(rows[0])) {
-			p.problem(Warning, ErrLayout, u.ID, r.n, -1, "row %d repeats row %d (unit %q); it is read once", r.n, rows[0].n, u.ID)
-		} else {
-			p.problem(Error, ErrLayout, u.ID, r.n, -1, "unit %q is on rows %d and %d with different answers; row %d is read, row %d is not", u.ID, rows[0].n, r.n, rows[0].n, r.n)
+// dedupe leaves a one-row unit that is on several rows (a copied row)
+// with the row to read: the one with answers. Copies are reported: a
+// warning when they say the same, an error when answers differ.
+func (p *puller) dedupe(k int) {
+	rows := p.rows[k]
+	if len(rows) < 2 {
+		return
+	}
+	u := p.units[k]
+	read := rows[0]
+	for _, r := range rows {
+		if p.hasAnswers(r) {
+			read = r
+			break
 		}
 	}
-	return rows[0]
+	for _, r := range rows {
+		switch {
+		case r.n == read.n:
+		case !p.hasAnswers(r) || slices.Equal(p.answerCells(r), p.answerCells(read)):
+			p.problem(Warning, ErrLayout, u.ID, r.n, -1, "row %d repeats unit %q of row %d; it is read once", r.n, u.ID, read.n)
+		default:
+			p.problem(Error, ErrLayout, u.ID, r.n, -1, "unit %q is on rows %d and %d with different answers; row %d is read, row %d is not", u.ID, read.n, r.n, read.n, r.n)
+		}
+	}
+	p.rows[k] = []sheetRow{read}
 }
 
 func (p *puller) answerCells(r sheetRow) []string {
@@ -266,6 +281,7 @@ func (p *puller) decodeBlock(u unitRow, rows []sheetRow, rec *Annotation) bool {
 	// Block questions: whichever row holds the answer (rows may have been
 	// moved); two different answers are an error.
 	block := &answers{vals: map[string]any{}, cells: map[string]int{}}
+	readOn := map[string]int{} // question -> the row its answer was read on
 	for _, r := range rows {
 		a := p.readAnswers(u, r, "block", nil)
 		block.touched = block.touched || a.touched
@@ -277,11 +293,11 @@ func (p *puller) decodeBlock(u unitRow, rows []sheetRow, rec *Annotation) bool {
 			}
 			if prev, seen := block.vals[q.Name]; seen {
 				if !reflect.DeepEqual(prev, v) {
-					p.problem(Error, ErrInvalidAnswer, u.ID, r.n, a.cells[q.Name], "%q is answered twice in this block (rows %d and %d) with different answers; row %d is read", q.Header, block.row, r.n, block.row)
+					p.problem(Error, ErrInvalidAnswer, u.ID, r.n, a.cells[q.Name], "%q is answered twice in this block (rows %d and %d) with different answers; row %d is read", q.Header, readOn[q.Name], r.n, readOn[q.Name])
 				}
 				continue
 			}
-			block.vals[q.Name], block.cells[q.Name] = v, a.cells[q.Name]
+			block.vals[q.Name], block.cells[q.Name], readOn[q.Name] = v, a.cells[q.Name], r.n
 			if block.row == 0 {
 				block.row = r.n
 			}
@@ -367,7 +383,7 @@ func (p *puller) readAnswers(u unitRow, r sheetRow, scope string, block *answers
 		if !ok {
 			return "", -1
 		}
-		if hasText(r.cells[i]) {
+		if hasText(r.cells[i]) && !p.notYet(key, r.cells[i]) {
 			a.touched = true
 		}
 		return r.cells[i], p.at[i]
@@ -501,6 +517,17 @@ func (p *puller) readAnswers(u unitRow, r sheetRow, scope string, block *answers
 		a.vals[q.Name], a.cells[q.Name] = v, col
 	}
 	return a
+}
+
+// notYet reports a scale cell holding the declared "not yet answered"
+// value, which does not count as an answer.
+func (p *puller) notYet(key, cell string) bool {
+	q := p.cols[p.colByKey[key]].Question
+	if q == nil || q.Type != templates.TypeScale || q.Unanswered == nil {
+		return false
+	}
+	n, ok := parseWhole(cell)
+	return ok && n == *q.Unanswered
 }
 
 // valid is the answers that could be read: what goes into a record.

@@ -59,17 +59,22 @@ type sheetRow struct {
 }
 
 type puller struct {
-	g        *Grid
-	meta     WorkbookMeta
-	t        *templates.Template
-	cols     []templates.ColumnSpec
-	units    []unitRow
-	byID     map[string]int // unit id -> index in units
-	at       []int          // template column -> sheet column (0-based), -1 if missing
-	colByKey map[string]int // column key -> template column
-	rows     [][]sheetRow   // per unit, in sheet order
-	probs    Problems
-	sheet    string
+	g     *Grid
+	meta  WorkbookMeta
+	t     *templates.Template
+	cols  []templates.ColumnSpec
+	units []unitRow
+	byID  map[string]int // unit id -> index in units
+	// byTrimmed and byItem find units by their id without surrounding
+	// spaces and by their item (-1 where several units share the key);
+	// byFirstRow by their row at generation.
+	byTrimmed, byItem map[string]int
+	byFirstRow        map[int]int
+	at                []int          // template column -> sheet column (0-based), -1 if missing
+	colByKey          map[string]int // column key -> template column
+	rows              [][]sheetRow   // per unit, in sheet order
+	probs             Problems
+	sheet             string
 }
 
 // Pull reads one filled workbook into canonical records, checking every
@@ -78,7 +83,7 @@ type puller struct {
 // dropped silently. It fails only when the workbook cannot be read at all,
 // or belongs to another template or study than opt asks for.
 func Pull(g *Grid, opt PullOptions) (*Pulled, error) {
-	p := &puller{g: g, byID: map[string]int{}}
+	p := &puller{g: g, byID: map[string]int{}, byTrimmed: map[string]int{}, byItem: map[string]int{}, byFirstRow: map[int]int{}}
 	if err := p.readMeta(); err != nil {
 		return nil, err
 	}
@@ -166,7 +171,16 @@ func (p *puller) readMeta() error {
 			if _, dup := p.byID[u.ID]; dup {
 				return fmt.Errorf("row %d: unit %q is listed twice", row, u.ID)
 			}
-			p.byID[u.ID] = len(p.units)
+			k := len(p.units)
+			p.byID[u.ID] = k
+			for m, key := range map[*map[string]int]string{&p.byTrimmed: strings.TrimSpace(u.ID), &p.byItem: u.Item} {
+				if _, shared := (*m)[key]; shared {
+					(*m)[key] = -1
+				} else {
+					(*m)[key] = k
+				}
+			}
+			p.byFirstRow[u.FirstRow] = k
 			p.units = append(p.units, u)
 		}
 		return nil
@@ -248,7 +262,7 @@ func (p *puller) mapColumns(header []string) {
 			continue
 		}
 		mc, ok := recorded[c.Key]
-		if ok && mc.Index < len(header) && !claimed[mc.Index] && !p.knownHeader(header[mc.Index]) {
+		if ok && mc.Index < len(header) && !claimed[mc.Index] {
 			p.at[i] = mc.Index
 			claimed[mc.Index] = true
 			p.problem(Warning, ErrLayout, "", 1, mc.Index, "the header %q was renamed to %q; the column is read by its position", c.Header, header[mc.Index])
@@ -270,22 +284,11 @@ func (p *puller) mapColumns(header []string) {
 	}
 }
 
-// knownHeader reports whether h is the header of some template column, so
-// that it is not taken for a renamed one.
-func (p *puller) knownHeader(h string) bool {
-	for _, c := range p.cols {
-		if headerKey(c.Header) == headerKey(h) {
-			return true
-		}
-	}
-	return false
-}
-
 // readSheet reads the Annotate sheet and sorts its rows into units.
 func (p *puller) readSheet() error {
 	header := true
-	lastUnit := -1 // the unit of the last row that had one, for rows inserted in a block
 	unitCol, idCol := p.colIndex(templates.RoleUnit), p.colIndex(templates.RoleID)
+	var seq []placedRow // every non-empty row, in sheet order
 	err := p.g.Rows(p.sheet, func(n int, cells []string) error {
 		if header {
 			header = false
@@ -309,35 +312,16 @@ func (p *puller) readSheet() error {
 		if !any {
 			return nil
 		}
-		unit := strings.TrimSpace(row.cells[unitCol])
-		id := strings.TrimSpace(row.cells[idCol])
-		k, known := p.byID[unit]
-		switch {
-		case unit != "" && !known:
-			p.unattributed(row, fmt.Sprintf("its unit %q is not one of this workbook's units (a row from another workbook?)", unit))
-			return nil
-		case unit == "" && p.t.Rows.Per == templates.PerBlock:
-			// A row inserted inside a block belongs to the block above it,
-			// or to the block its ID names.
-			if j, ok := p.itemUnit(id); ok {
-				k, known = j, true
-			} else if lastUnit >= 0 {
-				k, known = lastUnit, true
+		k := -1
+		if unit := row.cells[unitCol]; hasText(unit) {
+			found, ok := p.findUnit(unit)
+			if !ok {
+				p.unattributed(row, fmt.Sprintf("its unit %q is not one of this workbook's units (a row from another workbook?)", strings.TrimSpace(unit)))
+				return nil
 			}
-		case unit == "":
-			if j, ok := p.itemUnit(id); ok && p.hasAnswers(row) {
-				k, known = j, true
-				p.problem(Warning, ErrLayout, p.units[j].ID, n, p.at[unitCol], "the row has no unit id; it was matched to unit %q by its ID", p.units[j].ID)
-			}
+			k = found
 		}
-		if !known {
-			if p.hasAnswers(row) {
-				p.unattributed(row, "it belongs to no unit (an inserted row?)")
-			}
-			return nil
-		}
-		lastUnit = k
-		p.rows[k] = append(p.rows[k], row)
+		seq = append(seq, placedRow{row: row, k: k, id: strings.TrimSpace(row.cells[idCol])})
 		return nil
 	})
 	if err != nil {
@@ -346,24 +330,136 @@ func (p *puller) readSheet() error {
 	if header {
 		p.mapColumns(nil) // an empty sheet
 	}
+	p.place(seq)
+	if p.t.Rows.Per != templates.PerBlock {
+		for k := range p.rows {
+			p.dedupe(k)
+		}
+	}
 	return nil
 }
 
-// itemUnit finds the only unit of an item.
-func (p *puller) itemUnit(item string) (int, bool) {
-	if item == "" {
-		return 0, false
+// placedRow is a row of the sheet and the unit it was found to belong to
+// (-1 while unknown).
+type placedRow struct {
+	row sheetRow
+	k   int
+	id  string
+}
+
+// findUnit finds a unit by the text of its hidden unit cell: exactly, or
+// with surrounding white space dropped (which spreadsheets may trim).
+func (p *puller) findUnit(cell string) (int, bool) {
+	if k, ok := p.byID[cell]; ok {
+		return k, true
 	}
-	found := -1
-	for i, u := range p.units {
-		if u.Item == item {
-			if found >= 0 {
-				return 0, false
+	k, ok := p.byTrimmed[strings.TrimSpace(cell)]
+	return k, ok && k >= 0
+}
+
+// place gives every row without a unit cell its unit: by its ID where that
+// names one unit; inside a block, by its place among the block's rows, as
+// long as the sheet's rows are still in their generated order. Rows that
+// cannot be placed are reported with their answers.
+func (p *puller) place(seq []placedRow) {
+	unitCol := p.colIndex(templates.RoleUnit)
+	ordered := true
+	last := -1
+	for _, r := range seq {
+		if r.k >= 0 {
+			if r.k < last {
+				ordered = false
 			}
-			found = i
+			last = r.k
 		}
 	}
-	return found, found >= 0
+	for i := range seq {
+		r := &seq[i]
+		if r.k >= 0 {
+			continue
+		}
+		// The instance ID names the unit when an instance has one unit.
+		if k, ok := p.byItem[r.id]; ok && k >= 0 {
+			r.k = k
+			if p.t.Rows.Per != templates.PerBlock && p.at[unitCol] >= 0 {
+				p.problem(Warning, ErrLayout, p.units[k].ID, r.row.n, p.at[unitCol], "the row has no unit id; it was matched to unit %q by its ID", p.units[k].ID)
+			}
+			continue
+		}
+		// Without unit ids, a row still where it was generated, with its
+		// instance's ID, is its unit.
+		if k, ok := p.byFirstRow[r.row.n]; ok && p.at[unitCol] < 0 && p.units[k].Item == r.id {
+			r.k = k
+			continue
+		}
+		if p.t.Rows.Per == templates.PerBlock && ordered {
+			if k, ok := p.blockOf(seq, i); ok {
+				r.k = k
+				continue
+			}
+		}
+		if p.hasAnswers(r.row) {
+			why := "it belongs to no unit (an inserted row?)"
+			if p.t.Rows.Per == templates.PerBlock && !ordered {
+				why = "it was inserted, and the rows have been sorted or moved since, so its block is unknown"
+			}
+			p.unattributed(r.row, why)
+		}
+	}
+	for _, r := range seq {
+		if r.k >= 0 {
+			p.rows[r.k] = append(p.rows[r.k], r.row)
+		}
+	}
+}
+
+// blockOf finds the block of a row inserted among blocks' rows: the block
+// of the rows around it. Between two blocks, a span that is in only one of
+// their texts decides; otherwise the block above is taken, with a warning.
+func (p *puller) blockOf(seq []placedRow, i int) (int, bool) {
+	prev, next := -1, -1
+	for j := i - 1; j >= 0; j-- {
+		if seq[j].k >= 0 {
+			prev = seq[j].k
+			break
+		}
+	}
+	for j := i + 1; j < len(seq); j++ {
+		if seq[j].k >= 0 {
+			next = seq[j].k
+			break
+		}
+	}
+	switch {
+	case prev < 0 && next < 0:
+		return 0, false
+	case prev < 0:
+		return next, true
+	case next < 0 || next == prev:
+		return prev, true
+	}
+	// Between two blocks: look for the row's span in each block's text.
+	for _, q := range p.t.Questions {
+		if q.Type != templates.TypeSpan || q.Scope != "row" {
+			continue
+		}
+		text := strings.TrimSpace(seq[i].row.cells[p.colByKey["q:"+q.Name]])
+		if text == "" {
+			continue
+		}
+		inPrev := strings.Contains(p.units[prev].fields[q.Field], text)
+		inNext := strings.Contains(p.units[next].fields[q.Field], text)
+		if inPrev != inNext {
+			if inNext {
+				return next, true
+			}
+			return prev, true
+		}
+	}
+	if p.hasAnswers(seq[i].row) {
+		p.problem(Warning, ErrLayout, p.units[prev].ID, seq[i].row.n, -1, "the row was inserted between blocks %q and %q; it is read as part of %q", p.units[prev].ID, p.units[next].ID, p.units[prev].ID)
+	}
+	return prev, true
 }
 
 func (p *puller) colIndex(role string) int {
@@ -379,7 +475,7 @@ func (p *puller) colIndex(role string) int {
 // column.
 func (p *puller) hasAnswers(r sheetRow) bool {
 	for i, c := range p.cols {
-		if (c.Role == templates.RoleAnswer || c.Role == templates.RoleAnnotator) && hasText(r.cells[i]) {
+		if (c.Role == templates.RoleAnswer || c.Role == templates.RoleAnnotator) && hasText(r.cells[i]) && !p.notYet(c.Key, r.cells[i]) {
 			return true
 		}
 	}

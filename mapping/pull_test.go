@@ -427,7 +427,7 @@ func TestPullSurvives(t *testing.T) {
 		}},
 		{name: "a row copied below", edit: func(m *memBook) {
 			m.sheets[mapping.SheetAnnotate] = append(m.annotate(), slices.Clone(m.annotate()[1]))
-		}, probs: []prob{{"warning", "5:5", "r1", `row 5 repeats row 2 (unit "r1"); it is read once`, mapping.ErrLayout}}},
+		}, probs: []prob{{"warning", "5:5", "r1", `row 5 repeats unit "r1" of row 2; it is read once`, mapping.ErrLayout}}},
 		{name: "a row copied and changed", edit: func(m *memBook) {
 			c := slices.Clone(m.annotate()[1])
 			m.sheets[mapping.SheetAnnotate] = append(m.annotate(), c)
@@ -461,9 +461,6 @@ func TestPullSurvives(t *testing.T) {
 			}
 		}, probs: []prob{
 			{"warning", "1:1", "", `the hidden "Unit" column is gone; rows are matched to units by ID and position`, mapping.ErrLayout},
-			{"warning", "2:2", "r1", `the row has no unit id; it was matched to unit "r1" by its ID`, mapping.ErrLayout},
-			{"warning", "3:3", "r2", `the row has no unit id; it was matched to unit "r2" by its ID`, mapping.ErrLayout},
-			{"warning", "4:4", "r3", `the row has no unit id; it was matched to unit "r3" by its ID`, mapping.ErrLayout},
 		}},
 	}
 	for _, c := range cases {
@@ -658,4 +655,126 @@ annotator: {claim: instance}
 	if diff := cmp.Diff([]string{"i1#1 AK complete", "i1#2 AK complete", "i1#3 AK empty", "i2#1 BT complete"}, got); diff != "" {
 		t.Errorf("records (-want +got):\n%s", diff)
 	}
+}
+
+// TestPullEdgeCases covers what a review found: ids with spaces, a cleared
+// unit column with unanswered rows, a copied row read from the right copy,
+// a header renamed to another's, the scale's "not yet" value alone.
+func TestPullEdgeCases(t *testing.T) {
+	tp, _ := templates.Load("ks.yaml", []byte(kitchenSink))
+	t.Run("ids with surrounding spaces", func(t *testing.T) {
+		m := newMemBook(t, tp, `{"id": "r1 ", "text": "a", "passages": []}`+"\n"+`{"id": "r2\u00a0", "text": "b", "passages": []}`+"\n")
+		m.set("r1 ", "q:pick", "Yes")
+		m.set("r1 ", "annotator", "AK")
+		// A spreadsheet that trims the unit cell.
+		m.setRow(m.rows["r2\u00a0"], "unit", "r2")
+		m.set("r2\u00a0", "q:pick", "No")
+		m.set("r2\u00a0", "annotator", "AK")
+		p := pullMem(t, m, mapping.PullOptions{})
+		for _, u := range []string{"r1 ", "r2\u00a0"} {
+			if r := record(p, u); r.Status != mapping.StatusComplete {
+				t.Errorf("%q: %s %v", u, r.Status, r.Problems)
+			}
+		}
+	})
+	t.Run("unit column cleared, some rows unanswered", func(t *testing.T) {
+		m := newMemBook(t, tp, ksRecords)
+		m.set("r1", "q:pick", "Yes")
+		m.set("r1", "annotator", "AK")
+		for i := range m.annotate() {
+			m.annotate()[i] = m.annotate()[i][:16]
+		}
+		p := pullMem(t, m, mapping.PullOptions{})
+		var got []string
+		for _, r := range p.Records {
+			got = append(got, r.Unit+" "+r.Status)
+		}
+		if diff := cmp.Diff([]string{"r1 complete", "r2 empty", "r3 empty"}, got); diff != "" {
+			t.Errorf("(-want +got):\n%s", diff)
+		}
+	})
+	t.Run("a blank row copied above the answered one", func(t *testing.T) {
+		m := newMemBook(t, tp, ksRecords)
+		blank := slices.Clone(m.annotate()[1])
+		m.set("r1", "q:pick", "No")
+		m.set("r1", "q:note", "n")
+		m.set("r1", "annotator", "AK")
+		m.sheets[mapping.SheetAnnotate] = slices.Insert(m.annotate(), 1, blank)
+		p := pullMem(t, m, mapping.PullOptions{})
+		r := record(p, "r1")
+		if r.Status != mapping.StatusComplete || r.Values["pick"] != "n" || r.Annotator != "AK" {
+			t.Errorf("r1: %s %v %q", r.Status, r.Values, r.Annotator)
+		}
+		want := []prob{{"warning", "2:2", "r1", `row 2 repeats unit "r1" of row 3; it is read once`, mapping.ErrLayout}}
+		if diff := cmp.Diff(want, probs(p.Problems), cmpErr); diff != "" {
+			t.Errorf("problems (-want +got):\n%s", diff)
+		}
+	})
+	t.Run("a header renamed to another column's", func(t *testing.T) {
+		m := newMemBook(t, tp, ksRecords)
+		m.set("r1", "q:pick", "Yes")
+		m.set("r1", "q:note", "kept")
+		m.set("r1", "annotator", "AK")
+		m.annotate()[0][9] = "pick"
+		p := pullMem(t, m, mapping.PullOptions{})
+		if v := record(p, "r1").Values; v["note"] != "kept" || v["pick"] != "y" {
+			t.Errorf("values %v", v)
+		}
+	})
+	t.Run("the scale's not-yet value alone", func(t *testing.T) {
+		m := newMemBook(t, tp, ksRecords)
+		m.set("r1", "q:score", "0")
+		p := pullMem(t, m, mapping.PullOptions{})
+		if r := record(p, "r1"); r.Status != mapping.StatusEmpty || len(p.Problems) != 0 {
+			t.Errorf("r1: %s, problems %v", r.Status, p.Problems)
+		}
+	})
+}
+
+// TestPullInsertedBlockRows places rows inserted inside blocks: between two
+// blocks a span decides; after a sort nothing can, and the answers are
+// reported instead of guessed.
+func TestPullInsertedBlockRows(t *testing.T) {
+	tp, _ := templates.Load("blocks.yaml", []byte(blockTemplate))
+	t.Run("between two blocks, the span decides", func(t *testing.T) {
+		m := newMemBook(t, tp, blockRecords)
+		ins := make([]string, 7)
+		ins[3], ins[4], ins[5] = "five", "Odd", "AK"
+		// Row 5 starts block b2; the inserted row lands just above it.
+		m.sheets[mapping.SheetAnnotate] = slices.Insert(m.annotate(), 4, ins)
+		p := pullMem(t, m, mapping.PullOptions{})
+		if b2 := record(p, "b2"); len(b2.Spans) != 1 || b2.Spans[0].Text != "five" {
+			t.Errorf("b2 spans %+v, problems %v", b2.Spans, p.Problems)
+		}
+	})
+	t.Run("between two blocks, nothing decides", func(t *testing.T) {
+		m := newMemBook(t, tp, blockRecords)
+		ins := make([]string, 7)
+		ins[4], ins[5] = "Odd", "AK"
+		m.sheets[mapping.SheetAnnotate] = slices.Insert(m.annotate(), 4, ins)
+		p := pullMem(t, m, mapping.PullOptions{})
+		want := []prob{{"warning", "5:5", "b1", `the row was inserted between blocks "b1" and "b2"; it is read as part of "b1"`, mapping.ErrLayout}}
+		var layout []prob
+		for _, pr := range probs(p.Problems) {
+			if errors.Is(pr.Err, mapping.ErrLayout) {
+				layout = append(layout, pr)
+			}
+		}
+		if diff := cmp.Diff(want, layout, cmpErr); diff != "" {
+			t.Errorf("(-want +got):\n%s", diff)
+		}
+	})
+	t.Run("after a sort", func(t *testing.T) {
+		m := newMemBook(t, tp, blockRecords)
+		ins := make([]string, 7)
+		ins[3], ins[4], ins[5] = "two", "Bad", "AK"
+		m.sheets[mapping.SheetAnnotate] = slices.Insert(m.annotate(), 2, ins)
+		body := m.annotate()[1:]
+		sort.SliceStable(body, func(i, j int) bool { return body[i][0] > body[j][0] })
+		p := pullMem(t, m, mapping.PullOptions{})
+		want := []prob{{"error", "8:8", "", `the row's answers cannot be read: it was inserted, and the rows have been sorted or moved since, so its block is unknown; they are D="two", E="Bad", F="AK"`, mapping.ErrLayout}}
+		if diff := cmp.Diff(want, probs(p.Problems), cmpErr); diff != "" {
+			t.Errorf("(-want +got):\n%s", diff)
+		}
+	})
 }

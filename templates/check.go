@@ -930,7 +930,9 @@ func (k *checker) headers() {
 		if c.Question != nil && k.dup[c.Question.Name] {
 			continue
 		}
-		h := strings.ToLower(strings.TrimSpace(c.Header))
+		// Pull matches headers with case and spacing evened out; so must
+		// this check.
+		h := strings.ToLower(strings.Join(strings.Fields(c.Header), " "))
 		if h == "" {
 			k.c.add(c.line, "a column has an empty header")
 			continue

@@ -27,8 +27,8 @@ func interspersed(app *cli.App, args []string) []string {
 		out = append(out, args[i])
 		cmds, flags = c.Subcommands, c.Flags
 	}
-	if flags == nil {
-		return args
+	if len(out) == 1 {
+		return args // no command
 	}
 	takesValue := map[string]bool{}
 	for _, f := range flags {
@@ -53,6 +53,13 @@ func interspersed(app *cli.App, args []string) []string {
 			}
 		default:
 			rest = append(rest, a)
+		}
+	}
+	for _, o := range opts {
+		if o == "--help" || o == "-h" {
+			// Help is about the command, not its arguments (which the
+			// help action would take for a topic).
+			return append(out, o)
 		}
 	}
 	out = append(out, opts...)

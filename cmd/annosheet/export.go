@@ -3,9 +3,11 @@ package main
 import (
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode"
 
 	"github.com/urfave/cli/v2"
 
@@ -121,13 +123,14 @@ func runExport(opt exportOptions, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	style := ojson.Style{Indent: "  ", Newline: true}
-	if b, err := os.ReadFile(inputs[0]); err == nil && t.Input.Format != "factgenie" {
-		style = ojson.DetectStyle(b)
-	}
-	files, err := export.Native(t, recs, items, export.Options{Annotator: opt.Annotator, Style: style})
+	files, err := export.Native(t, recs, items, export.Options{Annotator: opt.Annotator, Style: inputStyle(inputs)})
 	if err != nil {
 		return err
+	}
+	for _, f := range files {
+		for _, w := range f.Warnings {
+			fmt.Fprintln(stderr, "warning: "+w)
+		}
 	}
 	if len(files) == 0 {
 		fmt.Fprintln(stderr, "annosheet: nothing to export: no record has an annotator")
@@ -139,6 +142,17 @@ func runExport(opt exportOptions, stdout, stderr io.Writer) error {
 		}
 		_, err := stdout.Write(files[0].Data)
 		return err
+	}
+	paths := map[string]string{} // path -> annotator
+	for _, file := range files {
+		path := opt.Out
+		if file.Annotator != "" {
+			path = annotatorPath(opt.Out, file.Annotator, len(files))
+		}
+		if other, dup := paths[path]; dup {
+			return fmt.Errorf("annotators %q and %q would both be written to %s; give --out with {annotator}, or --annotator", other, file.Annotator, path)
+		}
+		paths[path] = file.Annotator
 	}
 	for _, file := range files {
 		path := opt.Out
@@ -160,12 +174,17 @@ func runExport(opt exportOptions, stdout, stderr io.Writer) error {
 // annotatorPath puts an annotator's ID into an output path: in place of
 // {annotator}, or before the extension when several files are written.
 func annotatorPath(out, annotator string, n int) string {
+	// Only letters, digits, '.', '-' and '_' reach the file name: an ID
+	// cannot name another folder.
 	safe := strings.Map(func(r rune) rune {
-		if r == '/' || r == '\\' || r == 0 {
-			return '_'
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '_' || r == '.' {
+			return r
 		}
-		return r
+		return '_'
 	}, annotator)
+	if strings.Trim(safe, ".") == "" {
+		safe = "_" + safe
+	}
 	if strings.Contains(out, "{annotator}") {
 		return strings.ReplaceAll(out, "{annotator}", safe)
 	}
@@ -185,10 +204,11 @@ func exportTemplate(opt exportOptions, man *manifest.Manifest, recs []*export.Re
 	case opt.Template != "":
 		t, err = templates.Resolve(opt.Template, opt.Params)
 	case man != nil:
-		params := man.Template.Params
-		for k, v := range opt.Params {
-			params[k] = v
+		params := maps.Clone(man.Template.Params)
+		if params == nil {
+			params = map[string]string{}
 		}
+		maps.Copy(params, opt.Params)
 		t, err = templates.LoadWithParams(opt.Manifest+" (template)", []byte(man.Template.Source), params)
 	case len(recs) > 0:
 		t, err = templates.BuiltinWithParams(recs[0].Template.Name, opt.Params)
@@ -228,4 +248,19 @@ func manifestInputs(m *manifest.Manifest, manPath string) ([]string, error) {
 		out = append(out, resolve(a))
 	}
 	return out, nil
+}
+
+// inputStyle is the JSON style of the study's input, which the native file
+// keeps: the first input file, or a factgenie folder's outputs.jsonl.
+func inputStyle(inputs []string) ojson.Style {
+	for _, in := range inputs {
+		path := in
+		if st, err := os.Stat(in); err == nil && st.IsDir() {
+			path = filepath.Join(in, "outputs.jsonl")
+		}
+		if b, err := os.ReadFile(path); err == nil {
+			return ojson.DetectStyle(b)
+		}
+	}
+	return ojson.Style{Indent: "  ", Newline: true}
 }

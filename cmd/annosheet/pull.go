@@ -140,10 +140,19 @@ func pullAll(ctx context.Context, refs []workbookRef, template string) (*pullRes
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if seen[ref.path] {
+		// The same file given twice (a folder and a file in it, say) is
+		// read once.
+		key := ref.path
+		if abs, err := filepath.Abs(ref.path); err == nil {
+			key = abs
+			if resolved, err := filepath.EvalSymlinks(abs); err == nil {
+				key = resolved
+			}
+		}
+		if seen[key] {
 			continue
 		}
-		seen[ref.path] = true
+		seen[key] = true
 		if _, err := os.Stat(ref.path); err != nil && ref.batch != nil {
 			res.missingWorkbook(ref)
 			continue

@@ -86,7 +86,7 @@ func TestPullAndExport(t *testing.T) {
 	recs, _ := goldtest.ReadJSONL[goldtest.LegalRecord](legalData)
 	var want strings.Builder
 	for _, r := range recs {
-		fmt.Fprintf(&want, `{"id":%q,"labels":%s}`+"\n", r.ID, strings.ReplaceAll(fmt.Sprint(r.GoldLabels), " ", ","))
+		fmt.Fprintf(&want, `{"id": %q, "labels": %s}`+"\n", r.ID, strings.ReplaceAll(fmt.Sprint(r.GoldLabels), " ", ", "))
 	}
 	if string(got) != want.String() {
 		t.Errorf("native file:\n%s\nwant:\n%s", got, want.String())
@@ -222,5 +222,30 @@ func TestExportFactgenieNeedsTheKey(t *testing.T) {
 	code, stdout, stderr := runCLI(t, "export", ann, "--native", "--manifest", filepath.Join(dir, "manifest.json"))
 	if code != 0 || stdout != "" {
 		t.Errorf("exit %d: %q %s", code, stdout, stderr)
+	}
+}
+
+// TestCLIEdges covers command-line cases a review found: the same workbook
+// given twice, --param with a manifest of a template without parameters,
+// annotator IDs that are not file names, --help after an argument.
+func TestCLIEdges(t *testing.T) {
+	dir, book := legalStudy(t)
+	code, stdout, _ := runCLI(t, "pull", dir, book, filepath.Join(dir, ".", "legal-gaps-b01.xlsx"))
+	if code != 0 || strings.Count(stdout, "\n") != 5 {
+		t.Errorf("the same workbook three ways: exit %d, %d records", code, strings.Count(stdout, "\n"))
+	}
+	ann := filepath.Join(t.TempDir(), "a.jsonl")
+	runCLI(t, "pull", dir, "--out", ann)
+	code, _, stderr := runCLI(t, "export", ann, "--native", "--manifest", filepath.Join(dir, "manifest.json"), "--param", "x=1")
+	if code != exitFailure || !strings.Contains(stderr, `no parameter "x" (this template has no parameters)`) {
+		t.Errorf("--param with a manifest: exit %d %s", code, stderr)
+	}
+	for in, want := range map[string]string{"AK": "out-AK.json", "../up": "out-.._up.json", "a/b": "out-a_b.json", "..": "out-_...json"} {
+		if got := annotatorPath("out.json", in, 2); got != filepath.Clean(want) && got != want {
+			t.Errorf("annotatorPath(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if code, stdout, _ := runCLI(t, "templates", "check", "x.yaml", "--help"); code != 0 || !strings.Contains(stdout, "Example") {
+		t.Errorf("--help after an argument: exit %d", code)
 	}
 }

@@ -168,7 +168,8 @@ func TestGoldLegal(t *testing.T) {
 		if err := json.Unmarshal([]byte(line), &got); err != nil {
 			t.Fatal(err)
 		}
-		want := fmt.Sprintf(`{"id":%q,"labels":%s}`, recs[i].ID, strings.ReplaceAll(fmt.Sprint(recs[i].GoldLabels), " ", ","))
+		// In the input's own style: Python's default separators.
+		want := fmt.Sprintf(`{"id": %q, "labels": %s}`, recs[i].ID, strings.ReplaceAll(fmt.Sprint(recs[i].GoldLabels), " ", ", "))
 		if line != want {
 			t.Errorf("line %d: %s, want %s", i+1, line, want)
 		} else {

@@ -101,12 +101,21 @@ func decodeValue(d *json.Decoder) (any, error) {
 
 // Style is how JSON is written.
 type Style struct {
-	// Indent is the indentation of one level; "" writes compact JSON.
+	// Indent is the indentation of one level; "" writes one line.
 	Indent string
+	// Spaced separates items with ", " and keys from values with ": " on
+	// one line (Python's default), instead of "," and ":".
+	Spaced bool
 	// ASCII escapes every non-ASCII character as \uXXXX.
 	ASCII bool
 	// Newline ends the output with a newline.
 	Newline bool
+}
+
+// Compact is the style for one JSON value per line (JSON Lines): no
+// indentation and no final newline, separators and escaping kept.
+func (s Style) Compact() Style {
+	return Style{Spaced: s.Spaced, ASCII: s.ASCII}
 }
 
 // DetectStyle guesses the style a JSON file was written in, from its start
@@ -122,6 +131,12 @@ func DetectStyle(data []byte) Style {
 		}
 		s.Indent = string(rest[:n])
 	}
+	// On one line, Python's default separators are ", " and ": ".
+	if s.Indent == "" {
+		if i := bytes.Index(data, []byte(`":`)); i >= 0 && i+2 < len(data) {
+			s.Spaced = data[i+2] == ' '
+		}
+	}
 	ascii := true
 	for _, b := range data {
 		if b >= 0x80 {
@@ -133,9 +148,9 @@ func DetectStyle(data []byte) Style {
 	return s
 }
 
-// Marshal writes v in the given style. Separators are ", " and ": " in
-// indented output and "," and ":" in compact output, as Python writes them;
-// HTML characters are not escaped.
+// Marshal writes v in the given style, as Python's json module writes it:
+// indented output separates keys with ": "; HTML characters are not
+// escaped.
 func Marshal(v any, s Style) ([]byte, error) {
 	var b bytes.Buffer
 	if err := write(&b, v, s, 0); err != nil {
@@ -154,9 +169,12 @@ func write(b *bytes.Buffer, v any, s Style, depth int) error {
 			b.WriteString(strings.Repeat(s.Indent, d))
 		}
 	}
-	colon := ":"
-	if s.Indent != "" {
+	colon, comma := ":", ","
+	switch {
+	case s.Indent != "":
 		colon = ": "
+	case s.Spaced:
+		colon, comma = ": ", ", "
 	}
 	switch v := v.(type) {
 	case nil:
@@ -175,7 +193,7 @@ func write(b *bytes.Buffer, v any, s Style, depth int) error {
 		b.WriteByte('[')
 		for i, x := range v {
 			if i > 0 {
-				b.WriteByte(',')
+				b.WriteString(comma)
 			}
 			nl(depth + 1)
 			if err := write(b, x, s, depth+1); err != nil {
@@ -192,7 +210,7 @@ func write(b *bytes.Buffer, v any, s Style, depth int) error {
 		b.WriteByte('{')
 		for i, k := range v.Keys {
 			if i > 0 {
-				b.WriteByte(',')
+				b.WriteString(comma)
 			}
 			nl(depth + 1)
 			writeString(b, k, s.ASCII)
@@ -226,8 +244,13 @@ const hex = "0123456789abcdef"
 // ascii is set.
 func writeString(b *bytes.Buffer, s string, ascii bool) {
 	b.WriteByte('"')
-	for _, r := range s {
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
 		switch {
+		case r == utf8.RuneError && size == 1:
+			// An invalid byte: written as the replacement character.
+			b.WriteString(`\ufffd`)
 		case r == '"':
 			b.WriteString(`\"`)
 		case r == '\\':
@@ -250,8 +273,6 @@ func writeString(b *bytes.Buffer, s string, ascii bool) {
 			} else {
 				writeU(b, r)
 			}
-		case r == utf8.RuneError:
-			b.WriteString(`\ufffd`)
 		default:
 			b.WriteRune(r)
 		}

@@ -49,6 +49,7 @@ func TestMarshalStyles(t *testing.T) {
 	}{
 		{Style{}, `{"b":2,"a":["é😀",null,true,"<&>","\u0001"],"e":{},"g":{"y":[],"z":1}}`},
 		{Style{ASCII: true}, `{"b":2,"a":["\u00e9\ud83d\ude00",null,true,"<&>","\u0001"],"e":{},"g":{"y":[],"z":1}}`},
+		{Style{Spaced: true}, `{"b": 2, "a": ["é😀", null, true, "<&>", "\u0001"], "e": {}, "g": {"y": [], "z": 1}}`},
 		{Style{Indent: " ", Newline: true}, "{\n \"b\": 2,\n \"a\": [\n  \"é😀\",\n  null,\n  true,\n  \"<&>\",\n  \"\\u0001\"\n ],\n \"e\": {},\n \"g\": {\n  \"y\": [],\n  \"z\": 1\n }\n}\n"},
 	}
 	for _, c := range cases {
@@ -66,6 +67,31 @@ func TestDecodeErrors(t *testing.T) {
 	for _, in := range []string{`{"a":`, `[1,]`, `{"a":1}x`, ``} {
 		if _, err := Decode([]byte(in)); err == nil {
 			t.Errorf("%q: no error", in)
+		}
+	}
+}
+
+func TestReplacementCharacter(t *testing.T) {
+	got, err := Marshal([]any{"a\ufffdb", "c\xffd"}, Style{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A real U+FFFD is written as itself, as Python does; an invalid byte
+	// as its escape.
+	if want := "[\"a\ufffdb\",\"c\\ufffdd\"]"; string(got) != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+}
+
+func TestDetectStyle(t *testing.T) {
+	cases := map[string]Style{
+		"{\"id\": \"a\", \"n\": [1, 2]}\n{\"id\": \"b\"}\n": {Spaced: true, Newline: true},
+		"{\"id\":\"a\"}\n":             {Newline: true},
+		"[\n  {\"a\": \"\\u00e9\"}\n]": {Indent: "  ", ASCII: true},
+	}
+	for in, want := range cases {
+		if got := DetectStyle([]byte(in)); got != want {
+			t.Errorf("%q: %+v, want %+v", in, got, want)
 		}
 	}
 }
