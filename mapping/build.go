@@ -91,9 +91,13 @@ func Build(t *templates.Template, src Source, opt Options) (*Result, error) {
 	if len(b.lists) > 0 {
 		sheets = append(sheets, b.listsSheet())
 	}
+	meta, err := b.metaSheet()
+	if err != nil {
+		return nil, err
+	}
 	b.res.Plan = &Plan{
 		Title:  fmt.Sprintf("%s — %s", t.Title, opt.Batch),
-		Sheets: append(sheets, b.metaSheet()),
+		Sheets: append(sheets, meta),
 		Active: 0,
 	}
 	return b.res, nil
@@ -107,7 +111,8 @@ type builder struct {
 	res  *Result
 
 	rows     int            // rows of the Annotate sheet, header included
-	blobs    map[string]any // per item: what pull needs to check spans and evidence
+	blobs    map[string]string // per item: what pull needs to check spans and evidence, as JSON
+	blobCols int               // cells of the widest unit row of the metadata sheet
 	maxPass  int            // the most passages any record has (evidence validation)
 	lists    []listColumn
 	bandKey  string
@@ -449,7 +454,8 @@ func (b *builder) scan() error {
 	}
 	ids := map[string]pos{}
 	b.rows = 1
-	b.blobs = map[string]any{}
+	b.blobs = map[string]string{}
+	b.blobCols = 0
 	b.collect = true
 	b.warnSeen = map[string]bool{}
 	b.resetBands()
@@ -569,7 +575,9 @@ func (b *builder) gather(it *item) {
 		if len(evidence) > 0 {
 			blob["evidence"] = evidence
 		}
-		b.blobs[units[k]] = blob
+		j, _ := json.Marshal(blob) // strings and numbers: cannot fail
+		b.blobs[units[k]] = string(j)
+		b.blobCols = max(b.blobCols, metaUnitCells+len(chunks(string(j))))
 	}
 }
 

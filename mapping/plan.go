@@ -41,9 +41,16 @@ type Sheet struct {
 	// need it up front: XLSX to declare the sheet's dimension, Google
 	// Sheets to size the grid.
 	RowCount int
+	// Width is the number of cells of the widest row when rows are wider
+	// than Columns (the metadata sheet's chunked records); 0 otherwise.
+	Width int
 	// Rows produces rows 1..RowCount in order.
 	Rows func(emit func(Row) error) error
 }
+
+// ColCount is how many columns the sheet needs: its columns, or its widest
+// row when wider.
+func (s *Sheet) ColCount() int { return max(1, len(s.Columns), s.Width) }
 
 // Protection locks a sheet's locked cells. The fields say what annotators
 // may still do.

@@ -71,6 +71,8 @@ func columnStyle(c templates.ColumnSpec) Style {
 		return answerStyle(c)
 	case templates.RoleContext:
 		return styleContext
+	case templates.RoleID:
+		return Style{Wrap: true}
 	}
 	return Style{}
 }
@@ -200,7 +202,8 @@ func (b *builder) itemRows(it *item, emit func(Row) error) error {
 					cell.Style.Fill = band
 				}
 				if c.Question != nil && c.Question.Scope == "block" && k > 0 {
-					cell.Style = Style{Fill: fillNA}
+					// Not asked below a block's first row: greyed and locked.
+					cell.Style.Fill, cell.Style.Unlocked = fillNA, false
 				}
 			}
 			if s, ok := cell.Value.(string); ok && s == "" {
@@ -496,6 +499,10 @@ const (
 // backend's cell limit.
 const metaChunk = 30000
 
+// metaUnitCells is how many cells of a unit's metadata row come before its
+// data: kind, unit, item, first_row, rows.
+const metaUnitCells = 5
+
 func (b *builder) meta() WorkbookMeta {
 	m := WorkbookMeta{
 		Format:   MetaFormat,
@@ -515,20 +522,22 @@ func (b *builder) meta() WorkbookMeta {
 	return m
 }
 
-func (b *builder) metaSheet() *Sheet {
+func (b *builder) metaSheet() (*Sheet, error) {
 	units := b.res.Units
+	wb, err := json.Marshal(b.meta())
+	if err != nil {
+		return nil, err
+	}
+	wbChunks, tmplChunks := chunks(string(wb)), chunks(string(b.t.Source))
 	return &Sheet{
 		Name: SheetMeta, Visibility: VeryHidden, Columns: []Column{{Width: 12}, {Width: 30}},
+		Width:    max(1+len(wbChunks), 1+len(tmplChunks), metaUnitCells+1, b.blobCols),
 		RowCount: 3 + len(units), Protect: &Protection{},
 		Rows: func(emit func(Row) error) error {
-			wb, err := json.Marshal(b.meta())
-			if err != nil {
+			if err := emit(textRow(metaWorkbook, wbChunks...)); err != nil {
 				return err
 			}
-			if err := emit(textRow(metaWorkbook, chunks(string(wb))...)); err != nil {
-				return err
-			}
-			if err := emit(textRow(metaTemplate, chunks(string(b.t.Source))...)); err != nil {
+			if err := emit(textRow(metaTemplate, tmplChunks...)); err != nil {
 				return err
 			}
 			if err := emit(textRow("kind", "unit", "item", "first_row", "rows", "data")); err != nil {
@@ -537,11 +546,7 @@ func (b *builder) metaSheet() *Sheet {
 			for _, u := range units {
 				cells := []Cell{{Value: metaUnit}, {Value: u.ID}, {Value: u.Item}, {Value: u.FirstRow}, {Value: u.Rows}}
 				if blob, ok := b.blobs[u.ID]; ok {
-					j, err := json.Marshal(blob)
-					if err != nil {
-						return err
-					}
-					for _, c := range chunks(string(j)) {
+					for _, c := range chunks(blob) {
 						cells = append(cells, Cell{Value: c})
 					}
 				}
@@ -551,7 +556,7 @@ func (b *builder) metaSheet() *Sheet {
 			}
 			return nil
 		},
-	}
+	}, nil
 }
 
 func textRow(first string, rest ...string) Row {

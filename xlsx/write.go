@@ -102,8 +102,7 @@ func (wr *writer) style(s mapping.Style) (int, error) {
 
 func (wr *writer) sheet(sh *mapping.Sheet) error {
 	f := wr.f
-	ncol := max(1, len(sh.Columns))
-	last := mapping.CellName(ncol-1, max(1, sh.RowCount))
+	last := mapping.CellName(sh.ColCount()-1, max(1, sh.RowCount))
 	// The dimension must be declared before streaming, or readers that
 	// trust it (openpyxl's read-only mode) see a single row.
 	if err := f.SetSheetDimension(sh.Name, "A1:"+last); err != nil {
