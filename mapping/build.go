@@ -110,10 +110,10 @@ type builder struct {
 	cols []templates.ColumnSpec
 	res  *Result
 
-	rows     int            // rows of the Annotate sheet, header included
+	rows     int               // rows of the Annotate sheet, header included
 	blobs    map[string]string // per item: what pull needs to check spans and evidence, as JSON
 	blobCols int               // cells of the widest unit row of the metadata sheet
-	maxPass  int            // the most passages any record has (evidence validation)
+	maxPass  int               // the most passages any record has (evidence validation)
 	lists    []listColumn
 	bandKey  string
 	band     int
