@@ -1,5 +1,10 @@
 package mapping
 
+import (
+	"strings"
+	"unicode/utf8"
+)
+
 // A Plan is one workbook described as plain data: its sheets, their
 // columns, rows, validations, colours, locks and notes. A backend renders a
 // plan without knowing anything about templates.
@@ -125,6 +130,25 @@ type Validation struct {
 	// rejected. Backends shorten them to their limits.
 	PromptTitle, Prompt string
 	ErrorTitle, Error   string
+}
+
+// MaxInlineList is the longest list, in characters with its separators,
+// that a spreadsheet takes inline in a validation (Excel's limit).
+const MaxInlineList = 255
+
+// Inline reports whether a list validation can carry its values inline:
+// at most MaxInlineList characters, and no value with a comma or a quote
+// (the inline list's separators). Otherwise backends point at Source, so
+// that every backend offers the same list the same way.
+func (v Validation) Inline() bool {
+	n := 0
+	for _, s := range v.Values {
+		if strings.ContainsAny(s, `,"`) {
+			return false
+		}
+		n += utf8.RuneCountInString(s) + 1
+	}
+	return n-1 <= MaxInlineList || v.Source == ""
 }
 
 // Note is a comment on a cell.

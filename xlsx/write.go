@@ -16,7 +16,6 @@ import (
 const (
 	maxPromptTitle = 32
 	maxPrompt      = 255
-	maxInlineList  = 255
 )
 
 // WriteOptions tune Write.
@@ -234,8 +233,8 @@ func validation(v mapping.Validation) *excelize.DataValidation {
 	dv.Sqref = fmt.Sprintf("%s:%s", mapping.CellName(v.Col, v.FirstRow), mapping.CellName(v.Col, v.LastRow))
 	switch v.Kind {
 	case mapping.ValidList:
-		if inlineList(v.Values) {
-			// Checked by inlineList, so it cannot fail.
+		if v.Inline() {
+			// Checked by Inline, so it cannot fail.
 			_ = dv.SetDropList(v.Values)
 		} else {
 			dv.SetSqrefDropList(v.Source)
@@ -256,19 +255,6 @@ func validation(v mapping.Validation) *excelize.DataValidation {
 		dv.SetError(style, shorten(v.ErrorTitle, maxPromptTitle), shorten(v.Error, maxPrompt))
 	}
 	return dv
-}
-
-// inlineList reports whether a list fits Excel's inline form: at most 255
-// characters, and no value with a comma or a quote (the list's separators).
-func inlineList(values []string) bool {
-	n := 0
-	for _, v := range values {
-		if strings.ContainsAny(v, `,"`) {
-			return false
-		}
-		n += utf8.RuneCountInString(v) + 1
-	}
-	return n-1 <= maxInlineList
 }
 
 // shorten cuts s to n characters, ending in an ellipsis when cut.
