@@ -1,0 +1,141 @@
+package sheets
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"golang.org/x/oauth2"
+	drive "google.golang.org/api/drive/v3"
+	"google.golang.org/api/option"
+	sheetsapi "google.golang.org/api/sheets/v4"
+	htransport "google.golang.org/api/transport/http"
+)
+
+// Scope is the one OAuth scope annosheet asks for: files it creates (and
+// files the user opens with it), nothing else of the user's Drive.
+const Scope = drive.DriveFileScope
+
+// ErrNoCredentials means no way to sign in to Google was given.
+var ErrNoCredentials = errors.New("not signed in to Google: run 'annosheet auth login --client-secret FILE', or set GOOGLE_APPLICATION_CREDENTIALS to a service account key")
+
+// Options say where the Sheets API is and who is calling it.
+type Options struct {
+	// Endpoint is the base URL of a Sheets-compatible server, such as the
+	// fake; "" is Google.
+	Endpoint string
+	// NoAuth sends requests without credentials; only allowed for a
+	// loopback Endpoint.
+	NoAuth bool
+	// TokenSource signs requests as a user (OAuth).
+	TokenSource oauth2.TokenSource
+	// CredentialsFile is a service account key.
+	CredentialsFile string
+	// Retry is the policy for requests refused for the moment.
+	Retry Retry
+	// Transport is the HTTP transport under authentication and retries.
+	Transport http.RoundTripper
+}
+
+// Client is a signed-in connection to Sheets and Drive.
+type Client struct {
+	Sheets *sheetsapi.Service
+	Drive  *drive.Service
+	// ServiceAccount is set when calls are made as a service account,
+	// which cannot own new files.
+	ServiceAccount bool
+	// ChunkBytes bounds the JSON of one request; Google recommends
+	// staying under 2 MB.
+	ChunkBytes int
+	// requests counts the API calls made; a call retried counts once.
+	requests *counter
+}
+
+// IsLoopback reports whether a URL points at this machine.
+func IsLoopback(u string) bool {
+	p, err := url.Parse(u)
+	if err != nil {
+		return false
+	}
+	host := p.Hostname()
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// New connects to Sheets and Drive.
+func New(ctx context.Context, o Options) (*Client, error) {
+	base := o.Transport
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	c := &Client{ChunkBytes: 1800 << 10, requests: &counter{}}
+	// Retries go beneath the signature of a user's token, so that a
+	// sign-in Google refuses is reported at once, not tried again.
+	var rt http.RoundTripper
+	switch {
+	case o.NoAuth:
+		if o.Endpoint == "" || !IsLoopback(o.Endpoint) {
+			return nil, fmt.Errorf("--no-auth is only allowed with a loopback --endpoint (a fake of the Sheets API), not %q", o.Endpoint)
+		}
+		rt = o.Retry.Transport(base)
+	case o.CredentialsFile != "":
+		hc, _, err := htransport.NewClient(ctx, option.WithAuthCredentialsFile(option.ServiceAccount, o.CredentialsFile), option.WithScopes(Scope))
+		if err != nil {
+			return nil, fmt.Errorf("service account key %s: %w", o.CredentialsFile, err)
+		}
+		rt, c.ServiceAccount = o.Retry.Transport(hc.Transport), true
+	case o.TokenSource != nil:
+		rt = &oauth2.Transport{Source: o.TokenSource, Base: o.Retry.Transport(base)}
+	default:
+		return nil, ErrNoCredentials
+	}
+	hc := &http.Client{Transport: c.requests.wrap(rt)}
+	sopts := []option.ClientOption{option.WithHTTPClient(hc)}
+	dopts := []option.ClientOption{option.WithHTTPClient(hc)}
+	if o.Endpoint != "" {
+		e := strings.TrimSuffix(o.Endpoint, "/")
+		sopts = append(sopts, option.WithEndpoint(e+"/"))
+		dopts = append(dopts, option.WithEndpoint(e+"/drive/v3/"))
+	}
+	var err error
+	if c.Sheets, err = sheetsapi.NewService(ctx, sopts...); err != nil {
+		return nil, err
+	}
+	if c.Drive, err = drive.NewService(ctx, dopts...); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// Requests is how many API calls the client has made; a call that was
+// retried counts once.
+func (c *Client) Requests() int { return c.requests.n() }
+
+// counter counts round trips.
+type counter struct{ count chan int }
+
+func (c *counter) wrap(rt http.RoundTripper) http.RoundTripper {
+	c.count = make(chan int, 1)
+	c.count <- 0
+	return roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		c.count <- <-c.count + 1
+		return rt.RoundTrip(r)
+	})
+}
+
+func (c *counter) n() int {
+	n := <-c.count
+	c.count <- n
+	return n
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }

@@ -1,0 +1,16 @@
+// Package sheets is the Google Sheets backend: it renders a mapping.Plan as
+// a spreadsheet with the Sheets and Drive APIs (google.golang.org/api,
+// imported as sheetsapi and drive), and reads a filled spreadsheet back
+// into a grid for pull. Requests that Google refuses for the moment are
+// retried with backoff; the whole workbook is written in a small number of
+// batched requests.
+//
+//	c, err := sheets.New(ctx, sheets.Options{TokenSource: ts})
+//	w, err := c.Write(ctx, plan, sheets.WriteOptions{Share: []string{"ann@example.org"}})
+//	fmt.Println(w.URL)
+//	g, err := c.Open(ctx, w.ID) // for mapping.Pull
+//
+// It knows nothing about templates: everything it writes is in the plan.
+// The in-process fake of the Sheets API that the tests use is in package
+// sheets/sheetsfake.
+package sheets
