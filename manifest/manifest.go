@@ -34,7 +34,7 @@ type Manifest struct {
 	Schema   string   `json:"schema"`
 	Study    string   `json:"study"`
 	Created  string   `json:"created"`
-	Format   string   `json:"format"` // xlsx
+	Format   string   `json:"format"` // xlsx or gsheets
 	Template Template `json:"template"`
 	// InputArgs are the inputs as given to generate (files or folders);
 	// Inputs every file read, with its hash.
@@ -64,12 +64,31 @@ type Input struct {
 	Bytes  int64  `json:"bytes"`
 }
 
-// Batch is one workbook.
+// Batch is one workbook: a file (XLSX) or a spreadsheet (Google Sheets).
 type Batch struct {
-	ID    string `json:"id"`
-	File  string `json:"file"` // relative to the manifest
-	Rows  int    `json:"rows"`
-	Units []Unit `json:"units"`
+	ID          string       `json:"id"`
+	File        string       `json:"file,omitempty"` // relative to the manifest
+	Spreadsheet *Spreadsheet `json:"spreadsheet,omitempty"`
+	Rows        int          `json:"rows"`
+	Units       []Unit       `json:"units"`
+}
+
+// Statuses of a spreadsheet.
+const (
+	// Incomplete: created, but generate did not finish it; running the
+	// same generate again finishes it in place.
+	Incomplete = "incomplete"
+	Complete   = "complete"
+)
+
+// Spreadsheet is a batch's Google spreadsheet.
+type Spreadsheet struct {
+	ID     string `json:"id"`
+	URL    string `json:"url"`
+	Status string `json:"status"`
+	// Endpoint is the Sheets API it lives on when not Google's (a fake,
+	// for dry runs).
+	Endpoint string `json:"endpoint,omitempty"`
 }
 
 // Unit is a unit of annotation and the item (instance) it belongs to.

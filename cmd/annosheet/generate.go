@@ -5,18 +5,22 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
+	"google.golang.org/api/googleapi"
 
 	"github.com/annosheet/annosheet/internal/atomicfile"
 	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/sheets"
 	"github.com/annosheet/annosheet/templates"
 	"github.com/annosheet/annosheet/xlsx"
 )
@@ -32,28 +36,48 @@ type generateOptions struct {
 	SeedSet  bool
 	Force    bool
 	Now      time.Time
+	// Google Sheets only.
+	Google  googleOptions
+	Share   []string
+	Message string
+	Folder  string
+	Protect string
 }
+
+const (
+	formatXLSX    = "xlsx"
+	formatGSheets = "gsheets"
+)
 
 func generateCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "generate",
 		Usage: "turn a template and input data into annotator-ready workbooks",
-		Description: "Writes one workbook per batch into the --out folder, named TEMPLATE-BATCH.xlsx,\n" +
-			"and manifest.json, the coordinator's record of the study (keep it from annotators:\n" +
-			"it holds the key to anonymised names).\n\n" +
+		Description: "Writes one workbook per batch: with --format xlsx (the default) a file in the\n" +
+			"--out folder named TEMPLATE-BATCH.xlsx; with --format gsheets a Google spreadsheet,\n" +
+			"whose link is printed (sign in first with 'annosheet auth login'). The --out folder\n" +
+			"gets manifest.json, the coordinator's record of the study (keep it from annotators:\n" +
+			"it holds the key to anonymised names). If making a spreadsheet fails half-way, the\n" +
+			"same command again finishes that spreadsheet instead of making another.\n\n" +
 			"Example:\n" +
 			"   annosheet generate --template legal-gaps --input examples/legal-gaps.jsonl --out study/\n" +
-			"   annosheet generate -t qa-span-errors -i dev.json --param 'prediction=prediction 2' -o qa/",
-		Flags: []cli.Flag{
+			"   annosheet generate -t qa-span-errors -i dev.json --param 'prediction=prediction 2' -o qa/\n" +
+			"   annosheet generate -t legal-gaps -i examples/legal-gaps.jsonl -o study/ \\\n" +
+			"       --format gsheets --share ann1@example.org,ann2@example.org",
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "template", Aliases: []string{"t"}, Usage: "built-in template `NAME` or template `FILE`"},
 			&cli.StringSliceFlag{Name: "input", Aliases: []string{"i"}, Usage: "input `PATH` (JSON Lines, JSON, or a factgenie folder); repeat for several"},
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "output `DIR` (created if missing)"},
-			&cli.StringFlag{Name: "format", Value: "xlsx", Usage: "output format: xlsx"},
+			&cli.StringFlag{Name: "format", Value: formatXLSX, Usage: "output format: xlsx or gsheets"},
 			&cli.StringFlag{Name: "batch", Value: "b01", Usage: "batch `ID` recorded in the workbook"},
 			&cli.StringSliceFlag{Name: "param", Usage: "template parameter `NAME=VALUE`; repeat for several"},
 			&cli.Uint64Flag{Name: "seed", Usage: "seed for anonymised labels (random when not given; recorded in the manifest)"},
-			&cli.BoolFlag{Name: "force", Usage: "replace existing output files"},
-		},
+			&cli.BoolFlag{Name: "force", Usage: "replace existing output (a spreadsheet is rewritten in place, keeping its link)"},
+			&cli.StringSliceFlag{Name: "share", Usage: "gsheets: give these `EMAIL`s edit access (comma-separated or repeated)"},
+			&cli.StringFlag{Name: "message", Usage: "gsheets: `TEXT` of the sharing mail"},
+			&cli.StringFlag{Name: "folder", Usage: "gsheets: Drive folder `ID` to create in (a shared drive's folder for a service account)"},
+			&cli.StringFlag{Name: "protect", Value: sheets.ProtectWarning, Usage: "gsheets: context columns ask before an edit (warning) or only you may edit them (editors)"},
+		}, googleFlags()...),
 		Action: func(c *cli.Context) error {
 			if err := noArgs(c); err != nil {
 				return err
@@ -68,6 +92,24 @@ func generateCommand() *cli.Command {
 				SeedSet:  c.IsSet("seed"),
 				Force:    c.Bool("force"),
 				Now:      time.Now(),
+				Google:   googleFrom(c),
+				Message:  c.String("message"),
+				Folder:   c.String("folder"),
+				Protect:  c.String("protect"),
+			}
+			for _, s := range c.StringSlice("share") {
+				for _, e := range strings.Split(s, ",") {
+					if e = strings.TrimSpace(e); e != "" {
+						opt.Share = append(opt.Share, e)
+					}
+				}
+			}
+			if opt.Format != formatGSheets {
+				for _, f := range []string{"share", "message", "folder", "protect", "endpoint", "no-auth"} {
+					if c.IsSet(f) {
+						return usagef("--%s is for --format gsheets", f)
+					}
+				}
 			}
 			var err error
 			if opt.Params, err = parseParams(c.StringSlice("param")); err != nil {
@@ -98,10 +140,17 @@ func runGenerate(ctx context.Context, opt generateOptions, stdout, stderr io.Wri
 		return usagef("generate needs --input PATH")
 	case opt.Out == "":
 		return usagef("generate needs --out DIR")
-	case opt.Format != "xlsx":
-		return usagef("--format %q: only xlsx is available", opt.Format)
+	case opt.Format != formatXLSX && opt.Format != formatGSheets:
+		return usagef("--format %q: use xlsx or gsheets", opt.Format)
 	case !validBatch(opt.Batch):
 		return usagef("--batch %q: use letters, digits, '-' and '_' (it names a file)", opt.Batch)
+	case opt.Protect != "" && opt.Protect != sheets.ProtectWarning && opt.Protect != sheets.ProtectEditors:
+		return usagef("--protect %q: use warning or editors", opt.Protect)
+	}
+	for _, e := range opt.Share {
+		if !strings.Contains(e, "@") {
+			return usagef("--share %q: not an email address", e)
+		}
 	}
 	t, err := templates.Resolve(opt.Template, opt.Params)
 	if err != nil {
@@ -111,6 +160,51 @@ func runGenerate(ctx context.Context, opt generateOptions, stdout, stderr io.Wri
 	if err != nil {
 		return err
 	}
+	man := filepath.Join(opt.Out, manifest.FileName)
+	book := filepath.Join(opt.Out, fmt.Sprintf("%s-%s.xlsx", t.Name, opt.Batch))
+	// A spreadsheet a failed run left unfinished is finished in place, with
+	// the same study and seed, so that nothing is made twice.
+	var resume *manifest.Spreadsheet
+	var prev *manifest.Manifest
+	if _, err := os.Lstat(man); err == nil {
+		if prev, err = manifest.Read(man); err != nil && opt.Format == formatGSheets {
+			return err
+		}
+	}
+	if prev != nil && opt.Format == formatGSheets {
+		for _, b := range prev.Batches {
+			if b.ID == opt.Batch && b.Spreadsheet != nil && (b.Spreadsheet.Status == manifest.Incomplete || opt.Force) {
+				sp := *b.Spreadsheet
+				resume = &sp
+			}
+		}
+		if resume != nil && resume.Status == manifest.Incomplete && prev.Template.Name != t.Name {
+			return fmt.Errorf("%s: batch %s has an unfinished spreadsheet of template %s (%s); generate it with that template, or use --force", man, opt.Batch, prev.Template.Name, resume.URL)
+		}
+	}
+	if !opt.Force && resume == nil {
+		paths := []string{man}
+		if opt.Format == formatXLSX {
+			paths = []string{book, man}
+		}
+		for _, p := range paths {
+			if _, err := os.Lstat(p); err == nil {
+				return fmt.Errorf("%s: %w (use --force to replace it)", p, atomicfile.ErrExists)
+			}
+		}
+	}
+	study := ""
+	if resume != nil && resume.Status == manifest.Incomplete {
+		study = prev.Study
+		if !opt.SeedSet {
+			opt.Seed, opt.SeedSet = prev.Seed, true
+		}
+	}
+	if study == "" {
+		if study, err = newStudyID(); err != nil {
+			return err
+		}
+	}
 	if !opt.SeedSet {
 		var b [8]byte
 		if _, err := rand.Read(b[:]); err != nil {
@@ -118,20 +212,11 @@ func runGenerate(ctx context.Context, opt generateOptions, stdout, stderr io.Wri
 		}
 		opt.Seed = binary.LittleEndian.Uint64(b[:])
 	}
-	study, err := newStudyID()
-	if err != nil {
-		return err
+	limit := mapping.XLSXCellLimit
+	if opt.Format == formatGSheets {
+		limit = mapping.SheetsCellLimit
 	}
-	book := filepath.Join(opt.Out, fmt.Sprintf("%s-%s.xlsx", t.Name, opt.Batch))
-	man := filepath.Join(opt.Out, manifest.FileName)
-	if !opt.Force {
-		for _, p := range []string{book, man} {
-			if _, err := os.Lstat(p); err == nil {
-				return fmt.Errorf("%s: %w (use --force to replace it)", p, atomicfile.ErrExists)
-			}
-		}
-	}
-	res, err := mapping.Build(t, src, mapping.Options{Batch: opt.Batch, Study: study, CellLimit: mapping.XLSXCellLimit, Seed: opt.Seed})
+	res, err := mapping.Build(t, src, mapping.Options{Batch: opt.Batch, Study: study, CellLimit: limit, Seed: opt.Seed})
 	if err != nil {
 		return err
 	}
@@ -144,12 +229,81 @@ func runGenerate(ctx context.Context, opt generateOptions, stdout, stderr io.Wri
 	if err := os.MkdirAll(opt.Out, 0o755); err != nil {
 		return err
 	}
-	err = atomicfile.Write(book, opt.Force, 0o644, func(w io.Writer) error {
-		return xlsx.Write(res.Plan, w, xlsx.WriteOptions{Created: opt.Now})
-	})
+	m, err := newManifest(opt, t, src, study, res)
 	if err != nil {
-		return fmt.Errorf("write %s: %w", book, err)
+		return err
 	}
+	batch := &m.Batches[0]
+	saveManifest := func() error {
+		if err := atomicfile.Write(man, true, 0o644, m.Encode); err != nil {
+			return fmt.Errorf("write %s: %w", man, err)
+		}
+		return nil
+	}
+	var where string
+	switch opt.Format {
+	case formatXLSX:
+		err = atomicfile.Write(book, opt.Force, 0o644, func(w io.Writer) error {
+			return xlsx.Write(res.Plan, w, xlsx.WriteOptions{Created: opt.Now})
+		})
+		if err != nil {
+			return fmt.Errorf("write %s: %w", book, err)
+		}
+		batch.File, where = filepath.Base(book), book
+		if err := atomicfile.Write(man, opt.Force, 0o644, m.Encode); err != nil {
+			return fmt.Errorf("write %s: %w", man, err)
+		}
+	case formatGSheets:
+		c, err := opt.Google.client(ctx, stderr)
+		if err != nil {
+			return err
+		}
+		wo := sheets.WriteOptions{Folder: opt.Folder, Share: opt.Share, Message: opt.Message, Protect: opt.Protect,
+			// Recorded before anything else can fail, so that the next
+			// run finishes this spreadsheet.
+			Created: func(id, url string) error {
+				batch.Spreadsheet = &manifest.Spreadsheet{ID: id, URL: url, Status: manifest.Incomplete, Endpoint: opt.Google.Endpoint}
+				fmt.Fprintf(stderr, "created %s\n", url)
+				return saveManifest()
+			}}
+		if resume != nil {
+			wo.Existing = resume.ID
+			batch.Spreadsheet = &manifest.Spreadsheet{ID: resume.ID, URL: resume.URL, Status: manifest.Incomplete, Endpoint: opt.Google.Endpoint}
+			if err := saveManifest(); err != nil {
+				return err
+			}
+			fmt.Fprintf(stderr, "finishing %s\n", resume.URL)
+		}
+		w, err := c.Write(ctx, res.Plan, wo)
+		var ge *googleapi.Error
+		if resume != nil && errors.As(err, &ge) && ge.Code == http.StatusNotFound {
+			return fmt.Errorf("%w\n(the spreadsheet %s recorded in %s is gone; move %s away to start the batch afresh)", err, resume.URL, man, man)
+		}
+		if err != nil {
+			return explainGoogle(err)
+		}
+		batch.Spreadsheet.URL, batch.Spreadsheet.Status = w.URL, manifest.Complete
+		if err := saveManifest(); err != nil {
+			return err
+		}
+		where = w.URL
+	}
+	fmt.Fprintf(stdout, "wrote %s: %d units in %d rows (template %s v%d, batch %s)\n", where, len(res.Units), batch.Rows, t.Name, t.Version, opt.Batch)
+	if len(opt.Share) > 0 {
+		fmt.Fprintf(stdout, "shared with %s (can edit)\n", strings.Join(opt.Share, ", "))
+	}
+	if res.Skipped > 0 {
+		fmt.Fprintf(stdout, "note: %d of %d records have nothing to annotate and got no rows\n", res.Skipped, res.Records)
+	}
+	if len(res.Warnings) > 0 {
+		fmt.Fprintf(stdout, "note: %d warnings (see above)\n", len(res.Warnings))
+	}
+	fmt.Fprintf(stdout, "wrote %s (the coordinator's record; keep it from annotators)\n", man)
+	return nil
+}
+
+// newManifest is the study's record, with its one batch.
+func newManifest(opt generateOptions, t *templates.Template, src mapping.Source, study string, res *mapping.Result) (*manifest.Manifest, error) {
 	m := &manifest.Manifest{
 		Schema:  manifest.Schema,
 		Study:   study,
@@ -169,28 +323,16 @@ func runGenerate(ctx context.Context, opt generateOptions, stdout, stderr io.Wri
 	for _, f := range src.Files() {
 		in, err := manifest.HashFile(f)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		m.Inputs = append(m.Inputs, in)
 	}
-	batch := manifest.Batch{ID: opt.Batch, File: filepath.Base(book), Rows: res.Rows}
+	batch := manifest.Batch{ID: opt.Batch, Rows: res.Rows}
 	for _, u := range res.Units {
 		batch.Units = append(batch.Units, manifest.Unit{ID: u.ID, Item: u.Item})
 	}
 	m.Batches = append(m.Batches, batch)
-	err = atomicfile.Write(man, opt.Force, 0o644, m.Encode)
-	if err != nil {
-		return fmt.Errorf("write %s: %w", man, err)
-	}
-	fmt.Fprintf(stdout, "wrote %s: %d units in %d rows (template %s v%d, batch %s)\n", book, len(res.Units), batch.Rows, t.Name, t.Version, opt.Batch)
-	if res.Skipped > 0 {
-		fmt.Fprintf(stdout, "note: %d of %d records have nothing to annotate and got no rows\n", res.Skipped, res.Records)
-	}
-	if len(res.Warnings) > 0 {
-		fmt.Fprintf(stdout, "note: %d warnings (see above)\n", len(res.Warnings))
-	}
-	fmt.Fprintf(stdout, "wrote %s (the coordinator's record; keep it from annotators)\n", man)
-	return nil
+	return m, nil
 }
 
 func validBatch(s string) bool {

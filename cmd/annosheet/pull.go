@@ -3,17 +3,21 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/urfave/cli/v2"
+	"google.golang.org/api/googleapi"
 
 	"github.com/annosheet/annosheet/internal/atomicfile"
 	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/sheets"
 	"github.com/annosheet/annosheet/xlsx"
 )
 
@@ -23,6 +27,7 @@ type pullOptions struct {
 	Report   string
 	Strict   bool
 	Template string
+	Google   googleOptions
 }
 
 func pullCommand() *cli.Command {
@@ -30,26 +35,28 @@ func pullCommand() *cli.Command {
 		Name:      "pull",
 		Usage:     "read filled workbooks back into validated canonical JSON",
 		ArgsUsage: "SOURCE...",
-		Description: "SOURCE is a workbook (.xlsx), a folder of workbooks, or a study's manifest.json.\n" +
+		Description: "SOURCE is a workbook (.xlsx), a folder of workbooks, a Google spreadsheet's link\n" +
+			"or ID, or a study's manifest.json (or its folder), which names every batch.\n" +
 			"Every cell is checked against the template the workbook carries; problems are\n" +
 			"printed on stderr, one per line, by file and cell (Annotate!F14), and every\n" +
 			"unit is written, empty and missing ones too.\n\n" +
 			"Example:\n" +
 			"   annosheet pull study/ --out annotations.jsonl --report report.json\n" +
-			"   annosheet pull study/legal-gaps-b01.xlsx --strict > annotations.jsonl",
-		Flags: []cli.Flag{
+			"   annosheet pull study/legal-gaps-b01.xlsx --strict > annotations.jsonl\n" +
+			"   annosheet pull https://docs.google.com/spreadsheets/d/1AbC.../edit -o annotations.jsonl",
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "write the records to `FILE.jsonl` (default: stdout)"},
 			&cli.StringFlag{Name: "report", Usage: "write every problem, and counts, to `FILE.json`"},
 			&cli.BoolFlag{Name: "strict", Usage: "exit with status 3 when any error-level problem is found"},
 			&cli.StringFlag{Name: "template", Usage: "refuse workbooks not made with template `NAME`"},
-		},
+		}, googleFlags()...),
 		Action: func(c *cli.Context) error {
 			if c.NArg() == 0 {
 				return usagef("pull needs a SOURCE: a workbook, a folder of them, or a manifest")
 			}
 			return runPull(c.Context, pullOptions{
 				Sources: c.Args().Slice(), Out: c.String("out"), Report: c.String("report"),
-				Strict: c.Bool("strict"), Template: c.String("template"),
+				Strict: c.Bool("strict"), Template: c.String("template"), Google: googleFrom(c),
 			}, c.App.Writer, c.App.ErrWriter)
 		},
 	}
@@ -57,10 +64,12 @@ func pullCommand() *cli.Command {
 
 // workbookRef is one workbook to pull, and what the study expects of it.
 type workbookRef struct {
-	path  string
-	study string          // from the manifest; "" when unknown
-	batch *manifest.Batch // from the manifest
-	man   *manifest.Manifest
+	path        string          // a file, or how the spreadsheet was named
+	spreadsheet string          // a Google spreadsheet's ID
+	endpoint    string          // the Sheets API it is on, when the manifest says
+	study       string          // from the manifest; "" when unknown
+	batch       *manifest.Batch // from the manifest
+	man         *manifest.Manifest
 }
 
 // pullResult is everything one pull run read.
@@ -84,7 +93,11 @@ func expandSources(sources []string) ([]workbookRef, error) {
 	for _, s := range sources {
 		st, err := os.Stat(s)
 		if err != nil {
-			return nil, fmt.Errorf("source %s: %w", s, err)
+			if id, ok := sheets.SpreadsheetID(s); ok && errors.Is(err, os.ErrNotExist) {
+				refs = append(refs, workbookRef{path: s, spreadsheet: id})
+				continue
+			}
+			return nil, fmt.Errorf("source %s: %w (not a file, a folder, or a spreadsheet link)", s, err)
 		}
 		switch {
 		case st.IsDir():
@@ -125,6 +138,10 @@ func manifestRefs(m *manifest.Manifest, dir string) []workbookRef {
 	var refs []workbookRef
 	for i := range m.Batches {
 		b := &m.Batches[i]
+		if b.Spreadsheet != nil {
+			refs = append(refs, workbookRef{path: b.Spreadsheet.URL, spreadsheet: b.Spreadsheet.ID, endpoint: b.Spreadsheet.Endpoint, study: m.Study, batch: b, man: m})
+			continue
+		}
 		refs = append(refs, workbookRef{path: filepath.Join(dir, b.File), study: m.Study, batch: b, man: m})
 	}
 	return refs
@@ -133,39 +150,59 @@ func manifestRefs(m *manifest.Manifest, dir string) []workbookRef {
 // pullAll reads every workbook. A workbook that cannot be read at all is an
 // error; so is a workbook of another template or study. A workbook the
 // manifest lists but that is not there turns its units into missing records.
-func pullAll(ctx context.Context, refs []workbookRef, template string) (*pullResult, error) {
+func pullAll(ctx context.Context, refs []workbookRef, opt pullOptions, stderr io.Writer) (*pullResult, error) {
 	res := &pullResult{}
 	seen := map[string]bool{}
+	var client *sheets.Client
 	for _, ref := range refs {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		// The same file given twice (a folder and a file in it, say) is
+		// The same workbook given twice (a folder and a file in it, say) is
 		// read once.
-		key := ref.path
-		if abs, err := filepath.Abs(ref.path); err == nil {
-			key = abs
-			if resolved, err := filepath.EvalSymlinks(abs); err == nil {
-				key = resolved
+		if key := ref.key(); seen[key] {
+			continue
+		} else {
+			seen[key] = true
+		}
+		var g *mapping.Grid
+		closeFn := func() error { return nil }
+		if ref.spreadsheet != "" {
+			if ref.endpoint != "" && ref.endpoint != opt.Google.Endpoint {
+				return nil, usagef("the spreadsheet of batch %s is on %s (a dry run): give --endpoint %s", ref.batch.ID, ref.endpoint, ref.endpoint)
+			}
+			if client == nil {
+				c, err := opt.Google.client(ctx, stderr)
+				if err != nil {
+					return nil, err
+				}
+				client = c
+			}
+			var err error
+			g, err = client.Open(ctx, ref.spreadsheet)
+			var ge *googleapi.Error
+			if ref.batch != nil && errors.As(err, &ge) && ge.Code == http.StatusNotFound {
+				res.missingWorkbook(ref)
+				continue
+			}
+			if err != nil {
+				return nil, explainGoogle(err)
+			}
+		} else {
+			if _, err := os.Stat(ref.path); err != nil && ref.batch != nil {
+				res.missingWorkbook(ref)
+				continue
+			}
+			var err error
+			if g, closeFn, err = xlsx.Open(ref.path); err != nil {
+				return nil, err
 			}
 		}
-		if seen[key] {
-			continue
-		}
-		seen[key] = true
-		if _, err := os.Stat(ref.path); err != nil && ref.batch != nil {
-			res.missingWorkbook(ref)
-			continue
-		}
-		g, closeFn, err := xlsx.Open(ref.path)
-		if err != nil {
-			return nil, err
-		}
-		opt := mapping.PullOptions{Template: template, Study: ref.study}
+		popt := mapping.PullOptions{Template: opt.Template, Study: ref.study}
 		if ref.man != nil {
-			opt.Template, opt.Version = ref.man.Template.Name, ref.man.Template.Version
+			popt.Template, popt.Version = ref.man.Template.Name, ref.man.Template.Version
 		}
-		p, err := mapping.Pull(g, opt)
+		p, err := mapping.Pull(g, popt)
 		closeFn()
 		if err != nil {
 			return nil, err
@@ -180,9 +217,27 @@ func pullAll(ctx context.Context, refs []workbookRef, template string) (*pullRes
 	return res, nil
 }
 
+// key identifies the workbook a ref reads, whatever path led to it.
+func (ref workbookRef) key() string {
+	if ref.spreadsheet != "" {
+		return "gsheets:" + ref.spreadsheet
+	}
+	key := ref.path
+	if abs, err := filepath.Abs(ref.path); err == nil {
+		key = abs
+		if resolved, err := filepath.EvalSymlinks(abs); err == nil {
+			key = resolved
+		}
+	}
+	return key
+}
+
 // missingWorkbook records every unit of a workbook that was not returned.
 func (res *pullResult) missingWorkbook(ref workbookRef) {
-	name := filepath.Base(ref.path)
+	name, kind := filepath.Base(ref.path), "xlsx"
+	if ref.spreadsheet != "" {
+		name, kind = ref.spreadsheet, "gsheets"
+	}
 	res.problems = append(res.problems, &mapping.Problem{Severity: mapping.Error, File: name, Err: mapping.ErrMissingUnit,
 		Message: fmt.Sprintf("the workbook of batch %s is missing; its %d units are reported missing", ref.batch.ID, len(ref.batch.Units))})
 	for _, u := range ref.batch.Units {
@@ -190,7 +245,7 @@ func (res *pullResult) missingWorkbook(ref workbookRef) {
 			Schema:   mapping.AnnotationSchema,
 			Template: mapping.TemplateID{Name: ref.man.Template.Name, Version: ref.man.Template.Version},
 			Batch:    ref.batch.ID, Unit: u.ID, Item: u.Item, Status: mapping.StatusMissing,
-			Values: map[string]any{}, Source: mapping.RecordSource{Kind: "xlsx", File: name, Rows: []int{}},
+			Values: map[string]any{}, Source: mapping.RecordSource{Kind: kind, File: name, Rows: []int{}},
 			Problems: []mapping.UnitProblem{{Severity: mapping.Error, Message: "the workbook is missing"}},
 		})
 	}
@@ -221,7 +276,7 @@ func runPull(ctx context.Context, opt pullOptions, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	res, err := pullAll(ctx, refs, opt.Template)
+	res, err := pullAll(ctx, refs, opt, stderr)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,99 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+
+	"github.com/urfave/cli/v2"
+	"google.golang.org/api/googleapi"
+
+	"github.com/annosheet/annosheet/sheets"
+	"github.com/annosheet/annosheet/sheets/googleauth"
+)
+
+// envServiceAccount names a service account key, as for every Google
+// client library.
+const envServiceAccount = "GOOGLE_APPLICATION_CREDENTIALS"
+
+// googleOptions say where the Sheets API is and how to sign in.
+type googleOptions struct {
+	Endpoint string
+	NoAuth   bool
+}
+
+func googleFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "endpoint", EnvVars: []string{"ANNOSHEET_SHEETS_ENDPOINT"}, Usage: "Sheets API base `URL` (default: Google; a fakesheets URL for dry runs)"},
+		&cli.BoolFlag{Name: "no-auth", Usage: "send no credentials (only with a loopback --endpoint)"},
+	}
+}
+
+func googleFrom(c *cli.Context) googleOptions {
+	return googleOptions{Endpoint: c.String("endpoint"), NoAuth: c.Bool("no-auth")}
+}
+
+// client signs in: a service account key in GOOGLE_APPLICATION_CREDENTIALS,
+// else the token 'annosheet auth login' saved.
+func (g googleOptions) client(ctx context.Context, stderr io.Writer) (*sheets.Client, error) {
+	if g.NoAuth && (g.Endpoint == "" || !sheets.IsLoopback(g.Endpoint)) {
+		return nil, usagef("--no-auth is only allowed with a loopback --endpoint (a fake of the Sheets API)")
+	}
+	o := sheets.Options{Endpoint: g.Endpoint, NoAuth: g.NoAuth, Retry: sheets.Retry{
+		Logf: func(format string, args ...any) { fmt.Fprintf(stderr, "note: "+format+"\n", args...) },
+	}}
+	if !g.NoAuth {
+		if key := os.Getenv(envServiceAccount); key != "" {
+			o.CredentialsFile = key
+		} else {
+			path, err := googleauth.DefaultPath()
+			if err != nil {
+				return nil, err
+			}
+			ts, err := googleauth.Store{Path: path}.TokenSource(ctx)
+			if errors.Is(err, googleauth.ErrNotSignedIn) {
+				return nil, sheets.ErrNoCredentials
+			}
+			if err != nil {
+				return nil, err
+			}
+			o.TokenSource = ts
+		}
+	}
+	return sheets.New(ctx, o)
+}
+
+// explainGoogle adds what to do to Google's refusals.
+func explainGoogle(err error) error {
+	err = googleauth.Explain(err)
+	var ge *googleapi.Error
+	if errors.As(err, &ge) {
+		switch ge.Code {
+		case http.StatusForbidden:
+			return fmt.Errorf("%w\n(Google refused: a quota, or no permission; a permission error needs the owner to share the spreadsheet or folder, and waiting will not help)", err)
+		case http.StatusNotFound:
+			return fmt.Errorf("%w\n(not found, or not open to annosheet: with the drive.file scope it reaches only spreadsheets and folders it made, or that were shared with the account it signed in as)", err)
+		}
+	}
+	return err
+}
+
+// serviceAccountEmail reads the account a service account key is for.
+func serviceAccountEmail(path string) (string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", envServiceAccount, err)
+	}
+	var k struct {
+		Type  string `json:"type"`
+		Email string `json:"client_email"`
+	}
+	if err := json.Unmarshal(b, &k); err != nil || k.Type != "service_account" || k.Email == "" {
+		return "", fmt.Errorf("%s=%s: not a service account key (a JSON key file with type \"service_account\")", envServiceAccount, path)
+	}
+	return k.Email, nil
+}

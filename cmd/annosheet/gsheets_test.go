@@ -1,0 +1,528 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/annosheet/annosheet/internal/goldtest"
+	"github.com/annosheet/annosheet/manifest"
+	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/sheets"
+	"github.com/annosheet/annosheet/sheets/sheetsfake"
+)
+
+// noGoogleAccount keeps a test away from the real user's sign-in.
+func noGoogleAccount(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	t.Setenv("ANNOSHEET_CONFIG_DIR", dir)
+	t.Setenv(envServiceAccount, "")
+	t.Setenv("ANNOSHEET_SHEETS_ENDPOINT", "")
+	return dir
+}
+
+func startFake(t *testing.T, opt sheetsfake.Options) (*sheetsfake.Server, string) {
+	t.Helper()
+	fake, srv, err := sheetsfake.Start(opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Close)
+	return fake, srv.URL
+}
+
+func readManifest(t *testing.T, dir string) *manifest.Manifest {
+	t.Helper()
+	m, err := manifest.Read(filepath.Join(dir, manifest.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// fillAsAnnotator opens a spreadsheet through the API, as the annotator's
+// browser edits it, and lets fill answer.
+func fillAsAnnotator(t *testing.T, endpoint, id string, fill func(*goldtest.Workbook) error) {
+	t.Helper()
+	ctx := context.Background()
+	c, err := sheets.New(ctx, sheets.Options{Endpoint: endpoint, NoAuth: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := goldtest.OpenSpreadsheet(ctx, c.Sheets, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := fill(w); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Save(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func readRecords(t *testing.T, jsonl string) []mapping.Annotation {
+	t.Helper()
+	var out []mapping.Annotation
+	for _, line := range strings.Split(strings.TrimSpace(jsonl), "\n") {
+		var a mapping.Annotation
+		if err := json.Unmarshal([]byte(line), &a); err != nil {
+			t.Fatalf("%v: %s", err, line)
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// TestGSheetsLoop runs the whole study through the CLI against the fake:
+// generate a spreadsheet in a folder, shared; the annotator fills it in
+// through the API; pull by link and by manifest; export.
+func TestGSheetsLoop(t *testing.T) {
+	noGoogleAccount(t)
+	fake, endpoint := startFake(t, sheetsfake.Options{})
+	folder := fake.AddFolder("Legal study", false)
+	dir := t.TempDir()
+	code, out, errs := runCLI(t, "generate", "-t", "legal-gaps", "-i", legalData, "-o", dir,
+		"--format", "gsheets", "--endpoint", endpoint, "--no-auth",
+		"--share", "ann1@example.org, ann2@example.org", "--message", "Thanks!", "--folder", folder)
+	if code != 0 {
+		t.Fatalf("generate: exit %d: %s", code, errs)
+	}
+	m := readManifest(t, dir)
+	sp := m.Batches[0].Spreadsheet
+	if m.Format != "gsheets" || sp == nil || sp.Status != manifest.Complete || sp.Endpoint != endpoint || m.Batches[0].File != "" {
+		t.Fatalf("manifest batch %+v, format %s", m.Batches[0], m.Format)
+	}
+	if !strings.Contains(out, "wrote "+sp.URL+": 5 units in 5 rows") || !strings.Contains(out, "shared with ann1@example.org, ann2@example.org") {
+		t.Errorf("stdout does not give the link and the sharing:\n%s", out)
+	}
+	if parents, shares, mails, _ := fake.FileInfo(sp.ID); len(parents) != 1 || parents[0] != folder || len(shares) != 2 || mails[0].Message != "Thanks!" {
+		t.Errorf("folder %v, shares %v, mails %v", parents, shares, mails)
+	}
+
+	recs, err := goldtest.ReadJSONL[goldtest.LegalRecord](legalData)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fillAsAnnotator(t, endpoint, sp.ID, func(w *goldtest.Workbook) error { return goldtest.FillLegal(w, recs, "ann1") })
+
+	// By link.
+	byLink := filepath.Join(t.TempDir(), "a.jsonl")
+	code, _, errs = runCLI(t, "pull", sp.URL, "--endpoint", endpoint, "--no-auth", "-o", byLink)
+	if code != 0 {
+		t.Fatalf("pull by link: exit %d: %s", code, errs)
+	}
+	if !strings.Contains(errs, "pulled 5 records from 1 workbook(s): 5 complete") {
+		t.Errorf("pull summary: %s", errs)
+	}
+	linkRecs, _ := os.ReadFile(byLink)
+	goldtest.ValidateRecords(t, linkRecs)
+	for _, r := range readRecords(t, string(linkRecs)) {
+		if r.Source.Kind != "gsheets" || r.Source.File != sp.ID || r.Annotator != "ann1" || r.Status != mapping.StatusComplete {
+			t.Errorf("record %s: source %+v, annotator %q, status %s", r.Unit, r.Source, r.Annotator, r.Status)
+		}
+	}
+	// By bare ID and by the manifest's folder: the same records.
+	for _, src := range []string{sp.ID, dir} {
+		code, stdout, errs := runCLI(t, "pull", src, "--endpoint", endpoint, "--no-auth")
+		if code != 0 || stdout != string(linkRecs) {
+			t.Errorf("pull %s: exit %d: %s\n%s", src, code, errs, stdout)
+		}
+	}
+	// The manifest's spreadsheet is on the fake: pulling it from Google
+	// would be a mistake, and is refused.
+	if code, _, errs := runCLI(t, "pull", dir, "--no-auth"); code != exitUsage || !strings.Contains(errs, "give --endpoint "+endpoint) {
+		t.Errorf("pull without --endpoint: exit %d: %s", code, errs)
+	}
+
+	labels := filepath.Join(t.TempDir(), "labels.jsonl")
+	if code, _, errs := runCLI(t, "export", byLink, "--native", "--manifest", filepath.Join(dir, "manifest.json"), "--out", labels); code != 0 {
+		t.Fatalf("export: exit %d: %s", code, errs)
+	}
+	got, _ := os.ReadFile(labels)
+	lines := strings.Split(strings.TrimSpace(string(got)), "\n")
+	for i, r := range recs {
+		var l struct {
+			ID     string `json:"id"`
+			Labels []int  `json:"labels"`
+		}
+		json.Unmarshal([]byte(lines[i]), &l)
+		if l.ID != r.ID || !equalInts(l.Labels, r.GoldLabels) {
+			t.Errorf("exported %s %v, gold %s %v", l.ID, l.Labels, r.ID, r.GoldLabels)
+		}
+	}
+}
+
+func equalInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// TestGSheetsResume fails a generate half-way and runs it again: the same
+// spreadsheet is finished, none is made twice; --force rewrites it in
+// place.
+func TestGSheetsResume(t *testing.T) {
+	noGoogleAccount(t)
+	fake, endpoint := startFake(t, sheetsfake.Options{})
+	dir := t.TempDir()
+	args := []string{"generate", "-t", "qa-span-errors", "-i", qaData, "-o", dir, "--format", "gsheets", "--endpoint", endpoint, "--no-auth", "--seed", "3"}
+	// Google refuses the cells for good (a 403 is not tried again).
+	fake.Inject(sheetsfake.Fault{Match: ":batchUpdate", Status: 403, Times: 2})
+	code, _, errs := runCLI(t, args...)
+	if code != exitFailure {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	m := readManifest(t, dir)
+	sp := m.Batches[0].Spreadsheet
+	if sp == nil || sp.Status != manifest.Incomplete {
+		t.Fatalf("manifest after the failure: %+v", m.Batches[0])
+	}
+	if !strings.Contains(errs, "created "+sp.URL) || !strings.Contains(errs, sp.URL+" was created but not finished") || !strings.Contains(errs, "run the same command again") || !strings.Contains(errs, "waiting will not help") {
+		t.Errorf("the failure does not say what was made and what to do:\n%s", errs)
+	}
+	// The second run also meets a refusal; the third finishes.
+	if code, _, errs := runCLI(t, args...); code != exitFailure || !strings.Contains(errs, "finishing "+sp.URL) {
+		t.Fatalf("second run: exit %d: %s", code, errs)
+	}
+	code, out, errs := runCLI(t, args...)
+	if code != 0 || !strings.Contains(errs, "finishing "+sp.URL) || !strings.Contains(out, "wrote "+sp.URL) {
+		t.Fatalf("third run: exit %d: %s\n%s", code, errs, out)
+	}
+	if n := len(fake.Spreadsheets()); n != 1 {
+		t.Errorf("%d spreadsheets made, want 1", n)
+	}
+	m2 := readManifest(t, dir)
+	if m2.Batches[0].Spreadsheet.Status != manifest.Complete || m2.Study != m.Study || m2.Seed != m.Seed {
+		t.Errorf("finished manifest: %+v (study %s→%s)", m2.Batches[0].Spreadsheet, m.Study, m2.Study)
+	}
+	// Finished: a new run needs --force, and then rewrites in place.
+	if code, _, errs := runCLI(t, args...); code != exitFailure || !strings.Contains(errs, "file exists (use --force") {
+		t.Errorf("run over a finished batch: exit %d: %s", code, errs)
+	}
+	if code, _, errs := runCLI(t, append(args, "--force")...); code != 0 {
+		t.Errorf("--force: exit %d: %s", code, errs)
+	}
+	if n := len(fake.Spreadsheets()); n != 1 {
+		t.Errorf("%d spreadsheets after --force, want 1", n)
+	}
+	code, stdout, errs := runCLI(t, "pull", dir, "--endpoint", endpoint, "--no-auth")
+	if code != 0 || len(readRecords(t, stdout)) != 40 {
+		t.Errorf("pull: exit %d: %s", code, errs)
+	}
+}
+
+// TestGSheetsMissing: a spreadsheet the manifest lists but that is gone
+// gives missing records, not a failed pull.
+func TestGSheetsMissing(t *testing.T) {
+	noGoogleAccount(t)
+	_, endpoint := startFake(t, sheetsfake.Options{})
+	dir := t.TempDir()
+	if code, _, errs := runCLI(t, "generate", "-t", "legal-gaps", "-i", legalData, "-o", dir, "--format", "gsheets", "--endpoint", endpoint, "--no-auth"); code != 0 {
+		t.Fatal(errs)
+	}
+	m := readManifest(t, dir)
+	ctx := context.Background()
+	c, _ := sheets.New(ctx, sheets.Options{Endpoint: endpoint, NoAuth: true})
+	if err := c.Drive.Files.Delete(m.Batches[0].Spreadsheet.ID).Context(ctx).Do(); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, errs := runCLI(t, "pull", dir, "--endpoint", endpoint, "--no-auth")
+	if code != 0 || !strings.Contains(errs, "5 missing") {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, r := range readRecords(t, stdout) {
+		if r.Status != mapping.StatusMissing || r.Source.Kind != "gsheets" {
+			t.Errorf("%s: %s %+v", r.Unit, r.Status, r.Source)
+		}
+	}
+	// A link to a spreadsheet that is not there is an error that says why.
+	if code, _, errs := runCLI(t, "pull", m.Batches[0].Spreadsheet.URL, "--endpoint", endpoint, "--no-auth"); code != exitFailure || !strings.Contains(errs, "not found") || !strings.Contains(errs, "drive.file") {
+		t.Errorf("pull of a deleted spreadsheet: exit %d: %s", code, errs)
+	}
+}
+
+// lockedBuffer is an io.Writer safe for a goroutine and a reader.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// TestAuthCommands signs in through the CLI with a simulated browser,
+// works as the signed-in user, and signs out.
+func TestAuthCommands(t *testing.T) {
+	home := noGoogleAccount(t)
+	fake, endpoint := startFake(t, sheetsfake.Options{RequireAuth: true})
+	secret := filepath.Join(t.TempDir(), "client_secret.json")
+	os.WriteFile(secret, fake.ClientSecretJSON(), 0o600)
+
+	if code, _, errs := runCLI(t, "auth", "status"); code != exitFailure || !strings.Contains(errs, "not signed in to Google") {
+		t.Errorf("status before login: exit %d: %s", code, errs)
+	}
+	if code, _, errs := runCLI(t, "auth", "login"); code != exitUsage || !strings.Contains(errs, "--client-secret") {
+		t.Errorf("login without a client: exit %d: %s", code, errs)
+	}
+
+	var stderr lockedBuffer
+	var stdout bytes.Buffer
+	done := make(chan int)
+	go func() {
+		done <- run(context.Background(), []string{"annosheet", "auth", "login", "--client-secret", secret, "--no-browser", "--timeout", "20s"}, strings.NewReader(""), &stdout, &stderr)
+	}()
+	// The user opens the printed link; the browser follows Google's
+	// redirect to annosheet's loopback listener.
+	link := ""
+	for deadline := time.Now().Add(10 * time.Second); link == "" && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		link = regexp.MustCompile(`http://127\.0\.0\.1:\d+/auth\?\S+`).FindString(stderr.String())
+	}
+	if link == "" {
+		t.Fatalf("no sign-in link printed: %s", stderr.String())
+	}
+	resp, err := http.Get(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if code := <-done; code != 0 {
+		t.Fatalf("login: exit %d: %s", code, stderr.String())
+	}
+	if !strings.Contains(string(page), "signed in") {
+		t.Errorf("browser page: %s", page)
+	}
+	tokenFile := filepath.Join(home, "token.json")
+	if st, err := os.Stat(tokenFile); err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("token file: %v %v", st, err)
+	}
+	if !strings.Contains(stdout.String(), tokenFile) {
+		t.Errorf("login output: %s", stdout.String())
+	}
+	raw, _ := os.ReadFile(tokenFile)
+	var cache struct {
+		Token struct {
+			Access, Refresh string
+		}
+	}
+	json.Unmarshal(raw, &cache)
+	if strings.Contains(stderr.String(), "ya29.") || strings.Contains(stdout.String(), "ya29.") {
+		t.Error("a token was printed")
+	}
+
+	code, out, errs := runCLI(t, "auth", "status")
+	if code != 0 || !strings.Contains(out, "Google accepts it") {
+		t.Errorf("status: exit %d: %s %s", code, out, errs)
+	}
+	dir := t.TempDir()
+	if code, _, errs := runCLI(t, "generate", "-t", "legal-gaps", "-i", legalData, "-o", dir, "--format", "gsheets", "--endpoint", endpoint); code != 0 {
+		t.Fatalf("generate as the signed-in user: exit %d: %s", code, errs)
+	}
+	if code, _, errs := runCLI(t, "pull", dir, "--endpoint", endpoint); code != 0 {
+		t.Fatalf("pull as the signed-in user: exit %d: %s", code, errs)
+	}
+
+	// The user removes annosheet's access in their Google account: the
+	// next run says so and what to do.
+	fake.RevokeAll()
+	fake.ExpireTokens()
+	if code, _, errs := runCLI(t, "pull", dir, "--endpoint", endpoint); code != exitFailure || !strings.Contains(errs, "expired or was revoked: run 'annosheet auth login' again") {
+		t.Errorf("pull after revocation: exit %d: %s", code, errs)
+	}
+	if code, _, errs := runCLI(t, "auth", "status"); code != exitFailure || !strings.Contains(errs, "expired or was revoked") {
+		t.Errorf("status after revocation: exit %d: %s", code, errs)
+	}
+	code, out, errs = runCLI(t, "auth", "logout")
+	if code != 0 || !strings.Contains(out, "signed out") {
+		t.Errorf("logout: exit %d: %s %s", code, out, errs)
+	}
+	if _, err := os.Stat(tokenFile); !os.IsNotExist(err) {
+		t.Errorf("token file still there: %v", err)
+	}
+	if code, _, errs := runCLI(t, "generate", "-t", "legal-gaps", "-i", legalData, "-o", t.TempDir(), "--format", "gsheets", "--endpoint", endpoint); code != exitFailure || !strings.Contains(errs, "not signed in to Google: run 'annosheet auth login") {
+		t.Errorf("generate signed out: exit %d: %s", code, errs)
+	}
+}
+
+// TestAuthLogoutRevokes checks that logout revokes the grant at Google.
+func TestAuthLogoutRevokes(t *testing.T) {
+	noGoogleAccount(t)
+	fake, endpoint := startFake(t, sheetsfake.Options{RequireAuth: true})
+	cfgSecret := filepath.Join(t.TempDir(), "c.json")
+	os.WriteFile(cfgSecret, fake.ClientSecretJSON(), 0o600)
+	var stderr lockedBuffer
+	done := make(chan int)
+	go func() {
+		done <- run(context.Background(), []string{"annosheet", "auth", "login", "--client-secret", cfgSecret, "--no-browser"}, strings.NewReader(""), io.Discard, &stderr)
+	}()
+	link := ""
+	for deadline := time.Now().Add(10 * time.Second); link == "" && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		link = regexp.MustCompile(`http://127\.0\.0\.1:\d+/auth\?\S+`).FindString(stderr.String())
+	}
+	resp, err := http.Get(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if code := <-done; code != 0 {
+		t.Fatal(stderr.String())
+	}
+	path := filepath.Join(os.Getenv("ANNOSHEET_CONFIG_DIR"), "token.json")
+	saved, _ := os.ReadFile(path)
+	if code, _, errs := runCLI(t, "auth", "logout"); code != 0 {
+		t.Fatal(errs)
+	}
+	// Put the old token back: Google no longer honours it.
+	os.WriteFile(path, saved, 0o600)
+	fake.ExpireTokens()
+	if code, _, errs := runCLI(t, "pull", "fake0000000000000000000000000000000000000009", "--endpoint", endpoint); code != exitFailure || !strings.Contains(errs, "revoked") {
+		t.Errorf("the revoked token still works: exit %d: %s", code, errs)
+	}
+}
+
+func TestGSheetsServiceAccount(t *testing.T) {
+	noGoogleAccount(t)
+	fake, endpoint := startFake(t, sheetsfake.Options{RequireAuth: true})
+	const email = "study@lab.iam.gserviceaccount.com"
+	key, err := fake.NewServiceAccountKey(email)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keyFile := filepath.Join(t.TempDir(), "key.json")
+	os.WriteFile(keyFile, key, 0o600)
+	t.Setenv(envServiceAccount, keyFile)
+
+	if code, out, _ := runCLI(t, "auth", "status"); code != 0 || !strings.Contains(out, "service account "+email) {
+		t.Errorf("status: exit %d: %s", code, out)
+	}
+	args := []string{"generate", "-t", "legal-gaps", "-i", legalData, "--format", "gsheets", "--endpoint", endpoint}
+	code, _, errs := runCLI(t, append(args, "-o", t.TempDir())...)
+	if code != exitFailure || !strings.Contains(errs, "service account cannot own new spreadsheets: give --folder") {
+		t.Errorf("no folder: exit %d: %s", code, errs)
+	}
+	shared := fake.AddFolder("Lab shared drive", true, email)
+	dir := t.TempDir()
+	if code, _, errs := runCLI(t, append(args, "-o", dir, "--folder", shared, "--share", "ann@example.org")...); code != 0 {
+		t.Fatalf("shared-drive folder: exit %d: %s", code, errs)
+	}
+	if code, _, errs := runCLI(t, "pull", dir, "--endpoint", endpoint); code != 0 {
+		t.Errorf("pull: exit %d: %s", code, errs)
+	}
+	os.WriteFile(keyFile, []byte(`{"type":"authorized_user"}`), 0o600)
+	if code, _, errs := runCLI(t, "auth", "status"); code != exitFailure || !strings.Contains(errs, "not a service account key") {
+		t.Errorf("status with a bad key: exit %d: %s", code, errs)
+	}
+}
+
+func TestGSheetsUsage(t *testing.T) {
+	noGoogleAccount(t)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--share", "a@b.org"}, "--share is for --format gsheets"},
+		{[]string{"--format", "gsheets", "--no-auth"}, "--no-auth is only allowed with a loopback --endpoint"},
+		{[]string{"--format", "gsheets", "--no-auth", "--endpoint", "https://sheets.googleapis.com"}, "--no-auth is only allowed with a loopback --endpoint"},
+		{[]string{"--format", "gsheets", "--protect", "nobody"}, "--protect \"nobody\""},
+		{[]string{"--format", "gsheets", "--share", "annotator"}, "not an email address"},
+	} {
+		args := append([]string{"generate", "-t", "legal-gaps", "-i", legalData, "-o", t.TempDir()}, tc.args...)
+		code, _, errs := runCLI(t, args...)
+		if code != exitUsage || !strings.Contains(errs, tc.want) {
+			t.Errorf("%v: exit %d: %s, want %q", tc.args, code, errs, tc.want)
+		}
+	}
+	if code, _, errs := runCLI(t, "pull", "legal-gaps-b01"); code != exitFailure || !strings.Contains(errs, "not a file, a folder, or a spreadsheet link") {
+		t.Errorf("pull of a name that is neither: exit %d: %s", code, errs)
+	}
+}
+
+// TestAgainstFakesheetsCommand runs the loop against the fakesheets
+// command itself, as a user's dry run does.
+func TestAgainstFakesheetsCommand(t *testing.T) {
+	noGoogleAccount(t)
+	bin := filepath.Join(t.TempDir(), "fakesheets")
+	build := exec.Command("go", "build", "-o", bin, "../fakesheets")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build fakesheets: %v\n%s", err, out)
+	}
+	cmd := exec.Command(bin, "-shared-folder", "Study")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Signal(os.Interrupt); cmd.Wait() })
+	sc := bufio.NewScanner(stdout)
+	var endpoint, folder string
+	for sc.Scan() && (endpoint == "" || folder == "") {
+		line := sc.Text()
+		if u, ok := strings.CutPrefix(line, "fakesheets listening on "); ok {
+			endpoint = u
+		}
+		if _, id, ok := strings.Cut(line, `"Study": `); ok {
+			folder = id
+		}
+	}
+	if !strings.HasPrefix(endpoint, "http://127.0.0.1:") || folder == "" {
+		t.Fatalf("fakesheets said endpoint %q, folder %q", endpoint, folder)
+	}
+	go io.Copy(io.Discard, stdout)
+	dir := t.TempDir()
+	code, out, errs := runCLI(t, "generate", "-t", "preference-likert", "-i", prefData, "-o", dir, "--format", "gsheets", "--endpoint", endpoint, "--no-auth", "--folder", folder)
+	if code != 0 {
+		t.Fatalf("generate: exit %d: %s", code, errs)
+	}
+	m := readManifest(t, dir)
+	fillAsAnnotator(t, endpoint, m.Batches[0].Spreadsheet.ID, func(w *goldtest.Workbook) error { return goldtest.FillPreference(w, "1") })
+	code, stdout2, errs := runCLI(t, "pull", m.Batches[0].Spreadsheet.URL, "--endpoint", endpoint, "--no-auth")
+	if code != 0 || !strings.Contains(errs, "10 complete") {
+		t.Fatalf("pull: exit %d: %s\n%s", code, errs, out)
+	}
+	ann := filepath.Join(t.TempDir(), "ann.jsonl")
+	os.WriteFile(ann, []byte(stdout2), 0o644)
+	exported := filepath.Join(t.TempDir(), "completed.json")
+	if code, _, errs := runCLI(t, "export", ann, "--native", "--manifest", filepath.Join(dir, "manifest.json"), "--out", exported); code != 0 {
+		t.Fatalf("export: exit %d: %s", code, errs)
+	}
+	var completed map[string]map[string]any
+	b, _ := os.ReadFile(exported)
+	if err := json.Unmarshal(b, &completed); err != nil || len(completed) != 10 {
+		t.Fatalf("completed file: %v, %d topics", err, len(completed))
+	}
+	for topic, v := range completed {
+		if v["first_prediction_likert"] == float64(0) || v["best_prediction_topic"] == nil {
+			t.Errorf("topic %s not filled: %v", topic, v)
+		}
+	}
+}
