@@ -180,3 +180,53 @@ func joinInts(ns []int) string {
 	}
 	return strings.Join(s, ", ")
 }
+
+// FillPreference answers every topic of the preference scheme: the best
+// prediction against the reference and the topic, and the three likert
+// scales, varied from topic to topic.
+func FillPreference(w *Workbook, annotator string) error {
+	labels := []string{"First prediction", "Second prediction", "Third prediction"}
+	for i, u := range w.Units {
+		row := w.Rows[u][0]
+		set := map[string]any{
+			"q:best_prediction_reference": labels[i%3],
+			"q:best_prediction_topic":     labels[(i+1)%3],
+			"q:first_prediction_likert":   i%5 + 1,
+			"q:second_prediction_likert":  (i+2)%5 + 1,
+			"q:third_prediction_likert":   (i+4)%5 + 1,
+			"annotator":                   annotator,
+		}
+		for k, v := range set {
+			if err := w.Set(row, k, v); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// FillFactgenie judges every span of the factgenie meta-evaluation, two
+// annotators taking alternate outputs: whether the span is an error, how
+// good its explanation is, and a flag on every third span.
+func FillFactgenie(w *Workbook) error {
+	ok := []string{"Error", "Not an error"}
+	expl := []string{"Correct", "Partially correct", "Incomplete", "Vague", "Incorrect"}
+	items := map[string]string{} // item -> annotator
+	for i, u := range w.Units {
+		row := w.Rows[u][0]
+		item := u[:strings.LastIndex(u, "#")]
+		if _, seen := items[item]; !seen {
+			items[item] = []string{"ak", "bt"}[len(items)%2]
+		}
+		spanOK, exp := ok[i%2], expl[i%5]
+		if spanOK == "Not an error" {
+			exp = "Not an error"
+		}
+		for k, v := range map[string]any{"q:span_ok": spanOK, "q:explanation_ok": exp, "q:flags=Too strict": i%3 == 0, "annotator": items[item]} {
+			if err := w.Set(row, k, v); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

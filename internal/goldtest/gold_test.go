@@ -281,25 +281,8 @@ func TestFactgenieExport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ok := []string{"Error", "Not an error", "No span given", "Hallucination"}
-	expl := []string{"Correct", "Partially correct", "Incomplete", "Vague", "Incorrect", "Not an error"}
-	items := map[string]string{} // item -> annotator
-	for i, u := range w.Units {
-		row := w.Rows[u][0]
-		item := u[:strings.LastIndex(u, "#")]
-		if _, seen := items[item]; !seen {
-			items[item] = []string{"ak", "bt"}[len(items)%2]
-		}
-		spanOK := ok[i%2] // Error or Not an error
-		exp := expl[i%5]
-		if spanOK == "Not an error" {
-			exp = "Not an error"
-		}
-		for k, v := range map[string]any{"q:span_ok": spanOK, "q:explanation_ok": exp, "q:flags=Too strict": i%3 == 0, "annotator": items[item]} {
-			if err := w.Set(row, k, v); err != nil {
-				t.Fatal(err)
-			}
-		}
+	if err := FillFactgenie(w); err != nil {
+		t.Fatal(err)
 	}
 	if err := w.Save(); err != nil {
 		t.Fatal(err)

@@ -18,26 +18,47 @@ import (
 	"github.com/annosheet/annosheet/templates"
 )
 
-// Workbook is a generated workbook opened for filling in.
+// Workbook is a generated workbook opened for filling in: an XLSX file or
+// a Google spreadsheet.
 type Workbook struct {
+	// Path is the file, or the spreadsheet's ID.
 	Path string
-	F    *excelize.File
+	// F is the XLSX file; nil for a spreadsheet.
+	F *excelize.File
 	// Col maps column keys ("q:gaps=2", "annotator") to 0-based columns.
 	Col map[string]int
 	// Rows maps each unit to its rows, in order.
 	Rows map[string][]int
 	// Units lists the units in sheet order.
 	Units []string
+	cells cellStore
 }
 
-// OpenWorkbook opens a workbook that annosheet generated.
+// cellStore is where a workbook's edits go.
+type cellStore interface {
+	set(cell string, v any) error
+	insertRows(row, n int) error
+	save() error
+}
+
+// OpenWorkbook opens an XLSX workbook that annosheet generated.
 func OpenWorkbook(path string) (*Workbook, error) {
 	f, err := excelize.OpenFile(path)
 	if err != nil {
 		return nil, err
 	}
-	w := &Workbook{Path: path, F: f, Col: map[string]int{}, Rows: map[string][]int{}}
-	meta, err := f.GetRows(mapping.SheetMeta)
+	rows := func(sheet string) ([][]string, error) { return f.GetRows(sheet) }
+	return newWorkbook(path, rows, &xlsxStore{f})
+}
+
+// newWorkbook reads a workbook's layout from its metadata and its units
+// from the Annotate sheet.
+func newWorkbook(path string, rows func(sheet string) ([][]string, error), cs cellStore) (*Workbook, error) {
+	w := &Workbook{Path: path, Col: map[string]int{}, Rows: map[string][]int{}, cells: cs}
+	if x, ok := cs.(*xlsxStore); ok {
+		w.F = x.f
+	}
+	meta, err := rows(mapping.SheetMeta)
 	if err != nil {
 		return nil, err
 	}
@@ -48,12 +69,12 @@ func OpenWorkbook(path string) (*Workbook, error) {
 	for _, c := range wm.Columns {
 		w.Col[c.Key] = c.Index
 	}
-	rows, err := f.GetRows(mapping.SheetAnnotate)
+	ann, err := rows(mapping.SheetAnnotate)
 	if err != nil {
 		return nil, err
 	}
 	uc := w.Col[templates.RoleUnit]
-	for i, r := range rows[1:] {
+	for i, r := range ann[1:] {
 		if uc < len(r) && r[uc] != "" {
 			if len(w.Rows[r[uc]]) == 0 {
 				w.Units = append(w.Units, r[uc])
@@ -80,13 +101,13 @@ func (w *Workbook) Set(row int, key string, v any) error {
 	if err != nil {
 		return err
 	}
-	return w.F.SetCellValue(mapping.SheetAnnotate, cell, v)
+	return w.cells.set(cell, v)
 }
 
 // InsertRows inserts n empty rows before row, as an annotator does inside a
 // block, and keeps Rows up to date.
 func (w *Workbook) InsertRows(row, n int) error {
-	if err := w.F.InsertRows(mapping.SheetAnnotate, row, n); err != nil {
+	if err := w.cells.insertRows(row, n); err != nil {
 		return err
 	}
 	for u, rs := range w.Rows {
@@ -99,10 +120,22 @@ func (w *Workbook) InsertRows(row, n int) error {
 	return nil
 }
 
-// Save writes the workbook back and closes it.
-func (w *Workbook) Save() error {
-	if err := w.F.Save(); err != nil {
+// Save writes the workbook back (and closes a file).
+func (w *Workbook) Save() error { return w.cells.save() }
+
+type xlsxStore struct{ f *excelize.File }
+
+func (x *xlsxStore) set(cell string, v any) error {
+	return x.f.SetCellValue(mapping.SheetAnnotate, cell, v)
+}
+
+func (x *xlsxStore) insertRows(row, n int) error {
+	return x.f.InsertRows(mapping.SheetAnnotate, row, n)
+}
+
+func (x *xlsxStore) save() error {
+	if err := x.f.Save(); err != nil {
 		return err
 	}
-	return w.F.Close()
+	return x.f.Close()
 }
