@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
-	"net/url"
 	"strings"
 
 	"golang.org/x/oauth2"
@@ -14,10 +12,13 @@ import (
 	"google.golang.org/api/option"
 	sheetsapi "google.golang.org/api/sheets/v4"
 	htransport "google.golang.org/api/transport/http"
+
+	"github.com/annosheet/annosheet/internal/loopback"
 )
 
 // Scope is the one OAuth scope annosheet asks for: files it creates (and
-// files the user opens with it), nothing else of the user's Drive.
+// files the user opens with it), nothing else of the user's Drive. The
+// sign-in (package googleauth) asks for the same.
 const Scope = drive.DriveFileScope
 
 // ErrNoCredentials means no way to sign in to Google was given.
@@ -56,18 +57,7 @@ type Client struct {
 }
 
 // IsLoopback reports whether a URL points at this machine.
-func IsLoopback(u string) bool {
-	p, err := url.Parse(u)
-	if err != nil {
-		return false
-	}
-	host := p.Hostname()
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
+func IsLoopback(u string) bool { return loopback.URL(u) }
 
 // New connects to Sheets and Drive.
 func New(ctx context.Context, o Options) (*Client, error) {

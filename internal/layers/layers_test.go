@@ -39,6 +39,11 @@ func TestLayers(t *testing.T) {
 		// A backend renders the plan that mapping made from a template;
 		// it does not read templates itself.
 		{"xlsx", true, []string{module + "/templates"}},
+		{"sheets", false, []string{"github.com/xuri/excelize", module + "/xlsx", module + "/cmd"}},
+		{"sheets", true, []string{module + "/templates"}},
+		// The fake stands alone: it knows Google's APIs, not annosheet.
+		{"sheets/sheetsfake", false, []string{module + "/mapping", module + "/templates", module + "/xlsx", module + "/cmd"}},
+		{"sheets/googleauth", false, []string{"github.com/xuri/excelize", module + "/mapping", module + "/xlsx", module + "/cmd"}},
 		{"manifest", false, []string{"github.com/xuri/excelize", "google.golang.org/api", module + "/xlsx", module + "/cmd"}},
 		// Export works from canonical records and the inputs, never from a
 		// sheet.

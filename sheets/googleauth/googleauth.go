@@ -31,11 +31,16 @@ import (
 	"time"
 
 	"golang.org/x/oauth2"
+	drive "google.golang.org/api/drive/v3"
 	"google.golang.org/api/googleapi"
 
 	"github.com/annosheet/annosheet/internal/atomicfile"
-	"github.com/annosheet/annosheet/sheets"
+	"github.com/annosheet/annosheet/internal/loopback"
 )
+
+// Scope is the one scope annosheet asks for: the files it creates (and
+// files the user opens with it), nothing else of the user's Drive.
+const Scope = drive.DriveFileScope
 
 // ErrNotSignedIn means there is no cached sign-in.
 var ErrNotSignedIn = errors.New("not signed in to Google")
@@ -80,14 +85,14 @@ func ReadClientSecret(path string) (*oauth2.Config, error) {
 	}
 	for _, u := range []string{c.AuthURI, c.TokenURI} {
 		p, err := url.Parse(u)
-		if err != nil || p.Scheme != "https" && !sheets.IsLoopback(u) {
+		if err != nil || p.Scheme != "https" && !loopback.URL(u) {
 			return nil, fmt.Errorf("client secret %s: %q is not an https URL", path, u)
 		}
 	}
 	return &oauth2.Config{
 		ClientID: c.ClientID, ClientSecret: c.ClientSecret,
 		Endpoint: oauth2.Endpoint{AuthURL: c.AuthURI, TokenURL: c.TokenURI, AuthStyle: oauth2.AuthStyleInParams},
-		Scopes:   []string{sheets.Scope},
+		Scopes:   []string{Scope},
 	}, nil
 }
 

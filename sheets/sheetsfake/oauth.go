@@ -10,11 +10,12 @@ import (
 	"encoding/json"
 	"encoding/pem"
 	"fmt"
-	"net"
 	"net/http"
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/annosheet/annosheet/internal/loopback"
 )
 
 // The OAuth endpoints of the fake, enough for an installed app (the
@@ -236,14 +237,7 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 
 func loopbackRedirect(u string) bool {
 	p, err := url.Parse(u)
-	if err != nil || p.Scheme != "http" {
-		return false
-	}
-	if p.Hostname() == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(p.Hostname())
-	return ip != nil && ip.IsLoopback()
+	return err == nil && p.Scheme == "http" && loopback.URL(u)
 }
 
 func (s *Server) token(w http.ResponseWriter, r *http.Request) {
