@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 
 	"golang.org/x/oauth2"
 	drive "google.golang.org/api/drive/v3"
@@ -52,6 +53,7 @@ type Client struct {
 	// ChunkBytes bounds the JSON of one request; Google recommends
 	// staying under 2 MB.
 	ChunkBytes int
+	hc         *http.Client
 	// requests counts the API calls made; a call retried counts once.
 	requests *counter
 }
@@ -87,6 +89,7 @@ func New(ctx context.Context, o Options) (*Client, error) {
 		return nil, ErrNoCredentials
 	}
 	hc := &http.Client{Transport: c.requests.wrap(rt)}
+	c.hc = hc
 	sopts := []option.ClientOption{option.WithHTTPClient(hc)}
 	dopts := []option.ClientOption{option.WithHTTPClient(hc)}
 	if o.Endpoint != "" {
@@ -106,24 +109,31 @@ func New(ctx context.Context, o Options) (*Client, error) {
 
 // Requests is how many API calls the client has made; a call that was
 // retried counts once.
-func (c *Client) Requests() int { return c.requests.n() }
+func (c *Client) Requests() int {
+	n, _ := c.requests.n()
+	return n
+}
 
-// counter counts round trips.
-type counter struct{ count chan int }
+// counter counts API calls and the bytes they send.
+type counter struct {
+	mu           sync.Mutex
+	calls, bytes int
+}
 
 func (c *counter) wrap(rt http.RoundTripper) http.RoundTripper {
-	c.count = make(chan int, 1)
-	c.count <- 0
 	return roundTripFunc(func(r *http.Request) (*http.Response, error) {
-		c.count <- <-c.count + 1
+		c.mu.Lock()
+		c.calls++
+		c.bytes += int(max(0, r.ContentLength))
+		c.mu.Unlock()
 		return rt.RoundTrip(r)
 	})
 }
 
-func (c *counter) n() int {
-	n := <-c.count
-	c.count <- n
-	return n
+func (c *counter) n() (calls, bytes int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.calls, c.bytes
 }
 
 type roundTripFunc func(*http.Request) (*http.Response, error)

@@ -2,11 +2,17 @@ package sheets
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"net/http"
 	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
+
+	"google.golang.org/api/googleapi"
 
 	"github.com/annosheet/annosheet/mapping"
 )
@@ -38,52 +44,255 @@ func quoteSheet(name string) string {
 	return "'" + strings.ReplaceAll(name, "'", "''") + "'"
 }
 
-// Open reads a spreadsheet as a grid for pull: its sheet names, then every
-// sheet's values in one values.batchGet, unformatted (checkboxes as
-// booleans, numbers as numbers; formulas give their value).
-func (c *Client) Open(ctx context.Context, id string) (*mapping.Grid, error) {
+// Open reads a spreadsheet as a grid for pull: its sheet names, then the
+// values of every sheet in one values.batchGet, unformatted (checkboxes as
+// booleans, numbers as numbers; formulas give their value). The answer is
+// read as a stream: rows go to pull as they arrive, the metadata sheet
+// first, so that a sheet of 100,000 long rows is never held in memory.
+// Close ends the stream.
+func (c *Client) Open(ctx context.Context, id string) (g *mapping.Grid, closeFn func() error, err error) {
 	ss, err := c.Sheets.Spreadsheets.Get(id).Fields("spreadsheetId,sheets.properties.title").Context(ctx).Do()
 	if err != nil {
-		return nil, fmt.Errorf("spreadsheet %s: %w", id, err)
+		return nil, nil, fmt.Errorf("spreadsheet %s: %w", id, err)
 	}
-	var names, ranges []string
+	var names []string
 	for _, s := range ss.Sheets {
 		names = append(names, s.Properties.Title)
-		ranges = append(ranges, quoteSheet(s.Properties.Title))
 	}
-	vr, err := c.Sheets.Spreadsheets.Values.BatchGet(id).Ranges(ranges...).
-		ValueRenderOption("UNFORMATTED_VALUE").DateTimeRenderOption("SERIAL_NUMBER").MajorDimension("ROWS").
-		Context(ctx).Do()
+	// The metadata first: pull reads it before the answers.
+	order := make([]string, 0, len(names))
+	for _, n := range names {
+		if n == mapping.SheetMeta {
+			order = append(order, n)
+		}
+	}
+	for _, n := range names {
+		if n != mapping.SheetMeta {
+			order = append(order, n)
+		}
+	}
+	r := &valueReader{c: c, ctx: ctx, id: id, order: order, kept: map[string][][]string{}}
+	if err := r.start(); err != nil {
+		return nil, nil, err
+	}
+	return &mapping.Grid{Kind: "gsheets", Name: id, Sheets: names, Rows: r.rows}, r.close, nil
+}
+
+// valueReader walks the stream of a values.batchGet answer: the value
+// ranges come in the order asked for. A sheet asked for when the stream
+// is past it is read again on its own; sheets the stream passes on the
+// way to the one asked for are kept.
+type valueReader struct {
+	c     *Client
+	ctx   context.Context
+	id    string
+	order []string
+	kept  map[string][][]string
+	// The stream, at the start of range next; nil once ended or broken.
+	body io.ReadCloser
+	dec  *json.Decoder
+	next int
+}
+
+// batchGet asks for the values of sheets, unformatted, and returns the
+// answer's body positioned at its first value range.
+func (r *valueReader) batchGet(sheets []string) (io.ReadCloser, *json.Decoder, error) {
+	q := url.Values{
+		"valueRenderOption":    {"UNFORMATTED_VALUE"},
+		"dateTimeRenderOption": {"SERIAL_NUMBER"},
+		"majorDimension":       {"ROWS"},
+		"alt":                  {"json"},
+		"prettyPrint":          {"false"},
+	}
+	for _, s := range sheets {
+		q.Add("ranges", quoteSheet(s))
+	}
+	u := r.c.Sheets.BasePath + "v4/spreadsheets/" + url.PathEscape(r.id) + "/values:batchGet?" + q.Encode()
+	req, err := http.NewRequestWithContext(r.ctx, http.MethodGet, u, nil)
 	if err != nil {
-		return nil, fmt.Errorf("spreadsheet %s: read the values: %w", id, err)
+		return nil, nil, err
 	}
-	if len(vr.ValueRanges) != len(names) {
-		return nil, fmt.Errorf("spreadsheet %s: asked for %d sheets, got %d", id, len(names), len(vr.ValueRanges))
+	req.Header.Set("User-Agent", "annosheet")
+	resp, err := r.c.hc.Do(req)
+	if err != nil {
+		return nil, nil, fmt.Errorf("spreadsheet %s: read the values: %w", r.id, err)
 	}
-	values := map[string][][]any{}
-	for i, r := range vr.ValueRanges {
-		values[names[i]] = r.Values
+	if err := googleapi.CheckResponse(resp); err != nil {
+		resp.Body.Close()
+		return nil, nil, fmt.Errorf("spreadsheet %s: read the values: %w", r.id, err)
 	}
-	return &mapping.Grid{
-		Kind:   "gsheets",
-		Name:   id,
-		Sheets: names,
-		Rows: func(sheet string, fn func(int, []string) error) error {
-			for i, row := range values[sheet] {
-				if len(row) == 0 {
-					continue
-				}
-				cells := make([]string, len(row))
-				for j, v := range row {
-					cells[j] = cellText(v)
-				}
-				if err := fn(i+1, cells); err != nil {
+	dec := json.NewDecoder(resp.Body)
+	dec.UseNumber()
+	if err := enterRanges(dec); err != nil {
+		resp.Body.Close()
+		return nil, nil, fmt.Errorf("spreadsheet %s: read the values: %w", r.id, err)
+	}
+	return resp.Body, dec, nil
+}
+
+func (r *valueReader) start() error {
+	body, dec, err := r.batchGet(r.order)
+	if err != nil {
+		return err
+	}
+	r.body, r.dec = body, dec
+	return nil
+}
+
+func (r *valueReader) close() error {
+	if r.body == nil {
+		return nil
+	}
+	err := r.body.Close()
+	r.body, r.dec = nil, nil
+	return err
+}
+
+func (r *valueReader) rows(sheet string, fn func(int, []string) error) error {
+	if rows, ok := r.kept[sheet]; ok {
+		for i, row := range rows {
+			if len(row) > 0 {
+				if err := fn(i+1, row); err != nil {
 					return err
 				}
 			}
+		}
+		return nil
+	}
+	at := -1
+	for i, s := range r.order {
+		if s == sheet {
+			at = i
+		}
+	}
+	if at < 0 {
+		return fmt.Errorf("spreadsheet %s has no sheet %q", r.id, sheet)
+	}
+	if r.body == nil || at < r.next {
+		// Passed already: read that sheet alone.
+		body, dec, err := r.batchGet([]string{sheet})
+		if err != nil {
+			return err
+		}
+		defer body.Close()
+		return readRange(dec, fn)
+	}
+	for r.next < at {
+		var rows [][]string
+		err := readRange(r.dec, func(n int, cells []string) error {
+			for len(rows) < n-1 {
+				rows = append(rows, nil)
+			}
+			rows = append(rows, cells)
 			return nil
-		},
-	}, nil
+		})
+		if err != nil {
+			r.close()
+			return fmt.Errorf("spreadsheet %s: read the values: %w", r.id, err)
+		}
+		r.kept[r.order[r.next]] = rows
+		r.next++
+	}
+	var stop error
+	err := readRange(r.dec, func(n int, cells []string) error {
+		if err := fn(n, cells); err != nil {
+			stop = err
+			return err
+		}
+		return nil
+	})
+	r.next++
+	if err != nil {
+		r.close()
+		if stop != nil {
+			return stop
+		}
+		return fmt.Errorf("spreadsheet %s: read the values: %w", r.id, err)
+	}
+	if r.next == len(r.order) {
+		r.close()
+	}
+	return nil
+}
+
+// enterRanges moves a decoder into the valueRanges list of a
+// BatchGetValuesResponse, skipping the fields before it.
+func enterRanges(dec *json.Decoder) error {
+	if err := expectDelim(dec, '{'); err != nil {
+		return err
+	}
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		if key == "valueRanges" {
+			return expectDelim(dec, '[')
+		}
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return err
+		}
+	}
+	return errors.New("the answer has no valueRanges")
+}
+
+// readRange reads one ValueRange object from the stream, handing each
+// non-empty row to fn with its 1-based number.
+func readRange(dec *json.Decoder, fn func(int, []string) error) error {
+	if !dec.More() {
+		return errors.New("the answer has fewer value ranges than sheets asked for")
+	}
+	if err := expectDelim(dec, '{'); err != nil {
+		return err
+	}
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		if key != "values" {
+			var skip json.RawMessage
+			if err := dec.Decode(&skip); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := expectDelim(dec, '['); err != nil {
+			return err
+		}
+		for n := 1; dec.More(); n++ {
+			var row []any
+			if err := dec.Decode(&row); err != nil {
+				return err
+			}
+			if len(row) == 0 {
+				continue
+			}
+			cells := make([]string, len(row))
+			for j, v := range row {
+				cells[j] = cellText(v)
+			}
+			if err := fn(n, cells); err != nil {
+				return err
+			}
+		}
+		if err := expectDelim(dec, ']'); err != nil {
+			return err
+		}
+	}
+	return expectDelim(dec, '}')
+}
+
+func expectDelim(dec *json.Decoder, want json.Delim) error {
+	t, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	if d, ok := t.(json.Delim); !ok || d != want {
+		return fmt.Errorf("unexpected %v in the answer, want %v", t, want)
+	}
+	return nil
 }
 
 // cellText renders an unformatted value as the text pull reads.
@@ -96,6 +305,11 @@ func cellText(v any) string {
 			return "TRUE"
 		}
 		return "FALSE"
+	case json.Number:
+		if f, err := strconv.ParseFloat(string(v), 64); err == nil {
+			return strconv.FormatFloat(f, 'f', -1, 64)
+		}
+		return string(v)
 	case float64:
 		return strconv.FormatFloat(v, 'f', -1, 64)
 	case string:

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	drive "google.golang.org/api/drive/v3"
 	sheetsapi "google.golang.org/api/sheets/v4"
@@ -43,8 +44,9 @@ type WriteOptions struct {
 // Written says what Write made.
 type Written struct {
 	ID, URL string
-	// Calls counts the API calls made; a call retried counts once.
-	Calls int
+	// Calls counts the API calls made (a call retried counts once), and
+	// Bytes what they sent.
+	Calls, Bytes int
 }
 
 // ErrServiceAccountFolder: a service account cannot own a new spreadsheet.
@@ -69,7 +71,7 @@ const spreadsheetMime = "application/vnd.google-apps.spreadsheet"
 // the cells in calls of at most ChunkBytes each, values always as typed
 // values (a string is never a formula).
 func (c *Client) Write(ctx context.Context, p *mapping.Plan, opt WriteOptions) (*Written, error) {
-	start := c.Requests()
+	startCalls, startBytes := c.requests.n()
 	w := &Written{ID: opt.Existing}
 	if opt.Protect == "" {
 		opt.Protect = ProtectWarning
@@ -95,7 +97,8 @@ func (c *Client) Write(ctx context.Context, p *mapping.Plan, opt WriteOptions) (
 			return w, &IncompleteError{ID: w.ID, URL: w.URL, Err: fmt.Errorf("share with %s: %w", email, err)}
 		}
 	}
-	w.Calls = c.Requests() - start
+	calls, bytes := c.requests.n()
+	w.Calls, w.Bytes = calls-startCalls, bytes-startBytes
 	return w, nil
 }
 
@@ -214,31 +217,40 @@ func (c *Client) batchOnce(ctx context.Context, id string, reqs []*sheetsapi.Req
 	return err
 }
 
-// batch sends requests in as few batchUpdate calls as the size limit allows.
-func (c *Client) batch(ctx context.Context, id string, reqs []*sheetsapi.Request) error {
-	var chunk []*sheetsapi.Request
-	size := 0
-	flush := func() error {
-		if len(chunk) == 0 {
-			return nil
-		}
-		_, err := c.Sheets.Spreadsheets.BatchUpdate(id, &sheetsapi.BatchUpdateSpreadsheetRequest{Requests: chunk}).Context(ctx).Do()
-		chunk, size = nil, 0
-		return err
-	}
-	for _, r := range reqs {
-		n := jsonSize(r)
-		if size+n > c.ChunkBytes && len(chunk) > 0 {
-			if err := flush(); err != nil {
-				return err
-			}
-		}
-		chunk = append(chunk, r)
-		size += n
-	}
-	return flush()
+// chunker gathers requests into batchUpdate calls of at most limit bytes
+// of JSON.
+type chunker struct {
+	c       *Client
+	ctx     context.Context
+	id      string
+	limit   int
+	pending []*sheetsapi.Request
+	size    int
 }
 
+// add queues a request of about n bytes, sending what is queued first if
+// the request would not fit.
+func (k *chunker) add(req *sheetsapi.Request, n int) error {
+	if k.size+n > k.limit && len(k.pending) > 0 {
+		if err := k.flush(); err != nil {
+			return err
+		}
+	}
+	k.pending = append(k.pending, req)
+	k.size += n
+	return nil
+}
+
+func (k *chunker) flush() error {
+	if len(k.pending) == 0 {
+		return nil
+	}
+	err := k.c.batchOnce(k.ctx, k.id, k.pending)
+	k.pending, k.size = nil, 0
+	return err
+}
+
+// jsonSize is the exact size of a small request.
 func jsonSize(v any) int {
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -257,38 +269,25 @@ type renderer struct {
 }
 
 func (r *renderer) render(ctx context.Context, id string) error {
-	var layout []*sheetsapi.Request
+	layout := &chunker{c: r.c, ctx: ctx, id: id, limit: r.limit}
 	for i, sh := range r.p.Sheets {
-		layout = append(layout, r.layout(sh, r.ids[i])...)
+		for _, req := range r.layout(sh, r.ids[i]) {
+			if err := layout.add(req, jsonSize(req)); err != nil {
+				return fmt.Errorf("lay out the sheets: %w", err)
+			}
+		}
 	}
-	if err := r.c.batch(ctx, id, layout); err != nil {
+	if err := layout.flush(); err != nil {
 		return fmt.Errorf("lay out the sheets: %w", err)
 	}
 	// The cells, streamed into requests of bounded size.
-	var pending []*sheetsapi.Request
-	size := 0
-	flush := func() error {
-		err := r.c.batch(ctx, id, pending)
-		pending, size = nil, 0
-		return err
-	}
-	add := func(req *sheetsapi.Request) error {
-		n := jsonSize(req)
-		if size+n > r.limit && len(pending) > 0 {
-			if err := flush(); err != nil {
-				return err
-			}
-		}
-		pending = append(pending, req)
-		size += n
-		return nil
-	}
+	cells := &chunker{c: r.c, ctx: ctx, id: id, limit: r.limit}
 	for i, sh := range r.p.Sheets {
-		if err := r.cells(sh, r.ids[i], add); err != nil {
+		if err := r.cells(sh, r.ids[i], cells.add); err != nil {
 			return fmt.Errorf("write the cells of %s: %w", sh.Name, err)
 		}
 	}
-	if err := flush(); err != nil {
+	if err := cells.flush(); err != nil {
 		return fmt.Errorf("write the cells: %w", err)
 	}
 	return nil
@@ -351,8 +350,9 @@ func (r *renderer) layout(sh *mapping.Sheet, id int64) []*sheetsapi.Request {
 
 // cells streams a sheet's values, band colours and notes; rows whose cells
 // look otherwise than their columns (headers, titles) get their whole
-// format too.
-func (r *renderer) cells(sh *mapping.Sheet, id int64, add func(*sheetsapi.Request) error) error {
+// format too. Sizes are estimated from above without encoding, so that
+// each cell is encoded once, when sent.
+func (r *renderer) cells(sh *mapping.Sheet, id int64, add func(*sheetsapi.Request, int) error) error {
 	notes := map[[2]int]string{}
 	for _, n := range sh.Notes {
 		notes[[2]int{n.Row, n.Col}] = n.Text
@@ -363,9 +363,9 @@ func (r *renderer) cells(sh *mapping.Sheet, id int64, add func(*sheetsapi.Reques
 		if block == nil {
 			return nil
 		}
-		b := block
+		b, n := block, blockSize
 		block, blockSize = nil, 0
-		return add(&sheetsapi.Request{UpdateCells: b})
+		return add(&sheetsapi.Request{UpdateCells: b}, n+requestOverhead)
 	}
 	n := 0
 	err := sh.Rows(func(row mapping.Row) error {
@@ -394,16 +394,17 @@ func (r *renderer) cells(sh *mapping.Sheet, id int64, add func(*sheetsapi.Reques
 			for _, cell := range row.Cells {
 				full.Values = append(full.Values, &sheetsapi.CellData{UserEnteredFormat: cellFormat(cell.Style)})
 			}
-			if err := add(&sheetsapi.Request{UpdateCells: &sheetsapi.UpdateCellsRequest{
+			req := &sheetsapi.Request{UpdateCells: &sheetsapi.UpdateCellsRequest{
 				Start:  &sheetsapi.GridCoordinate{SheetId: id, RowIndex: int64(n - 1)},
 				Rows:   []*sheetsapi.RowData{full},
 				Fields: "userEnteredFormat",
-			}}); err != nil {
+			}}
+			if err := add(req, jsonSize(req)); err != nil {
 				return err
 			}
 		}
-		size := jsonSize(rd)
-		if block != nil && blockSize+size > r.limit/2 {
+		size := rowSize(rd)
+		if block != nil && blockSize+size > r.limit-requestOverhead {
 			if err := flushBlock(); err != nil {
 				return err
 			}
@@ -425,6 +426,58 @@ func (r *renderer) cells(sh *mapping.Sheet, id int64, add func(*sheetsapi.Reques
 		return fmt.Errorf("plan produced %d rows, not the %d it declared", n, sh.RowCount)
 	}
 	return flushBlock()
+}
+
+// requestOverhead bounds the JSON of a request around its rows.
+const requestOverhead = 256
+
+// rowSize bounds the JSON of a row of cells from above: each cell's
+// format and value wrappers, and its text as escaped at worst.
+func rowSize(rd *sheetsapi.RowData) int {
+	n := 16
+	for _, cd := range rd.Values {
+		n += 140 // {"userEnteredFormat":{"backgroundColor":{…}}} and commas
+		if v := cd.UserEnteredValue; v != nil {
+			n += 40
+			if v.StringValue != nil {
+				n += escapedLen(*v.StringValue)
+			}
+		}
+		if cd.Note != "" {
+			n += 12 + escapedLen(cd.Note)
+		}
+	}
+	return n
+}
+
+// escapedLen bounds the length of s as a JSON string from above: control
+// characters, <, >, &, U+2028, U+2029 and invalid bytes become six bytes,
+// quotes and backslashes two.
+func escapedLen(s string) int {
+	n := 2
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c < 0x20 || c == '<' || c == '>' || c == '&':
+				n += 6
+			case c == '"' || c == '\\':
+				n += 2
+			default:
+				n++
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 || r == '\u2028' || r == '\u2029' {
+			n += 6
+		} else {
+			n += size
+		}
+		i += size
+	}
+	return n
 }
 
 func fillOr(fill, def string) string {

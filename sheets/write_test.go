@@ -437,10 +437,11 @@ func TestServiceAccount(t *testing.T) {
 	if len(parents) != 1 || parents[0] != shared {
 		t.Errorf("parents %v, want the shared folder", parents)
 	}
-	g, err := c.Open(ctx, w.ID)
+	g, closeFn, err := c.Open(ctx, w.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer closeFn()
 	p, err := mapping.Pull(g, mapping.PullOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -498,4 +499,115 @@ func TestSpreadsheetID(t *testing.T) {
 			t.Errorf("SpreadsheetID(%q) = %q, %v; want %q", in, got, ok, want)
 		}
 	}
+}
+
+// TestOpenStream checks the grid Open gives: one values.batchGet for a
+// pull in the usual order (metadata, then answers), the same rows in any
+// other order, and rows numbered as on the sheet.
+func TestOpenStream(t *testing.T) {
+	ctx := context.Background()
+	fake, c, _ := start(t, sheets.Retry{})
+	w, err := c.Write(ctx, qaPlan(t), sheets.WriteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// What the typed client reads, row by row.
+	want := map[string][][]string{}
+	for _, sh := range []string{mapping.SheetInstructions, mapping.SheetAnnotate, mapping.SheetLists, mapping.SheetMeta} {
+		vr, err := c.Sheets.Spreadsheets.Values.Get(w.ID, sh).ValueRenderOption("UNFORMATTED_VALUE").Do()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, r := range vr.Values {
+			if len(r) == 0 {
+				continue
+			}
+			row := []string{fmt.Sprint(i + 1)}
+			for _, v := range r {
+				switch v := v.(type) {
+				case bool:
+					row = append(row, strings.ToUpper(fmt.Sprint(v)))
+				default:
+					row = append(row, fmt.Sprint(v))
+				}
+			}
+			want[sh] = append(want[sh], row)
+		}
+	}
+	read := func(g *mapping.Grid, sh string) [][]string {
+		var out [][]string
+		if err := g.Rows(sh, func(n int, cells []string) error {
+			out = append(out, append([]string{fmt.Sprint(n)}, cells...))
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	batchGets := func() int {
+		n := 0
+		for _, call := range fake.Calls() {
+			if strings.HasSuffix(call.Path, "values:batchGet") {
+				n++
+			}
+		}
+		return n
+	}
+	for _, order := range [][]string{
+		{mapping.SheetMeta, mapping.SheetAnnotate},
+		{mapping.SheetAnnotate, mapping.SheetMeta, mapping.SheetInstructions, mapping.SheetLists},
+		{mapping.SheetLists, mapping.SheetMeta, mapping.SheetMeta, mapping.SheetAnnotate, mapping.SheetAnnotate},
+	} {
+		fake.ResetCalls()
+		g, closeFn, err := c.Open(ctx, w.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, sh := range order {
+			if diff := cmp.Diff(want[sh], read(g, sh)); diff != "" {
+				t.Errorf("order %v, sheet %s (-typed client +stream):\n%s", order, sh, diff)
+			}
+		}
+		if err := closeFn(); err != nil {
+			t.Fatal(err)
+		}
+		if order[0] == mapping.SheetMeta && len(order) == 2 && batchGets() != 1 {
+			t.Errorf("%d values.batchGet calls for a pull in order, want 1", batchGets())
+		}
+	}
+	g, closeFn, err := c.Open(ctx, w.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeFn()
+	stop := errors.New("stop")
+	if err := g.Rows(mapping.SheetMeta, func(int, []string) error { return stop }); err != stop {
+		t.Errorf("the callback's error was not returned: %v", err)
+	}
+	if diff := cmp.Diff(want[mapping.SheetAnnotate], read(g, mapping.SheetAnnotate)); diff != "" {
+		t.Errorf("after a stopped read (-want +got):\n%s", diff)
+	}
+	if err := g.Rows("Nope", func(int, []string) error { return nil }); err == nil {
+		t.Error("no error for a sheet that is not there")
+	}
+}
+
+// FuzzSpreadsheetID: whatever is given, an ID found is made of the
+// characters of IDs and appears in the input.
+func FuzzSpreadsheetID(f *testing.F) {
+	for _, s := range []string{"https://docs.google.com/spreadsheets/d/1BxiMVs0XRA5nFMdKvBdBZjgmUUqptlbs74OgvE2upms/edit#gid=0", "1BxiMVs0XRA5nFMdKvBdBZjgmUUqptlbs74OgvE2upms", "study/b01.xlsx", "/spreadsheets/d/", "http://[::1]/spreadsheets/d/x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		id, ok := sheets.SpreadsheetID(s)
+		if !ok {
+			if id != "" {
+				t.Errorf("not ok but id %q", id)
+			}
+			return
+		}
+		if id == "" || !strings.Contains(s, id) || strings.Trim(id, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-") != "" {
+			t.Errorf("SpreadsheetID(%q) = %q", s, id)
+		}
+	})
 }

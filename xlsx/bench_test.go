@@ -1,20 +1,16 @@
 package xlsx_test
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"runtime"
-	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/xuri/excelize/v2"
 
+	"github.com/annosheet/annosheet/internal/benchdata"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/templates"
 	"github.com/annosheet/annosheet/xlsx"
@@ -29,23 +25,7 @@ import (
 // Besides time, each reports peak-MB (the peak of the Go heap in use,
 // sampled) and file-MB. The figures are in the README.
 
-var words = strings.Fields("the court held that a plan administrator with a conflict of interest must still be given deference " +
-	"unless the decision was arbitrary and capricious in light of the record as a whole including the medical evidence")
-
-// benchText is deterministic text of about n characters.
-func benchText(seed, n int) string {
-	var b strings.Builder
-	for i := seed; b.Len() < n; i++ {
-		b.WriteString(words[(i*7+seed)%len(words)])
-		b.WriteByte(' ')
-	}
-	return b.String()
-}
-
-var (
-	benchInputs sync.Map // rows -> path
-	benchDir    string   // holds the inputs; removed by TestMain
-)
+var benchDir string // holds the inputs; removed by TestMain
 
 func TestMain(m *testing.M) {
 	code := m.Run()
@@ -58,9 +38,6 @@ func TestMain(m *testing.M) {
 // benchInput writes (once per process) a JSON Lines file of n legal-gaps
 // records.
 func benchInput(b *testing.B, n int) string {
-	if p, ok := benchInputs.Load(n); ok {
-		return p.(string)
-	}
 	if benchDir == "" {
 		dir, err := os.MkdirTemp("", "annosheet-bench")
 		if err != nil {
@@ -68,64 +45,14 @@ func benchInput(b *testing.B, n int) string {
 		}
 		benchDir = dir
 	}
-	path := filepath.Join(benchDir, fmt.Sprintf("legal-%d.jsonl", n))
-	f, err := os.Create(path)
+	path, err := benchdata.LegalInput(benchDir, n)
 	if err != nil {
 		b.Fatal(err)
 	}
-	w := bufio.NewWriter(f)
-	enc := json.NewEncoder(w)
-	for i := range n {
-		rec := map[string]any{
-			"id":               fmt.Sprintf("r%06d", i),
-			"previous_context": benchText(i, 1200),
-			"cited_paragraphs": []map[string]string{
-				{"citation": fmt.Sprintf("%d F.3d %d", 500+i%300, i%900), "text": benchText(i+1, 400)},
-				{"citation": fmt.Sprintf("%d U.S. %d", 300+i%200, i%700), "text": benchText(i+2, 400)},
-			},
-			"generation": benchText(i+3, 500),
-			"target":     benchText(i+4, 500),
-		}
-		if err := enc.Encode(rec); err != nil {
-			b.Fatal(err)
-		}
-	}
-	if err := w.Flush(); err != nil {
-		b.Fatal(err)
-	}
-	f.Close()
-	benchInputs.Store(n, path)
 	return path
 }
 
-// peakHeap samples the heap in use until stop is called and returns the
-// peak in bytes.
-func peakHeap() (stop func() uint64) {
-	var peak uint64
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		var m runtime.MemStats
-		t := time.NewTicker(20 * time.Millisecond)
-		defer t.Stop()
-		for {
-			runtime.ReadMemStats(&m)
-			peak = max(peak, m.HeapInuse)
-			select {
-			case <-done:
-				return
-			case <-t.C:
-			}
-		}
-	}()
-	return func() uint64 {
-		close(done)
-		wg.Wait()
-		return peak
-	}
-}
+var peakHeap = benchdata.PeakHeap
 
 func BenchmarkGenerate(b *testing.B) {
 	for _, rows := range []int{1000, 100000} {

@@ -179,7 +179,7 @@ func pullAll(ctx context.Context, refs []workbookRef, opt pullOptions, stderr io
 				client = c
 			}
 			var err error
-			g, err = client.Open(ctx, ref.spreadsheet)
+			g, closeFn, err = client.Open(ctx, ref.spreadsheet)
 			var ge *googleapi.Error
 			if ref.batch != nil && errors.As(err, &ge) && ge.Code == http.StatusNotFound {
 				res.missingWorkbook(ref)

@@ -465,10 +465,11 @@ func (b *sheetsBackend) open(t *testing.T, ref string) *Workbook {
 }
 
 func (b *sheetsBackend) grid(t *testing.T, ref string) *mapping.Grid {
-	g, err := b.c.Open(b.ctx, ref)
+	g, closeFn, err := b.c.Open(b.ctx, ref)
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { closeFn() })
 	return g
 }
 

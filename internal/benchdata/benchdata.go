@@ -1,0 +1,99 @@
+// Package benchdata makes the inputs of the benchmarks and measures their
+// memory: legal-gaps records with long context cells (a 1,200-character
+// previous context, two cited paragraphs, a generation and a target), the
+// shape the README's performance figures are for.
+//
+//	path, err := benchdata.LegalInput(dir, 100000)
+//	stop := benchdata.PeakHeap()
+//	... // the work
+//	b.ReportMetric(float64(stop())/1e6, "peak-MB")
+package benchdata
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+)
+
+var words = strings.Fields("the court held that a plan administrator with a conflict of interest must still be given deference " +
+	"unless the decision was arbitrary and capricious in light of the record as a whole including the medical evidence")
+
+// Text is deterministic text of about n characters.
+func Text(seed, n int) string {
+	var b strings.Builder
+	for i := seed; b.Len() < n; i++ {
+		b.WriteString(words[(i*7+seed)%len(words)])
+		b.WriteByte(' ')
+	}
+	return b.String()
+}
+
+// LegalInput writes a JSON Lines file of n legal-gaps records into dir, or
+// returns the one already there.
+func LegalInput(dir string, n int) (string, error) {
+	path := filepath.Join(dir, fmt.Sprintf("legal-%d.jsonl", n))
+	if _, err := os.Stat(path); err == nil {
+		return path, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	w := bufio.NewWriter(f)
+	enc := json.NewEncoder(w)
+	for i := range n {
+		rec := map[string]any{
+			"id":               fmt.Sprintf("r%06d", i),
+			"previous_context": Text(i, 1200),
+			"cited_paragraphs": []map[string]string{
+				{"citation": fmt.Sprintf("%d F.3d %d", 500+i%300, i%900), "text": Text(i+1, 400)},
+				{"citation": fmt.Sprintf("%d U.S. %d", 300+i%200, i%700), "text": Text(i+2, 400)},
+			},
+			"generation": Text(i+3, 500),
+			"target":     Text(i+4, 500),
+		}
+		if err := enc.Encode(rec); err != nil {
+			return "", err
+		}
+	}
+	if err := w.Flush(); err != nil {
+		return "", err
+	}
+	return path, f.Close()
+}
+
+// PeakHeap samples the heap in use until stop is called and returns the
+// peak in bytes.
+func PeakHeap() (stop func() uint64) {
+	var peak uint64
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		var m runtime.MemStats
+		t := time.NewTicker(20 * time.Millisecond)
+		defer t.Stop()
+		for {
+			runtime.ReadMemStats(&m)
+			peak = max(peak, m.HeapInuse)
+			select {
+			case <-done:
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return func() uint64 {
+		close(done)
+		wg.Wait()
+		return peak
+	}
+}
