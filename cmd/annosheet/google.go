@@ -72,6 +72,11 @@ func explainGoogle(err error) error {
 	err = googleauth.Explain(err)
 	var ge *googleapi.Error
 	if errors.As(err, &ge) {
+		for _, item := range ge.Errors {
+			if item.Reason == "appNotAuthorizedToFile" {
+				return fmt.Errorf("%w\n(annosheet asks Google only for the files it makes itself (the drive.file scope), and this file or folder is not one of them: leave out --folder and move the spreadsheet in Drive, or use a folder annosheet can reach)", err)
+			}
+		}
 		switch ge.Code {
 		case http.StatusForbidden:
 			return fmt.Errorf("%w\n(Google refused: a quota, or no permission; a permission error needs the owner to share the spreadsheet or folder, and waiting will not help)", err)

@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -16,10 +18,14 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/oauth2"
+	"google.golang.org/api/googleapi"
+
 	"github.com/annosheet/annosheet/internal/goldtest"
 	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/sheets"
+	"github.com/annosheet/annosheet/sheets/googleauth"
 	"github.com/annosheet/annosheet/sheets/sheetsfake"
 )
 
@@ -524,5 +530,29 @@ func TestAgainstFakesheetsCommand(t *testing.T) {
 		if v["first_prediction_likert"] == float64(0) || v["best_prediction_topic"] == nil {
 			t.Errorf("topic %s not filled: %v", topic, v)
 		}
+	}
+}
+
+// TestExplainGoogle checks what each of Google's refusals tells the user
+// to do.
+func TestExplainGoogle(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		want string
+	}{
+		{&googleapi.Error{Code: 403, Message: "The user has not granted the app 1 write access to the file F.", Errors: []googleapi.ErrorItem{{Reason: "appNotAuthorizedToFile"}}}, "leave out --folder"},
+		{&googleapi.Error{Code: 403, Message: "Quota exceeded"}, "waiting will not help"},
+		{&googleapi.Error{Code: 404, Message: "Requested entity was not found."}, "drive.file scope"},
+		{&googleapi.Error{Code: 401, Message: "Request had invalid authentication credentials."}, "run 'annosheet auth login' again"},
+		{&oauth2.RetrieveError{ErrorCode: "invalid_grant"}, "expired or was revoked"},
+	} {
+		got := explainGoogle(fmt.Errorf("spreadsheet x: %w", tc.err))
+		if !strings.Contains(got.Error(), tc.want) || !errors.Is(got, tc.err) && !errors.Is(got, googleauth.ErrExpired) {
+			t.Errorf("%v: got %q, want %q", tc.err, got, tc.want)
+		}
+	}
+	plain := errors.New("disk full")
+	if explainGoogle(plain) != plain {
+		t.Error("an error not from Google was changed")
 	}
 }
