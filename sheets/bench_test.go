@@ -15,7 +15,6 @@ import (
 	"github.com/annosheet/annosheet/internal/benchdata"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/sheets"
-	"github.com/annosheet/annosheet/templates"
 )
 
 // Benchmarks of the Sheets backend on the legal-gaps shape (long context
@@ -89,47 +88,13 @@ func fakeServer(b *testing.B) string {
 	return fakeURL
 }
 
-// filledPlan is the legal-gaps plan of n rows, answered as an annotator
-// would leave it: two codes ticked, a note on every third row, an ID.
+// filledPlan is the filled legal-gaps plan of n rows.
 func filledPlan(b *testing.B, n int) *mapping.Plan {
-	in, err := benchdata.LegalInput(benchDir, n)
+	p, err := benchdata.FilledLegalPlan(benchDir, n, mapping.SheetsCellLimit)
 	if err != nil {
 		b.Fatal(err)
 	}
-	tmpl, err := templates.Builtin("legal-gaps")
-	if err != nil {
-		b.Fatal(err)
-	}
-	src, err := mapping.Open("jsonl", []string{in})
-	if err != nil {
-		b.Fatal(err)
-	}
-	res, err := mapping.Build(tmpl, src, mapping.Options{Seed: 1, CellLimit: mapping.SheetsCellLimit})
-	if err != nil {
-		b.Fatal(err)
-	}
-	cols := map[string]int{}
-	for i, c := range tmpl.Columns() {
-		cols[c.Key] = i
-	}
-	ann := res.Plan.Sheets[1]
-	rows := ann.Rows
-	ann.Rows = func(emit func(mapping.Row) error) error {
-		k := 0
-		return rows(func(r mapping.Row) error {
-			if k > 0 {
-				r.Cells[cols["q:gaps=2"]].Value = true
-				r.Cells[cols["q:gaps=3"]].Value = k%2 == 0
-				if k%3 == 0 {
-					r.Cells[cols["q:note"]].Value = "checked the cited case twice"
-				}
-				r.Cells[cols["annotator"]].Value = "AK"
-			}
-			k++
-			return emit(r)
-		})
-	}
-	return res.Plan
+	return p
 }
 
 // written holds, per size, a spreadsheet BenchmarkWrite made, for

@@ -7,8 +7,8 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/annosheet/annosheet/internal/benchdata"
 	"github.com/annosheet/annosheet/mapping"
-	"github.com/annosheet/annosheet/templates"
 	"github.com/annosheet/annosheet/xlsx"
 )
 
@@ -16,47 +16,21 @@ import (
 // are filled in as an annotator would leave them: the checkboxes of two
 // codes ticked, a note on every third row, the annotator's ID.
 func filledBook(b *testing.B, n int) string {
+	benchInput(b, n) // makes benchDir
 	path := filepath.Join(benchDir, fmt.Sprintf("filled-%d.xlsx", n))
 	if _, err := os.Stat(path); err == nil {
 		return path
 	}
-	in := benchInput(b, n)
-	tmpl, err := templates.Builtin("legal-gaps")
+	p, err := benchdata.FilledLegalPlan(benchDir, n, mapping.XLSXCellLimit)
 	if err != nil {
 		b.Fatal(err)
-	}
-	src, _ := mapping.Open("jsonl", []string{in})
-	res, err := mapping.Build(tmpl, src, mapping.Options{Seed: 1})
-	if err != nil {
-		b.Fatal(err)
-	}
-	cols := map[string]int{}
-	for i, c := range tmpl.Columns() {
-		cols[c.Key] = i
-	}
-	ann := res.Plan.Sheets[1]
-	rows := ann.Rows
-	ann.Rows = func(emit func(mapping.Row) error) error {
-		k := 0
-		return rows(func(r mapping.Row) error {
-			if k > 0 {
-				r.Cells[cols["q:gaps=2"]].Value = true
-				r.Cells[cols["q:gaps=3"]].Value = k%2 == 0
-				if k%3 == 0 {
-					r.Cells[cols["q:note"]].Value = "checked the cited case twice"
-				}
-				r.Cells[cols["annotator"]].Value = "AK"
-			}
-			k++
-			return emit(r)
-		})
 	}
 	f, err := os.Create(path)
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer f.Close()
-	if err := xlsx.Write(res.Plan, f, xlsx.WriteOptions{}); err != nil {
+	if err := xlsx.Write(p, f, xlsx.WriteOptions{}); err != nil {
 		b.Fatal(err)
 	}
 	return path

@@ -14,7 +14,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -22,6 +21,7 @@ import (
 	"google.golang.org/api/googleapi"
 
 	"github.com/annosheet/annosheet/internal/goldtest"
+	"github.com/annosheet/annosheet/internal/syncbuf"
 	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/sheets"
@@ -266,24 +266,6 @@ func TestGSheetsMissing(t *testing.T) {
 	}
 }
 
-// lockedBuffer is an io.Writer safe for a goroutine and a reader.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // TestAuthCommands signs in through the CLI with a simulated browser,
 // works as the signed-in user, and signs out.
 func TestAuthCommands(t *testing.T) {
@@ -299,7 +281,7 @@ func TestAuthCommands(t *testing.T) {
 		t.Errorf("login without a client: exit %d: %s", code, errs)
 	}
 
-	var stderr lockedBuffer
+	var stderr syncbuf.Buffer
 	var stdout bytes.Buffer
 	done := make(chan int)
 	go func() {
@@ -384,7 +366,7 @@ func TestAuthLogoutRevokes(t *testing.T) {
 	fake, endpoint := startFake(t, sheetsfake.Options{RequireAuth: true})
 	cfgSecret := filepath.Join(t.TempDir(), "c.json")
 	os.WriteFile(cfgSecret, fake.ClientSecretJSON(), 0o600)
-	var stderr lockedBuffer
+	var stderr syncbuf.Buffer
 	done := make(chan int)
 	go func() {
 		done <- run(context.Background(), []string{"annosheet", "auth", "login", "--client-secret", cfgSecret, "--no-browser"}, strings.NewReader(""), io.Discard, &stderr)
@@ -510,7 +492,7 @@ func TestAgainstFakesheetsCommand(t *testing.T) {
 		t.Fatalf("generate: exit %d: %s", code, errs)
 	}
 	m := readManifest(t, dir)
-	fillAsAnnotator(t, endpoint, m.Batches[0].Spreadsheet.ID, func(w *goldtest.Workbook) error { return goldtest.FillPreference(w, "1") })
+	fillAsAnnotator(t, endpoint, m.Batches[0].Spreadsheet.ID, func(w *goldtest.Workbook) error { return goldtest.FillPreference(w, w.Units, "1") })
 	code, stdout2, errs := runCLI(t, "pull", m.Batches[0].Spreadsheet.URL, "--endpoint", endpoint, "--no-auth")
 	if code != 0 || !strings.Contains(errs, "10 complete") {
 		t.Fatalf("pull: exit %d: %s\n%s", code, errs, out)

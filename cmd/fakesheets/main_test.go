@@ -9,32 +9,16 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/annosheet/annosheet/internal/syncbuf"
 )
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 func TestServe(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	secret := filepath.Join(t.TempDir(), "client.json")
-	var out syncBuffer
+	var out syncbuf.Buffer
 	var errb bytes.Buffer
 	done := make(chan int)
 	go func() {

@@ -19,6 +19,9 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/templates"
 )
 
 var words = strings.Fields("the court held that a plan administrator with a conflict of interest must still be given deference " +
@@ -96,4 +99,48 @@ func PeakHeap() (stop func() uint64) {
 		wg.Wait()
 		return peak
 	}
+}
+
+// FilledLegalPlan is the legal-gaps plan of n rows (input in dir), with
+// the answers filled in as an annotator would leave them: two codes
+// ticked, a note on every third row, the annotator's ID.
+func FilledLegalPlan(dir string, n, cellLimit int) (*mapping.Plan, error) {
+	in, err := LegalInput(dir, n)
+	if err != nil {
+		return nil, err
+	}
+	tmpl, err := templates.Builtin("legal-gaps")
+	if err != nil {
+		return nil, err
+	}
+	src, err := mapping.Open("jsonl", []string{in})
+	if err != nil {
+		return nil, err
+	}
+	res, err := mapping.Build(tmpl, src, mapping.Options{Seed: 1, CellLimit: cellLimit})
+	if err != nil {
+		return nil, err
+	}
+	cols := map[string]int{}
+	for i, c := range tmpl.Columns() {
+		cols[c.Key] = i
+	}
+	ann := res.Plan.Sheets[1]
+	rows := ann.Rows
+	ann.Rows = func(emit func(mapping.Row) error) error {
+		k := 0
+		return rows(func(r mapping.Row) error {
+			if k > 0 {
+				r.Cells[cols["q:gaps=2"]].Value = true
+				r.Cells[cols["q:gaps=3"]].Value = k%2 == 0
+				if k%3 == 0 {
+					r.Cells[cols["q:note"]].Value = "checked the cited case twice"
+				}
+				r.Cells[cols["annotator"]].Value = "AK"
+			}
+			k++
+			return emit(r)
+		})
+	}
+	return res.Plan, nil
 }

@@ -81,7 +81,7 @@ func conformanceCases() []conformanceCase {
 			}
 		}},
 		{"preference-likert", data + "preference/preference_json_1.json", func(t *testing.T, w *Workbook, _ *templates.Template) {
-			if err := FillPreference(w, "1"); err != nil {
+			if err := FillPreference(w, w.Units, "1"); err != nil {
 				t.Fatal(err)
 			}
 		}},

@@ -181,12 +181,16 @@ func joinInts(ns []int) string {
 	return strings.Join(s, ", ")
 }
 
-// FillPreference answers every topic of the preference scheme: the best
-// prediction against the reference and the topic, and the three likert
-// scales, varied from topic to topic.
-func FillPreference(w *Workbook, annotator string) error {
-	labels := []string{"First prediction", "Second prediction", "Third prediction"}
-	for i, u := range w.Units {
+// PreferenceLabels are the preference scheme's choices, as shown.
+var PreferenceLabels = []string{"First prediction", "Second prediction", "Third prediction"}
+
+// FillPreference answers the given topics of the preference scheme: the
+// best prediction against the reference and the topic, and the three
+// likert scales, varied from topic to topic: topic i (0-based in units)
+// gets labels i%3 and (i+1)%3 and likerts i%5+1, (i+2)%5+1, (i+4)%5+1.
+func FillPreference(w *Workbook, units []string, annotator string) error {
+	labels := PreferenceLabels
+	for i, u := range units {
 		row := w.Rows[u][0]
 		set := map[string]any{
 			"q:best_prediction_reference": labels[i%3],

@@ -212,30 +212,17 @@ func TestPreferenceExportShape(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	labels := []string{"First prediction", "Second prediction", "Third prediction"}
+	if err := FillPreference(w, w.Units[:7], "1"); err != nil {
+		t.Fatal(err)
+	}
+	// Topic 4 has its third likert left at the "not yet" 0.
+	if err := w.Set(w.Rows[w.Units[3]][0], "q:third_prediction_likert", 0); err != nil {
+		t.Fatal(err)
+	}
 	codes := []string{"first", "second", "third"}
 	input, _ := ojson.Decode(raw)
 	want := input.(*ojson.Object)
 	for i, u := range w.Units[:7] {
-		row := w.Rows[u][0]
-		set := map[string]any{
-			"q:best_prediction_reference": labels[i%3],
-			"q:best_prediction_topic":     labels[(i+1)%3],
-			"q:first_prediction_likert":   i%5 + 1,
-			"q:second_prediction_likert":  (i+2)%5 + 1,
-			"annotator":                   "1",
-		}
-		if i != 3 {
-			// Topic 4 has its third likert left at the "not yet" 0.
-			set["q:third_prediction_likert"] = (i+4)%5 + 1
-		} else {
-			set["q:third_prediction_likert"] = 0
-		}
-		for k, v := range set {
-			if err := w.Set(row, k, v); err != nil {
-				t.Fatal(err)
-			}
-		}
 		topic := want.Vals[u].(*ojson.Object)
 		topic.Set("best_prediction_reference", codes[i%3])
 		topic.Set("best_prediction_topic", codes[(i+1)%3])
