@@ -30,6 +30,8 @@ type schema struct {
 
 type method struct {
 	Request *schema `json:"request"`
+	// Scopes are the OAuth scopes of which a token needs one.
+	Scopes []string `json:"scopes"`
 }
 
 type resource struct {
@@ -61,23 +63,37 @@ func LoadDiscovery(path string) (*Discovery, error) {
 // as its resource path and method name ("spreadsheets", "values",
 // "batchUpdate").
 func (d *Discovery) RequestSchema(path ...string) string {
+	m := d.method(path...)
+	if m == nil || m.Request == nil {
+		return ""
+	}
+	return m.Request.Ref
+}
+
+// method finds a method by its resource path and name.
+func (d *Discovery) method(path ...string) *method {
 	rs := d.Resources
 	var r *resource
 	for _, p := range path[:len(path)-1] {
 		r = rs[p]
 		if r == nil {
-			return ""
+			return nil
 		}
 		rs = r.Resources
 	}
 	if r == nil {
-		return ""
+		return nil
 	}
-	m := r.Methods[path[len(path)-1]]
-	if m == nil || m.Request == nil {
-		return ""
+	return r.Methods[path[len(path)-1]]
+}
+
+// scopes are the OAuth scopes a method accepts, one of which a token
+// needs; nil when the document does not say.
+func (d *Discovery) scopes(path ...string) []string {
+	if m := d.method(path...); m != nil {
+		return m.Scopes
 	}
-	return m.Request.Ref
+	return nil
 }
 
 // Validate checks a JSON value against a named schema and returns Google's

@@ -141,18 +141,29 @@ func (s *Server) drive(w http.ResponseWriter, r *http.Request, seg []string, bod
 			seg[i] = u
 		}
 	}
+	may := func(path ...string) bool { return allowed(w, who, s.opt.Drive, path...) }
 	switch {
 	case len(seg) == 0 && r.Method == http.MethodPost:
-		s.createFile(w, q, body, who)
+		if may("files", "create") {
+			s.createFile(w, q, body, who)
+		}
 	case len(seg) == 1 && r.Method == http.MethodGet:
+		if !may("files", "get") {
+			return
+		}
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		if f := s.lookup(w, seg[0], who, q); f != nil {
 			writeJSON(w, s.fileJSON(f))
 		}
 	case len(seg) == 1 && r.Method == http.MethodPatch:
-		s.updateFile(w, seg[0], q, body, who)
+		if may("files", "update") {
+			s.updateFile(w, seg[0], q, body, who)
+		}
 	case len(seg) == 1 && r.Method == http.MethodDelete:
+		if !may("files", "delete") {
+			return
+		}
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		if f := s.lookup(w, seg[0], who, q); f != nil {
@@ -165,7 +176,9 @@ func (s *Server) drive(w http.ResponseWriter, r *http.Request, seg []string, bod
 			w.WriteHeader(http.StatusNoContent)
 		}
 	case len(seg) == 2 && seg[1] == "permissions" && r.Method == http.MethodPost:
-		s.createPermission(w, seg[0], q, body, who)
+		if may("permissions", "create") {
+			s.createPermission(w, seg[0], q, body, who)
+		}
 	default:
 		writeError(w, 404, "no such method %s %s", r.Method, r.URL.Path)
 	}
@@ -206,7 +219,7 @@ func (s *Server) createFile(w http.ResponseWriter, q url.Values, body []byte, wh
 	f.ID = s.newID()
 	switch f.MimeType {
 	case mimeSheet:
-		b, err := s.newBook(f.ID, f.Name, []*sheetsapi.SheetProperties{{Title: "Sheet1"}})
+		b, err := s.newBook(f.ID, f.Name, []*sheetsapi.SheetProperties{{Title: "Sheet1"}}, nil)
 		if err != nil {
 			writeError(w, 400, "%v", err)
 			return

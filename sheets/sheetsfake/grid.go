@@ -57,6 +57,26 @@ func (b *book) sheetByTitle(t string) *sheet {
 	return nil
 }
 
+// firstVisible is the sheet a range without a sheet name refers to: the
+// first one in tab order that is not hidden.
+func (b *book) firstVisible() *sheet {
+	for _, s := range b.sheets {
+		if !s.props.Hidden {
+			return s
+		}
+	}
+	if len(b.sheets) > 0 {
+		return b.sheets[0]
+	}
+	return nil
+}
+
+// empty reports whether a cell holds nothing: Google does not list such
+// cells, even once written to and rolled back.
+func (c *cell) empty() bool {
+	return c == nil || c.value == nil && c.format == nil && c.validation == nil && c.note == ""
+}
+
 func (s *sheet) rowCount() int64 { return s.props.GridProperties.RowCount }
 func (s *sheet) colCount() int64 { return s.props.GridProperties.ColumnCount }
 
@@ -133,15 +153,20 @@ func colIndex(s string) int64 {
 type a1Range struct {
 	sheet          string
 	r0, c0, r1, c1 int64 // 0-based, end exclusive; -1 for unbounded
+	// bare is a range without a sheet part ("A1:B2", "B:B", "F2"): the
+	// name of a sheet if one is called so, else a box on the first
+	// visible sheet; isBox says it reads as a box (held in r0…c1).
+	bare, isBox bool
 }
 
 var cellRe = regexp.MustCompile(`^([A-Z]{0,3})([0-9]*)$`)
 
-// parseA1 reads "Sheet1", "'My sheet'!A1:C3", "Sheet1!A:C" or "Sheet1!F2".
+// parseA1 reads "Sheet1", "'My sheet'!A1:C3", "Sheet1!A:C", "Sheet1!F2",
+// or a box without a sheet: "A1:B2", "B:B", "F2".
 func parseA1(s string) (a1Range, error) {
 	r := a1Range{r0: 0, c0: 0, r1: -1, c1: -1}
 	bad := fmt.Errorf("Unable to parse range: %s", s)
-	name, box := s, ""
+	name, box, hasBox := s, "", false
 	if strings.HasPrefix(s, "'") {
 		end := -1
 		for i := 1; i < len(s); i++ {
@@ -162,52 +187,77 @@ func parseA1(s string) (a1Range, error) {
 		switch {
 		case rest == "":
 		case strings.HasPrefix(rest, "!"):
-			box = rest[1:]
+			box, hasBox = rest[1:], true
 		default:
 			return r, bad
 		}
 	} else if i := strings.LastIndexByte(s, '!'); i >= 0 {
-		name, box = s[:i], s[i+1:]
+		name, box, hasBox = s[:i], s[i+1:], true
 	}
 	if name == "" {
 		return r, bad
 	}
 	r.sheet = name
-	if box == "" {
+	if !hasBox {
+		if !strings.HasPrefix(s, "'") {
+			r.bare = true
+			if b, ok := parseBox(s); ok {
+				r.isBox, r.r0, r.c0, r.r1, r.c1 = true, b[0], b[1], b[2], b[3]
+			}
+		}
 		return r, nil
 	}
-	from, to, isRange := strings.Cut(strings.ToUpper(box), ":")
-	if !isRange {
-		to = from
-	}
-	m1, m2 := cellRe.FindStringSubmatch(from), cellRe.FindStringSubmatch(to)
-	if m1 == nil || m2 == nil || m1[0] == "" || m2[0] == "" {
+	// "Sheet1!" names no cells: Google cannot parse it.
+	b, ok := parseBox(box)
+	if !ok {
 		return r, bad
 	}
+	r.r0, r.c0, r.r1, r.c1 = b[0], b[1], b[2], b[3]
+	return r, nil
+}
+
+// parseBox reads the cells part of a range: "A1:C3", "A:C", "2:3", "E2:F"
+// or a lone cell "F2", as r0, c0, r1, c1 (-1 for an open end).
+func parseBox(box string) ([4]int64, bool) {
+	out := [4]int64{0, 0, -1, -1}
+	from, to, isRange := strings.Cut(strings.ToUpper(box), ":")
+	m1 := cellRe.FindStringSubmatch(from)
+	if m1 == nil || m1[0] == "" {
+		return out, false
+	}
+	m2 := m1
+	if isRange {
+		if m2 = cellRe.FindStringSubmatch(to); m2 == nil || m2[0] == "" {
+			return out, false
+		}
+	} else if m1[1] == "" || m1[2] == "" {
+		// Alone, a column or a row is not a range: "B" or "2".
+		return out, false
+	}
 	if m1[1] != "" {
-		r.c0 = colIndex(m1[1])
+		out[1] = colIndex(m1[1])
 	}
 	if m1[2] != "" {
 		n, _ := strconv.ParseInt(m1[2], 10, 64)
 		if n < 1 {
-			return r, bad
+			return out, false
 		}
-		r.r0 = n - 1
+		out[0] = n - 1
 	}
 	if m2[1] != "" {
-		r.c1 = colIndex(m2[1]) + 1
+		out[3] = colIndex(m2[1]) + 1
 	}
 	if m2[2] != "" {
 		n, _ := strconv.ParseInt(m2[2], 10, 64)
 		if n < 1 {
-			return r, bad
+			return out, false
 		}
-		r.r1 = n
+		out[2] = n
 	}
 	if m1[1] == "" && m2[1] != "" || m1[2] == "" && m2[2] != "" && m1[1] == "" {
-		return r, bad
+		return out, false
 	}
-	return r, nil
+	return out, true
 }
 
 // textLen counts characters as Google does for its cell limit.

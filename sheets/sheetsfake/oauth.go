@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -30,7 +31,27 @@ const FakeUser = "coordinator@example.org"
 type principal struct {
 	email          string
 	serviceAccount bool
+	// scopes are those of the access token the call came with; scoped
+	// is false for a call the fake lets through without a token of its
+	// own (RequireAuth off), which no scope limits.
+	scopes []string
+	scoped bool
 }
+
+// may reports whether the caller's token has a scope the method accepts,
+// as the method's discovery document lists them: a token for Sheets alone
+// (auth/spreadsheets) does not reach Drive, a read-only one cannot write.
+func (who principal) may(d *Discovery, path ...string) bool {
+	accepted := d.scopes(path...)
+	if !who.scoped || accepted == nil {
+		return true
+	}
+	return slices.ContainsFunc(who.scopes, func(sc string) bool { return slices.Contains(accepted, sc) })
+}
+
+// errScopes is Google's answer to a token without a scope the method
+// accepts.
+const errScopes = "Request had insufficient authentication scopes."
 
 type authCode struct {
 	clientID, redirect, challenge, scope string
@@ -91,22 +112,9 @@ func (s *Server) caller(r *http.Request) (principal, int, string) {
 	case at == nil, !s.Now().Before(at.expiry), at.refresh != "" && s.auth.grants[at.refresh].revoked:
 		return user, 401, "Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential."
 	}
-	if !scopeAllows(at.scope) {
-		return at.who, 403, "Request had insufficient authentication scopes."
-	}
-	return at.who, 0, ""
-}
-
-// scopeAllows reports whether a token's scopes reach Sheets and Drive
-// files.
-func scopeAllows(scope string) bool {
-	for _, sc := range strings.Fields(scope) {
-		switch sc {
-		case "https://www.googleapis.com/auth/drive.file", "https://www.googleapis.com/auth/drive", "https://www.googleapis.com/auth/spreadsheets":
-			return true
-		}
-	}
-	return false
+	who := at.who
+	who.scopes, who.scoped = strings.Fields(at.scope), true
+	return who, 0, ""
 }
 
 // ClientSecretJSON is an installed-app client secret file, as the Google
@@ -319,7 +327,8 @@ func pkceChallenge(verifier string) string {
 }
 
 // verifyJWT checks a service account's signed assertion: RS256 by a key
-// the fake issued, for the fake's token endpoint, not expired.
+// the fake issued, for the fake's token endpoint, not expired, and
+// living an hour at most.
 func (s *Server) verifyJWT(assertion string) (email, scope string, err error) {
 	parts := strings.Split(assertion, ".")
 	if len(parts) != 3 {
@@ -360,7 +369,9 @@ func (s *Server) verifyJWT(assertion string) (email, scope string, err error) {
 	switch {
 	case claims.Aud != s.base+"/token":
 		return "", "", fmt.Errorf("Invalid JWT: audience is %q, not the token endpoint", claims.Aud)
-	case claims.Exp < now:
+	// Google's rule: an assertion lives an hour at most, and has not
+	// expired.
+	case claims.Exp < now, claims.Exp-claims.Iat > 3600:
 		return "", "", fmt.Errorf("Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe. Check your iat and exp values in the JWT claim.")
 	case claims.Scope == "":
 		return "", "", fmt.Errorf("Invalid OAuth scope or ID token audience provided.")

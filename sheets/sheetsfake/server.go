@@ -9,9 +9,13 @@
 // Retry-After, 500, slow answers), and it has the OAuth endpoints an
 // installed app and a service account use. It binds 127.0.0.1 only.
 //
-//	fake, srv := sheetsfake.Start(sheetsfake.Options{})
+//	fake, srv, err := sheetsfake.Start(sheetsfake.Options{})
+//	if err != nil {
+//		return err
+//	}
 //	defer srv.Close()
-//	c, _ := sheets.New(ctx, sheets.Options{Endpoint: srv.URL, NoAuth: true})
+//	fake.Inject(sheetsfake.Fault{Match: "batchUpdate", Status: 429, RetryAfter: "1"})
+//	c, err := sheets.New(ctx, sheets.Options{Endpoint: srv.URL, NoAuth: true})
 //
 // The command fakesheets runs it as a server for dry runs of the CLI.
 package sheetsfake
@@ -207,7 +211,19 @@ func (w *statusWriter) WriteHeader(code int) {
 	w.ResponseWriter.WriteHeader(code)
 }
 
+// rescue turns a panic of the fake into Google's 500, naming the panic: a
+// bug of the fake must not look like a broken connection to the client.
+func (s *Server) rescue(w http.ResponseWriter) {
+	if p := recover(); p != nil {
+		if p == http.ErrAbortHandler {
+			panic(p)
+		}
+		writeError(w, 500, "Internal error encountered. (the fake panicked: %v)", p)
+	}
+}
+
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	defer s.rescue(w)
 	path := r.URL.EscapedPath()
 	switch {
 	case strings.HasPrefix(path, "/_fake/"):
@@ -228,6 +244,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.calls = append(s.calls, Call{Method: r.Method, Path: path, Bytes: len(body), Status: sw.status})
 		s.mu.Unlock()
 	}()
+	// Rescued before the call is logged, so the log has the 500.
+	defer s.rescue(sw)
 	if f := s.fault(r.Method + " " + path); f != nil {
 		if f.Delay > 0 {
 			select {
@@ -289,6 +307,16 @@ func decode(w http.ResponseWriter, d *Discovery, schemaName string, body []byte,
 	return true
 }
 
+// allowed answers Google's 403 when the caller's token has no scope the
+// method (path in its discovery document) accepts.
+func allowed(w http.ResponseWriter, who principal, d *Discovery, path ...string) bool {
+	if who.may(d, path...) {
+		return true
+	}
+	writeError(w, 403, "%s", errScopes)
+	return false
+}
+
 func (s *Server) route(w http.ResponseWriter, r *http.Request, path string, body []byte, who principal) {
 	seg := strings.Split(strings.TrimPrefix(path, "/"), "/")
 	unesc := func(x string) string {
@@ -298,16 +326,23 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, path string, body
 		}
 		return u
 	}
+	may := func(path ...string) bool { return allowed(w, who, s.opt.Sheets, path...) }
 	switch {
 	case len(seg) == 2 && seg[0] == "v4" && seg[1] == "spreadsheets" && r.Method == http.MethodPost:
-		s.createSpreadsheet(w, body, who)
+		if may("spreadsheets", "create") {
+			s.createSpreadsheet(w, body, who)
+		}
 	case len(seg) == 3 && seg[0] == "v4" && seg[1] == "spreadsheets":
 		id, verb, _ := strings.Cut(unesc(seg[2]), ":")
 		switch {
 		case verb == "" && r.Method == http.MethodGet:
-			s.getSpreadsheet(w, r, id, who)
+			if may("spreadsheets", "get") {
+				s.getSpreadsheet(w, r, id, who)
+			}
 		case verb == "batchUpdate" && r.Method == http.MethodPost:
-			s.batchUpdate(w, id, body, who)
+			if may("spreadsheets", "batchUpdate") {
+				s.batchUpdate(w, id, body, who)
+			}
 		default:
 			writeError(w, 404, "no such method %s %s", r.Method, path)
 		}
@@ -315,9 +350,13 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, path string, body
 		id := unesc(seg[2])
 		switch {
 		case seg[3] == "values:batchGet" && r.Method == http.MethodGet:
-			s.valuesBatchGet(w, r, id, who)
+			if may("spreadsheets", "values", "batchGet") {
+				s.valuesBatchGet(w, r, id, who)
+			}
 		case seg[3] == "values:batchUpdate" && r.Method == http.MethodPost:
-			s.valuesBatchUpdate(w, id, body, who)
+			if may("spreadsheets", "values", "batchUpdate") {
+				s.valuesBatchUpdate(w, id, body, who)
+			}
 		default:
 			writeError(w, 404, "no such method %s %s", r.Method, path)
 		}
@@ -325,9 +364,13 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, path string, body
 		id, rng := unesc(seg[2]), unesc(seg[4])
 		switch {
 		case r.Method == http.MethodPut:
-			s.valuesUpdate(w, r, id, rng, body, who)
+			if may("spreadsheets", "values", "update") {
+				s.valuesUpdate(w, r, id, rng, body, who)
+			}
 		case r.Method == http.MethodGet:
-			s.valuesGet(w, r, id, rng, who)
+			if may("spreadsheets", "values", "get") {
+				s.valuesGet(w, r, id, rng, who)
+			}
 		default:
 			writeError(w, 404, "no such method %s %s", r.Method, path)
 		}

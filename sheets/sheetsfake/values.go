@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
@@ -30,18 +31,23 @@ type box struct {
 }
 
 // resolve turns an A1 range into a box on the grid; an open end is the
-// grid's edge. A range past the grid is refused, as Google refuses it.
+// grid's edge. A range without a sheet name is on the first visible
+// sheet, unless a sheet has that name. A range past the grid is refused,
+// as Google refuses it.
 func (b *book) resolve(rng string) (box, error) {
 	a, err := parseA1(rng)
 	if err != nil {
 		return box{}, err
 	}
 	sh := b.sheetByTitle(a.sheet)
+	switch {
+	case sh != nil && a.bare:
+		// The name of a sheet, even one that reads as a cell.
+		a.r0, a.c0, a.r1, a.c1 = 0, 0, -1, -1
+	case sh == nil && a.bare && a.isBox:
+		sh = b.firstVisible()
+	}
 	if sh == nil {
-		// Google reads a lone cell reference as a range on the first sheet.
-		if m := cellRe.FindStringSubmatch(strings.ToUpper(rng)); m != nil && m[1] != "" && m[2] != "" && len(b.sheets) > 0 {
-			return b.resolve(quoteName(b.sheets[0].props.Title) + "!" + rng)
-		}
 		return box{}, fmt.Errorf("Unable to parse range: %s", rng)
 	}
 	x := box{sh: sh, r0: a.r0, c0: a.c0, r1: a.r1, c1: a.c1}
@@ -70,9 +76,17 @@ func quoteName(n string) string {
 	return "'" + strings.ReplaceAll(n, "'", "''") + "'"
 }
 
+// String is the box as Google writes it in answers: one cell as "A1",
+// not "A1:A1".
 func (x box) String() string {
+	if x.cell() {
+		return fmt.Sprintf("%s!%s", quoteName(x.sh.props.Title), a1(x.r0, x.c0))
+	}
 	return fmt.Sprintf("%s!%s:%s", quoteName(x.sh.props.Title), a1(x.r0, x.c0), a1(x.r1-1, x.c1-1))
 }
+
+// cell reports whether the box is one cell.
+func (x box) cell() bool { return x.r1-x.r0 == 1 && x.c1-x.c0 == 1 }
 
 // read is a box's values as a ValueRange, with trailing empty rows and
 // cells left out, as Google leaves them out.
@@ -109,6 +123,15 @@ func (x box) read(render, major string) *sheetsapi.ValueRange {
 		vr.Values = rows
 	}
 	return vr
+}
+
+// renderOf is the render option asked for, or Google's default,
+// FORMATTED_VALUE.
+func renderOf(q url.Values) string {
+	if r := q.Get("valueRenderOption"); r != "" {
+		return r
+	}
+	return "FORMATTED_VALUE"
 }
 
 func checkRead(q map[string][]string) error {
@@ -149,7 +172,7 @@ func (s *Server) valuesBatchGet(w http.ResponseWriter, r *http.Request, id strin
 			writeError(w, 400, "%v", err)
 			return
 		}
-		out.ValueRanges = append(out.ValueRanges, x.read(q.Get("valueRenderOption"), q.Get("majorDimension")))
+		out.ValueRanges = append(out.ValueRanges, x.read(renderOf(q), q.Get("majorDimension")))
 	}
 	writeJSON(w, out)
 }
@@ -171,7 +194,7 @@ func (s *Server) valuesGet(w http.ResponseWriter, r *http.Request, id, rng strin
 		writeError(w, 400, "%v", err)
 		return
 	}
-	writeJSON(w, x.read(q.Get("valueRenderOption"), q.Get("majorDimension")))
+	writeJSON(w, x.read(renderOf(q), q.Get("majorDimension")))
 }
 
 func (s *Server) valuesUpdate(w http.ResponseWriter, r *http.Request, id, rng string, body []byte, who principal) {
@@ -200,7 +223,8 @@ func (s *Server) valuesUpdate(w http.ResponseWriter, r *http.Request, id, rng st
 		return
 	}
 	t := &tx{}
-	res, err := writeValues(t, b, &vr, opt)
+	defer t.rollbackOnPanic()
+	res, _, err := writeValues(t, b, &vr, opt)
 	if err != nil {
 		t.rollback()
 		writeError(w, 400, "%v", err)
@@ -226,9 +250,14 @@ func (s *Server) valuesBatchUpdate(w http.ResponseWriter, id string, body []byte
 		return
 	}
 	t := &tx{}
+	defer t.rollbackOnPanic()
 	out := &sheetsapi.BatchUpdateValuesResponse{SpreadsheetId: id}
+	sheets := map[*sheet]bool{}
 	for i, vr := range req.Data {
-		res, err := writeValues(t, b, vr, req.ValueInputOption)
+		if vr == nil {
+			vr = &sheetsapi.ValueRange{}
+		}
+		res, sh, err := writeValues(t, b, vr, req.ValueInputOption)
 		if err != nil {
 			t.rollback()
 			writeError(w, 400, "Invalid data[%d]: %v", i, err)
@@ -239,37 +268,47 @@ func (s *Server) valuesBatchUpdate(w http.ResponseWriter, id string, body []byte
 		out.TotalUpdatedCells += res.UpdatedCells
 		out.TotalUpdatedRows += res.UpdatedRows
 		out.TotalUpdatedColumns += res.UpdatedColumns
+		if res.UpdatedCells > 0 {
+			sheets[sh] = true
+		}
 	}
-	out.TotalUpdatedSheets = int64(len(req.Data))
+	// Sheets, not ranges: two ranges on one sheet count once.
+	out.TotalUpdatedSheets = int64(len(sheets))
 	writeJSON(w, out)
 }
 
 // writeValues writes a ValueRange into its range: values fill the range
-// from its top-left cell and may not spill out of it; a null leaves a
-// cell as it is and "" clears it.
-func writeValues(t *tx, b *book, vr *sheetsapi.ValueRange, input string) (*sheetsapi.UpdateValuesResponse, error) {
+// from its top-left cell and may not spill out of it, except that one cell
+// is an anchor the values may extend right and down from, as far as the
+// grid goes. A null leaves a cell as it is and "" clears it. It returns
+// the sheet written to.
+func writeValues(t *tx, b *book, vr *sheetsapi.ValueRange, input string) (*sheetsapi.UpdateValuesResponse, *sheet, error) {
 	x, err := b.resolve(vr.Range)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	rows := vr.Values
 	if vr.MajorDimension == "COLUMNS" {
 		rows = transpose(rows)
 	}
+	anchor := x.cell()
 	res := &sheetsapi.UpdateValuesResponse{}
 	var maxCol int64
 	for i, row := range rows {
 		r := x.r0 + int64(i)
-		if r >= x.r1 {
-			return nil, fmt.Errorf("Requested writing within range [%s], but tried writing to row [%d]", vr.Range, r+1)
+		if r >= x.r1 && !anchor {
+			return nil, nil, fmt.Errorf("Requested writing within range [%s], but tried writing to row [%d]", vr.Range, r+1)
 		}
 		for j, v := range row {
 			c := x.c0 + int64(j)
-			if c >= x.c1 {
-				return nil, fmt.Errorf("Requested writing within range [%s], but tried writing to column [%s]", vr.Range, colName(c))
+			if c >= x.c1 && !anchor {
+				return nil, nil, fmt.Errorf("Requested writing within range [%s], but tried writing to column [%s]", vr.Range, colName(c))
 			}
 			if v == nil {
 				continue
+			}
+			if err := x.sh.inside(r, c); err != nil {
+				return nil, nil, err
 			}
 			cl := x.sh.at(r, c)
 			how := input
@@ -280,7 +319,7 @@ func writeValues(t *tx, b *book, vr *sheetsapi.ValueRange, input string) (*sheet
 			}
 			ev, err := enteredValue(v, how)
 			if err != nil {
-				return nil, fmt.Errorf("%s: %v", a1(r, c), err)
+				return nil, nil, fmt.Errorf("%s: %v", a1(r, c), err)
 			}
 			t.keep(cl)
 			cl.value = ev
@@ -295,7 +334,7 @@ func writeValues(t *tx, b *book, vr *sheetsapi.ValueRange, input string) (*sheet
 	if res.UpdatedRows > 0 {
 		res.UpdatedRange = box{sh: x.sh, r0: x.r0, c0: x.c0, r1: x.r0 + int64(len(rows)), c1: x.c0 + max(1, maxCol)}.String()
 	}
-	return res, nil
+	return res, x.sh, nil
 }
 
 func transpose(cols [][]any) [][]any {
