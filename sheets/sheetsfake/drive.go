@@ -3,6 +3,7 @@ package sheetsfake
 import (
 	"net/http"
 	"net/url"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -35,6 +36,8 @@ type file struct {
 	// Permissions given with permissions.create, and the mails they sent.
 	Permissions []*drive.Permission
 	Mails       []Mail
+	// AppProperties are the app's private key-value pairs.
+	AppProperties map[string]string
 }
 
 // Mail is a sharing notification the fake would have sent.
@@ -127,7 +130,7 @@ func (s *Server) lookup(w http.ResponseWriter, id string, who principal, q url.V
 }
 
 func (s *Server) fileJSON(f *file) *drive.File {
-	out := &drive.File{Id: f.ID, Name: f.Name, MimeType: f.MimeType, Parents: f.Parents, DriveId: f.DriveID, Kind: "drive#file"}
+	out := &drive.File{Id: f.ID, Name: f.Name, MimeType: f.MimeType, Parents: f.Parents, DriveId: f.DriveID, Kind: "drive#file", AppProperties: f.AppProperties}
 	if f.MimeType == mimeSheet {
 		out.WebViewLink = s.url(f.ID)
 	}
@@ -146,6 +149,10 @@ func (s *Server) drive(w http.ResponseWriter, r *http.Request, seg []string, bod
 	case len(seg) == 0 && r.Method == http.MethodPost:
 		if may("files", "create") {
 			s.createFile(w, q, body, who)
+		}
+	case len(seg) == 0 && r.Method == http.MethodGet:
+		if may("files", "list") {
+			s.listFiles(w, q, who)
 		}
 	case len(seg) == 1 && r.Method == http.MethodGet:
 		if !may("files", "get") {
@@ -195,7 +202,7 @@ func (s *Server) createFile(w http.ResponseWriter, q url.Values, body []byte, wh
 		writeError(w, 403, "A shared drive item must have exactly one parent.")
 		return
 	}
-	f := &file{Name: req.Name, MimeType: req.MimeType, Parents: []string{"root"}, Owner: who.email}
+	f := &file{Name: req.Name, MimeType: req.MimeType, Parents: []string{"root"}, Owner: who.email, AppProperties: req.AppProperties}
 	if len(req.Parents) == 1 {
 		parent := s.lookup(w, req.Parents[0], who, q)
 		if parent == nil {
@@ -210,7 +217,7 @@ func (s *Server) createFile(w http.ResponseWriter, q url.Values, body []byte, wh
 	if f.DriveID != "" {
 		f.Owner = "" // a shared drive owns its files
 	} else if who.serviceAccount {
-		writeError(w, 403, "%s", errNoQuota)
+		writeReason(w, 403, "storageQuotaExceeded", "%s", errNoQuota)
 		return
 	}
 	if f.Name == "" {
@@ -330,4 +337,103 @@ func (s *Server) createPermission(w http.ResponseWriter, id string, q url.Values
 func validEmail(e string) bool {
 	at := strings.LastIndexByte(e, '@')
 	return at > 0 && at < len(e)-1 && !strings.ContainsAny(e, " ,;<>") && strings.Contains(e[at:], ".")
+}
+
+var (
+	appPropTerm = regexp.MustCompile(`^appProperties has \{ *key *= *'((?:[^'\\]|\\.)*)' +and +value *= *'((?:[^'\\]|\\.)*)' *\}$`)
+	parentTerm  = regexp.MustCompile(`^'((?:[^'\\]|\\.)*)' +in +parents$`)
+	mimeTerm    = regexp.MustCompile(`^mimeType *= *'((?:[^'\\]|\\.)*)'$`)
+	trashedTerm = regexp.MustCompile(`^trashed *= *(true|false)$`)
+	andSplit    = regexp.MustCompile(` +and +`)
+)
+
+// unquote undoes the escapes of a query string literal.
+func unquote(s string) string {
+	return strings.NewReplacer(`\'`, `'`, `\\`, `\`).Replace(s)
+}
+
+// listFiles answers files.list for the queries the fake understands:
+// terms joined by "and" of appProperties has { key='K' and value='V' },
+// 'ID' in parents, mimeType = 'M' and trashed = false. Items of shared
+// drives are listed only for corpora allDrives with
+// includeItemsFromAllDrives, as in Drive.
+func (s *Server) listFiles(w http.ResponseWriter, q url.Values, who principal) {
+	type cond func(*file) bool
+	var conds []cond
+	query := strings.TrimSpace(q.Get("q"))
+	// The appProperties term holds an "and" of its own: take it out first.
+	for {
+		i := strings.Index(query, "appProperties has {")
+		if i < 0 {
+			break
+		}
+		j := strings.Index(query[i:], "}")
+		if j < 0 {
+			writeError(w, 400, "Invalid Value")
+			return
+		}
+		m := appPropTerm.FindStringSubmatch(query[i : i+j+1])
+		if m == nil {
+			writeError(w, 400, "Invalid Value")
+			return
+		}
+		k, v := unquote(m[1]), unquote(m[2])
+		conds = append(conds, func(f *file) bool { return f.AppProperties[k] == v })
+		query = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(query[:i]), "and") + " " + strings.TrimPrefix(strings.TrimSpace(query[i+j+1:]), "and"))
+	}
+	if query != "" {
+		for _, term := range andSplit.Split(query, -1) {
+			term = strings.TrimSpace(term)
+			switch {
+			case parentTerm.MatchString(term):
+				p := unquote(parentTerm.FindStringSubmatch(term)[1])
+				conds = append(conds, func(f *file) bool { return slices.Contains(f.Parents, p) })
+			case mimeTerm.MatchString(term):
+				m := unquote(mimeTerm.FindStringSubmatch(term)[1])
+				conds = append(conds, func(f *file) bool { return f.MimeType == m })
+			case trashedTerm.MatchString(term):
+				if trashedTerm.FindStringSubmatch(term)[1] == "true" {
+					conds = append(conds, func(*file) bool { return false }) // nothing is trashed
+				}
+			default:
+				writeError(w, 400, "Invalid Value")
+				return
+			}
+		}
+	}
+	allDrives := q.Get("corpora") == "allDrives" && q.Get("includeItemsFromAllDrives") == "true" && q.Get("supportsAllDrives") == "true"
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := &drive.FileList{Kind: "drive#fileList", Files: []*drive.File{}}
+	ids := make([]string, 0, len(s.files))
+	for id := range s.files {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+next:
+	for _, id := range ids {
+		f := s.files[id]
+		if !s.canUse(f, who) || f.DriveID != "" && !allDrives {
+			continue
+		}
+		for _, c := range conds {
+			if !c(f) {
+				continue next
+			}
+		}
+		out.Files = append(out.Files, s.fileJSON(f))
+	}
+	writeJSON(w, out)
+}
+
+// about answers about.get: who the caller is. Drive requires fields.
+func (s *Server) about(w http.ResponseWriter, r *http.Request, who principal) {
+	if !allowed(w, who, s.opt.Drive, "about", "get") {
+		return
+	}
+	if r.URL.Query().Get("fields") == "" {
+		writeError(w, 400, "The 'fields' parameter is required for this method.")
+		return
+	}
+	writeJSON(w, &drive.About{Kind: "drive#about", User: &drive.User{Kind: "drive#user", EmailAddress: who.email, DisplayName: who.email, Me: true}})
 }

@@ -1506,7 +1506,7 @@ func TestBatchAtomic(t *testing.T) {
 			}
 		}},
 		{"mergeCells, protected range, filter", []*sheetsapi.Request{
-			{MergeCells: &sheetsapi.MergeCellsRequest{Range: grid(0, 0, 2, 0, 2), MergeType: "MERGE_ALL"}},
+			{MergeCells: &sheetsapi.MergeCellsRequest{Range: grid(0, 0, 1, 0, 2), MergeType: "MERGE_ALL"}},
 			{AddProtectedRange: &sheetsapi.AddProtectedRangeRequest{ProtectedRange: &sheetsapi.ProtectedRange{Range: grid(0, 0, 1, 0, 5), WarningOnly: true}}},
 			{SetBasicFilter: &sheetsapi.SetBasicFilterRequest{Filter: &sheetsapi.BasicFilter{Range: grid(0, 0, 5, 0, 5)}}},
 		}, func(t *testing.T, id string, sp *sheetsapi.Spreadsheet) {
@@ -2146,7 +2146,10 @@ func TestFaults(t *testing.T) {
 		if err := json.Unmarshal(r.body, &got); err != nil {
 			t.Fatal(err)
 		}
-		want := map[string]any{"error": map[string]any{"code": 429.0, "message": "injected fault (429)", "status": "RESOURCE_EXHAUSTED"}}
+		want := map[string]any{"error": map[string]any{
+			"code": 429.0, "message": "injected fault (429)", "status": "RESOURCE_EXHAUSTED",
+			"errors": []any{map[string]any{"domain": "global", "reason": "rateLimitExceeded", "message": "injected fault (429)"}},
+		}}
 		if d := cmp.Diff(want, got); d != "" {
 			t.Errorf("error body (-want +got):\n%s", d)
 		}
@@ -3153,7 +3156,7 @@ func TestGridData(t *testing.T) {
 			setCells(0, 0, 0, "*", a1),
 			setCells(0, 1, 1, "userEnteredValue,note", b2),
 			&sheetsapi.Request{SetDataValidation: &sheetsapi.SetDataValidationRequest{Range: grid(0, 2, 3, 2, 3), Rule: boolRule}},
-			&sheetsapi.Request{MergeCells: &sheetsapi.MergeCellsRequest{Range: grid(0, 0, 2, 2, 4), MergeType: "MERGE_ALL"}},
+			&sheetsapi.Request{MergeCells: &sheetsapi.MergeCellsRequest{Range: grid(0, 0, 1, 2, 4), MergeType: "MERGE_ALL"}},
 			&sheetsapi.Request{AddProtectedRange: &sheetsapi.AddProtectedRangeRequest{ProtectedRange: protected}},
 			&sheetsapi.Request{SetBasicFilter: &sheetsapi.SetBasicFilterRequest{Filter: filter}},
 			&sheetsapi.Request{UpdateDimensionProperties: &sheetsapi.UpdateDimensionPropertiesRequest{
@@ -3199,7 +3202,7 @@ func TestGridData(t *testing.T) {
 		if d := cmp.Diff(wantData, got.Data); d != "" {
 			t.Errorf("data (-want +got):\n%s", d)
 		}
-		if d := cmp.Diff([]*sheetsapi.GridRange{grid(0, 0, 2, 2, 4)}, got.Merges); d != "" {
+		if d := cmp.Diff([]*sheetsapi.GridRange{grid(0, 0, 1, 2, 4)}, got.Merges); d != "" {
 			t.Errorf("merges (-want +got):\n%s", d)
 		}
 		if d := cmp.Diff([]*sheetsapi.ProtectedRange{wantProtected}, got.ProtectedRanges); d != "" {
@@ -3432,4 +3435,110 @@ func TestGridData(t *testing.T) {
 			t.Errorf("validation not cleared: %+v", c.DataValidation)
 		}
 	})
+}
+
+// ---------------------------------------------------------------------------
+// What Google refuses in layouts, lost answers, files.list and about.get
+// ---------------------------------------------------------------------------
+
+func TestLayoutRefusals(t *testing.T) {
+	e := start(t, sheetsfake.Options{})
+	t.Run("freezing every row or column", func(t *testing.T) {
+		_, err := e.sheets.Spreadsheets.Create(&sheetsapi.Spreadsheet{Sheets: []*sheetsapi.Sheet{{Properties: &sheetsapi.SheetProperties{
+			Title: "S", GridProperties: &sheetsapi.GridProperties{RowCount: 1, ColumnCount: 3, FrozenRowCount: 1},
+		}}}}).Do()
+		wantAPIError(t, err, 400, "You can't freeze all visible rows on the sheet.")
+		id := newBook(t, e.sheets, &sheetsapi.SheetProperties{SheetId: 0, Title: "Sheet1", GridProperties: &sheetsapi.GridProperties{RowCount: 5, ColumnCount: 2}})
+		_, err = batch(e.sheets, id, &sheetsapi.Request{UpdateSheetProperties: &sheetsapi.UpdateSheetPropertiesRequest{
+			Properties: &sheetsapi.SheetProperties{SheetId: 0, GridProperties: &sheetsapi.GridProperties{FrozenColumnCount: 2}},
+			Fields:     "gridProperties.frozenColumnCount",
+		}})
+		wantAPIError(t, err, 400, "You can't freeze all visible columns on the sheet.")
+	})
+	t.Run("filters and vertical merges", func(t *testing.T) {
+		id := newBook(t, e.sheets, &sheetsapi.SheetProperties{SheetId: 0, Title: "Sheet1", GridProperties: &sheetsapi.GridProperties{RowCount: 10, ColumnCount: 4}})
+		vertical := &sheetsapi.Request{MergeCells: &sheetsapi.MergeCellsRequest{Range: grid(0, 1, 4, 0, 1), MergeType: "MERGE_ALL"}}
+		filter := &sheetsapi.Request{SetBasicFilter: &sheetsapi.SetBasicFilterRequest{Filter: &sheetsapi.BasicFilter{Range: grid(0, 0, 10, 0, 4)}}}
+		_, err := batch(e.sheets, id, vertical, filter)
+		wantAPIError(t, err, 400, "Invalid requests[1]: You can't create a filter over a range containing vertical merges.")
+		mustBatch(t, e.sheets, id, filter)
+		_, err = batch(e.sheets, id, vertical)
+		wantAPIError(t, err, 400, "Invalid requests[0]: You can't merge cells vertically in a filtered range.")
+		// Across a row is fine.
+		mustBatch(t, e.sheets, id, &sheetsapi.Request{MergeCells: &sheetsapi.MergeCellsRequest{Range: grid(0, 1, 2, 0, 3), MergeType: "MERGE_ALL"}})
+	})
+}
+
+func TestLostAnswer(t *testing.T) {
+	e := start(t, sheetsfake.Options{})
+	e.fake.Inject(sheetsfake.Fault{Match: "POST /drive/v3/files", Status: 503, Lost: true})
+	_, err := e.drive.Files.Create(&drive.File{Name: "Made", MimeType: "application/vnd.google-apps.spreadsheet", AppProperties: map[string]string{"run": "r1"}}).Do()
+	wantAPIError(t, err, 503, "injected fault (503)")
+	// The caller did not hear of it, but the spreadsheet was made.
+	if n := len(e.fake.Spreadsheets()); n != 1 {
+		t.Fatalf("%d spreadsheets, want the one made before the answer was lost", n)
+	}
+}
+
+func TestListFiles(t *testing.T) {
+	e := start(t, sheetsfake.Options{})
+	folder := e.fake.AddFolder("F", false)
+	shared := e.fake.AddFolder("S", true)
+	mk := func(name, parent, run string) string {
+		f := &drive.File{Name: name, MimeType: "application/vnd.google-apps.spreadsheet", Parents: []string{parent}, AppProperties: map[string]string{"annosheetRun": run}}
+		got, err := e.drive.Files.Create(f).SupportsAllDrives(true).Do()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got.Id
+	}
+	a := mk("a", folder, "r1")
+	b := mk("b", folder, "r2")
+	c := mk("c", shared, "r1")
+	names := func(q string, all bool) []string {
+		call := e.drive.Files.List().Q(q)
+		if all {
+			call = call.Corpora("allDrives").IncludeItemsFromAllDrives(true).SupportsAllDrives(true)
+		}
+		l, err := call.Do()
+		if err != nil {
+			t.Fatalf("list %q: %v", q, err)
+		}
+		var out []string
+		for _, f := range l.Files {
+			out = append(out, f.Id)
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		q    string
+		all  bool
+		want []string
+	}{
+		{"appProperties has { key='annosheetRun' and value='r1' } and trashed = false", false, []string{a}},
+		{"appProperties has { key='annosheetRun' and value='r1' } and trashed = false", true, []string{a, c}},
+		{"trashed = false and appProperties has { key='annosheetRun' and value='r2' }", true, []string{b}},
+		{"'" + folder + "' in parents and mimeType = 'application/vnd.google-apps.spreadsheet'", false, []string{a, b}},
+		{"appProperties has { key='annosheetRun' and value='none' }", true, nil},
+		{"trashed = true", true, nil},
+	} {
+		if d := cmp.Diff(tc.want, names(tc.q, tc.all)); d != "" {
+			t.Errorf("%q (all drives %v) (-want +got):\n%s", tc.q, tc.all, d)
+		}
+	}
+	_, err := e.drive.Files.List().Q("name contains 'a'").Do()
+	wantAPIError(t, err, 400, "Invalid Value")
+}
+
+func TestAbout(t *testing.T) {
+	e := start(t, sheetsfake.Options{})
+	about, err := e.drive.About.Get().Fields("user(emailAddress)").Do()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if about.User == nil || about.User.EmailAddress != sheetsfake.FakeUser {
+		t.Errorf("about.user %+v", about.User)
+	}
+	_, err = e.drive.About.Get().Do()
+	wantAPIError(t, err, 400, "The 'fields' parameter is required for this method.")
 }

@@ -218,9 +218,14 @@ func parseA1(s string) (a1Range, error) {
 
 // parseBox reads the cells part of a range: "A1:C3", "A:C", "2:3", "E2:F"
 // or a lone cell "F2", as r0, c0, r1, c1 (-1 for an open end).
+// absolute drops the $ of absolute references, when placed as in A1
+// notation: before a column or a row.
+var absolute = strings.NewReplacer("$", "")
+
 func parseBox(box string) ([4]int64, bool) {
 	out := [4]int64{0, 0, -1, -1}
-	from, to, isRange := strings.Cut(strings.ToUpper(box), ":")
+	// $ marks an absolute reference ($A$2), the same cells in a range.
+	from, to, isRange := strings.Cut(strings.ToUpper(absolute.Replace(box)), ":")
 	m1 := cellRe.FindStringSubmatch(from)
 	if m1 == nil || m1[0] == "" {
 		return out, false

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -157,6 +158,16 @@ func (s *Server) NewServiceAccountKey(email string) ([]byte, error) {
 		"auth_uri":       s.base + "/auth",
 		"token_uri":      s.base + "/token",
 	}, "", "  ")
+}
+
+// WriteServiceAccountKey makes a service account the fake trusts and
+// writes its key file to path (mode 0600), as the Cloud console gives it.
+func (s *Server) WriteServiceAccountKey(path, email string) error {
+	key, err := s.NewServiceAccountKey(email)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, key, 0o600)
 }
 
 // ExpireTokens makes every access token issued so far expired, as an hour

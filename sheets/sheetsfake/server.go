@@ -56,6 +56,12 @@ type Fault struct {
 	Delay time.Duration `json:"delay"`
 	// Times is how many calls it hits (1 when 0).
 	Times int `json:"times"`
+	// Lost carries the call out and then answers with Status, as when
+	// Google did the work but its answer never arrived.
+	Lost bool `json:"lost"`
+	// Reason is the error's reason ("userRateLimitExceeded"); by default
+	// the status's usual one.
+	Reason string `json:"reason"`
 }
 
 // Call is one API call the fake answered.
@@ -166,9 +172,16 @@ func (s *Server) ResetCalls() {
 
 // apiError is Google's JSON error.
 type apiError struct {
-	Code    int    `json:"code"`
+	Code    int         `json:"code"`
+	Message string      `json:"message"`
+	Errors  []errorItem `json:"errors"`
+	Status  string      `json:"status"`
+}
+
+type errorItem struct {
+	Domain  string `json:"domain"`
+	Reason  string `json:"reason"`
 	Message string `json:"message"`
-	Status  string `json:"status"`
 }
 
 func statusName(code int) string {
@@ -190,9 +203,28 @@ func statusName(code int) string {
 }
 
 func writeError(w http.ResponseWriter, code int, format string, args ...any) {
+	writeReason(w, code, "", format, args...)
+}
+
+// reasons are the usual reasons of Google's statuses.
+var reasons = map[int]string{400: "badRequest", 401: "authError", 403: "forbidden", 404: "notFound", 429: "rateLimitExceeded", 500: "backendError", 503: "backendError"}
+
+// writeReason writes Google's JSON error with the reason its "errors"
+// list gives (the status's usual one when "").
+func writeReason(w http.ResponseWriter, code int, reason, format string, args ...any) {
+	if reason == "" {
+		reason = reasons[code]
+		if reason == "" {
+			reason = "backendError"
+		}
+	}
+	msg := fmt.Sprintf(format, args...)
 	w.Header().Set("Content-Type", "application/json; charset=UTF-8")
 	w.WriteHeader(code)
-	json.NewEncoder(w).Encode(map[string]any{"error": apiError{Code: code, Message: fmt.Sprintf(format, args...), Status: statusName(code)}})
+	json.NewEncoder(w).Encode(map[string]any{"error": apiError{
+		Code: code, Message: msg, Status: statusName(code),
+		Errors: []errorItem{{Domain: "global", Reason: reason, Message: msg}},
+	}})
 }
 
 func writeJSON(w http.ResponseWriter, v any) {
@@ -254,11 +286,16 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 		}
+		if f.Lost {
+			if who, code, _ := s.caller(r); code == 0 {
+				s.route(httptest.NewRecorder(), r, path, body, who)
+			}
+		}
 		if f.Status != 0 {
 			if f.RetryAfter != "" {
 				sw.Header().Set("Retry-After", f.RetryAfter)
 			}
-			writeError(sw, f.Status, "injected fault (%d)", f.Status)
+			writeReason(sw, f.Status, f.Reason, "injected fault (%d)", f.Status)
 			return
 		}
 	}
@@ -376,6 +413,8 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request, path string, body
 		}
 	case len(seg) >= 3 && seg[0] == "drive" && seg[1] == "v3" && seg[2] == "files":
 		s.drive(w, r, seg[3:], body, who)
+	case len(seg) == 3 && seg[0] == "drive" && seg[1] == "v3" && seg[2] == "about" && r.Method == http.MethodGet:
+		s.about(w, r, who)
 	default:
 		writeError(w, 404, "no such method %s %s", r.Method, path)
 	}

@@ -98,6 +98,9 @@ func (b *book) addSheet(p *sheetsapi.SheetProperties, index int) error {
 		}
 		gp = &g
 	}
+	if err := checkFrozen(gp); err != nil {
+		return err
+	}
 	if gp.RowCount*gp.ColumnCount > 10_000_000 {
 		return fmt.Errorf("This action would increase the number of cells in the workbook above the limit of 10000000 cells.")
 	}
@@ -127,7 +130,7 @@ func (s *Server) createSpreadsheet(w http.ResponseWriter, body []byte, who princ
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if who.serviceAccount {
-		writeError(w, 403, "%s", errNoQuota)
+		writeReason(w, 403, "storageQuotaExceeded", "%s", errNoQuota)
 		return
 	}
 	// Which sheets set their sheetId, which the typed request cannot tell
@@ -490,6 +493,9 @@ func (s *Server) apply(t *tx, b *book, rq *sheetsapi.Request, raw rawRequest) (*
 				return nil, fmt.Errorf("You can't merge cells that are already merged.")
 			}
 		}
+		if f := sh.filter; f != nil && r1-r0 > 1 && overlaps(sh, f.Range, r0, r1, c0, c1) {
+			return nil, fmt.Errorf("You can't merge cells vertically in a filtered range.")
+		}
 		n := len(sh.merges)
 		sh.merges = append(sh.merges, &sheetsapi.GridRange{SheetId: sh.props.SheetId, StartRowIndex: r0, EndRowIndex: r1, StartColumnIndex: c0, EndColumnIndex: c1})
 		t.undo = append(t.undo, func() { sh.merges = sh.merges[:n] })
@@ -505,9 +511,14 @@ func (s *Server) apply(t *tx, b *book, rq *sheetsapi.Request, raw rawRequest) (*
 		if f.Range == nil && f.TableId != "" {
 			return nil, fmt.Errorf("the fake filters ranges only, not tables")
 		}
-		sh, _, _, _, _, err := rangeOf(f.Range, "filter.range")
+		sh, r0, r1, c0, c1, err := rangeOf(f.Range, "filter.range")
 		if err != nil {
 			return nil, err
+		}
+		for _, m := range sh.merges {
+			if m.EndRowIndex-m.StartRowIndex > 1 && m.StartRowIndex < r1 && r0 < m.EndRowIndex && m.StartColumnIndex < c1 && c0 < m.EndColumnIndex {
+				return nil, fmt.Errorf("You can't create a filter over a range containing vertical merges.")
+			}
 		}
 		old := sh.filter
 		sh.filter = f
@@ -594,6 +605,18 @@ func updateSheetProperties(t *tx, b *book, u *sheetsapi.UpdateSheetPropertiesReq
 		default:
 			return fmt.Errorf("the fake does not update sheet property %q", f)
 		}
+	}
+	return checkFrozen(sh.props.GridProperties)
+}
+
+// checkFrozen refuses what Google refuses: freezing every row or column
+// of a sheet.
+func checkFrozen(g *sheetsapi.GridProperties) error {
+	switch {
+	case g.FrozenRowCount >= g.RowCount && g.FrozenRowCount > 0:
+		return fmt.Errorf("You can't freeze all visible rows on the sheet.")
+	case g.FrozenColumnCount >= g.ColumnCount && g.FrozenColumnCount > 0:
+		return fmt.Errorf("You can't freeze all visible columns on the sheet.")
 	}
 	return nil
 }
@@ -698,6 +721,12 @@ func checkRule(r *sheetsapi.DataValidationRule) error {
 	case "ONE_OF_LIST":
 		if len(values) == 0 {
 			return fmt.Errorf("Invalid ConditionValue: ONE_OF_LIST requires at least one value")
+		}
+		for _, v := range values {
+			// Values are read as typed, and lists take no formulas.
+			if strings.HasPrefix(v.UserEnteredValue, "=") || strings.HasPrefix(v.UserEnteredValue, "+") {
+				return fmt.Errorf("Invalid ConditionValue.userEnteredValue: formulas are not supported in ONE_OF_LIST values: %q", v.UserEnteredValue)
+			}
 		}
 	case "ONE_OF_RANGE":
 		if len(values) != 1 || !strings.HasPrefix(first(), "=") {
@@ -1073,4 +1102,20 @@ func shiftRows(g *sheetsapi.GridRange, at, n int64) *sheetsapi.GridRange {
 		c.EndRowIndex += n
 	}
 	return &c
+}
+
+// overlaps reports whether a grid range (its open ends the sheet's edges)
+// meets a box.
+func overlaps(sh *sheet, g *sheetsapi.GridRange, r0, r1, c0, c1 int64) bool {
+	if g == nil {
+		return false
+	}
+	gr1, gc1 := g.EndRowIndex, g.EndColumnIndex
+	if gr1 == 0 {
+		gr1 = sh.rowCount()
+	}
+	if gc1 == 0 {
+		gc1 = sh.colCount()
+	}
+	return g.StartRowIndex < r1 && r0 < gr1 && g.StartColumnIndex < c1 && c0 < gc1
 }
