@@ -14,17 +14,20 @@ import (
 	"time"
 )
 
-// Retry is how requests that Google refuses for the moment (429 Too Many
-// Requests, 5xx) are repeated: exponential backoff with full jitter,
-// waiting at least what Retry-After asks, bounded in attempts and in time.
-// A 403 (quota or permission) is not retried: waiting does not fix it.
+// Retry is how requests that Google refuses for the moment are repeated:
+// 429 Too Many Requests, a 403 whose reason is a rate limit, 5xx, network
+// errors and requests that get no answer in time. Waits grow
+// exponentially with jitter, never less than Retry-After asks, bounded in
+// attempts and in time. Other 403s (no permission, a daily quota) are not
+// retried: waiting does not fix them.
 type Retry struct {
-	Attempts int           // at most this many tries in all (default 6)
-	Base     time.Duration // the first backoff (default 1s)
-	Max      time.Duration // the longest single wait (default 32s)
-	Budget   time.Duration // the longest all waits together (default 2m)
-	// Timeout bounds one try (default 2m): a request that hangs is
-	// abandoned and tried again.
+	Attempts int           // at most this many tries in all (default 8)
+	Base     time.Duration // the first backoff (default 2s)
+	Max      time.Duration // the longest single wait (default 64s)
+	Budget   time.Duration // the longest all waits together (default 5m)
+	// Timeout bounds the wait for an answer to start (default 2m): a
+	// request that hangs is abandoned and tried again. Reading a long
+	// answer is not bounded by it.
 	Timeout time.Duration
 	// Sleep waits; tests replace it. It must return early, with the
 	// context's error, when the context ends.
@@ -36,16 +39,16 @@ type Retry struct {
 
 func (r Retry) withDefaults() Retry {
 	if r.Attempts == 0 {
-		r.Attempts = 6
+		r.Attempts = 8
 	}
 	if r.Base == 0 {
-		r.Base = time.Second
+		r.Base = 2 * time.Second
 	}
 	if r.Max == 0 {
-		r.Max = 32 * time.Second
+		r.Max = 64 * time.Second
 	}
 	if r.Budget == 0 {
-		r.Budget = 2 * time.Minute
+		r.Budget = 5 * time.Minute
 	}
 	if r.Timeout == 0 {
 		r.Timeout = 2 * time.Minute
@@ -80,9 +83,40 @@ type retryTransport struct {
 	r    Retry
 }
 
-// retryable reports the statuses worth trying again.
-func retryable(code int) bool {
-	return code == http.StatusTooManyRequests || code >= 500 && code <= 599
+type noReplayKey struct{}
+
+// noReplay marks a request that must not be sent twice (it creates
+// something): it is tried again only when Google surely did not carry it
+// out (429, a rate limit, a connection refused), never after an answer
+// that was lost.
+func noReplay(ctx context.Context) context.Context {
+	return context.WithValue(ctx, noReplayKey{}, true)
+}
+
+// rateLimited reports a 403 that is a rate limit, which passes with time.
+func rateLimited(resp *http.Response) bool {
+	if resp.StatusCode != http.StatusForbidden {
+		return false
+	}
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<16))
+	resp.Body.Close()
+	resp.Body = io.NopCloser(bytes.NewReader(b))
+	return bytes.Contains(b, []byte(`"rateLimitExceeded"`)) || bytes.Contains(b, []byte(`"userRateLimitExceeded"`))
+}
+
+// retryable reports the answers worth trying again; sure is true when the
+// request was certainly not carried out.
+func retryable(resp *http.Response) (retry, sure bool) {
+	switch c := resp.StatusCode; {
+	case c == http.StatusTooManyRequests:
+		return true, true
+	case c >= 500 && c <= 599:
+		return true, false
+	}
+	if rateLimited(resp) {
+		return true, true
+	}
+	return false, false
 }
 
 func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -97,9 +131,13 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		body = b
 	}
 	ctx := req.Context()
+	once := ctx.Value(noReplayKey{}) != nil
 	var waited time.Duration
 	for attempt := 1; ; attempt++ {
-		tctx, cancel := context.WithTimeout(ctx, t.r.Timeout)
+		// The timeout bounds the wait for the answer's headers; the
+		// answer's body may then take as long as it takes.
+		tctx, cancel := context.WithCancel(ctx)
+		timer := time.AfterFunc(t.r.Timeout, cancel)
 		r := req.Clone(tctx)
 		if body != nil {
 			r.Body = io.NopCloser(bytes.NewReader(body))
@@ -107,21 +145,29 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			r.ContentLength = int64(len(body))
 		}
 		resp, err := t.base.RoundTrip(r)
+		fired := !timer.Stop()
+		if fired && err == nil {
+			// The answer came as the time ran out; its body is cut off.
+			resp.Body.Close()
+			resp, err = nil, context.DeadlineExceeded
+		}
+		var again, sure bool
 		if err != nil {
 			cancel()
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
-			if tctx.Err() != nil {
-				err = fmt.Errorf("no answer within %s: %w", t.r.Timeout, tctx.Err())
+			if fired {
+				err = fmt.Errorf("no answer within %s: %w", t.r.Timeout, context.DeadlineExceeded)
 			}
-			// A network error is worth another try, like a 503; a refused
-			// sign-in or a bad request is not.
-			if attempt >= t.r.Attempts || !transient(err) {
+			again, sure = transient(err), refused(err)
+		} else {
+			again, sure = retryable(resp)
+		}
+		if !again || attempt >= t.r.Attempts || once && !sure {
+			if err != nil {
 				return nil, err
 			}
-		} else if !retryable(resp.StatusCode) || attempt >= t.r.Attempts {
-			// The try's deadline must outlive the body being read.
 			resp.Body = &cancelBody{ReadCloser: resp.Body, cancel: cancel}
 			return resp, nil
 		}
@@ -131,7 +177,6 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 				resp.Body = &cancelBody{ReadCloser: resp.Body, cancel: cancel}
 				return resp, nil
 			}
-			cancel()
 			return nil, err
 		}
 		if resp != nil {
@@ -153,14 +198,16 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 }
 
-// backoff is the wait before another try: full jitter over an exponential
-// ceiling, never less than Retry-After.
+// backoff is the wait before another try: between half and all of an
+// exponential ceiling (equal jitter: spread out, yet growing), never less
+// than Retry-After.
 func (t *retryTransport) backoff(attempt int, resp *http.Response) time.Duration {
 	ceiling := t.r.Base << (attempt - 1)
 	if ceiling > t.r.Max || ceiling <= 0 {
 		ceiling = t.r.Max
 	}
-	wait := time.Duration(rand.Int64N(int64(ceiling)) + 1)
+	half := max(1, int64(ceiling)/2)
+	wait := time.Duration(half + rand.Int64N(half) + 1)
 	if resp != nil {
 		if ra := retryAfter(resp.Header.Get("Retry-After")); ra > wait {
 			wait = ra
@@ -185,7 +232,7 @@ func retryAfter(v string) time.Duration {
 	return 0
 }
 
-// cancelBody ends a try's deadline when its body is closed.
+// cancelBody ends a try's context when its body is closed.
 type cancelBody struct {
 	io.ReadCloser
 	cancel context.CancelFunc
@@ -198,8 +245,19 @@ func (b *cancelBody) Close() error {
 }
 
 // transient reports errors of the network, which another try may not meet:
-// a refused or reset connection, a timeout, a connection closed early.
+// a refused or reset connection, a timeout, a connection closed early. A
+// name that does not resolve is a mistake, not a moment.
 func transient(err error) bool {
+	var dns *net.DNSError
+	if errors.As(err, &dns) && dns.IsNotFound {
+		return false
+	}
 	var ne net.Error
 	return errors.As(err, &ne) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) || errors.Is(err, syscall.ECONNRESET)
+}
+
+// refused reports a connection that was never made: the request was
+// certainly not carried out.
+func refused(err error) bool {
+	return errors.Is(err, syscall.ECONNREFUSED)
 }

@@ -2,14 +2,18 @@ package sheets
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	drive "google.golang.org/api/drive/v3"
+	"google.golang.org/api/googleapi"
 	sheetsapi "google.golang.org/api/sheets/v4"
 
 	"github.com/annosheet/annosheet/mapping"
@@ -25,7 +29,8 @@ const (
 type WriteOptions struct {
 	// Existing is a spreadsheet to write into (one a failed run created,
 	// or --force): its sheets are replaced. "" creates a new one.
-	Existing string
+	// ExistingURL is its link, for messages.
+	Existing, ExistingURL string
 	// Folder is a Drive folder (shared drives too) to put the spreadsheet
 	// in. Service accounts need one: they cannot own files.
 	Folder string
@@ -37,7 +42,8 @@ type WriteOptions struct {
 	Protect string
 	// Created is called as soon as a new spreadsheet exists, before
 	// anything else can fail, so that the caller can record it and a
-	// second run reuses it instead of making another.
+	// second run reuses it instead of making another; for an existing
+	// spreadsheet, once its old sheets are gone.
 	Created func(id, url string) error
 }
 
@@ -59,17 +65,18 @@ type IncompleteError struct {
 }
 
 func (e *IncompleteError) Error() string {
-	return fmt.Sprintf("spreadsheet %s was created but not finished (%v); run the same command again to finish it: the spreadsheet will be reused", e.URL, e.Err)
+	return fmt.Sprintf("spreadsheet %s is not finished (%v); run the same command again to finish it: the spreadsheet will be reused", e.URL, e.Err)
 }
 
 func (e *IncompleteError) Unwrap() error { return e.Err }
 
 const spreadsheetMime = "application/vnd.google-apps.spreadsheet"
 
-// Write renders a plan as a Google spreadsheet: one create, one call for
-// the layout (sheets, widths, validations, protection, merges, filter) and
-// the cells in calls of at most ChunkBytes each, values always as typed
-// values (a string is never a formula).
+// Write renders a plan as a Google spreadsheet: one call to create it (in
+// its folder), one to make its sheets with their grids sized, one for the
+// layout (widths, formats, validations, protection, merges, filter), the
+// cells in calls of at most ChunkBytes each — values always typed (a
+// string is never a formula) — and one call per address shared with.
 func (c *Client) Write(ctx context.Context, p *mapping.Plan, opt WriteOptions) (*Written, error) {
 	startCalls, startBytes := c.requests.n()
 	w := &Written{ID: opt.Existing}
@@ -102,107 +109,158 @@ func (c *Client) Write(ctx context.Context, p *mapping.Plan, opt WriteOptions) (
 	return w, nil
 }
 
-// prepare makes the spreadsheet exist, with the plan's sheets sized up
-// front, and returns the sheet ids it chose.
+// prepare makes the spreadsheet exist and hold the plan's sheets, sized
+// up front and empty, and returns the sheet ids it chose. A new
+// spreadsheet is made with Drive, in its folder at once; an existing one
+// has its sheets replaced in one batch, which Google applies whole or not
+// at all.
 func (c *Client) prepare(ctx context.Context, p *mapping.Plan, opt WriteOptions, w *Written) ([]int64, error) {
-	ids := make([]int64, len(p.Sheets))
-	props := func(base int64) []*sheetsapi.SheetProperties {
-		var out []*sheetsapi.SheetProperties
-		for i, sh := range p.Sheets {
-			ids[i] = base + int64(i)
-			out = append(out, sheetProps(sh, ids[i], i))
-		}
-		return out
-	}
-	created := func(id, url string) error {
-		w.ID, w.URL = id, url
-		if opt.Created != nil {
-			return opt.Created(id, url)
-		}
-		return nil
-	}
-	switch {
-	case opt.Existing != "":
-		ss, err := c.Sheets.Spreadsheets.Get(opt.Existing).Fields("spreadsheetId,spreadsheetUrl,sheets.properties.sheetId").Context(ctx).Do()
-		if err != nil {
-			return nil, fmt.Errorf("open spreadsheet %s: %w", opt.Existing, err)
-		}
-		w.URL = ss.SpreadsheetUrl
-		var old []int64
-		top := int64(0)
-		for _, s := range ss.Sheets {
-			old = append(old, s.Properties.SheetId)
-			top = max(top, s.Properties.SheetId)
-		}
-		// In one batch, which Google applies whole or not at all: the old
-		// sheets step aside (their names are taken), the new ones come,
-		// the old ones go.
-		var reqs []*sheetsapi.Request
-		for _, id := range old {
-			reqs = append(reqs, &sheetsapi.Request{UpdateSheetProperties: &sheetsapi.UpdateSheetPropertiesRequest{
-				Properties: &sheetsapi.SheetProperties{SheetId: id, Title: fmt.Sprintf("annosheet-old-%d", id)},
-				Fields:     "title",
-			}})
-		}
-		for _, pr := range props(top + 1) {
-			reqs = append(reqs, &sheetsapi.Request{AddSheet: &sheetsapi.AddSheetRequest{Properties: pr}})
-		}
-		for _, id := range old {
-			reqs = append(reqs, &sheetsapi.Request{DeleteSheet: &sheetsapi.DeleteSheetRequest{SheetId: id, ForceSendFields: []string{"SheetId"}}})
-		}
-		return ids, c.batchOnce(ctx, opt.Existing, reqs)
-	case c.ServiceAccount:
-		if opt.Folder == "" {
+	id := opt.Existing
+	var old []int64
+	if id == "" {
+		if c.ServiceAccount && opt.Folder == "" {
 			return nil, ErrServiceAccountFolder
 		}
-		f, err := c.Drive.Files.Create(&drive.File{Name: p.Title, MimeType: spreadsheetMime, Parents: []string{opt.Folder}}).
-			SupportsAllDrives(true).Fields("id,webViewLink").Context(ctx).Do()
+		f, err := c.createFile(ctx, p.Title, opt.Folder)
 		if err != nil {
-			return nil, fmt.Errorf("create the spreadsheet in folder %s: %w", opt.Folder, err)
-		}
-		if err := created(f.Id, f.WebViewLink); err != nil {
 			return nil, err
 		}
-		var reqs []*sheetsapi.Request
-		for _, pr := range props(1) {
-			reqs = append(reqs, &sheetsapi.Request{AddSheet: &sheetsapi.AddSheetRequest{Properties: pr}})
-		}
-		// The first sheet Drive made.
-		reqs = append(reqs, &sheetsapi.Request{DeleteSheet: &sheetsapi.DeleteSheetRequest{SheetId: 0, ForceSendFields: []string{"SheetId"}}})
-		return ids, c.batchOnce(ctx, f.Id, reqs)
-	default:
-		ss := &sheetsapi.Spreadsheet{Properties: &sheetsapi.SpreadsheetProperties{Title: p.Title}}
-		for _, pr := range props(1) {
-			ss.Sheets = append(ss.Sheets, &sheetsapi.Sheet{Properties: pr})
-		}
-		got, err := c.Sheets.Spreadsheets.Create(ss).Fields("spreadsheetId,spreadsheetUrl").Context(ctx).Do()
+		id, w.ID, w.URL = f.Id, f.Id, f.WebViewLink
+		old = []int64{0} // the sheet Drive made
+	} else {
+		w.URL = opt.ExistingURL
+		ss, err := c.Sheets.Spreadsheets.Get(id).Fields("spreadsheetId,spreadsheetUrl,sheets.properties.sheetId").Context(ctx).Do()
 		if err != nil {
-			return nil, fmt.Errorf("create the spreadsheet: %w", err)
+			return nil, fmt.Errorf("open spreadsheet %s: %w", id, err)
 		}
-		if err := created(got.SpreadsheetId, got.SpreadsheetUrl); err != nil {
-			return nil, err
+		w.URL = ss.SpreadsheetUrl
+		for _, s := range ss.Sheets {
+			old = append(old, s.Properties.SheetId)
 		}
 		if opt.Folder != "" {
-			f, err := c.Drive.Files.Get(got.SpreadsheetId).Fields("parents").SupportsAllDrives(true).Context(ctx).Do()
-			if err != nil {
-				return nil, fmt.Errorf("move to folder %s: %w", opt.Folder, err)
-			}
-			_, err = c.Drive.Files.Update(got.SpreadsheetId, &drive.File{}).AddParents(opt.Folder).
-				RemoveParents(strings.Join(f.Parents, ",")).SupportsAllDrives(true).Context(ctx).Do()
-			if err != nil {
-				return nil, fmt.Errorf("move to folder %s: %w", opt.Folder, err)
+			if err := c.moveTo(ctx, id, opt.Folder); err != nil {
+				return nil, err
 			}
 		}
-		return ids, nil
 	}
+	if opt.Created != nil && opt.Existing == "" {
+		if err := opt.Created(w.ID, w.URL); err != nil {
+			return nil, err
+		}
+	}
+	// The old sheets step aside (their names are taken), the new ones come
+	// with their grids sized, the old ones go.
+	top := slices.Max(old)
+	ids := make([]int64, len(p.Sheets))
+	var reqs []*sheetsapi.Request
+	for _, sid := range old {
+		reqs = append(reqs, &sheetsapi.Request{UpdateSheetProperties: &sheetsapi.UpdateSheetPropertiesRequest{
+			Properties: &sheetsapi.SheetProperties{SheetId: sid, Title: fmt.Sprintf("annosheet-old-%d", sid), ForceSendFields: []string{"SheetId"}},
+			Fields:     "title",
+		}})
+	}
+	for i, sh := range p.Sheets {
+		ids[i] = top + 1 + int64(i)
+		reqs = append(reqs, &sheetsapi.Request{AddSheet: &sheetsapi.AddSheetRequest{Properties: sheetProps(sh, ids[i], i)}})
+	}
+	for _, sid := range old {
+		reqs = append(reqs, &sheetsapi.Request{DeleteSheet: &sheetsapi.DeleteSheetRequest{SheetId: sid, ForceSendFields: []string{"SheetId"}}})
+	}
+	reqs = append(reqs, &sheetsapi.Request{UpdateSpreadsheetProperties: &sheetsapi.UpdateSpreadsheetPropertiesRequest{
+		Properties: &sheetsapi.SpreadsheetProperties{Title: p.Title}, Fields: "title",
+	}})
+	if err := c.batchOnce(ctx, id, reqs); err != nil {
+		return nil, fmt.Errorf("make the sheets: %w", err)
+	}
+	if opt.Created != nil && opt.Existing != "" {
+		// Only now is the old content gone.
+		if err := opt.Created(w.ID, w.URL); err != nil {
+			return nil, err
+		}
+	}
+	return ids, nil
 }
 
+// runProperty tags the spreadsheets a Write makes, so that one whose
+// creation was answered but the answer lost is found, not made twice.
+const runProperty = "annosheetRun"
+
+// createFile makes an empty spreadsheet with Drive, in folder when given.
+// Creating is never blindly repeated: when the answer is lost, Drive is
+// asked whether the file was made.
+func (c *Client) createFile(ctx context.Context, title, folder string) (*drive.File, error) {
+	run := randomRun()
+	f := &drive.File{Name: title, MimeType: spreadsheetMime, AppProperties: map[string]string{runProperty: run}}
+	if folder != "" {
+		f.Parents = []string{folder}
+	}
+	where := ""
+	if folder != "" {
+		where = " in folder " + folder
+	}
+	var err error
+	for try := 0; try < 3; try++ {
+		var got *drive.File
+		got, err = c.Drive.Files.Create(f).SupportsAllDrives(true).Fields("id,webViewLink").Context(noReplay(ctx)).Do()
+		if err == nil {
+			return got, nil
+		}
+		if ctx.Err() != nil || !lost(err) {
+			break
+		}
+		// Was it made after all?
+		list, lerr := c.Drive.Files.List().
+			Q(fmt.Sprintf("appProperties has { key='%s' and value='%s' } and trashed = false", runProperty, run)).
+			Corpora("allDrives").IncludeItemsFromAllDrives(true).SupportsAllDrives(true).
+			Fields("files(id,webViewLink)").Context(ctx).Do()
+		if lerr == nil && len(list.Files) > 0 {
+			return list.Files[0], nil
+		}
+	}
+	return nil, fmt.Errorf("create the spreadsheet%s: %w", where, err)
+}
+
+// lost reports an error after which a request may or may not have been
+// carried out: a 5xx, a timeout, a connection cut.
+func lost(err error) bool {
+	var ge *googleapi.Error
+	if errors.As(err, &ge) {
+		return ge.Code >= 500
+	}
+	return transient(err)
+}
+
+func randomRun() string {
+	var b [12]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// moveTo puts a file in folder, and nowhere else.
+func (c *Client) moveTo(ctx context.Context, id, folder string) error {
+	f, err := c.Drive.Files.Get(id).Fields("parents").SupportsAllDrives(true).Context(ctx).Do()
+	if err != nil {
+		return fmt.Errorf("move to folder %s: %w", folder, err)
+	}
+	if len(f.Parents) == 1 && f.Parents[0] == folder {
+		return nil
+	}
+	_, err = c.Drive.Files.Update(id, &drive.File{}).AddParents(folder).
+		RemoveParents(strings.Join(f.Parents, ",")).SupportsAllDrives(true).Context(ctx).Do()
+	if err != nil {
+		return fmt.Errorf("move to folder %s: %w", folder, err)
+	}
+	return nil
+}
+
+// sheetProps sizes a sheet's grid: its rows and columns, and one more than
+// those frozen, as Google will not freeze every row or column.
 func sheetProps(sh *mapping.Sheet, id int64, index int) *sheetsapi.SheetProperties {
 	return &sheetsapi.SheetProperties{
 		SheetId: id, Title: sh.Name, Index: int64(index), Hidden: sh.Visibility != mapping.Visible,
 		GridProperties: &sheetsapi.GridProperties{
-			RowCount:          int64(max(1, sh.RowCount)),
-			ColumnCount:       int64(sh.ColCount()),
+			RowCount:          int64(max(1, sh.RowCount, sh.FreezeRows+1)),
+			ColumnCount:       int64(max(sh.ColCount(), sh.FreezeCols+1)),
 			FrozenRowCount:    int64(sh.FreezeRows),
 			FrozenColumnCount: int64(sh.FreezeCols),
 		},
@@ -340,7 +398,10 @@ func (r *renderer) layout(sh *mapping.Sheet, id int64) []*sheetsapi.Request {
 			MergeType: "MERGE_ALL",
 		}})
 	}
-	if sh.AutoFilter && sh.RowCount > 0 {
+	// Google refuses a filter over vertically merged cells (a block's
+	// context); such a sheet goes without filter buttons.
+	vertical := slices.ContainsFunc(sh.Merges, func(m mapping.Merge) bool { return m.LastRow > m.FirstRow })
+	if sh.AutoFilter && sh.RowCount > 0 && !vertical {
 		reqs = append(reqs, &sheetsapi.Request{SetBasicFilter: &sheetsapi.SetBasicFilterRequest{Filter: &sheetsapi.BasicFilter{
 			Range: &sheetsapi.GridRange{SheetId: id, StartRowIndex: 0, EndRowIndex: rows, StartColumnIndex: 0, EndColumnIndex: int64(len(sh.Columns))},
 		}}})
@@ -438,7 +499,7 @@ func rowSize(rd *sheetsapi.RowData) int {
 	for _, cd := range rd.Values {
 		n += 140 // {"userEnteredFormat":{"backgroundColor":{…}}} and commas
 		if v := cd.UserEnteredValue; v != nil {
-			n += 40
+			n += 48 // {"numberValue":-1.2345678901234568e-300} and the like
 			if v.StringValue != nil {
 				n += escapedLen(*v.StringValue)
 			}
@@ -562,7 +623,10 @@ func dataValidation(v mapping.Validation) *sheetsapi.DataValidationRule {
 	switch v.Kind {
 	case mapping.ValidList:
 		rule.ShowCustomUi = true
-		if v.Inline() {
+		// Google reads list values as typed: one starting with = or + would
+		// be a formula, which lists refuse. The range holds them as text.
+		formulaLike := slices.ContainsFunc(v.Values, func(s string) bool { return strings.HasPrefix(s, "=") || strings.HasPrefix(s, "+") })
+		if v.Inline() && !(formulaLike && v.Source != "") {
 			rule.Condition = &sheetsapi.BooleanCondition{Type: "ONE_OF_LIST"}
 			for _, s := range v.Values {
 				rule.Condition.Values = append(rule.Condition.Values, &sheetsapi.ConditionValue{UserEnteredValue: s})

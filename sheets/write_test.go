@@ -139,9 +139,9 @@ func TestWriteCalls(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		// create, the layout, the cells.
-		if w.Calls != 3 || len(fake.Calls()) != 3 {
-			t.Errorf("%d calls (%d at the server), want 3: %+v", w.Calls, len(fake.Calls()), fake.Calls())
+		// create, the sheets, the layout, the cells.
+		if w.Calls != 4 || len(fake.Calls()) != 4 {
+			t.Errorf("%d calls (%d at the server), want 4: %+v", w.Calls, len(fake.Calls()), fake.Calls())
 		}
 	})
 	for _, limit := range []int{256 << 10, 64 << 10} {
@@ -161,10 +161,10 @@ func TestWriteCalls(t *testing.T) {
 					t.Errorf("a request of %d bytes, over the %d limit", b, limit)
 				}
 			}
-			// One create plus the batches; the batches are the payload cut
+			// One create plus the batches: the sheets, then the payload cut
 			// into chunks that are at least half full.
-			least := int(math.Ceil(float64(total) / float64(limit)))
-			most := 1 + int(math.Ceil(float64(total)/float64(limit/2)))
+			least := 1 + int(math.Ceil(float64(total)/float64(limit)))
+			most := 2 + int(math.Ceil(float64(total)/float64(limit/2)))
 			if w.Calls != 1+len(bodies) || len(bodies) < least || len(bodies) > most {
 				t.Errorf("%d calls for %d bytes in %d batches; want 1 + between %d and %d batches", w.Calls, total, len(bodies), least, most)
 			}
@@ -213,15 +213,15 @@ func TestWriteRetries(t *testing.T) {
 	t.Run("429 storm and 500s", func(t *testing.T) {
 		fake, c, waits := start(t, sheets.Retry{})
 		fake.Inject(
-			sheetsfake.Fault{Match: "POST /v4/spreadsheets", Status: 500, Times: 1},
+			sheetsfake.Fault{Match: ":batchUpdate", Status: 500, Times: 1},
 			sheetsfake.Fault{Match: ":batchUpdate", Status: 429, RetryAfter: "7", Times: 4},
 		)
 		w, err := c.Write(ctx, legalPlan(t), sheets.WriteOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if w.Calls != 3 || len(fake.Calls()) != 8 {
-			t.Errorf("%d calls, %d at the server; want 3 and 8", w.Calls, len(fake.Calls()))
+		if w.Calls != 4 || len(fake.Calls()) != 9 {
+			t.Errorf("%d calls, %d at the server; want 4 and 9", w.Calls, len(fake.Calls()))
 		}
 		if diff := cmp.Diff(want, snapshot(t, c, w.ID)); diff != "" {
 			t.Errorf("the retried spreadsheet differs (-clean +retried):\n%s", diff)
@@ -266,7 +266,7 @@ func TestWriteRetries(t *testing.T) {
 			t.Errorf("the error does not name the spreadsheet made so far: %v", err)
 		}
 		if n := len(fake.Calls()); n != 1+3 {
-			t.Errorf("%d calls, want the create and 3 tries", n)
+			t.Errorf("%d calls, want the create and 3 tries of the sheets", n)
 		}
 	})
 	t.Run("time budget runs out", func(t *testing.T) {
@@ -283,6 +283,16 @@ func TestWriteRetries(t *testing.T) {
 			t.Errorf("waited %s in %d waits, want 2 waits within the 20s budget", sum, len(waits.all()))
 		}
 	})
+	t.Run("403 rate limit is retried", func(t *testing.T) {
+		fake, c, waits := start(t, sheets.Retry{})
+		fake.Inject(sheetsfake.Fault{Match: "permissions", Status: 403, Reason: "userRateLimitExceeded", Times: 2})
+		if _, err := c.Write(ctx, legalPlan(t), sheets.WriteOptions{Share: []string{"a@example.org"}}); err != nil {
+			t.Fatal(err)
+		}
+		if len(waits.all()) != 2 {
+			t.Errorf("%d waits, want 2", len(waits.all()))
+		}
+	})
 	t.Run("403 is not retried", func(t *testing.T) {
 		fake, c, waits := start(t, sheets.Retry{})
 		fake.Inject(sheetsfake.Fault{Match: ":batchUpdate", Status: 403, Times: 1})
@@ -291,7 +301,7 @@ func TestWriteRetries(t *testing.T) {
 		if !errors.As(err, &gerr) || gerr.Code != 403 {
 			t.Fatalf("got %v, want the 403", err)
 		}
-		if len(waits.all()) != 0 || len(fake.Calls()) != 2 {
+		if len(waits.all()) != 0 || len(fake.Calls()) != 2 { // the create, the refusal
 			t.Errorf("%d waits, %d calls: a 403 was tried again", len(waits.all()), len(fake.Calls()))
 		}
 	})
@@ -403,12 +413,8 @@ func TestServiceAccount(t *testing.T) {
 	}
 	defer srv.Close()
 	const email = "annosheet@study.iam.gserviceaccount.com"
-	key, err := fake.NewServiceAccountKey(email)
-	if err != nil {
-		t.Fatal(err)
-	}
 	keyFile := filepath.Join(t.TempDir(), "key.json")
-	if err := os.WriteFile(keyFile, key, 0o600); err != nil {
+	if err := fake.WriteServiceAccountKey(keyFile, email); err != nil {
 		t.Fatal(err)
 	}
 	c, err := sheets.New(ctx, sheets.Options{Endpoint: srv.URL, CredentialsFile: keyFile})
@@ -610,4 +616,124 @@ func FuzzSpreadsheetID(f *testing.F) {
 			t.Errorf("SpreadsheetID(%q) = %q", s, id)
 		}
 	})
+}
+
+// TestCreateNotTwice checks that a spreadsheet whose creation was carried
+// out but whose answer was lost is found, not made again; and that a
+// create refused for certain is tried again.
+func TestCreateNotTwice(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name  string
+		fault sheetsfake.Fault
+	}{
+		{"answer lost", sheetsfake.Fault{Match: "POST /drive/v3/files", Status: 503, Lost: true}},
+		{"connection cut after the work", sheetsfake.Fault{Match: "POST /drive/v3/files", Status: 502, Lost: true, Times: 2}},
+		{"refused for the moment", sheetsfake.Fault{Match: "POST /drive/v3/files", Status: 429, Times: 2}},
+		{"server error before the work", sheetsfake.Fault{Match: "POST /drive/v3/files", Status: 500}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fake, c, _ := start(t, sheets.Retry{})
+			folder := fake.AddFolder("Study", true)
+			fake.Inject(tc.fault)
+			w, err := c.Write(ctx, legalPlan(t), sheets.WriteOptions{Folder: folder})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := fake.Spreadsheets(); len(got) != 1 || got[0] != w.ID {
+				t.Errorf("spreadsheets %v, want only %s", got, w.ID)
+			}
+			if parents, _, _, _ := fake.FileInfo(w.ID); len(parents) != 1 || parents[0] != folder {
+				t.Errorf("parents %v", parents)
+			}
+		})
+	}
+}
+
+// TestRewriteMovesAndRenames: writing into an existing spreadsheet puts it
+// in the folder asked for and gives it the plan's title.
+func TestRewriteMovesAndRenames(t *testing.T) {
+	ctx := context.Background()
+	fake, c, _ := start(t, sheets.Retry{})
+	w, err := c.Write(ctx, legalPlan(t), sheets.WriteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	folder := fake.AddFolder("Later", false)
+	p := qaPlan(t)
+	if _, err := c.Write(ctx, p, sheets.WriteOptions{Existing: w.ID, Folder: folder}); err != nil {
+		t.Fatal(err)
+	}
+	if parents, _, _, _ := fake.FileInfo(w.ID); len(parents) != 1 || parents[0] != folder {
+		t.Errorf("parents %v, want %s", parents, folder)
+	}
+	ss, err := c.Sheets.Spreadsheets.Get(w.ID).Do()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ss.Properties.Title != p.Title {
+		t.Errorf("title %q, want %q", ss.Properties.Title, p.Title)
+	}
+	// A spreadsheet that cannot be opened is named in the error.
+	_, err = c.Write(ctx, p, sheets.WriteOptions{Existing: "fake-gone-00000000000000000000000", ExistingURL: "http://x/spreadsheets/d/gone/edit"})
+	if err == nil || !strings.Contains(err.Error(), "http://x/spreadsheets/d/gone/edit is not finished") {
+		t.Errorf("got %v", err)
+	}
+}
+
+// TestEmptyBatch: a batch with nothing to annotate still makes a valid
+// spreadsheet (Google will not freeze every row of a sheet).
+func TestEmptyBatch(t *testing.T) {
+	ctx := context.Background()
+	_, c, _ := start(t, sheets.Retry{})
+	tp, err := templates.Builtin("legal-gaps")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "empty.jsonl")
+	os.WriteFile(path, nil, 0o644)
+	src, err := mapping.Open(tp.Input.Format, []string{path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := mapping.Build(tp, src, mapping.Options{CellLimit: mapping.SheetsCellLimit})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Write(ctx, res.Plan, sheets.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestListValuesLikeFormulas: a dropdown whose labels would read as
+// formulas in Google's list points at the Lists sheet instead.
+func TestListValuesLikeFormulas(t *testing.T) {
+	_, c, _ := start(t, sheets.Retry{})
+	values := []string{"+1 better", "0 same", "-1 worse"}
+	p := &mapping.Plan{Title: "t", Sheets: []*mapping.Sheet{
+		{Name: "A", Columns: []mapping.Column{{Width: 10}}, RowCount: 2, Validations: []mapping.Validation{{Col: 0, FirstRow: 2, LastRow: 2, Kind: mapping.ValidList, Values: values, Source: "L!$A$1:$A$3", Strict: true}},
+			Rows: func(emit func(mapping.Row) error) error {
+				if err := emit(mapping.Row{Cells: []mapping.Cell{{Value: "Change"}}}); err != nil {
+					return err
+				}
+				return emit(mapping.Row{Cells: []mapping.Cell{{}}})
+			}},
+		{Name: "L", Columns: []mapping.Column{{Width: 10}}, RowCount: 3, Rows: func(emit func(mapping.Row) error) error {
+			for _, v := range values {
+				if err := emit(mapping.Row{Cells: []mapping.Cell{{Value: v}}}); err != nil {
+					return err
+				}
+			}
+			return nil
+		}},
+	}}
+	w, err := c.Write(context.Background(), p, sheets.WriteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ss := snapshot(t, c, w.ID)
+	rule := ss.Sheets[0].Data[0].RowData[1].Values[0].DataValidation
+	if rule == nil || rule.Condition.Type != "ONE_OF_RANGE" || rule.Condition.Values[0].UserEnteredValue != "=L!$A$1:$A$3" {
+		t.Errorf("rule %+v, want ONE_OF_RANGE over the list", rule)
+	}
 }
