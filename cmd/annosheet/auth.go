@@ -58,11 +58,12 @@ func authCommand() *cli.Command {
 			{
 				Name:  "status",
 				Usage: "say who annosheet signs in as, and check that Google still accepts it",
+				Flags: googleFlags(),
 				Action: func(c *cli.Context) error {
 					if err := noArgs(c); err != nil {
 						return err
 					}
-					return runStatus(c.Context, c.App.Writer)
+					return runStatus(c.Context, googleFrom(c), c.App.Writer, c.App.ErrWriter)
 				},
 			},
 			{
@@ -96,6 +97,10 @@ func runLogin(ctx context.Context, opt loginOptions, stdout, stderr io.Writer) e
 	if err != nil {
 		return err
 	}
+	// A dry run's sign-in must not silently replace the real one.
+	if old, err := store.Load(); err == nil && old.TokenURL != cfg.Endpoint.TokenURL {
+		return fmt.Errorf("%s holds a sign-in to %s; run 'annosheet auth logout' first, or give this one its own folder with ANNOSHEET_CONFIG_DIR", store.Path, old.TokenURL)
+	}
 	lo := googleauth.LoginOptions{Notify: stderr, Port: opt.Port, Timeout: opt.Timeout}
 	if !opt.NoBrowser {
 		lo.Open = openBrowser
@@ -111,7 +116,7 @@ func runLogin(ctx context.Context, opt loginOptions, stdout, stderr io.Writer) e
 	return nil
 }
 
-func runStatus(ctx context.Context, stdout io.Writer) error {
+func runStatus(ctx context.Context, g googleOptions, stdout, stderr io.Writer) error {
 	if key := os.Getenv(envServiceAccount); key != "" {
 		email, err := serviceAccountEmail(key)
 		if err != nil {
@@ -132,21 +137,19 @@ func runStatus(ctx context.Context, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "signed in with OAuth client %s; token in %s\n", c.ClientID, store.Path)
-	// Ask Google for a fresh token: the only way to know the sign-in
-	// still holds (it may have been revoked).
-	c.Token.Expiry = time.Unix(1, 0)
-	if err := store.Save(c); err != nil {
-		return err
-	}
-	ts, err := store.TokenSource(ctx)
+	// A fresh token is the only way to know the sign-in still holds (it
+	// may have been revoked).
+	tok, err := store.Refresh(ctx)
 	if err != nil {
 		return err
 	}
-	tok, err := ts.Token()
-	if err != nil {
-		return err
+	who := "an account Google did not name"
+	if cl, err := g.client(ctx, stderr); err == nil {
+		if about, err := cl.Drive.About.Get().Fields("user(emailAddress)").Context(ctx).Do(); err == nil && about.User != nil {
+			who = about.User.EmailAddress
+		}
 	}
+	fmt.Fprintf(stdout, "signed in as %s, with OAuth client %s (scope drive.file); token in %s\n", who, c.ClientID, store.Path)
 	fmt.Fprintf(stdout, "Google accepts it: access token valid until %s\n", tok.Expiry.Local().Format(time.DateTime))
 	return nil
 }

@@ -42,6 +42,8 @@ type generateOptions struct {
 	Message string
 	Folder  string
 	Protect string
+	// DiscardAnswers lets --force rewrite a spreadsheet that holds answers.
+	DiscardAnswers bool
 }
 
 const (
@@ -77,6 +79,7 @@ func generateCommand() *cli.Command {
 			&cli.StringFlag{Name: "message", Usage: "gsheets: `TEXT` of the sharing mail"},
 			&cli.StringFlag{Name: "folder", Usage: "gsheets: Drive folder `ID` to create in (a shared drive's folder for a service account)"},
 			&cli.StringFlag{Name: "protect", Value: sheets.ProtectWarning, Usage: "gsheets: context columns ask before an edit (warning) or only you may edit them (editors)"},
+			&cli.BoolFlag{Name: "discard-answers", Usage: "gsheets: let --force rewrite a spreadsheet that holds annotators' answers (pull them first)"},
 		}, googleFlags()...),
 		Action: func(c *cli.Context) error {
 			if err := noArgs(c); err != nil {
@@ -96,6 +99,8 @@ func generateCommand() *cli.Command {
 				Message:  c.String("message"),
 				Folder:   c.String("folder"),
 				Protect:  c.String("protect"),
+
+				DiscardAnswers: c.Bool("discard-answers"),
 			}
 			for _, s := range c.StringSlice("share") {
 				for _, e := range strings.Split(s, ",") {
@@ -105,11 +110,16 @@ func generateCommand() *cli.Command {
 				}
 			}
 			if opt.Format != formatGSheets {
-				for _, f := range []string{"share", "message", "folder", "protect", "endpoint", "no-auth"} {
-					if c.IsSet(f) {
+				for _, f := range []string{"share", "message", "folder", "protect", "endpoint", "no-auth", "discard-answers"} {
+					// An endpoint from the environment is for whichever
+					// command wants it.
+					if c.IsSet(f) && !(f == "endpoint" && c.String(f) == os.Getenv(envEndpoint)) {
 						return usagef("--%s is for --format gsheets", f)
 					}
 				}
+			}
+			if opt.Message != "" && len(opt.Share) == 0 {
+				return usagef("--message is the text of the sharing mail: give --share too")
 			}
 			var err error
 			if opt.Params, err = parseParams(c.StringSlice("param")); err != nil {
@@ -162,24 +172,11 @@ func runGenerate(ctx context.Context, opt generateOptions, stdout, stderr io.Wri
 	}
 	man := filepath.Join(opt.Out, manifest.FileName)
 	book := filepath.Join(opt.Out, fmt.Sprintf("%s-%s.xlsx", t.Name, opt.Batch))
-	// A spreadsheet a failed run left unfinished is finished in place, with
-	// the same study and seed, so that nothing is made twice.
 	var resume *manifest.Spreadsheet
 	var prev *manifest.Manifest
-	if _, err := os.Lstat(man); err == nil {
-		if prev, err = manifest.Read(man); err != nil && opt.Format == formatGSheets {
+	if opt.Format == formatGSheets {
+		if prev, resume, err = previousSpreadsheet(opt, t, man, stderr); err != nil {
 			return err
-		}
-	}
-	if prev != nil && opt.Format == formatGSheets {
-		for _, b := range prev.Batches {
-			if b.ID == opt.Batch && b.Spreadsheet != nil && (b.Spreadsheet.Status == manifest.Incomplete || opt.Force) {
-				sp := *b.Spreadsheet
-				resume = &sp
-			}
-		}
-		if resume != nil && resume.Status == manifest.Incomplete && prev.Template.Name != t.Name {
-			return fmt.Errorf("%s: batch %s has an unfinished spreadsheet of template %s (%s); generate it with that template, or use --force", man, opt.Batch, prev.Template.Name, resume.URL)
 		}
 	}
 	if !opt.Force && resume == nil {
@@ -267,12 +264,17 @@ func runGenerate(ctx context.Context, opt generateOptions, stdout, stderr io.Wri
 				return saveManifest()
 			}}
 		if resume != nil {
-			wo.Existing = resume.ID
-			batch.Spreadsheet = &manifest.Spreadsheet{ID: resume.ID, URL: resume.URL, Status: manifest.Incomplete, Endpoint: opt.Google.Endpoint}
-			if err := saveManifest(); err != nil {
-				return err
+			wo.Existing, wo.ExistingURL = resume.ID, resume.URL
+			if resume.Status == manifest.Complete {
+				// Rewriting loses what annotators wrote: not without
+				// asking.
+				if err := noAnswers(ctx, c, resume, opt.DiscardAnswers); err != nil {
+					return err
+				}
+				fmt.Fprintf(stderr, "rewriting %s\n", resume.URL)
+			} else {
+				fmt.Fprintf(stderr, "finishing %s\n", resume.URL)
 			}
-			fmt.Fprintf(stderr, "finishing %s\n", resume.URL)
 		}
 		w, err := c.Write(ctx, res.Plan, wo)
 		var ge *googleapi.Error
@@ -299,6 +301,72 @@ func runGenerate(ctx context.Context, opt generateOptions, stdout, stderr io.Wri
 		fmt.Fprintf(stdout, "note: %d warnings (see above)\n", len(res.Warnings))
 	}
 	fmt.Fprintf(stdout, "wrote %s (the coordinator's record; keep it from annotators)\n", man)
+	return nil
+}
+
+// previousSpreadsheet reads the manifest a previous run left, and says
+// which spreadsheet this run writes into: one a failed run left unfinished
+// (finished in place, with the same study and seed, so that nothing is
+// made twice), or with --force a finished one (rewritten in place).
+func previousSpreadsheet(opt generateOptions, t *templates.Template, man string, stderr io.Writer) (*manifest.Manifest, *manifest.Spreadsheet, error) {
+	if _, err := os.Lstat(man); err != nil {
+		return nil, nil, nil
+	}
+	prev, err := manifest.Read(man)
+	if err != nil {
+		if opt.Force {
+			fmt.Fprintf(stderr, "warning: %v; --force replaces it\n", err)
+			return nil, nil, nil
+		}
+		return nil, nil, fmt.Errorf("%w\n(move it away, or use --force to replace it)", err)
+	}
+	var resume *manifest.Spreadsheet
+	for _, b := range prev.Batches {
+		if b.ID == opt.Batch && b.Spreadsheet != nil && (b.Spreadsheet.Status == manifest.Incomplete || opt.Force) {
+			sp := *b.Spreadsheet
+			resume = &sp
+		}
+	}
+	switch {
+	case resume == nil:
+	case resume.Endpoint != opt.Google.Endpoint:
+		return nil, nil, fmt.Errorf("%s: batch %s's spreadsheet %s is on %s, not on %s; use another --out for this one", man, opt.Batch, resume.URL, endpointName(resume.Endpoint), endpointName(opt.Google.Endpoint))
+	case resume.Status == manifest.Incomplete && prev.Template.Name != t.Name && !opt.Force:
+		return nil, nil, fmt.Errorf("%s: batch %s has an unfinished spreadsheet of template %s (%s); generate it with that template, or use --force", man, opt.Batch, prev.Template.Name, resume.URL)
+	}
+	return prev, resume, nil
+}
+
+// endpointName is an endpoint as messages name it.
+func endpointName(e string) string {
+	if e == "" {
+		return "Google"
+	}
+	return e
+}
+
+// noAnswers refuses to rewrite a spreadsheet annotators have answered in,
+// unless told to.
+func noAnswers(ctx context.Context, c *sheets.Client, sp *manifest.Spreadsheet, discard bool) error {
+	g, closeFn, err := c.Open(ctx, sp.ID)
+	if err != nil {
+		return explainGoogle(err)
+	}
+	defer closeFn()
+	p, err := mapping.Pull(g, mapping.PullOptions{})
+	if err != nil {
+		// Not a sheet pull can read: nothing of ours to lose.
+		return nil
+	}
+	n := 0
+	for _, r := range p.Records {
+		if r.Status == mapping.StatusComplete || r.Status == mapping.StatusPartial {
+			n++
+		}
+	}
+	if n > 0 && !discard {
+		return fmt.Errorf("spreadsheet %s holds answers for %d units: pull them first, then add --discard-answers to rewrite it (its version history in Drive keeps the old content)", sp.URL, n)
+	}
 	return nil
 }
 

@@ -27,6 +27,7 @@ import (
 	"github.com/annosheet/annosheet/sheets"
 	"github.com/annosheet/annosheet/sheets/googleauth"
 	"github.com/annosheet/annosheet/sheets/sheetsfake"
+	"github.com/annosheet/annosheet/templates"
 )
 
 // noGoogleAccount keeps a test away from the real user's sign-in.
@@ -202,7 +203,7 @@ func TestGSheetsResume(t *testing.T) {
 	if sp == nil || sp.Status != manifest.Incomplete {
 		t.Fatalf("manifest after the failure: %+v", m.Batches[0])
 	}
-	if !strings.Contains(errs, "created "+sp.URL) || !strings.Contains(errs, sp.URL+" was created but not finished") || !strings.Contains(errs, "run the same command again") || !strings.Contains(errs, "waiting will not help") {
+	if !strings.Contains(errs, "created "+sp.URL) || !strings.Contains(errs, sp.URL+" is not finished") || !strings.Contains(errs, "run the same command again") || !strings.Contains(errs, "waiting will not help") {
 		t.Errorf("the failure does not say what was made and what to do:\n%s", errs)
 	}
 	// The second run also meets a refusal; the third finishes.
@@ -224,11 +225,29 @@ func TestGSheetsResume(t *testing.T) {
 	if code, _, errs := runCLI(t, args...); code != exitFailure || !strings.Contains(errs, "file exists (use --force") {
 		t.Errorf("run over a finished batch: exit %d: %s", code, errs)
 	}
-	if code, _, errs := runCLI(t, append(args, "--force")...); code != 0 {
+	if code, _, errs := runCLI(t, append(args, "--force")...); code != 0 || !strings.Contains(errs, "rewriting "+sp.URL) {
 		t.Errorf("--force: exit %d: %s", code, errs)
 	}
 	if n := len(fake.Spreadsheets()); n != 1 {
 		t.Errorf("%d spreadsheets after --force, want 1", n)
+	}
+	// Once annotators have answered, --force alone does not wipe it.
+	recs, err := goldtest.ReadQA(qaData)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tp, _ := templates.Builtin("qa-span-errors")
+	fillAsAnnotator(t, endpoint, sp.ID, func(w *goldtest.Workbook) error { return goldtest.FillQA(w, tp, recs[:3], "ann") })
+	before := readManifest(t, dir)
+	code, _, errs = runCLI(t, append(args, "--force")...)
+	if code != exitFailure || !strings.Contains(errs, "holds answers for 3 units: pull them first, then add --discard-answers") {
+		t.Errorf("--force over answers: exit %d: %s", code, errs)
+	}
+	if after := readManifest(t, dir); after.Study != before.Study {
+		t.Error("the refused --force changed the manifest")
+	}
+	if code, _, errs := runCLI(t, append(args, "--force", "--discard-answers")...); code != 0 {
+		t.Errorf("--force --discard-answers: exit %d: %s", code, errs)
 	}
 	code, stdout, errs := runCLI(t, "pull", dir, "--endpoint", endpoint, "--no-auth")
 	if code != 0 || len(readRecords(t, stdout)) != 40 {
@@ -326,9 +345,16 @@ func TestAuthCommands(t *testing.T) {
 		t.Error("a token was printed")
 	}
 
-	code, out, errs := runCLI(t, "auth", "status")
-	if code != 0 || !strings.Contains(out, "Google accepts it") {
+	code, out, errs := runCLI(t, "auth", "status", "--endpoint", endpoint)
+	if code != 0 || !strings.Contains(out, "Google accepts it") || !strings.Contains(out, "signed in as "+sheetsfake.FakeUser) {
 		t.Errorf("status: exit %d: %s %s", code, out, errs)
+	}
+	// Another OAuth server's sign-in does not silently replace this one.
+	other, _ := startFake(t, sheetsfake.Options{})
+	otherSecret := filepath.Join(t.TempDir(), "other.json")
+	os.WriteFile(otherSecret, other.ClientSecretJSON(), 0o600)
+	if code, _, errs := runCLI(t, "auth", "login", "--client-secret", otherSecret, "--no-browser"); code != exitFailure || !strings.Contains(errs, "run 'annosheet auth logout' first") {
+		t.Errorf("login over another sign-in: exit %d: %s", code, errs)
 	}
 	dir := t.TempDir()
 	if code, _, errs := runCLI(t, "generate", "-t", "legal-gaps", "-i", legalData, "-o", dir, "--format", "gsheets", "--endpoint", endpoint); code != 0 {
@@ -400,12 +426,10 @@ func TestGSheetsServiceAccount(t *testing.T) {
 	noGoogleAccount(t)
 	fake, endpoint := startFake(t, sheetsfake.Options{RequireAuth: true})
 	const email = "study@lab.iam.gserviceaccount.com"
-	key, err := fake.NewServiceAccountKey(email)
-	if err != nil {
+	keyFile := filepath.Join(t.TempDir(), "key.json")
+	if err := fake.WriteServiceAccountKey(keyFile, email); err != nil {
 		t.Fatal(err)
 	}
-	keyFile := filepath.Join(t.TempDir(), "key.json")
-	os.WriteFile(keyFile, key, 0o600)
 	t.Setenv(envServiceAccount, keyFile)
 
 	if code, out, _ := runCLI(t, "auth", "status"); code != 0 || !strings.Contains(out, "service account "+email) {
@@ -430,6 +454,72 @@ func TestGSheetsServiceAccount(t *testing.T) {
 	}
 }
 
+// TestGSheetsEndpoints: each spreadsheet is read and finished where it
+// lives; credentials go to Google or to this machine only.
+func TestGSheetsEndpoints(t *testing.T) {
+	noGoogleAccount(t)
+	_, endpoint := startFake(t, sheetsfake.Options{})
+	_, other := startFake(t, sheetsfake.Options{})
+	dir := t.TempDir()
+	gen := []string{"generate", "-t", "legal-gaps", "-i", legalData, "-o", dir, "--format", "gsheets", "--no-auth"}
+	if code, _, errs := runCLI(t, append(gen, "--endpoint", endpoint)...); code != 0 {
+		t.Fatal(errs)
+	}
+	// A dry run's spreadsheet is pulled from its fake, and only from it.
+	if code, _, errs := runCLI(t, "pull", dir, "--endpoint", other, "--no-auth"); code != exitUsage || !strings.Contains(errs, "is on "+endpoint+" (a dry run): give --endpoint "+endpoint+" --no-auth") {
+		t.Errorf("pull from another fake: exit %d: %s", code, errs)
+	}
+	// One made on Google is not looked for on a fake (every unit would
+	// look missing).
+	m := readManifest(t, dir)
+	m.Batches[0].Spreadsheet.Endpoint = ""
+	if err := atomicWrite(filepath.Join(dir, manifest.FileName), m); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := runCLI(t, "pull", dir, "--endpoint", endpoint, "--no-auth"); code != exitUsage || !strings.Contains(errs, "is on Google: leave out --endpoint") {
+		t.Errorf("pull of a Google batch from a fake: exit %d: %s", code, errs)
+	}
+	// An unfinished spreadsheet is finished where it is, not elsewhere.
+	m.Batches[0].Spreadsheet.Endpoint = endpoint
+	m.Batches[0].Spreadsheet.Status = manifest.Incomplete
+	atomicWrite(filepath.Join(dir, manifest.FileName), m)
+	if code, _, errs := runCLI(t, append(gen, "--endpoint", other)...); code != exitFailure || !strings.Contains(errs, "is on "+endpoint+", not on "+other) {
+		t.Errorf("resume elsewhere: exit %d: %s", code, errs)
+	}
+	// Credentials never go to a server that is neither Google nor local.
+	if code, _, errs := runCLI(t, "pull", "1BxiMVs0XRA5nFMdKvBdBZjgmUUqptlbs74OgvE2upms", "--endpoint", "https://sheets.example.org"); code != exitUsage || !strings.Contains(errs, "sends your Google credentials to Google") {
+		t.Errorf("foreign endpoint: exit %d: %s", code, errs)
+	}
+	// The endpoint in the environment does not trouble XLSX runs.
+	t.Setenv(envEndpoint, endpoint)
+	if code, _, errs := runCLI(t, "generate", "-t", "legal-gaps", "-i", legalData, "-o", t.TempDir()); code != 0 {
+		t.Errorf("xlsx with %s set: exit %d: %s", envEndpoint, code, errs)
+	}
+}
+
+// atomicWrite saves an edited manifest.
+func atomicWrite(path string, m *manifest.Manifest) error {
+	var b bytes.Buffer
+	if err := m.Encode(&b); err != nil {
+		return err
+	}
+	return os.WriteFile(path, b.Bytes(), 0o644)
+}
+
+func TestGSheetsDamagedManifest(t *testing.T) {
+	noGoogleAccount(t)
+	_, endpoint := startFake(t, sheetsfake.Options{})
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, manifest.FileName), []byte(`{"schema":"old"}`), 0o644)
+	args := []string{"generate", "-t", "legal-gaps", "-i", legalData, "-o", dir, "--format", "gsheets", "--endpoint", endpoint, "--no-auth"}
+	if code, _, errs := runCLI(t, args...); code != exitFailure || !strings.Contains(errs, "move it away, or use --force") {
+		t.Errorf("damaged manifest: exit %d: %s", code, errs)
+	}
+	if code, _, errs := runCLI(t, append(args, "--force")...); code != 0 || !strings.Contains(errs, "--force replaces it") {
+		t.Errorf("damaged manifest, --force: exit %d: %s", code, errs)
+	}
+}
+
 func TestGSheetsUsage(t *testing.T) {
 	noGoogleAccount(t)
 	for _, tc := range []struct {
@@ -441,6 +531,8 @@ func TestGSheetsUsage(t *testing.T) {
 		{[]string{"--format", "gsheets", "--no-auth", "--endpoint", "https://sheets.googleapis.com"}, "--no-auth is only allowed with a loopback --endpoint"},
 		{[]string{"--format", "gsheets", "--protect", "nobody"}, "--protect \"nobody\""},
 		{[]string{"--format", "gsheets", "--share", "annotator"}, "not an email address"},
+		{[]string{"--format", "gsheets", "--message", "hi"}, "give --share too"},
+		{[]string{"--discard-answers"}, "--discard-answers is for --format gsheets"},
 	} {
 		args := append([]string{"generate", "-t", "legal-gaps", "-i", legalData, "-o", t.TempDir()}, tc.args...)
 		code, _, errs := runCLI(t, args...)

@@ -168,8 +168,11 @@ func pullAll(ctx context.Context, refs []workbookRef, opt pullOptions, stderr io
 		var g *mapping.Grid
 		closeFn := func() error { return nil }
 		if ref.spreadsheet != "" {
-			if ref.endpoint != "" && ref.endpoint != opt.Google.Endpoint {
-				return nil, usagef("the spreadsheet of batch %s is on %s (a dry run): give --endpoint %s", ref.batch.ID, ref.endpoint, ref.endpoint)
+			if ref.batch != nil && ref.endpoint != opt.Google.Endpoint {
+				if ref.endpoint == "" {
+					return nil, usagef("the spreadsheet of batch %s is on Google: leave out --endpoint (and %s)", ref.batch.ID, envEndpoint)
+				}
+				return nil, usagef("the spreadsheet of batch %s is on %s (a dry run): give --endpoint %s --no-auth", ref.batch.ID, ref.endpoint, ref.endpoint)
 			}
 			if client == nil {
 				c, err := opt.Google.client(ctx, stderr)
@@ -182,7 +185,7 @@ func pullAll(ctx context.Context, refs []workbookRef, opt pullOptions, stderr io
 			g, closeFn, err = client.Open(ctx, ref.spreadsheet)
 			var ge *googleapi.Error
 			if ref.batch != nil && errors.As(err, &ge) && ge.Code == http.StatusNotFound {
-				res.missingWorkbook(ref)
+				res.missingWorkbook(ref, "was not found, or this sign-in cannot open it (annosheet reaches only the spreadsheets it made while signed in as the same account)")
 				continue
 			}
 			if err != nil {
@@ -190,7 +193,7 @@ func pullAll(ctx context.Context, refs []workbookRef, opt pullOptions, stderr io
 			}
 		} else {
 			if _, err := os.Stat(ref.path); err != nil && ref.batch != nil {
-				res.missingWorkbook(ref)
+				res.missingWorkbook(ref, "is missing")
 				continue
 			}
 			var err error
@@ -233,20 +236,20 @@ func (ref workbookRef) key() string {
 }
 
 // missingWorkbook records every unit of a workbook that was not returned.
-func (res *pullResult) missingWorkbook(ref workbookRef) {
+func (res *pullResult) missingWorkbook(ref workbookRef, why string) {
 	name, kind := filepath.Base(ref.path), "xlsx"
 	if ref.spreadsheet != "" {
 		name, kind = ref.spreadsheet, "gsheets"
 	}
 	res.problems = append(res.problems, &mapping.Problem{Severity: mapping.Error, File: name, Err: mapping.ErrMissingUnit,
-		Message: fmt.Sprintf("the workbook of batch %s is missing; its %d units are reported missing", ref.batch.ID, len(ref.batch.Units))})
+		Message: fmt.Sprintf("the workbook of batch %s %s; its %d units are reported missing", ref.batch.ID, why, len(ref.batch.Units))})
 	for _, u := range ref.batch.Units {
 		res.records = append(res.records, &mapping.Annotation{
 			Schema:   mapping.AnnotationSchema,
 			Template: mapping.TemplateID{Name: ref.man.Template.Name, Version: ref.man.Template.Version},
 			Batch:    ref.batch.ID, Unit: u.ID, Item: u.Item, Status: mapping.StatusMissing,
 			Values: map[string]any{}, Source: mapping.RecordSource{Kind: kind, File: name, Rows: []int{}},
-			Problems: []mapping.UnitProblem{{Severity: mapping.Error, Message: "the workbook is missing"}},
+			Problems: []mapping.UnitProblem{{Severity: mapping.Error, Message: "the workbook " + why}},
 		})
 	}
 }

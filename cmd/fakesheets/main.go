@@ -107,7 +107,7 @@ func serve(ctx context.Context, o options, stdout io.Writer) error {
 			ln.Close()
 			return err
 		}
-		fmt.Fprintf(stdout, "OAuth client for 'annosheet auth login --client-secret %s' written\n", o.clientSecret)
+		fmt.Fprintf(stdout, "OAuth client written: sign in to the fake with\n  ANNOSHEET_CONFIG_DIR=$(mktemp -d) annosheet auth login --client-secret %s\n(its own config folder keeps the dry run's sign-in apart from your Google one)\n", o.clientSecret)
 	}
 	fmt.Fprintf(stdout, "try: annosheet generate --format gsheets --endpoint %s --no-auth ...\n", base)
 	errc := make(chan error, 1)

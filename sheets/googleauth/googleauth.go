@@ -314,6 +314,22 @@ func (s Store) TokenSource(ctx context.Context) (oauth2.TokenSource, error) {
 	return &savingSource{store: s, cache: c, src: c.Config().TokenSource(ctx, c.Token), last: c.Token.AccessToken}, nil
 }
 
+// Refresh asks Google for a new access token now, whatever the saved one's
+// expiry, and saves it: the one way to know that the sign-in still holds.
+func (s Store) Refresh(ctx context.Context) (*oauth2.Token, error) {
+	c, err := s.Load()
+	if err != nil {
+		return nil, err
+	}
+	if c.Token.RefreshToken == "" {
+		return nil, fmt.Errorf("%w (the saved sign-in cannot be renewed)", ErrExpired)
+	}
+	expired := *c.Token
+	expired.Expiry = time.Unix(1, 0)
+	src := &savingSource{store: s, cache: c, src: c.Config().TokenSource(ctx, &expired), last: c.Token.AccessToken}
+	return src.Token()
+}
+
 // savingSource saves each token it has not seen before.
 type savingSource struct {
 	mu    sync.Mutex
