@@ -18,7 +18,8 @@ import (
 )
 
 var (
-	idInURL = regexp.MustCompile(`/spreadsheets/d/([A-Za-z0-9_-]+)`)
+	// Links of a browser signed in to several accounts carry /u/N/.
+	idInURL = regexp.MustCompile(`/spreadsheets/(?:u/\d+/)?d/([A-Za-z0-9_-]+)`)
 	// Google's spreadsheet IDs are 44 characters; shorter words are more
 	// likely a mistyped file name.
 	bareID = regexp.MustCompile(`^[A-Za-z0-9_-]{25,}$`)

@@ -493,6 +493,7 @@ func TestSpreadsheetID(t *testing.T) {
 	for in, want := range map[string]string{
 		"https://docs.google.com/spreadsheets/d/" + id + "/edit#gid=0": id,
 		"https://docs.google.com/spreadsheets/d/" + id:                 id,
+		"https://docs.google.com/spreadsheets/u/1/d/" + id + "/edit":   id,
 		"http://127.0.0.1:8080/spreadsheets/d/" + id + "/edit":         id,
 		id:                    id,
 		"study/b01.xlsx":      "",
@@ -735,5 +736,37 @@ func TestListValuesLikeFormulas(t *testing.T) {
 	rule := ss.Sheets[0].Data[0].RowData[1].Values[0].DataValidation
 	if rule == nil || rule.Condition.Type != "ONE_OF_RANGE" || rule.Condition.Values[0].UserEnteredValue != "=L!$A$1:$A$3" {
 		t.Errorf("rule %+v, want ONE_OF_RANGE over the list", rule)
+	}
+}
+
+// TestOpenRetries: a pull meets Google's refusals for the moment and
+// still reads every record.
+func TestOpenRetries(t *testing.T) {
+	ctx := context.Background()
+	fake, c, waits := start(t, sheets.Retry{})
+	w, err := c.Write(ctx, legalPlan(t), sheets.WriteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake.Inject(
+		sheetsfake.Fault{Match: "GET /v4/spreadsheets/" + w.ID, Status: 503},
+		sheetsfake.Fault{Match: "values:batchGet", Status: 429, RetryAfter: "3", Times: 2},
+	)
+	g, closeFn, err := c.Open(ctx, w.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeFn()
+	p, err := mapping.Pull(g, mapping.PullOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Records) != 5 || len(waits.all()) != 3 {
+		t.Errorf("%d records after %d waits, want 5 after 3", len(p.Records), len(waits.all()))
+	}
+	// Refused for good: the error says which spreadsheet.
+	fake.Inject(sheetsfake.Fault{Match: "values:batchGet", Status: 403})
+	if _, _, err := c.Open(ctx, w.ID); err == nil || !strings.Contains(err.Error(), w.ID) {
+		t.Errorf("got %v", err)
 	}
 }
