@@ -52,7 +52,7 @@ func pullCommand() *cli.Command {
 		}, googleFlags()...),
 		Action: func(c *cli.Context) error {
 			if c.NArg() == 0 {
-				return usagef("pull needs a SOURCE: a workbook, a folder of them, or a manifest")
+				return usagef("pull needs a SOURCE: a workbook, a folder of them, a spreadsheet link or ID, or a manifest")
 			}
 			return runPull(c.Context, pullOptions{
 				Sources: c.Args().Slice(), Out: c.String("out"), Report: c.String("report"),
