@@ -109,7 +109,11 @@ func serve(ctx context.Context, o options, stdout io.Writer) error {
 		}
 		fmt.Fprintf(stdout, "OAuth client written: sign in to the fake with\n  ANNOSHEET_CONFIG_DIR=$(mktemp -d) annosheet auth login --client-secret %s\n(its own config folder keeps the dry run's sign-in apart from your Google one)\n", o.clientSecret)
 	}
-	fmt.Fprintf(stdout, "try: annosheet generate --format gsheets --endpoint %s --no-auth ...\n", base)
+	if o.requireAuth {
+		fmt.Fprintf(stdout, "try: annosheet generate --format gsheets --endpoint %s ... (after signing in to the fake)\n", base)
+	} else {
+		fmt.Fprintf(stdout, "try: annosheet generate --format gsheets --endpoint %s --no-auth ...\n", base)
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {
