@@ -222,7 +222,8 @@ func retryAfter(v string) time.Duration {
 		return 0
 	}
 	if s, err := strconv.Atoi(v); err == nil && s >= 0 {
-		return time.Duration(s) * time.Second
+		// A day is longer than any budget; more would overflow.
+		return time.Duration(min(s, 86400)) * time.Second
 	}
 	if t, err := http.ParseTime(v); err == nil {
 		if d := time.Until(t); d > 0 {
