@@ -262,6 +262,14 @@ func parseBox(box string) ([4]int64, bool) {
 	if m1[1] == "" && m2[1] != "" || m1[2] == "" && m2[2] != "" && m1[1] == "" {
 		return out, false
 	}
+	// Corners given the other way round (B5:A1, 7:1) are the same cells,
+	// as Google reads them.
+	if out[2] >= 0 && out[2] <= out[0] {
+		out[0], out[2] = out[2]-1, out[0]+1
+	}
+	if out[3] >= 0 && out[3] <= out[1] {
+		out[1], out[3] = out[3]-1, out[1]+1
+	}
 	return out, true
 }
 
