@@ -44,6 +44,7 @@ type Record struct {
 	Annotator string             `json:"annotator"`
 	Status    string             `json:"status"`
 	Values    map[string]any     `json:"values"`
+	Shuffled  bool               `json:"shuffled"`
 	Spans     []map[string]any   `json:"spans"`
 	Schema    string             `json:"schema"`
 	Problems  []struct {
@@ -89,6 +90,9 @@ type Options struct {
 	// file (json-array, json-object); the input file's own style when
 	// detected by the caller.
 	Style ojson.Style
+	// Orders are the study's candidate orders (from its manifest), for
+	// records still in the order shown.
+	Orders map[string][]string
 }
 
 // File is one native file to write.
@@ -117,6 +121,20 @@ func Native(t *templates.Template, recs []*Record, items []*mapping.SourceItem, 
 	}
 	if opt.Annotator != "" {
 		recs = slices.DeleteFunc(slices.Clone(recs), func(r *Record) bool { return r.Annotator != opt.Annotator })
+	}
+	for _, r := range recs {
+		if !r.Shuffled {
+			continue
+		}
+		order, ok := opt.Orders[r.Item]
+		if !ok {
+			return nil, fmt.Errorf("line %d: %w: unit %s is in the order its candidates were shown in; export with the study's manifest (--manifest), which holds the orders", r.line, ErrExport, r.Unit)
+		}
+		vals, err := mapping.UnshuffleValues(t, r.Values, order)
+		if err != nil {
+			return nil, fmt.Errorf("line %d: %w: unit %s: %v", r.line, ErrExport, r.Unit, err)
+		}
+		r.Values, r.Shuffled = vals, false
 	}
 	x := &exporter{t: t, e: e, items: map[string]*mapping.SourceItem{}, opt: opt}
 	for _, it := range items {

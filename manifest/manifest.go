@@ -45,6 +45,9 @@ type Manifest struct {
 	// Keys maps each anonymised field to its key, real value -> label.
 	// Keep the manifest from annotators.
 	Keys map[string]map[string]string `json:"keys,omitempty"`
+	// Orders gives, for a template that shuffles candidates, each
+	// instance's candidate codes in the order shown.
+	Orders map[string][]string `json:"orders,omitempty"`
 }
 
 // Template pins the template a study used, with its full text so that the

@@ -38,6 +38,9 @@ type Annotation struct {
 	Annotator string         `json:"annotator"`
 	Status    string         `json:"status"`
 	Values    map[string]any `json:"values"`
+	// Shuffled says the values are still in the order the candidates were
+	// shown in, not put back on their candidates (pull with the manifest).
+	Shuffled bool `json:"shuffled,omitempty"`
 	// Spans are the answer rows of a block: one entry per row with any
 	// answer, in sheet order.
 	Spans    []SpanAnswer  `json:"spans,omitempty"`

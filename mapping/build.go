@@ -34,8 +34,15 @@ type Options struct {
 	// label); values it lacks get fresh labels.
 	Keys map[string]map[string]string
 	// Seed shuffles the anonymisation labels, so that A is not simply the
-	// first evaluator in alphabetical order.
+	// first evaluator in alphabetical order, and draws the order of each
+	// instance's candidates when the template shuffles them.
 	Seed uint64
+	// Items, when set, picks the instances (by id) this workbook holds:
+	// one batch of a study. Every record is still checked.
+	Items func(item string) bool
+	// Annotator, when set, is the annotator this workbook is for: the
+	// annotator column is filled in with it and locked.
+	Annotator string
 }
 
 // Unit is one unit of annotation and where its rows are.
@@ -57,6 +64,10 @@ type Result struct {
 	// Keys maps each anonymised field (Anonymize.As) from real value to
 	// label. It belongs to the coordinator and never enters the workbook.
 	Keys map[string]map[string]string
+	// Orders gives, for a template that shuffles candidates, each
+	// instance's candidate codes in the order shown. Like Keys, it belongs
+	// to the coordinator and never enters the workbook.
+	Orders map[string][]string
 	// Records counts the input records; Skipped those that got no row
 	// (per: element with an empty list).
 	Records, Skipped int
@@ -78,6 +89,9 @@ func Build(t *templates.Template, src Source, opt Options) (*Result, error) {
 	}
 	b := &builder{t: t, src: src, opt: opt, cols: t.Columns()}
 	b.res = &Result{Keys: map[string]map[string]string{}}
+	if t.Shuffle != nil {
+		b.res.Orders = map[string][]string{}
+	}
 	if err := b.assignLabels(); err != nil {
 		return nil, err
 	}
@@ -474,7 +488,7 @@ func (b *builder) scan() error {
 		if len(bad) >= MaxErrors {
 			return errTooMany
 		}
-		if it == nil || len(ps) > 0 || len(bad) > 0 {
+		if it == nil || len(ps) > 0 || len(bad) > 0 || !b.picked(it) {
 			return nil
 		}
 		if rec.InvalidUTF8 {
@@ -492,6 +506,9 @@ func (b *builder) scan() error {
 			}
 		default:
 			b.res.Units = append(b.res.Units, Unit{ID: it.id, Item: it.id, FirstRow: b.rows + 1, Rows: n})
+		}
+		if b.t.Shuffle != nil {
+			b.res.Orders[it.id] = ShuffleOrder(b.t, b.opt.Seed, it.id)
 		}
 		b.gather(it)
 		// Render the rows once now, for their warnings; the second pass
@@ -524,6 +541,9 @@ func (b *builder) scan() error {
 }
 
 var errTooMany = errors.New("too many problems")
+
+// picked reports whether this workbook holds an instance.
+func (b *builder) picked(it *item) bool { return b.opt.Items == nil || b.opt.Items(it.id) }
 
 func (b *builder) rowCount(it *item) int {
 	switch b.t.Rows.Per {

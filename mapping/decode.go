@@ -46,6 +46,14 @@ func (p *puller) decode() []*Annotation {
 	}
 	var out []*Annotation
 	for k, u := range p.units {
+		if who := p.meta.Annotator; who != "" {
+			// A workbook made for one annotator is theirs, whatever a
+			// cell says.
+			if annotators[k] != "" && annotators[k] != who && len(p.rows[k]) > 0 {
+				p.problem(Warning, ErrAnnotator, u.ID, p.rows[k][0].n, p.at[p.colIndex(templates.RoleAnnotator)], "this workbook is for annotator %s, but the row says %q; the answers are counted as %s's", who, annotators[k], who)
+			}
+			annotators[k] = who
+		}
 		rec := &Annotation{
 			Schema:    AnnotationSchema,
 			Template:  TemplateID{Name: p.t.Name, Version: p.t.Version},
@@ -53,6 +61,7 @@ func (p *puller) decode() []*Annotation {
 			Unit:      u.ID,
 			Item:      u.Item,
 			Annotator: annotators[k],
+			Shuffled:  p.meta.Shuffled,
 			Values:    map[string]any{},
 			Source:    RecordSource{Kind: p.g.Kind, File: p.g.Name, Sheet: p.sheet, Rows: []int{}},
 			Problems:  []UnitProblem{},

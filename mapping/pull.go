@@ -28,6 +28,11 @@ type PullOptions struct {
 	Version  int
 	// Study, when set, is the study the workbook must belong to.
 	Study string
+	// Orders, when set, are the orders the study showed each instance's
+	// candidates in (from its manifest): the answers of a shuffled
+	// workbook are put back on their candidates. Without them, such
+	// records keep the order shown and say so (Shuffled).
+	Orders map[string][]string
 }
 
 // Pulled is what Pull reads from one workbook.
@@ -114,9 +119,33 @@ func Pull(g *Grid, opt PullOptions) (*Pulled, error) {
 		out.Units = append(out.Units, u.Unit)
 	}
 	out.Records = p.decode()
+	if m.Shuffled {
+		if err := p.unshuffle(out.Records, opt.Orders); err != nil {
+			return nil, err
+		}
+	}
 	p.probs.Sort()
 	out.Problems = p.probs
 	return out, nil
+}
+
+// unshuffle puts answers back on their candidates with the study's
+// orders, or says once that they are still in the order shown.
+func (p *puller) unshuffle(recs []*Annotation, orders map[string][]string) error {
+	if orders == nil {
+		p.problem(Warning, ErrShuffled, "", 0, -1, "the candidates were shown in a shuffled order; the answers stay in the order shown (\"shuffled\": true) until pulled with the study's manifest")
+		return nil
+	}
+	for _, r := range recs {
+		order, ok := orders[r.Item]
+		if !ok {
+			return fmt.Errorf("%s: %w: the manifest has no order for instance %q", p.g.Name, ErrOtherStudy, r.Item)
+		}
+		if err := Unshuffle(p.t, r, order); err != nil {
+			return fmt.Errorf("%s: %w", p.g.Name, err)
+		}
+	}
+	return nil
 }
 
 // problem records a problem at a cell of the Annotate sheet (col < 0: the

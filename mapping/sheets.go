@@ -116,6 +116,9 @@ func (b *builder) annotateSheet() *Sheet {
 				// The first pass found none; the input changed under us.
 				return fmt.Errorf("input changed while generating: %w", ps)
 			}
+			if it == nil || !b.picked(it) {
+				return nil
+			}
 			return b.itemRows(it, emit)
 		})
 	}
@@ -194,12 +197,18 @@ func (b *builder) itemRows(it *item, emit func(Row) error) error {
 				cell.Style = styleContext
 				show := k == 0 || t.Rows.Per == templates.PerElement && !c.Context.FirstRowOnly
 				if show {
-					cell.Value = b.cleanText(it, c.Context.Path, b.contextText(it, c.Context, env))
+					cx := b.shown(it, c.Context)
+					cell.Value = b.cleanText(it, cx.Path, b.contextText(it, cx, env))
 				}
 			case templates.RoleAnswer, templates.RoleAnnotator:
 				cell.Style = answerStyle(c)
 				if t.Bands.Columns == "row" {
 					cell.Style.Fill = band
+				}
+				if c.Role == templates.RoleAnnotator && b.opt.Annotator != "" {
+					// A workbook for one annotator: their ID, not to be
+					// changed.
+					cell.Value, cell.Style.Unlocked = b.opt.Annotator, false
 				}
 				if c.Question != nil && c.Question.Scope == "block" && k > 0 {
 					// Not asked below a block's first row: greyed and locked.
@@ -471,6 +480,12 @@ type WorkbookMeta struct {
 	Sheet    string            `json:"sheet"`
 	Columns  []MetaColumn      `json:"columns"`
 	Units    int               `json:"units"`
+	// Annotator is the annotator the workbook was made for; "" for a
+	// shared workbook, where annotators claim rows.
+	Annotator string `json:"annotator,omitempty"`
+	// Shuffled says the candidates were shown in a shuffled order; the
+	// orders themselves are only in the coordinator's manifest.
+	Shuffled bool `json:"shuffled,omitempty"`
 }
 
 // TemplateRef names a template and pins its exact text.
@@ -512,6 +527,9 @@ func (b *builder) meta() WorkbookMeta {
 		Study:    b.opt.Study,
 		Sheet:    SheetAnnotate,
 		Units:    len(b.res.Units),
+
+		Annotator: b.opt.Annotator,
+		Shuffled:  b.t.Shuffle != nil,
 	}
 	if len(m.Params) == 0 {
 		m.Params = nil

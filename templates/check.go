@@ -37,6 +37,7 @@ func check(t *Template, c *errs, overrides map[string]string) {
 	k.revealing()
 	k.context()
 	k.questions()
+	k.shuffle()
 	k.rules()
 	k.annotator()
 	k.bands()
@@ -980,3 +981,103 @@ func (q *Question) Option(code string) *Option {
 	}
 	return nil
 }
+
+// shuffle checks that the candidates are alike, so that any of them can
+// stand in any place: as many context columns and questions each, the
+// questions of one place of the same kind, every choice offering every
+// candidate. Spans and evidence cannot point into a shuffled column: their
+// offsets would be in another candidate's text.
+func (k *checker) shuffle() {
+	sh := k.t.Shuffle
+	if sh == nil {
+		return
+	}
+	if len(sh.Candidates) < 2 {
+		k.c.add(sh.Line, "shuffle needs at least two candidates")
+		return
+	}
+	codes := map[string]bool{}
+	owned := map[string]string{} // column or question -> candidate
+	first := sh.Candidates[0]
+	for _, cd := range sh.Candidates {
+		switch {
+		case cd.Code == "":
+			k.c.add(cd.Line, "shuffle candidate: code is missing")
+		case codes[cd.Code]:
+			k.c.add(cd.Line, "shuffle candidate %q is given twice", cd.Code)
+		}
+		codes[cd.Code] = true
+		if len(cd.Context) == 0 {
+			k.c.add(cd.Line, "shuffle candidate %q: context names no column (what is shown of it?)", cd.Code)
+		}
+		if len(cd.Context) != len(first.Context) || len(cd.Questions) != len(first.Questions) {
+			k.c.add(cd.Line, "shuffle candidate %q has %d context columns and %d questions, but %q has %d and %d: every candidate needs the same", cd.Code, len(cd.Context), len(cd.Questions), first.Code, len(first.Context), len(first.Questions))
+			continue
+		}
+		for _, name := range cd.Context {
+			if k.t.ContextByName(name) == nil {
+				k.c.add(cd.Line, "shuffle candidate %q: no context column %q", cd.Code, name)
+			}
+			if other, dup := owned["context:"+name]; dup {
+				k.c.add(cd.Line, "shuffle: context column %q belongs to candidates %q and %q", name, other, cd.Code)
+			}
+			owned["context:"+name] = cd.Code
+		}
+		for j, name := range cd.Questions {
+			q := k.t.QuestionByName(name)
+			if q == nil {
+				k.c.add(cd.Line, "shuffle candidate %q: no question %q", cd.Code, name)
+				continue
+			}
+			if other, dup := owned["q:"+name]; dup {
+				k.c.add(cd.Line, "shuffle: question %q belongs to candidates %q and %q", name, other, cd.Code)
+			}
+			owned["q:"+name] = cd.Code
+			if p := k.t.QuestionByName(first.Questions[j]); p != nil && (p.Type != q.Type || !sameInt(p.Min, q.Min) || !sameInt(p.Max, q.Max)) {
+				k.c.add(cd.Line, "shuffle candidate %q: question %q is not of the same kind as %q of %q", cd.Code, name, p.Name, first.Code)
+			}
+		}
+	}
+	for _, name := range sh.Choices {
+		q := k.t.QuestionByName(name)
+		if q == nil {
+			k.c.add(sh.Line, "shuffle choices: no question %q", name)
+			continue
+		}
+		if q.Type != TypeChoice && q.Type != TypeMulti {
+			k.c.add(sh.Line, "shuffle choices: question %q is a %s, not a choice or multi", name, q.Type)
+			continue
+		}
+		for code := range codes {
+			if q.Option(code) == nil {
+				k.c.add(sh.Line, "shuffle choices: question %q has no option %q for candidate %q", name, code, code)
+			}
+		}
+	}
+	for _, q := range k.t.Questions {
+		if (q.Type == TypeSpan || q.Type == TypeEvidence) && owned["context:"+q.Field] != "" {
+			k.c.add(sh.Line, "shuffle: question %q points into the shuffled column %q; spans and evidence cannot follow a shuffle", q.Name, q.Field)
+		}
+	}
+}
+
+// ShuffleSlot returns, for a context column or question name, the place
+// (0-based) its candidate stands in and its position within the
+// candidate, or ok false when it is not shuffled.
+func (t *Template) ShuffleSlot(kind, name string) (slot, pos int, ok bool) {
+	if t.Shuffle == nil {
+		return 0, 0, false
+	}
+	for i, cd := range t.Shuffle.Candidates {
+		list := cd.Context
+		if kind == "question" {
+			list = cd.Questions
+		}
+		if j := slices.Index(list, name); j >= 0 {
+			return i, j, true
+		}
+	}
+	return 0, 0, false
+}
+
+func sameInt(a, b *int) bool { return a == nil && b == nil || a != nil && b != nil && *a == *b }

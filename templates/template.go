@@ -14,6 +14,7 @@ type Template struct {
 	Params       []Param     `yaml:"params" json:"params,omitempty"`
 	Input        Input       `yaml:"input" json:"input"`
 	Anonymize    []Anonymize `yaml:"anonymize" json:"anonymize,omitempty"`
+	Shuffle      *Shuffle    `yaml:"shuffle" json:"shuffle,omitempty"`
 	Rows         Rows        `yaml:"rows" json:"rows"`
 	Context      []Context   `yaml:"context" json:"context"`
 	Questions    []Question  `yaml:"questions" json:"questions"`
@@ -69,6 +70,32 @@ type Anonymize struct {
 	Line   int    `yaml:"-" json:"-"`
 
 	field Path
+}
+
+// Shuffle shows the candidates of an instance (the predictions of several
+// systems, say) in an order drawn anew for each instance, so that no
+// annotator learns which system comes first. A candidate's context columns,
+// its questions and its code in the choice questions move together: the
+// columns keep their headers ("First prediction"), which then name the
+// place shown, not the candidate. The order of each instance is kept in the
+// coordinator's manifest, never in the workbook; pull and export use it to
+// put every answer back on its candidate.
+type Shuffle struct {
+	Candidates []Candidate `yaml:"candidates" json:"candidates"`
+	// Choices are choice or multi questions whose options include every
+	// candidate's code ("which prediction is best?").
+	Choices []string `yaml:"choices" json:"choices,omitempty"`
+	Line    int      `yaml:"-" json:"-"`
+}
+
+// Candidate is one of the things shuffled: its code (as the choice options
+// name it), and the context columns and questions that belong to it, in
+// the same order for every candidate.
+type Candidate struct {
+	Code      string   `yaml:"code" json:"code"`
+	Context   []string `yaml:"context" json:"context"`
+	Questions []string `yaml:"questions" json:"questions,omitempty"`
+	Line      int      `yaml:"-" json:"-"`
 }
 
 // Row layouts.

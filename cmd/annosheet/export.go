@@ -97,8 +97,9 @@ func runExport(opt exportOptions, stdout, stderr io.Writer) error {
 	}
 	inputs := opt.Inputs
 	var keys map[string]map[string]string
+	var orders map[string][]string
 	if man != nil {
-		keys = man.Keys
+		keys, orders = man.Keys, man.Orders
 		if len(inputs) == 0 {
 			if inputs, err = manifestInputs(man, opt.Manifest); err != nil {
 				return err
@@ -123,7 +124,7 @@ func runExport(opt exportOptions, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	files, err := export.Native(t, recs, items, export.Options{Annotator: opt.Annotator, Style: inputStyle(inputs)})
+	files, err := export.Native(t, recs, items, export.Options{Annotator: opt.Annotator, Style: inputStyle(inputs), Orders: orders})
 	if err != nil {
 		return err
 	}

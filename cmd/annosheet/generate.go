@@ -384,6 +384,7 @@ func newManifest(opt generateOptions, t *templates.Template, src mapping.Source,
 		InputArgs: opt.Inputs,
 		Seed:      opt.Seed,
 		Keys:      res.Keys,
+		Orders:    res.Orders,
 	}
 	if len(m.Keys) == 0 {
 		m.Keys = nil

@@ -131,6 +131,7 @@ func TestSurvivesOpenpyxlAndLibreOffice(t *testing.T) {
 		{"warning", u[1], `"  second PREDICTION " read as "Second prediction"; pick it from the list`},
 		{"warning", "", `column K ("My notes") is not part of the template; it is ignored`},
 		{"warning", "", `the header "Best prediction (reference)" was renamed to "Best (ref)"; the column is read by its position`},
+		{"warning", "", `the candidates were shown in a shuffled order; the answers stay in the order shown ("shuffled": true) until pulled with the study's manifest`},
 	}
 
 	check := func(t *testing.T, path string, formula any) {

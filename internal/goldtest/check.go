@@ -109,8 +109,15 @@ func PullFile(t testing.TB, path string) (*mapping.Pulled, []byte) {
 	return p, b.Bytes()
 }
 
+// Study is what a coordinator's manifest keeps from annotators: the
+// anonymisation keys and the candidate orders.
+type Study struct {
+	Keys   map[string]map[string]string
+	Orders map[string][]string
+}
+
 // Export writes the native file(s) of canonical JSON Lines.
-func Export(t testing.TB, tmpl *templates.Template, jsonl []byte, keys map[string]map[string]string, inputs ...string) []export.File {
+func Export(t testing.TB, tmpl *templates.Template, jsonl []byte, study Study, inputs ...string) []export.File {
 	t.Helper()
 	recs, err := export.ReadRecords(bytes.NewReader(jsonl), "pulled.jsonl")
 	if err != nil {
@@ -121,10 +128,10 @@ func Export(t testing.TB, tmpl *templates.Template, jsonl []byte, keys map[strin
 		t.Fatal(err)
 	}
 	var items []*mapping.SourceItem
-	if err := mapping.Items(tmpl, src, keys, func(it *mapping.SourceItem) error { items = append(items, it); return nil }); err != nil {
+	if err := mapping.Items(tmpl, src, study.Keys, func(it *mapping.SourceItem) error { items = append(items, it); return nil }); err != nil {
 		t.Fatal(err)
 	}
-	var opt export.Options
+	opt := export.Options{Orders: study.Orders}
 	if st, err := os.Stat(inputs[0]); err == nil && !st.IsDir() {
 		b, err := os.ReadFile(inputs[0])
 		if err != nil {

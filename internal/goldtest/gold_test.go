@@ -93,7 +93,7 @@ func TestGoldQAFeedback(t *testing.T) {
 	}
 	t.Logf("QA-Feedback gold round trip: %d of %d error spans with the gold offsets and type; %d of %d missing-information entries", exact, spans, missingOK, missing)
 
-	files := Export(t, tp, jsonl, nil, in)
+	files := Export(t, tp, jsonl, Study{}, in)
 	var exported []map[string]any
 	if err := json.Unmarshal(files[0].Data, &exported); err != nil {
 		t.Fatal(err)
@@ -154,7 +154,7 @@ func TestGoldLegal(t *testing.T) {
 			t.Errorf("problem: %v", pr)
 		}
 	}
-	files := Export(t, tp, jsonl, nil, in)
+	files := Export(t, tp, jsonl, Study{}, in)
 	lines := strings.Split(strings.TrimSpace(string(files[0].Data)), "\n")
 	if len(lines) != len(recs) {
 		t.Fatalf("%d lines exported for %d records", len(lines), len(recs))
@@ -201,7 +201,7 @@ func TestPreferenceExportShape(t *testing.T) {
 		// workbook would have.
 		ann.WriteString(strings.Replace(line, `"annotator":""`, `"annotator":"1"`, 1) + "\n")
 	}
-	files := Export(t, tp, ann.Bytes(), nil, in)
+	files := Export(t, tp, ann.Bytes(), Study{Orders: res.Orders}, in)
 	if len(files) != 1 || !bytes.Equal(files[0].Data, raw) {
 		t.Fatalf("an unanswered export is not the input byte for byte:\n%.300s", files[0].Data)
 	}
@@ -219,17 +219,19 @@ func TestPreferenceExportShape(t *testing.T) {
 	if err := w.Set(w.Rows[w.Units[3]][0], "q:third_prediction_likert", 0); err != nil {
 		t.Fatal(err)
 	}
-	codes := []string{"first", "second", "third"}
+	// The predictions were shown shuffled: what the annotator put in a
+	// place belongs to the prediction shown there.
 	input, _ := ojson.Decode(raw)
 	want := input.(*ojson.Object)
 	for i, u := range w.Units[:7] {
+		order := res.Orders[u] // the prediction shown in each place
 		topic := want.Vals[u].(*ojson.Object)
-		topic.Set("best_prediction_reference", codes[i%3])
-		topic.Set("best_prediction_topic", codes[(i+1)%3])
-		topic.Set("first_prediction_likert", json.Number(fmt.Sprint(i%5+1)))
-		topic.Set("second_prediction_likert", json.Number(fmt.Sprint((i+2)%5+1)))
+		topic.Set("best_prediction_reference", order[i%3])
+		topic.Set("best_prediction_topic", order[(i+1)%3])
+		topic.Set(order[0]+"_prediction_likert", json.Number(fmt.Sprint(i%5+1)))
+		topic.Set(order[1]+"_prediction_likert", json.Number(fmt.Sprint((i+2)%5+1)))
 		if i != 3 {
-			topic.Set("third_prediction_likert", json.Number(fmt.Sprint((i+4)%5+1)))
+			topic.Set(order[2]+"_prediction_likert", json.Number(fmt.Sprint((i+4)%5+1)))
 		}
 	}
 	for _, u := range w.Units[7:] {
@@ -249,12 +251,11 @@ func TestPreferenceExportShape(t *testing.T) {
 	if statuses[mapping.StatusComplete] != 6 || statuses[mapping.StatusPartial] != 1 || statuses[mapping.StatusEmpty] != 3 {
 		t.Errorf("statuses %v, want 6 complete, 1 partial (a likert not yet given), 3 empty", statuses)
 	}
-	files = Export(t, tp, jsonl, nil, in)
+	files = Export(t, tp, jsonl, Study{Orders: res.Orders}, in)
 	wantBytes, _ := ojson.Marshal(want, ojson.DetectStyle(raw))
 	if len(files) != 1 || files[0].Annotator != "1" || !bytes.Equal(files[0].Data, wantBytes) {
 		t.Errorf("completed file differs from the expected one:\n%s", cmp.Diff(string(wantBytes), string(files[0].Data)))
 	}
-	_ = res
 }
 
 // TestFactgenieExport judges every span, pulls and exports: each exported
@@ -277,7 +278,7 @@ func TestFactgenieExport(t *testing.T) {
 	p, jsonl := PullFile(t, path)
 	noProblems(t, p)
 	ValidateRecords(t, jsonl)
-	files := Export(t, tp, jsonl, res.Keys, in)
+	files := Export(t, tp, jsonl, Study{Keys: res.Keys}, in)
 	lines := strings.Split(strings.TrimSpace(string(files[0].Data)), "\n")
 	if len(lines) != 289 {
 		t.Fatalf("%d records exported, want one per judged span (289)", len(lines))
