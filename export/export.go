@@ -93,6 +93,9 @@ type Options struct {
 	// Orders are the study's candidate orders (from its manifest), for
 	// records still in the order shown.
 	Orders map[string][]string
+	// PerAnnotator writes a file per annotator even when the template's
+	// native format is one file for all.
+	PerAnnotator bool
 }
 
 // File is one native file to write.
@@ -141,7 +144,19 @@ func Native(t *templates.Template, recs []*Record, items []*mapping.SourceItem, 
 		x.items[it.ID] = it
 		x.order = append(x.order, it.ID)
 	}
-	if !e.PerAnnotator {
+	if !e.PerAnnotator && !opt.PerAnnotator {
+		// One file for all: an instance judged by several annotators
+		// would appear once per annotator, indistinguishable.
+		first := map[string]string{}
+		for _, r := range recs {
+			if !x.included(r) || r.Annotator == "" {
+				continue
+			}
+			if a, ok := first[r.Unit]; ok && a != r.Annotator {
+				return nil, fmt.Errorf("%w: unit %s was judged by %s and %s; export one annotator at a time (--annotator ID), or a file per annotator (--out with {annotator})", ErrExport, r.Unit, a, r.Annotator)
+			}
+			first[r.Unit] = r.Annotator
+		}
 		data, n, warnings, err := x.file(recs, "")
 		if err != nil {
 			return nil, err

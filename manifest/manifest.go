@@ -41,7 +41,9 @@ type Manifest struct {
 	InputArgs []string `json:"input_args"`
 	Inputs    []Input  `json:"inputs"`
 	Seed      uint64   `json:"seed"`
-	Batches   []Batch  `json:"batches"`
+	// Assignment is how the instances were shared out.
+	Assignment *Assignment `json:"assignment,omitempty"`
+	Batches    []Batch     `json:"batches"`
 	// Keys maps each anonymised field to its key, real value -> label.
 	// Keep the manifest from annotators.
 	Keys map[string]map[string]string `json:"keys,omitempty"`
@@ -67,9 +69,21 @@ type Input struct {
 	Bytes  int64  `json:"bytes"`
 }
 
+// Assignment is how a study's instances were shared out: each to Overlap
+// of the Annotators (none: shared workbooks), in batches of at most
+// BatchSize units (0: no bound).
+type Assignment struct {
+	Annotators []string `json:"annotators,omitempty"`
+	Overlap    int      `json:"overlap"`
+	BatchSize  int      `json:"batch_size,omitempty"`
+}
+
 // Batch is one workbook: a file (XLSX) or a spreadsheet (Google Sheets).
 type Batch struct {
-	ID          string       `json:"id"`
+	ID string `json:"id"`
+	// Annotator is the annotator the batch was made for; "" for a shared
+	// workbook, where annotators claim rows.
+	Annotator   string       `json:"annotator,omitempty"`
 	File        string       `json:"file,omitempty"` // relative to the manifest
 	Spreadsheet *Spreadsheet `json:"spreadsheet,omitempty"`
 	Rows        int          `json:"rows"`

@@ -110,6 +110,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			generateCommand(),
 			pullCommand(),
 			exportCommand(),
+			statusCommand(),
 			authCommand(),
 		},
 		Action: func(c *cli.Context) error {

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"maps"
@@ -29,23 +32,27 @@ type exportOptions struct {
 	Params      map[string]string
 	Annotator   string
 	Force       bool
+	Google      googleOptions
 }
 
 func exportCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "export",
 		Usage:     "write the study's native file from canonical records",
-		ArgsUsage: "ANNOTATIONS.jsonl",
+		ArgsUsage: "ANNOTATIONS.jsonl | STUDY",
 		Description: "The native format is the one the template declares (the file shape the study\n" +
 			"already uses). Offsets, real evaluator names and the rest of each record come from\n" +
 			"the study's inputs: give the manifest that generate wrote (it names the inputs and\n" +
 			"holds the anonymisation key), or the inputs and template themselves.\n" +
 			"A template that exports one file per annotator writes OUT with the annotator's ID\n" +
-			"in place of {annotator}, or before the extension.\n\n" +
+			"in place of {annotator}, or before the extension.\n" +
+			"Given the study itself (its manifest.json or folder) instead of pulled records,\n" +
+			"export pulls every batch first, as pull would.\n\n" +
 			"Example:\n" +
+			"   annosheet export study/ --native --out labels.jsonl\n" +
 			"   annosheet export annotations.jsonl --native --manifest study/manifest.json --out labels.jsonl\n" +
 			"   annosheet export prefs.jsonl --native --manifest pref/manifest.json --out 'preference_json_{annotator}_completed.json'",
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.BoolFlag{Name: "native", Usage: "write the template's native format (the only export so far)"},
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "output `FILE` (default: stdout)"},
 			&cli.StringFlag{Name: "manifest", Usage: "the study's `manifest.json`: template, inputs and keys"},
@@ -54,10 +61,10 @@ func exportCommand() *cli.Command {
 			&cli.StringSliceFlag{Name: "param", Usage: "template parameter `NAME=VALUE`, as given to generate"},
 			&cli.StringFlag{Name: "annotator", Usage: "export the records of annotator `ID` only"},
 			&cli.BoolFlag{Name: "force", Usage: "replace existing output files"},
-		},
+		}, googleFlags()...),
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
-				return usagef("export takes one ANNOTATIONS.jsonl file")
+				return usagef("export takes one ANNOTATIONS.jsonl file, or a study's manifest or folder")
 			}
 			if !c.Bool("native") {
 				return usagef("export needs --native (the study's own format)")
@@ -69,19 +76,51 @@ func exportCommand() *cli.Command {
 			return runExport(exportOptions{
 				Annotations: c.Args().First(), Native: true, Out: c.String("out"), Manifest: c.String("manifest"),
 				Inputs: c.StringSlice("input"), Template: c.String("template"), Params: params,
-				Annotator: c.String("annotator"), Force: c.Bool("force"),
+				Annotator: c.String("annotator"), Force: c.Bool("force"), Google: googleFrom(c),
 			}, c.App.Writer, c.App.ErrWriter)
 		},
 	}
 }
 
-func runExport(opt exportOptions, stdout, stderr io.Writer) error {
+// exportRecords reads the records to export: a file of them, or a
+// study's manifest (or its folder), pulled first.
+func exportRecords(opt *exportOptions, stderr io.Writer) ([]*export.Record, error) {
+	path := opt.Annotations
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		path = filepath.Join(path, manifest.FileName)
+	}
+	if m, err := manifest.Read(path); err == nil {
+		if opt.Manifest == "" {
+			opt.Manifest = path
+		}
+		res, err := pullAll(context.Background(), manifestRefs(m, filepath.Dir(path)), pullOptions{Google: opt.Google}, stderr)
+		if err != nil {
+			return nil, err
+		}
+		res.problems.Sort()
+		for _, p := range res.problems {
+			fmt.Fprintln(stderr, p.Error())
+		}
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		for _, r := range res.records {
+			if err := enc.Encode(r); err != nil {
+				return nil, err
+			}
+		}
+		return export.ReadRecords(&b, path)
+	}
 	f, err := os.Open(opt.Annotations)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	recs, err := export.ReadRecords(f, opt.Annotations)
-	f.Close()
+	defer f.Close()
+	return export.ReadRecords(f, opt.Annotations)
+}
+
+func runExport(opt exportOptions, stdout, stderr io.Writer) error {
+	recs, err := exportRecords(&opt, stderr)
 	if err != nil {
 		return err
 	}
@@ -124,7 +163,7 @@ func runExport(opt exportOptions, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	files, err := export.Native(t, recs, items, export.Options{Annotator: opt.Annotator, Style: inputStyle(inputs), Orders: orders})
+	files, err := export.Native(t, recs, items, export.Options{Annotator: opt.Annotator, Style: inputStyle(inputs), Orders: orders, PerAnnotator: strings.Contains(opt.Out, "{annotator}")})
 	if err != nil {
 		return err
 	}

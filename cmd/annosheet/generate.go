@@ -5,18 +5,17 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
-	"google.golang.org/api/googleapi"
 
+	"github.com/annosheet/annosheet/assign"
 	"github.com/annosheet/annosheet/internal/atomicfile"
 	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/mapping"
@@ -31,11 +30,16 @@ type generateOptions struct {
 	Out      string
 	Format   string
 	Batch    string
+	BatchSet bool
 	Params   map[string]string
 	Seed     uint64
 	SeedSet  bool
 	Force    bool
 	Now      time.Time
+	// Assignment.
+	Annotators []string
+	Overlap    int
+	BatchSize  int
 	// Google Sheets only.
 	Google  googleOptions
 	Share   []string
@@ -59,23 +63,32 @@ func generateCommand() *cli.Command {
 			"--out folder named TEMPLATE-BATCH.xlsx; with --format gsheets a Google spreadsheet,\n" +
 			"whose link is printed (sign in first with 'annosheet auth login'). The --out folder\n" +
 			"gets manifest.json, the coordinator's record of the study (keep it from annotators:\n" +
-			"it holds the key to anonymised names). If making a spreadsheet fails half-way, the\n" +
-			"same command again finishes that spreadsheet instead of making another.\n\n" +
+			"it holds the keys to anonymised names and shuffled orders).\n\n" +
+			"With --annotators, every instance goes to --overlap of them, loads kept even, and\n" +
+			"each annotator gets workbooks of their own (TEMPLATE-ANNOTATOR-b01.xlsx …) with\n" +
+			"their ID filled in; --batch-size cuts them into batches. Without --annotators,\n" +
+			"one shared workbook (or several, with --batch-size) where annotators type their\n" +
+			"ID. If making spreadsheets fails half-way, the same command again finishes them\n" +
+			"instead of making others.\n\n" +
 			"Example:\n" +
 			"   annosheet generate --template legal-gaps --input examples/legal-gaps.jsonl --out study/\n" +
-			"   annosheet generate -t qa-span-errors -i dev.json --param 'prediction=prediction 2' -o qa/\n" +
+			"   annosheet generate -t preference-likert -i topics.json -o pref/ --annotators ak,bt,cm --overlap 3\n" +
+			"   annosheet generate -t qa-span-errors -i dev.json -o qa/ --annotators ak,bt,cm --overlap 2 --batch-size 20\n" +
 			"   annosheet generate -t legal-gaps -i examples/legal-gaps.jsonl -o study/ \\\n" +
-			"       --format gsheets --share ann1@example.org,ann2@example.org",
+			"       --format gsheets --annotators ann1@example.org,ann2@example.org",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "template", Aliases: []string{"t"}, Usage: "built-in template `NAME` or template `FILE`"},
 			&cli.StringSliceFlag{Name: "input", Aliases: []string{"i"}, Usage: "input `PATH` (JSON Lines, JSON, or a factgenie folder); repeat for several"},
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "output `DIR` (created if missing)"},
 			&cli.StringFlag{Name: "format", Value: formatXLSX, Usage: "output format: xlsx or gsheets"},
-			&cli.StringFlag{Name: "batch", Value: "b01", Usage: "batch `ID` recorded in the workbook"},
+			&cli.StringSliceFlag{Name: "annotators", Aliases: []string{"a"}, Usage: "annotator `ID`s (comma-separated or repeated): a workbook each; an email address also gets the spreadsheet shared"},
+			&cli.IntFlag{Name: "overlap", Usage: "how many annotators judge each instance (default 1; all of them for the preference workflow)"},
+			&cli.IntFlag{Name: "batch-size", Usage: "at most `N` units per workbook (default: no bound)"},
+			&cli.StringFlag{Name: "batch", Value: "b01", Usage: "batch `ID` of a single shared workbook"},
 			&cli.StringSliceFlag{Name: "param", Usage: "template parameter `NAME=VALUE`; repeat for several"},
-			&cli.Uint64Flag{Name: "seed", Usage: "seed for anonymised labels (random when not given; recorded in the manifest)"},
+			&cli.Uint64Flag{Name: "seed", Usage: "seed for the assignment, anonymised labels and shuffled orders (random when not given; recorded in the manifest)"},
 			&cli.BoolFlag{Name: "force", Usage: "replace existing output (a spreadsheet is rewritten in place, keeping its link)"},
-			&cli.StringSliceFlag{Name: "share", Usage: "gsheets: give these `EMAIL`s edit access (comma-separated or repeated)"},
+			&cli.StringSliceFlag{Name: "share", Usage: "gsheets: give these `EMAIL`s edit access to every spreadsheet (comma-separated or repeated)"},
 			&cli.StringFlag{Name: "message", Usage: "gsheets: `TEXT` of the sharing mail"},
 			&cli.StringFlag{Name: "folder", Usage: "gsheets: Drive folder `ID` to create in (a shared drive's folder for a service account)"},
 			&cli.StringFlag{Name: "protect", Value: sheets.ProtectWarning, Usage: "gsheets: context columns ask before an edit (warning) or only you may edit them (editors)"},
@@ -86,28 +99,26 @@ func generateCommand() *cli.Command {
 				return err
 			}
 			opt := generateOptions{
-				Template: c.String("template"),
-				Inputs:   c.StringSlice("input"),
-				Out:      c.String("out"),
-				Format:   c.String("format"),
-				Batch:    c.String("batch"),
-				Seed:     c.Uint64("seed"),
-				SeedSet:  c.IsSet("seed"),
-				Force:    c.Bool("force"),
-				Now:      time.Now(),
-				Google:   googleFrom(c),
-				Message:  c.String("message"),
-				Folder:   c.String("folder"),
-				Protect:  c.String("protect"),
+				Template:   c.String("template"),
+				Inputs:     c.StringSlice("input"),
+				Out:        c.String("out"),
+				Format:     c.String("format"),
+				Batch:      c.String("batch"),
+				BatchSet:   c.IsSet("batch"),
+				Seed:       c.Uint64("seed"),
+				SeedSet:    c.IsSet("seed"),
+				Force:      c.Bool("force"),
+				Now:        time.Now(),
+				Annotators: splitList(c.StringSlice("annotators")),
+				Overlap:    c.Int("overlap"),
+				BatchSize:  c.Int("batch-size"),
+				Google:     googleFrom(c),
+				Share:      splitList(c.StringSlice("share")),
+				Message:    c.String("message"),
+				Folder:     c.String("folder"),
+				Protect:    c.String("protect"),
 
 				DiscardAnswers: c.Bool("discard-answers"),
-			}
-			for _, s := range c.StringSlice("share") {
-				for _, e := range strings.Split(s, ",") {
-					if e = strings.TrimSpace(e); e != "" {
-						opt.Share = append(opt.Share, e)
-					}
-				}
 			}
 			if opt.Format != formatGSheets {
 				for _, f := range []string{"share", "message", "folder", "protect", "endpoint", "no-auth", "discard-answers"} {
@@ -118,9 +129,6 @@ func generateCommand() *cli.Command {
 					}
 				}
 			}
-			if opt.Message != "" && len(opt.Share) == 0 {
-				return usagef("--message is the text of the sharing mail: give --share too")
-			}
 			var err error
 			if opt.Params, err = parseParams(c.StringSlice("param")); err != nil {
 				return err
@@ -128,6 +136,19 @@ func generateCommand() *cli.Command {
 			return runGenerate(c.Context, opt, c.App.Writer, c.App.ErrWriter)
 		},
 	}
+}
+
+// splitList reads repeated and comma-separated values.
+func splitList(values []string) []string {
+	var out []string
+	for _, s := range values {
+		for _, e := range strings.Split(s, ",") {
+			if e = strings.TrimSpace(e); e != "" {
+				out = append(out, e)
+			}
+		}
+	}
+	return out
 }
 
 func parseParams(list []string) (map[string]string, error) {
@@ -142,7 +163,8 @@ func parseParams(list []string) (map[string]string, error) {
 	return out, nil
 }
 
-func runGenerate(ctx context.Context, opt generateOptions, stdout, stderr io.Writer) error {
+// check refuses command lines that cannot work, before anything is read.
+func (opt generateOptions) check() error {
 	switch {
 	case opt.Template == "":
 		return usagef("generate needs --template NAME|FILE")
@@ -154,13 +176,43 @@ func runGenerate(ctx context.Context, opt generateOptions, stdout, stderr io.Wri
 		return usagef("--format %q: use xlsx or gsheets", opt.Format)
 	case !validBatch(opt.Batch):
 		return usagef("--batch %q: use letters, digits, '-' and '_' (it names a file)", opt.Batch)
+	case opt.BatchSet && (len(opt.Annotators) > 0 || opt.BatchSize > 0):
+		return usagef("--batch names a single shared workbook; with --annotators or --batch-size, batches are named for you")
+	case opt.Overlap < 0 || opt.BatchSize < 0:
+		return usagef("--overlap and --batch-size take positive numbers")
 	case opt.Protect != "" && opt.Protect != sheets.ProtectWarning && opt.Protect != sheets.ProtectEditors:
 		return usagef("--protect %q: use warning or editors", opt.Protect)
+	case opt.Message != "" && len(opt.Share) == 0 && !slices.ContainsFunc(opt.Annotators, isEmail):
+		return usagef("--message is the text of the sharing mail: give --share, or annotators' email addresses")
 	}
 	for _, e := range opt.Share {
-		if !strings.Contains(e, "@") {
+		if !isEmail(e) {
 			return usagef("--share %q: not an email address", e)
 		}
+	}
+	return nil
+}
+
+func isEmail(s string) bool { return strings.Contains(s, "@") }
+
+// generation is one generate run: the study's plan and what it made.
+type generation struct {
+	opt    generateOptions
+	t      *templates.Template
+	src    mapping.Source
+	study  string
+	limit  int
+	all    *mapping.Result // every instance, checked: warnings, keys, orders
+	plan   []assign.Batch
+	man    *manifest.Manifest
+	path   string // of the manifest
+	stdout io.Writer
+	stderr io.Writer
+}
+
+func runGenerate(ctx context.Context, opt generateOptions, stdout, stderr io.Writer) error {
+	if err := opt.check(); err != nil {
+		return err
 	}
 	t, err := templates.Resolve(opt.Template, opt.Params)
 	if err != nil {
@@ -170,37 +222,46 @@ func runGenerate(ctx context.Context, opt generateOptions, stdout, stderr io.Wri
 	if err != nil {
 		return err
 	}
-	man := filepath.Join(opt.Out, manifest.FileName)
-	book := filepath.Join(opt.Out, fmt.Sprintf("%s-%s.xlsx", t.Name, opt.Batch))
-	var resume *manifest.Spreadsheet
+	g := &generation{opt: opt, t: t, src: src, path: filepath.Join(opt.Out, manifest.FileName), stdout: stdout, stderr: stderr, limit: mapping.XLSXCellLimit}
 	var prev *manifest.Manifest
 	if opt.Format == formatGSheets {
-		if prev, resume, err = previousSpreadsheet(opt, t, man, stderr); err != nil {
+		g.limit = mapping.SheetsCellLimit
+		if prev, err = g.previous(); err != nil {
 			return err
 		}
 	}
-	if !opt.Force && resume == nil {
-		paths := []string{man}
-		if opt.Format == formatXLSX {
-			paths = []string{book, man}
-		}
-		for _, p := range paths {
-			if _, err := os.Lstat(p); err == nil {
-				return fmt.Errorf("%s: %w (use --force to replace it)", p, atomicfile.ErrExists)
-			}
-		}
+	if err := g.begin(prev); err != nil {
+		return err
 	}
-	study := ""
-	if resume != nil && resume.Status == manifest.Incomplete {
-		study = prev.Study
-		if !opt.SeedSet {
-			opt.Seed, opt.SeedSet = prev.Seed, true
-		}
+	if err := ctx.Err(); err != nil {
+		return err
 	}
-	if study == "" {
-		if study, err = newStudyID(); err != nil {
-			return err
-		}
+	if err := os.MkdirAll(opt.Out, 0o755); err != nil {
+		return err
+	}
+	switch opt.Format {
+	case formatXLSX:
+		err = g.writeFiles(ctx)
+	case formatGSheets:
+		err = g.writeSpreadsheets(ctx, prev)
+	}
+	if err != nil {
+		return err
+	}
+	g.summary()
+	return nil
+}
+
+// begin draws the study's identity and seed (those of the run it finishes,
+// when it finishes one), checks every record, and shares out the
+// instances.
+func (g *generation) begin(prev *manifest.Manifest) error {
+	opt := &g.opt
+	var err error
+	if prev != nil && g.samePlan(prev) && !opt.Force {
+		g.study, opt.Seed, opt.SeedSet = prev.Study, prev.Seed, true
+	} else if g.study, err = newStudyID(); err != nil {
+		return err
 	}
 	if !opt.SeedSet {
 		var b [8]byte
@@ -209,199 +270,241 @@ func runGenerate(ctx context.Context, opt generateOptions, stdout, stderr io.Wri
 		}
 		opt.Seed = binary.LittleEndian.Uint64(b[:])
 	}
-	limit := mapping.XLSXCellLimit
-	if opt.Format == formatGSheets {
-		limit = mapping.SheetsCellLimit
-	}
-	res, err := mapping.Build(t, src, mapping.Options{Batch: opt.Batch, Study: study, CellLimit: limit, Seed: opt.Seed})
+	g.all, err = mapping.Build(g.t, g.src, mapping.Options{Batch: opt.Batch, Study: g.study, CellLimit: g.limit, Seed: opt.Seed})
 	if err != nil {
 		return err
 	}
-	for _, w := range res.Warnings {
-		fmt.Fprintln(stderr, "warning: "+w.Error())
+	for _, w := range g.all.Warnings {
+		fmt.Fprintln(g.stderr, "warning: "+w.Error())
 	}
-	if err := ctx.Err(); err != nil {
-		return err
+	var items []assign.Item
+	for _, u := range g.all.Units {
+		if n := len(items); n > 0 && items[n-1].ID == u.Item {
+			items[n-1].Units++
+			continue
+		}
+		items = append(items, assign.Item{ID: u.Item, Units: 1})
 	}
-	if err := os.MkdirAll(opt.Out, 0o755); err != nil {
-		return err
-	}
-	m, err := newManifest(opt, t, src, study, res)
+	g.plan, err = assign.Plan(items, assign.Options{Annotators: opt.Annotators, Overlap: opt.Overlap, BatchSize: opt.BatchSize, Seed: opt.Seed})
 	if err != nil {
-		return err
+		return usageError{err}
 	}
-	batch := &m.Batches[0]
-	saveManifest := func() error {
-		if err := atomicfile.Write(man, true, 0o644, m.Encode); err != nil {
-			return fmt.Errorf("write %s: %w", man, err)
-		}
-		return nil
+	if len(g.plan) == 1 && g.plan[0].Annotator == "" {
+		g.plan[0].ID = opt.Batch
 	}
-	var where string
-	switch opt.Format {
-	case formatXLSX:
-		err = atomicfile.Write(book, opt.Force, 0o644, func(w io.Writer) error {
-			return xlsx.Write(res.Plan, w, xlsx.WriteOptions{Created: opt.Now})
-		})
-		if err != nil {
-			return fmt.Errorf("write %s: %w", book, err)
+	g.man, err = g.newManifest()
+	return err
+}
+
+// build renders one batch's plan: the whole study's when it is one shared
+// workbook, already checked.
+func (g *generation) build(b assign.Batch) (*mapping.Result, error) {
+	if len(g.plan) == 1 && b.Annotator == "" && b.ID == g.opt.Batch {
+		return g.all, nil
+	}
+	picked := make(map[string]bool, len(b.Items))
+	for _, it := range b.Items {
+		picked[it] = true
+	}
+	return mapping.Build(g.t, g.src, mapping.Options{
+		Batch: b.ID, Study: g.study, CellLimit: g.limit, Seed: g.opt.Seed,
+		Keys: g.all.Keys, Items: func(item string) bool { return picked[item] }, Annotator: b.Annotator,
+	})
+}
+
+// record puts what a batch's build made into its manifest entry.
+func record(mb *manifest.Batch, res *mapping.Result) {
+	mb.Rows, mb.Units = res.Rows, nil
+	for _, u := range res.Units {
+		mb.Units = append(mb.Units, manifest.Unit{ID: u.ID, Item: u.Item})
+	}
+}
+
+func (g *generation) bookPath(b assign.Batch) string {
+	return filepath.Join(g.opt.Out, fmt.Sprintf("%s-%s.xlsx", g.t.Name, b.ID))
+}
+
+// writeFiles writes a workbook per batch, then the manifest; nothing is
+// replaced without --force.
+func (g *generation) writeFiles(ctx context.Context) error {
+	if !g.opt.Force {
+		paths := []string{}
+		for _, b := range g.plan {
+			paths = append(paths, g.bookPath(b))
 		}
-		batch.File, where = filepath.Base(book), book
-		if err := atomicfile.Write(man, opt.Force, 0o644, m.Encode); err != nil {
-			return fmt.Errorf("write %s: %w", man, err)
-		}
-	case formatGSheets:
-		c, err := opt.Google.client(ctx, stderr)
-		if err != nil {
-			return err
-		}
-		wo := sheets.WriteOptions{Folder: opt.Folder, Share: opt.Share, Message: opt.Message, Protect: opt.Protect,
-			// Recorded before anything else can fail, so that the next
-			// run finishes this spreadsheet.
-			Created: func(id, url string) error {
-				batch.Spreadsheet = &manifest.Spreadsheet{ID: id, URL: url, Status: manifest.Incomplete, Endpoint: opt.Google.Endpoint}
-				fmt.Fprintf(stderr, "created %s\n", url)
-				return saveManifest()
-			}}
-		if resume != nil {
-			wo.Existing, wo.ExistingURL = resume.ID, resume.URL
-			if resume.Status == manifest.Complete {
-				// Rewriting loses what annotators wrote: not without
-				// asking.
-				if err := noAnswers(ctx, c, resume, opt.DiscardAnswers); err != nil {
-					return err
-				}
-				fmt.Fprintf(stderr, "rewriting %s\n", resume.URL)
-			} else {
-				fmt.Fprintf(stderr, "finishing %s\n", resume.URL)
+		for _, p := range append(paths, g.path) {
+			if _, err := os.Lstat(p); err == nil {
+				return fmt.Errorf("%s: %w (use --force to replace it)", p, atomicfile.ErrExists)
 			}
 		}
-		w, err := c.Write(ctx, res.Plan, wo)
-		var ge *googleapi.Error
-		if resume != nil && errors.As(err, &ge) && ge.Code == http.StatusNotFound {
-			return fmt.Errorf("%w\n(the spreadsheet %s recorded in %s is gone; move %s away to start the batch afresh)", err, resume.URL, man, man)
-		}
-		if err != nil {
-			return explainGoogle(err)
-		}
-		batch.Spreadsheet.URL, batch.Spreadsheet.Status = w.URL, manifest.Complete
-		if err := saveManifest(); err != nil {
+	}
+	bar := newProgress(g.stderr, g.rows(), "writing workbooks")
+	defer bar.Finish()
+	for i, b := range g.plan {
+		if err := ctx.Err(); err != nil {
 			return err
 		}
-		where = w.URL
+		res, err := g.build(b)
+		if err != nil {
+			return err
+		}
+		path := g.bookPath(b)
+		err = atomicfile.Write(path, g.opt.Force, 0o644, func(w io.Writer) error {
+			return xlsx.Write(counted(res.Plan, bar), w, xlsx.WriteOptions{Created: g.opt.Now})
+		})
+		if err != nil {
+			return fmt.Errorf("write %s: %w", path, err)
+		}
+		mb := &g.man.Batches[i]
+		record(mb, res)
+		mb.File = filepath.Base(path)
+		g.wrote(path, b, mb)
 	}
-	fmt.Fprintf(stdout, "wrote %s: %d units in %d rows (template %s v%d, batch %s)\n", where, len(res.Units), batch.Rows, t.Name, t.Version, opt.Batch)
-	if len(opt.Share) > 0 {
-		fmt.Fprintf(stdout, "shared with %s (can edit)\n", strings.Join(opt.Share, ", "))
+	bar.Finish()
+	if err := atomicfile.Write(g.path, g.opt.Force, 0o644, g.man.Encode); err != nil {
+		return fmt.Errorf("write %s: %w", g.path, err)
+	}
+	return nil
+}
+
+// rows counts the sheet rows the plan writes, for the progress bar.
+func (g *generation) rows() int64 {
+	per := map[string]int{}
+	for _, u := range g.all.Units {
+		per[u.Item] += u.Rows
+	}
+	var n int64
+	for _, b := range g.plan {
+		for _, it := range b.Items {
+			n += int64(per[it])
+		}
+	}
+	return n
+}
+
+// counted reports each row of the Annotate sheet to the progress bar as
+// it is written.
+func counted(p *mapping.Plan, bar progress) *mapping.Plan {
+	out := *p
+	out.Sheets = slices.Clone(p.Sheets)
+	for i, sh := range out.Sheets {
+		if sh.Name != mapping.SheetAnnotate {
+			continue
+		}
+		c := *sh
+		rows := sh.Rows
+		c.Rows = func(emit func(mapping.Row) error) error {
+			first := true
+			return rows(func(r mapping.Row) error {
+				if !first {
+					bar.Add(1)
+				}
+				first = false
+				return emit(r)
+			})
+		}
+		out.Sheets[i] = &c
+	}
+	return &out
+}
+
+func (g *generation) wrote(where string, b assign.Batch, mb *manifest.Batch) {
+	who := ""
+	if b.Annotator != "" {
+		who = "for " + b.Annotator + ", "
+	}
+	fmt.Fprintf(g.stdout, "wrote %s: %d units in %d rows (%sbatch %s)\n", where, len(mb.Units), mb.Rows, who, b.ID)
+}
+
+func (g *generation) summary() {
+	res := g.all
+	if len(g.opt.Annotators) > 0 {
+		fmt.Fprintf(g.stdout, "%d instances, each for %d of %d annotators, in %d workbooks (template %s v%d)\n",
+			len(itemsOf(res)), max(g.opt.Overlap, 1), len(g.opt.Annotators), len(g.plan), g.t.Name, g.t.Version)
+	} else if len(g.plan) > 1 {
+		fmt.Fprintf(g.stdout, "%d instances in %d shared workbooks (template %s v%d)\n", len(itemsOf(res)), len(g.plan), g.t.Name, g.t.Version)
+	} else {
+		fmt.Fprintf(g.stdout, "template %s v%d\n", g.t.Name, g.t.Version)
 	}
 	if res.Skipped > 0 {
-		fmt.Fprintf(stdout, "note: %d of %d records have nothing to annotate and got no rows\n", res.Skipped, res.Records)
+		fmt.Fprintf(g.stdout, "note: %d of %d records have nothing to annotate and got no rows\n", res.Skipped, res.Records)
 	}
 	if len(res.Warnings) > 0 {
-		fmt.Fprintf(stdout, "note: %d warnings (see above)\n", len(res.Warnings))
+		fmt.Fprintf(g.stdout, "note: %d warnings (see above)\n", len(res.Warnings))
 	}
-	fmt.Fprintf(stdout, "wrote %s (the coordinator's record; keep it from annotators)\n", man)
-	return nil
+	fmt.Fprintf(g.stdout, "wrote %s (the coordinator's record; keep it from annotators)\n", g.path)
 }
 
-// previousSpreadsheet reads the manifest a previous run left, and says
-// which spreadsheet this run writes into: one a failed run left unfinished
-// (finished in place, with the same study and seed, so that nothing is
-// made twice), or with --force a finished one (rewritten in place).
-func previousSpreadsheet(opt generateOptions, t *templates.Template, man string, stderr io.Writer) (*manifest.Manifest, *manifest.Spreadsheet, error) {
-	if _, err := os.Lstat(man); err != nil {
-		return nil, nil, nil
-	}
-	prev, err := manifest.Read(man)
-	if err != nil {
-		if opt.Force {
-			fmt.Fprintf(stderr, "warning: %v; --force replaces it\n", err)
-			return nil, nil, nil
-		}
-		return nil, nil, fmt.Errorf("%w\n(move it away, or use --force to replace it)", err)
-	}
-	var resume *manifest.Spreadsheet
-	for _, b := range prev.Batches {
-		if b.ID == opt.Batch && b.Spreadsheet != nil && (b.Spreadsheet.Status == manifest.Incomplete || opt.Force) {
-			sp := *b.Spreadsheet
-			resume = &sp
+func itemsOf(res *mapping.Result) []string {
+	var out []string
+	for _, u := range res.Units {
+		if n := len(out); n == 0 || out[n-1] != u.Item {
+			out = append(out, u.Item)
 		}
 	}
-	switch {
-	case resume == nil:
-	case resume.Endpoint != opt.Google.Endpoint:
-		return nil, nil, fmt.Errorf("%s: batch %s's spreadsheet %s is on %s, not on %s; use another --out for this one", man, opt.Batch, resume.URL, endpointName(resume.Endpoint), endpointName(opt.Google.Endpoint))
-	case resume.Status == manifest.Incomplete && prev.Template.Name != t.Name && !opt.Force:
-		return nil, nil, fmt.Errorf("%s: batch %s has an unfinished spreadsheet of template %s (%s); generate it with that template, or use --force", man, opt.Batch, prev.Template.Name, resume.URL)
-	}
-	return prev, resume, nil
+	return out
 }
 
-// endpointName is an endpoint as messages name it.
-func endpointName(e string) string {
-	if e == "" {
-		return "Google"
-	}
-	return e
-}
-
-// noAnswers refuses to rewrite a spreadsheet annotators have answered in,
-// unless told to.
-func noAnswers(ctx context.Context, c *sheets.Client, sp *manifest.Spreadsheet, discard bool) error {
-	g, closeFn, err := c.Open(ctx, sp.ID)
-	if err != nil {
-		return explainGoogle(err)
-	}
-	defer closeFn()
-	p, err := mapping.Pull(g, mapping.PullOptions{})
-	if err != nil {
-		// Not a sheet pull can read: nothing of ours to lose.
-		return nil
-	}
-	n := 0
-	for _, r := range p.Records {
-		if r.Status == mapping.StatusComplete || r.Status == mapping.StatusPartial {
-			n++
-		}
-	}
-	if n > 0 && !discard {
-		return fmt.Errorf("spreadsheet %s holds answers for %d units: pull them first, then add --discard-answers to rewrite it (its version history in Drive keeps the old content)", sp.URL, n)
-	}
-	return nil
-}
-
-// newManifest is the study's record, with its one batch.
-func newManifest(opt generateOptions, t *templates.Template, src mapping.Source, study string, res *mapping.Result) (*manifest.Manifest, error) {
+// newManifest is the study's record, with a batch for every workbook
+// planned (filled in as each is made).
+func (g *generation) newManifest() (*manifest.Manifest, error) {
+	opt, res := g.opt, g.all
 	m := &manifest.Manifest{
 		Schema:  manifest.Schema,
-		Study:   study,
+		Study:   g.study,
 		Created: opt.Now.UTC().Format(time.RFC3339),
 		Format:  opt.Format,
 		Template: manifest.Template{
-			Name: t.Name, Version: t.Version, SHA256: mapping.TemplateHash(t),
-			Params: t.ParamValues(), Source: string(t.Source),
+			Name: g.t.Name, Version: g.t.Version, SHA256: mapping.TemplateHash(g.t),
+			Params: g.t.ParamValues(), Source: string(g.t.Source),
 		},
-		InputArgs: opt.Inputs,
-		Seed:      opt.Seed,
-		Keys:      res.Keys,
-		Orders:    res.Orders,
+		InputArgs:  opt.Inputs,
+		Seed:       opt.Seed,
+		Assignment: &manifest.Assignment{Annotators: opt.Annotators, Overlap: max(opt.Overlap, 1), BatchSize: opt.BatchSize},
+		Keys:       res.Keys,
+		Orders:     res.Orders,
 	}
 	if len(m.Keys) == 0 {
 		m.Keys = nil
 	}
-	for _, f := range src.Files() {
+	for _, f := range g.src.Files() {
 		in, err := manifest.HashFile(f)
 		if err != nil {
 			return nil, err
 		}
 		m.Inputs = append(m.Inputs, in)
 	}
-	batch := manifest.Batch{ID: opt.Batch, Rows: res.Rows}
-	for _, u := range res.Units {
-		batch.Units = append(batch.Units, manifest.Unit{ID: u.ID, Item: u.Item})
+	for _, b := range g.plan {
+		m.Batches = append(m.Batches, manifest.Batch{ID: b.ID, Annotator: b.Annotator})
 	}
-	m.Batches = append(m.Batches, batch)
 	return m, nil
+}
+
+// samePlan reports whether a previous run's manifest is of this very
+// study: the same template, inputs, assignment and seed.
+func (g *generation) samePlan(prev *manifest.Manifest) bool {
+	opt := g.opt
+	if prev.Template.SHA256 != mapping.TemplateHash(g.t) || prev.Format != opt.Format || opt.SeedSet && opt.Seed != prev.Seed {
+		return false
+	}
+	a := prev.Assignment
+	if a == nil {
+		a = &manifest.Assignment{Overlap: 1}
+	}
+	if !slices.Equal(a.Annotators, opt.Annotators) || a.Overlap != max(opt.Overlap, 1) || a.BatchSize != opt.BatchSize {
+		return false
+	}
+	files := g.src.Files()
+	if len(files) != len(prev.Inputs) {
+		return false
+	}
+	for i, f := range files {
+		in, err := manifest.HashFile(f)
+		if err != nil || in.SHA256 != prev.Inputs[i].SHA256 {
+			return false
+		}
+	}
+	return true
 }
 
 func validBatch(s string) bool {

@@ -222,7 +222,7 @@ func TestGSheetsResume(t *testing.T) {
 		t.Errorf("finished manifest: %+v (study %s→%s)", m2.Batches[0].Spreadsheet, m.Study, m2.Study)
 	}
 	// Finished: a new run needs --force, and then rewrites in place.
-	if code, _, errs := runCLI(t, args...); code != exitFailure || !strings.Contains(errs, "file exists (use --force") {
+	if code, _, errs := runCLI(t, args...); code != exitFailure || !strings.Contains(errs, "all 1 spreadsheets of this study are made (use --force to rewrite them)") {
 		t.Errorf("run over a finished batch: exit %d: %s", code, errs)
 	}
 	if code, _, errs := runCLI(t, append(args, "--force")...); code != 0 || !strings.Contains(errs, "rewriting "+sp.URL) {
@@ -531,7 +531,7 @@ func TestGSheetsUsage(t *testing.T) {
 		{[]string{"--format", "gsheets", "--no-auth", "--endpoint", "https://sheets.googleapis.com"}, "--no-auth is only allowed with a loopback --endpoint"},
 		{[]string{"--format", "gsheets", "--protect", "nobody"}, "--protect \"nobody\""},
 		{[]string{"--format", "gsheets", "--share", "annotator"}, "not an email address"},
-		{[]string{"--format", "gsheets", "--message", "hi"}, "give --share too"},
+		{[]string{"--format", "gsheets", "--message", "hi"}, "give --share, or annotators' email addresses"},
 		{[]string{"--discard-answers"}, "--discard-answers is for --format gsheets"},
 	} {
 		args := append([]string{"generate", "-t", "legal-gaps", "-i", legalData, "-o", t.TempDir()}, tc.args...)

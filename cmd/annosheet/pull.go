@@ -149,12 +149,17 @@ func manifestRefs(m *manifest.Manifest, dir string) []workbookRef {
 
 // pullAll reads every workbook. A workbook that cannot be read at all is an
 // error; so is a workbook of another template or study. A workbook the
-// manifest lists but that is not there turns its units into missing records.
+// manifest lists that is not there, or is not the one it lists (another
+// study's, another batch's), turns its units into missing records, with an
+// error that says why.
 func pullAll(ctx context.Context, refs []workbookRef, opt pullOptions, stderr io.Writer) (*pullResult, error) {
 	res := &pullResult{}
 	seen := map[string]bool{}
 	var client *sheets.Client
+	bar := newProgress(stderr, int64(len(refs)), "reading workbooks")
+	defer bar.Finish()
 	for _, ref := range refs {
+		bar.Add(1)
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
@@ -192,6 +197,10 @@ func pullAll(ctx context.Context, refs []workbookRef, opt pullOptions, stderr io
 				return nil, explainGoogle(err)
 			}
 		} else {
+			if ref.batch != nil && ref.batch.File == "" {
+				res.missingWorkbook(ref, "was never made (generate did not finish)")
+				continue
+			}
 			if _, err := os.Stat(ref.path); err != nil && ref.batch != nil {
 				res.missingWorkbook(ref, "is missing")
 				continue
@@ -208,11 +217,18 @@ func pullAll(ctx context.Context, refs []workbookRef, opt pullOptions, stderr io
 		}
 		p, err := mapping.Pull(g, popt)
 		closeFn()
+		if ref.batch != nil && (errors.Is(err, mapping.ErrOtherStudy) || errors.Is(err, mapping.ErrNotWorkbook)) {
+			// Not the workbook the study made for this batch: its units
+			// are not in hand.
+			res.missingWorkbook(ref, "is not the one the manifest lists ("+strings.TrimPrefix(err.Error(), g.Name+": ")+")")
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}
 		if ref.batch != nil && p.Meta.Batch != ref.batch.ID {
-			return nil, fmt.Errorf("%s: %w: it is batch %s, but the manifest lists it as batch %s", ref.path, mapping.ErrOtherStudy, p.Meta.Batch, ref.batch.ID)
+			res.missingWorkbook(ref, fmt.Sprintf("is not the one the manifest lists (it is batch %s)", p.Meta.Batch))
+			continue
 		}
 		res.records = append(res.records, p.Records...)
 		res.problems = append(res.problems, p.Problems...)
@@ -248,7 +264,7 @@ func (res *pullResult) missingWorkbook(ref workbookRef, why string) {
 		res.records = append(res.records, &mapping.Annotation{
 			Schema:   mapping.AnnotationSchema,
 			Template: mapping.TemplateID{Name: ref.man.Template.Name, Version: ref.man.Template.Version},
-			Batch:    ref.batch.ID, Unit: u.ID, Item: u.Item, Status: mapping.StatusMissing,
+			Batch:    ref.batch.ID, Unit: u.ID, Item: u.Item, Annotator: ref.batch.Annotator, Status: mapping.StatusMissing,
 			Values: map[string]any{}, Source: mapping.RecordSource{Kind: kind, File: name, Rows: []int{}},
 			Problems: []mapping.UnitProblem{{Severity: mapping.Error, Message: "the workbook " + why}},
 		})

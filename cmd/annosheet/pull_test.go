@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/annosheet/annosheet/internal/goldtest"
+	"github.com/annosheet/annosheet/manifest"
 )
 
 // legalStudy generates the legal-gaps study and fills the gold labels.
@@ -189,8 +190,15 @@ func TestExportPreferencePerAnnotator(t *testing.T) {
 	var g, in map[string]map[string]any
 	json.Unmarshal(got, &g)
 	json.Unmarshal(input, &in)
-	in[first]["best_prediction_reference"] = "third"
-	in[first]["first_prediction_likert"] = float64(5)
+	// The predictions were shown shuffled: the third place and the first
+	// likert are those of the predictions shown there.
+	man, err := manifest.Read(filepath.Join(dir, "manifest.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	order := man.Orders[first]
+	in[first]["best_prediction_reference"] = order[2]
+	in[first][order[0]+"_prediction_likert"] = float64(5)
 	if !bytes.Equal(mustJSON(in), mustJSON(g)) || !bytes.HasPrefix(got, input[:40]) {
 		t.Errorf("completed file:\n%.400s", got)
 	}
