@@ -630,3 +630,52 @@ func TestExplainGoogle(t *testing.T) {
 		t.Error("an error not from Google was changed")
 	}
 }
+
+// TestGSheetsStudy: a spreadsheet per annotator, shared with each; a run
+// that stops after the first spreadsheet is finished by running it again,
+// the first kept; status reads the live spreadsheets.
+func TestGSheetsStudy(t *testing.T) {
+	noGoogleAccount(t)
+	fake, endpoint := startFake(t, sheetsfake.Options{})
+	dir := t.TempDir()
+	args := []string{"generate", "-t", "legal-gaps", "-i", legalData, "-o", dir, "--format", "gsheets", "--endpoint", endpoint, "--no-auth",
+		"--annotators", "ann1@example.org,ann2@example.org", "--overlap", "2", "--seed", "1", "--message", "Your batch"}
+	// The second spreadsheet's sheets are refused, for good.
+	fake.Inject(sheetsfake.Fault{Match: "POST /drive/v3/files", Status: 0, Times: 1}, sheetsfake.Fault{Match: ":batchUpdate", Status: 0, Times: 3})
+	fake.Inject(sheetsfake.Fault{Match: ":batchUpdate", Status: 403})
+	code, _, errs := runCLI(t, args...)
+	if code != exitFailure {
+		t.Fatalf("first run: exit %d: %s", code, errs)
+	}
+	code, out, errs := runCLI(t, args...)
+	if code != 0 || !strings.Contains(errs, "kept ") || !strings.Contains(errs, "finishing ") {
+		t.Fatalf("second run: exit %d: %s\n%s", code, errs, out)
+	}
+	ids := fake.Spreadsheets()
+	if len(ids) != 2 {
+		t.Fatalf("%d spreadsheets, want 2", len(ids))
+	}
+	m := readManifest(t, dir)
+	for _, b := range m.Batches {
+		sp := b.Spreadsheet
+		if sp == nil || sp.Status != manifest.Complete {
+			t.Fatalf("batch %+v", b)
+		}
+		_, shares, mails, _ := fake.FileInfo(sp.ID)
+		if len(shares) != 1 || shares[0].Email != b.Annotator || mails[0].Message != "Your batch" {
+			t.Errorf("batch %s shared with %v (%v)", b.ID, shares, mails)
+		}
+	}
+	fillAsAnnotator(t, endpoint, m.Batches[0].Spreadsheet.ID, func(w *goldtest.Workbook) error {
+		return w.Set(w.Rows[w.Units[0]][0], "q:gaps=1", true)
+	})
+	code, out, errs = runCLI(t, "status", dir, "--endpoint", endpoint, "--no-auth", "--json")
+	if code != 0 {
+		t.Fatalf("status: exit %d: %s", code, errs)
+	}
+	var rep statusReport
+	json.Unmarshal([]byte(out), &rep)
+	if rep.Total.Units != 10 || rep.Total.Complete != 1 || len(rep.Annotators) != 2 {
+		t.Errorf("status %+v", rep.Total)
+	}
+}
