@@ -82,11 +82,11 @@ func generateCommand() *cli.Command {
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "output `DIR` (created if missing)"},
 			&cli.StringFlag{Name: "format", Value: formatXLSX, Usage: "output format: xlsx or gsheets"},
 			&cli.StringSliceFlag{Name: "annotators", Aliases: []string{"a"}, Usage: "annotator `ID`s (comma-separated or repeated): a workbook each; an email address also gets the spreadsheet shared"},
-			&cli.IntFlag{Name: "overlap", Usage: "how many annotators judge each instance (default 1; all of them for the preference workflow)"},
-			&cli.IntFlag{Name: "batch-size", Usage: "at most `N` units per workbook (default: no bound)"},
+			&cli.IntFlag{Name: "overlap", Usage: "`K` annotators judge each instance (all of them for the preference workflow)", DefaultText: "1"},
+			&cli.IntFlag{Name: "batch-size", Usage: "at most `N` units per workbook", DefaultText: "no bound"},
 			&cli.StringFlag{Name: "batch", Value: "b01", Usage: "batch `ID` of a single shared workbook"},
 			&cli.StringSliceFlag{Name: "param", Usage: "template parameter `NAME=VALUE`; repeat for several"},
-			&cli.Uint64Flag{Name: "seed", Usage: "seed for the assignment, anonymised labels and shuffled orders (random when not given; recorded in the manifest)"},
+			&cli.Uint64Flag{Name: "seed", Usage: "`N` seeds the assignment, anonymised labels and shuffled orders (recorded in the manifest)", DefaultText: "random"},
 			&cli.BoolFlag{Name: "force", Usage: "replace existing output (a spreadsheet is rewritten in place, keeping its link)"},
 			&cli.StringSliceFlag{Name: "share", Usage: "gsheets: give these `EMAIL`s edit access to every spreadsheet (comma-separated or repeated)"},
 			&cli.StringFlag{Name: "message", Usage: "gsheets: `TEXT` of the sharing mail"},
@@ -413,16 +413,20 @@ func (g *generation) wrote(where string, b assign.Batch, mb *manifest.Batch) {
 	if b.Annotator != "" {
 		who = "for " + b.Annotator + ", "
 	}
-	fmt.Fprintf(g.stdout, "wrote %s: %d units in %d rows (%sbatch %s)\n", where, len(mb.Units), mb.Rows, who, b.ID)
+	fmt.Fprintf(g.stdout, "wrote %s: %s in %s (%sbatch %s)\n", where, plural(len(mb.Units), "unit"), plural(mb.Rows, "row"), who, b.ID)
 }
 
 func (g *generation) summary() {
 	res := g.all
+	books := "workbook"
+	if g.opt.Format == formatGSheets {
+		books = "spreadsheet"
+	}
 	if len(g.opt.Annotators) > 0 {
-		fmt.Fprintf(g.stdout, "%d instances, each for %d of %d annotators, in %d workbooks (template %s v%d)\n",
-			len(itemsOf(res)), max(g.opt.Overlap, 1), len(g.opt.Annotators), len(g.plan), g.t.Name, g.t.Version)
+		fmt.Fprintf(g.stdout, "%s, each for %d of %d annotators, in %s (template %s v%d)\n",
+			plural(len(itemsOf(res)), "instance"), max(g.opt.Overlap, 1), len(g.opt.Annotators), plural(len(g.plan), books), g.t.Name, g.t.Version)
 	} else if len(g.plan) > 1 {
-		fmt.Fprintf(g.stdout, "%d instances in %d shared workbooks (template %s v%d)\n", len(itemsOf(res)), len(g.plan), g.t.Name, g.t.Version)
+		fmt.Fprintf(g.stdout, "%s in %s (template %s v%d)\n", plural(len(itemsOf(res)), "instance"), plural(len(g.plan), "shared "+books), g.t.Name, g.t.Version)
 	} else {
 		fmt.Fprintf(g.stdout, "template %s v%d\n", g.t.Name, g.t.Version)
 	}
@@ -525,4 +529,12 @@ func newStudyID() (string, error) {
 		return "", err
 	}
 	return hex.EncodeToString(b[:]), nil
+}
+
+// plural is "1 unit", "2 units".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -86,6 +86,17 @@ func (t *tally) done() float64 {
 	return float64(t.Complete) / float64(t.Units)
 }
 
+// bar splits a bar of width cells into the cells of complete units and
+// of partial ones, rounding each boundary to the nearest cell.
+func (t *tally) bar(width int) (complete, partial int) {
+	if t.Units == 0 {
+		return 0, 0
+	}
+	cell := func(n int) int { return (n*width*2 + t.Units) / (t.Units * 2) }
+	complete = cell(t.Complete)
+	return complete, cell(t.Complete+t.Partial) - complete
+}
+
 // statusReport is what status prints.
 type statusReport struct {
 	Schema     string   `json:"schema"`
@@ -146,13 +157,13 @@ func runStatusCounts(ctx context.Context, opt statusOptions, stdout, stderr io.W
 		enc.SetIndent("", "  ")
 		return enc.Encode(rep)
 	}
-	full, empty := "#", "."
+	full, part, empty := "#", "+", "."
 	if f, ok := stdout.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		full, empty = "█", "░"
+		full, part, empty = "█", "▒", "░"
 	}
 	bar := func(t *tally) string {
-		n := int(t.done()*20 + 0.5)
-		return fmt.Sprintf("%s%s %3.0f%%", strings.Repeat(full, n), strings.Repeat(empty, 20-n), t.done()*100)
+		d, p := t.bar(20)
+		return fmt.Sprintf("%s%s%s %3.0f%%", strings.Repeat(full, d), strings.Repeat(part, p), strings.Repeat(empty, 20-d-p), t.done()*100)
 	}
 	who := func(a string) string {
 		if a == "" {
@@ -179,8 +190,8 @@ func runStatusCounts(ctx context.Context, opt statusOptions, stdout, stderr io.W
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	if n := len(res.problems); n > 0 {
-		fmt.Fprintf(stderr, "%d problems found; 'annosheet pull' lists them by cell\n", n)
+	if c := res.counts(); c["errors"]+c["warnings"] > 0 {
+		fmt.Fprintf(stderr, "%d errors and %d warnings found; 'annosheet pull' lists them by cell\n", c["errors"], c["warnings"])
 	}
 	return nil
 }
