@@ -33,6 +33,10 @@ type PullOptions struct {
 	// workbook are put back on their candidates. Without them, such
 	// records keep the order shown and say so (Shuffled).
 	Orders map[string][]string
+	// StudyOrders gives the orders of several studies by study ID, for
+	// workbooks whose study is known only once they are read; Orders,
+	// when set, comes first.
+	StudyOrders map[string]map[string][]string
 }
 
 // Pulled is what Pull reads from one workbook.
@@ -120,7 +124,11 @@ func Pull(g *Grid, opt PullOptions) (*Pulled, error) {
 	}
 	out.Records = p.decode()
 	if m.Shuffled {
-		if err := p.unshuffle(out.Records, opt.Orders); err != nil {
+		orders := opt.Orders
+		if orders == nil {
+			orders = opt.StudyOrders[m.Study]
+		}
+		if err := p.unshuffle(out.Records, orders); err != nil {
 			return nil, err
 		}
 	}

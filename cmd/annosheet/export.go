@@ -93,7 +93,11 @@ func exportRecords(opt *exportOptions, stderr io.Writer) ([]*export.Record, erro
 		if opt.Manifest == "" {
 			opt.Manifest = path
 		}
-		res, err := pullAll(context.Background(), manifestRefs(m, filepath.Dir(path)), pullOptions{Google: opt.Google}, stderr)
+		refs, err := studyFolderRefs(m, filepath.Dir(path))
+		if err != nil {
+			return nil, err
+		}
+		res, err := pullAll(context.Background(), refs, pullOptions{Google: opt.Google}, stderr)
 		if err != nil {
 			return nil, err
 		}

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -70,6 +71,9 @@ type workbookRef struct {
 	study       string          // from the manifest; "" when unknown
 	batch       *manifest.Batch // from the manifest
 	man         *manifest.Manifest
+	// beside: a workbook found in a study's folder that its manifest does
+	// not list (a returned copy, say); read only if it is of that study.
+	beside bool
 }
 
 // pullResult is everything one pull run read.
@@ -102,34 +106,72 @@ func expandSources(sources []string) ([]workbookRef, error) {
 		switch {
 		case st.IsDir():
 			if m, err := manifest.Read(filepath.Join(s, manifest.FileName)); err == nil {
-				refs = append(refs, manifestRefs(m, s)...)
+				more, err := studyFolderRefs(m, s)
+				if err != nil {
+					return nil, err
+				}
+				refs = append(refs, more...)
 				continue
 			}
-			entries, err := os.ReadDir(s)
+			names, err := folderWorkbooks(s)
 			if err != nil {
 				return nil, err
 			}
-			var n int
-			for _, e := range entries {
-				name := e.Name()
-				if e.IsDir() || !strings.EqualFold(filepath.Ext(name), ".xlsx") || strings.HasPrefix(name, "~$") || strings.HasPrefix(name, ".") {
-					continue
-				}
-				refs = append(refs, workbookRef{path: filepath.Join(s, name)})
-				n++
-			}
-			if n == 0 {
+			if len(names) == 0 {
 				return nil, fmt.Errorf("source %s: no .xlsx workbooks in the folder", s)
+			}
+			for _, name := range names {
+				refs = append(refs, workbookRef{path: filepath.Join(s, name)})
 			}
 		case strings.EqualFold(filepath.Ext(s), ".json"):
 			m, err := manifest.Read(s)
 			if err != nil {
 				return nil, err
 			}
-			refs = append(refs, manifestRefs(m, filepath.Dir(s))...)
+			more, err := studyFolderRefs(m, filepath.Dir(s))
+			if err != nil {
+				return nil, err
+			}
+			refs = append(refs, more...)
 		default:
 			refs = append(refs, workbookRef{path: s})
 		}
+	}
+	return refs, nil
+}
+
+// folderWorkbooks lists the .xlsx files in dir, leaving out the lock files
+// and hidden files that spreadsheet applications leave beside them.
+func folderWorkbooks(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || !strings.EqualFold(filepath.Ext(name), ".xlsx") || strings.HasPrefix(name, "~$") || strings.HasPrefix(name, ".") {
+			continue
+		}
+		names = append(names, name)
+	}
+	return names, nil
+}
+
+// studyFolderRefs is every workbook the manifest lists, and every other
+// workbook in its folder: an annotator's returned copy saved beside the
+// original counts for its batch.
+func studyFolderRefs(m *manifest.Manifest, dir string) ([]workbookRef, error) {
+	refs := manifestRefs(m, dir)
+	names, err := folderWorkbooks(dir)
+	if err != nil {
+		return nil, err
+	}
+	for _, name := range names {
+		if slices.ContainsFunc(m.Batches, func(b manifest.Batch) bool { return b.File == name }) {
+			continue
+		}
+		refs = append(refs, workbookRef{path: filepath.Join(dir, name), study: m.Study, beside: true})
 	}
 	return refs, nil
 }
@@ -148,13 +190,35 @@ func manifestRefs(m *manifest.Manifest, dir string) []workbookRef {
 }
 
 // pullAll reads every workbook. A workbook that cannot be read at all is an
-// error; so is a workbook of another template or study. A workbook the
-// manifest lists that is not there, or is not the one it lists (another
-// study's, another batch's), turns its units into missing records, with an
-// error that says why.
+// error; so is a workbook of another template or study given by name. A
+// workbook the manifest lists that is not there, or is not the one it lists
+// (another study's, another batch's), turns its units into missing records,
+// with an error that says why, unless another workbook given holds that
+// batch (a returned copy, say). Several workbooks of one batch are merged
+// unit by unit (see mergeCopies).
 func pullAll(ctx context.Context, refs []workbookRef, opt pullOptions, stderr io.Writer) (*pullResult, error) {
 	res := &pullResult{}
-	seen := map[string]bool{}
+	orders := map[string]map[string][]string{}
+	for _, ref := range refs {
+		if ref.man != nil && ref.man.Orders != nil {
+			orders[ref.man.Study] = ref.man.Orders
+		}
+	}
+	type batchKey struct{ study, batch string }
+	var (
+		order   []batchKey                 // batches in the order of the sources
+		seenKey = map[batchKey]bool{}      // in order
+		copies  = map[batchKey][]*pulled{} // the workbooks read of each batch
+		listed  = map[batchKey]workbookRef{}
+		why     = map[batchKey]string{} // why a listed workbook gave nothing
+		seen    = map[string]bool{}
+	)
+	note := func(k batchKey) {
+		if !seenKey[k] {
+			seenKey[k] = true
+			order = append(order, k)
+		}
+	}
 	var client *sheets.Client
 	bar := newProgress(stderr, int64(len(refs)), "reading workbooks")
 	defer bar.Finish()
@@ -163,6 +227,11 @@ func pullAll(ctx context.Context, refs []workbookRef, opt pullOptions, stderr io
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
+		if ref.batch != nil {
+			k := batchKey{ref.study, ref.batch.ID}
+			note(k)
+			listed[k] = ref
+		}
 		// The same workbook given twice (a folder and a file in it, say) is
 		// read once.
 		if key := ref.key(); seen[key] {
@@ -170,71 +239,98 @@ func pullAll(ctx context.Context, refs []workbookRef, opt pullOptions, stderr io
 		} else {
 			seen[key] = true
 		}
-		var g *mapping.Grid
-		closeFn := func() error { return nil }
-		if ref.spreadsheet != "" {
-			if ref.batch != nil && ref.endpoint != opt.Google.Endpoint {
-				if ref.endpoint == "" {
-					return nil, usagef("the spreadsheet of batch %s is on Google: leave out --endpoint (and %s)", ref.batch.ID, envEndpoint)
-				}
-				return nil, usagef("the spreadsheet of batch %s is on %s (a dry run): give --endpoint %s --no-auth", ref.batch.ID, ref.endpoint, ref.endpoint)
-			}
-			if client == nil {
-				c, err := opt.Google.client(ctx, stderr)
-				if err != nil {
-					return nil, err
-				}
-				client = c
-			}
-			var err error
-			g, closeFn, err = client.Open(ctx, ref.spreadsheet)
-			var ge *googleapi.Error
-			if ref.batch != nil && errors.As(err, &ge) && ge.Code == http.StatusNotFound {
-				res.missingWorkbook(ref, "was not found, or this sign-in cannot open it (annosheet reaches only the spreadsheets it made while signed in as the same account)")
-				continue
-			}
-			if err != nil {
-				return nil, explainGoogle(err)
-			}
-		} else {
-			if ref.batch != nil && ref.batch.File == "" {
-				res.missingWorkbook(ref, "was never made (generate did not finish)")
-				continue
-			}
-			if _, err := os.Stat(ref.path); err != nil && ref.batch != nil {
-				res.missingWorkbook(ref, "is missing")
-				continue
-			}
-			var err error
-			if g, closeFn, err = xlsx.Open(ref.path); err != nil {
-				return nil, err
-			}
+		g, closeFn, missing, err := openRef(ctx, ref, opt, &client, stderr)
+		if err != nil {
+			return nil, err
 		}
-		popt := mapping.PullOptions{Template: opt.Template, Study: ref.study}
+		if missing != "" {
+			why[batchKey{ref.study, ref.batch.ID}] = missing
+			continue
+		}
+		popt := mapping.PullOptions{Template: opt.Template, Study: ref.study, StudyOrders: orders}
 		if ref.man != nil {
 			popt.Template, popt.Version = ref.man.Template.Name, ref.man.Template.Version
 			popt.Orders = ref.man.Orders
 		}
 		p, err := mapping.Pull(g, popt)
 		closeFn()
-		if ref.batch != nil && (errors.Is(err, mapping.ErrOtherStudy) || errors.Is(err, mapping.ErrNotWorkbook)) {
-			// Not the workbook the study made for this batch: its units
-			// are not in hand.
-			res.missingWorkbook(ref, "is not the one the manifest lists ("+strings.TrimPrefix(err.Error(), g.Name+": ")+")")
-			continue
+		if errors.Is(err, mapping.ErrOtherStudy) || errors.Is(err, mapping.ErrNotWorkbook) {
+			switch {
+			case ref.batch != nil:
+				// Not the workbook the study made for this batch: its
+				// units are not in hand.
+				why[batchKey{ref.study, ref.batch.ID}] = "is not the one the manifest lists (" + strings.TrimPrefix(err.Error(), g.Name+": ") + ")"
+				continue
+			case ref.beside:
+				res.problems = append(res.problems, &mapping.Problem{Severity: mapping.Warning, File: g.Name,
+					Message: "not read: it is in the study's folder but not of its study (" + strings.TrimPrefix(err.Error(), g.Name+": ") + ")"})
+				continue
+			}
 		}
 		if err != nil {
 			return nil, err
 		}
+		k := batchKey{p.Meta.Study, p.Meta.Batch}
 		if ref.batch != nil && p.Meta.Batch != ref.batch.ID {
-			res.missingWorkbook(ref, fmt.Sprintf("is not the one the manifest lists (it is batch %s)", p.Meta.Batch))
-			continue
+			why[batchKey{ref.study, ref.batch.ID}] = fmt.Sprintf("is not the one the manifest lists (it is batch %s)", p.Meta.Batch)
 		}
-		res.records = append(res.records, p.Records...)
-		res.problems = append(res.problems, p.Problems...)
+		note(k)
+		copies[k] = append(copies[k], &pulled{name: g.Name, p: p})
 		res.books = append(res.books, bookSummary{File: g.Name, Template: p.Meta.Template, Batch: p.Meta.Batch, Study: p.Meta.Study, Units: len(p.Units)})
 	}
+	for _, k := range order {
+		books := copies[k]
+		if len(books) == 0 {
+			res.missingWorkbook(listed[k], why[k])
+			continue
+		}
+		recs, probs, err := mergeCopies(books)
+		if err != nil {
+			return nil, err
+		}
+		res.records = append(res.records, recs...)
+		res.problems = append(res.problems, probs...)
+	}
 	return res, nil
+}
+
+// openRef opens the grid of a workbook. For a workbook the manifest lists
+// that is not there, it says why instead (missing).
+func openRef(ctx context.Context, ref workbookRef, opt pullOptions, client **sheets.Client, stderr io.Writer) (g *mapping.Grid, closeFn func() error, missing string, err error) {
+	if ref.spreadsheet == "" {
+		switch {
+		case ref.batch != nil && ref.batch.File == "":
+			return nil, nil, "was never made (generate did not finish)", nil
+		case ref.batch != nil:
+			if _, err := os.Stat(ref.path); err != nil {
+				return nil, nil, "is missing", nil
+			}
+		}
+		g, closeFn, err = xlsx.Open(ref.path)
+		return g, closeFn, "", err
+	}
+	if ref.batch != nil && ref.endpoint != opt.Google.Endpoint {
+		if ref.endpoint == "" {
+			return nil, nil, "", usagef("the spreadsheet of batch %s is on Google: leave out --endpoint (and %s)", ref.batch.ID, envEndpoint)
+		}
+		return nil, nil, "", usagef("the spreadsheet of batch %s is on %s (a dry run): give --endpoint %s --no-auth", ref.batch.ID, ref.endpoint, ref.endpoint)
+	}
+	if *client == nil {
+		c, err := opt.Google.client(ctx, stderr)
+		if err != nil {
+			return nil, nil, "", err
+		}
+		*client = c
+	}
+	g, closeFn, err = (*client).Open(ctx, ref.spreadsheet)
+	var ge *googleapi.Error
+	if ref.batch != nil && errors.As(err, &ge) && ge.Code == http.StatusNotFound {
+		return nil, nil, "was not found, or this sign-in cannot open it (annosheet reaches only the spreadsheets it made while signed in as the same account)", nil
+	}
+	if err != nil {
+		return nil, nil, "", explainGoogle(err)
+	}
+	return g, closeFn, "", nil
 }
 
 // key identifies the workbook a ref reads, whatever path led to it.
@@ -254,6 +350,9 @@ func (ref workbookRef) key() string {
 
 // missingWorkbook records every unit of a workbook that was not returned.
 func (res *pullResult) missingWorkbook(ref workbookRef, why string) {
+	if why == "" {
+		why = "is not the one the manifest lists (it was read as another study's or batch's)"
+	}
 	name, kind := filepath.Base(ref.path), "xlsx"
 	if ref.spreadsheet != "" {
 		name, kind = ref.spreadsheet, "gsheets"

@@ -1,0 +1,266 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/annosheet/annosheet/internal/goldtest"
+	"github.com/annosheet/annosheet/manifest"
+	"github.com/annosheet/annosheet/mapping"
+)
+
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	b, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(to, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// tick opens a workbook, ticks the legal-gaps code for the units at the
+// given indexes, and saves it.
+func tick(t *testing.T, path, code string, units ...int) []string {
+	t.Helper()
+	w, err := goldtest.OpenWorkbook(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, i := range units {
+		if err := w.Set(w.Rows[w.Units[i]][0], "q:gaps="+code, true); err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, w.Units[i])
+	}
+	if err := w.Save(); err != nil {
+		t.Fatal(err)
+	}
+	return ids
+}
+
+// byUnit indexes records by unit and annotator, and fails on a pair seen
+// twice.
+func byUnit(t *testing.T, recs []mapping.Annotation) map[[2]string]*mapping.Annotation {
+	t.Helper()
+	out := map[[2]string]*mapping.Annotation{}
+	for i := range recs {
+		r := &recs[i]
+		k := [2]string{r.Unit, r.Annotator}
+		if out[k] != nil {
+			t.Errorf("unit %q by %q twice: from %s and %s", r.Unit, r.Annotator, out[k].Source.File, r.Source.File)
+		}
+		out[k] = r
+	}
+	return out
+}
+
+// TestReturnedCopies: annotators send their workbooks back under other
+// names, beside the blank originals or in another folder. Pull counts each
+// batch once, takes the answers wherever they are, merges partial copies
+// and refuses copies that disagree.
+func TestReturnedCopies(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "study")
+	if code, _, errs := runCLI(t, "generate", "-t", "legal-gaps", "-i", legalData, "-o", dir, "-a", "ak,bt", "--overlap", "2", "--seed", "4"); code != 0 {
+		t.Fatal(errs)
+	}
+	ak, bt := filepath.Join(dir, "legal-gaps-ak-b01.xlsx"), filepath.Join(dir, "legal-gaps-bt-b01.xlsx")
+	// ak's answers come back as a copy beside the blank original.
+	akCopy := filepath.Join(dir, "legal-gaps-ak-b01 (1).xlsx")
+	copyFile(t, ak, akCopy)
+	akDone := tick(t, akCopy, "2", 0, 1)
+	// bt's come back by mail into an inbox; the original is gone.
+	inbox := filepath.Join(t.TempDir(), "inbox", "bt-done.xlsx")
+	copyFile(t, bt, inbox)
+	os.Remove(bt)
+	btDone := tick(t, inbox, "0", 0)
+
+	code, out, errs := runCLI(t, "pull", dir, inbox)
+	if code != 0 {
+		t.Fatalf("pull: exit %d: %s", code, errs)
+	}
+	recs := byUnit(t, readRecords(t, out))
+	if len(recs) != 10 {
+		t.Errorf("%d records, want 5 units × 2 annotators", len(recs))
+	}
+	for k, r := range recs {
+		if r.Status == mapping.StatusMissing {
+			t.Errorf("%v missing: %v", k, r.Problems)
+		}
+	}
+	for _, u := range akDone {
+		if r := recs[[2]string{u, "ak"}]; r == nil || r.Status != mapping.StatusComplete || r.Source.File != filepath.Base(akCopy) {
+			t.Errorf("ak's answer to %s: %+v", u, r)
+		}
+	}
+	if r := recs[[2]string{btDone[0], "bt"}]; r == nil || r.Status != mapping.StatusComplete || r.Source.File != "bt-done.xlsx" {
+		t.Errorf("bt's answer: %+v", r)
+	}
+	if !strings.Contains(errs, "another copy of batch ak-b01") || strings.Contains(errs, "is missing") {
+		t.Errorf("pull said:\n%s", errs)
+	}
+	rep := statusJSON(t, dir)
+	if rep.Total.Complete != 2 || rep.Total.Missing != 5 || rep.Total.Units != 10 {
+		t.Errorf("status of the folder alone (bt's in the inbox): %+v", rep.Total)
+	}
+
+	// A second copy with ak's work on another unit: merged unit by unit.
+	akMore := filepath.Join(dir, "legal-gaps-ak-b01 (2).xlsx")
+	copyFile(t, ak, akMore)
+	more := tick(t, akMore, "1", 2)
+	_, out, errs = runCLI(t, "pull", dir, inbox)
+	recs = byUnit(t, readRecords(t, out))
+	for _, u := range append(akDone, more...) {
+		if r := recs[[2]string{u, "ak"}]; r == nil || r.Status != mapping.StatusComplete {
+			t.Errorf("after merging, ak's %s: %+v (%s)", u, r, errs)
+		}
+	}
+
+	// A copy that answers a unit differently: pull cannot tell which is
+	// current, says so, and writes nothing.
+	tick(t, akMore, "3", 0)
+	outFile := filepath.Join(t.TempDir(), "a.jsonl")
+	code, _, errs = runCLI(t, "pull", dir, "--out", outFile)
+	if code != 1 || !strings.Contains(errs, "legal-gaps-ak-b01 (1).xlsx and legal-gaps-ak-b01 (2).xlsx answer unit "+`"`+akDone[0]+`" by ak differently`) || !strings.Contains(errs, "keep only the current copy") {
+		t.Errorf("exit %d: %s", code, errs)
+	}
+	if _, err := os.Stat(outFile); err == nil {
+		t.Error("a conflicting pull wrote its output")
+	}
+	os.Remove(akMore)
+
+	// Another study's workbook in the folder is not read, and said so.
+	other := filepath.Join(t.TempDir(), "other")
+	if code, _, errs := runCLI(t, "generate", "-t", "legal-gaps", "-i", legalData, "-o", other); code != 0 {
+		t.Fatal(errs)
+	}
+	copyFile(t, filepath.Join(other, "legal-gaps-b01.xlsx"), filepath.Join(dir, "stray.xlsx"))
+	code, out2, errs := runCLI(t, "pull", dir, inbox)
+	if code != 0 || !strings.Contains(errs, "stray.xlsx: not read: it is in the study's folder but not of its study") {
+		t.Errorf("exit %d: %s", code, errs)
+	}
+	if got := readRecords(t, out2); len(got) != 10 {
+		t.Errorf("%d records with a stray workbook in the folder", len(got))
+	}
+}
+
+// TestSharedCopies: one shared workbook, a copy sent to each annotator,
+// each claiming instances by typing their ID. The copies merge into one
+// record per unit: the claimed ones under their annotator, the rest
+// unclaimed.
+func TestSharedCopies(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "fg")
+	if code, _, errs := runCLI(t, "generate", "-t", "factgenie-meta-eval", "-i", fgData, "-o", dir, "--seed", "2"); code != 0 {
+		t.Fatal(errs)
+	}
+	orig := filepath.Join(dir, "factgenie-meta-eval-b01.xlsx")
+	claim := func(path, who string, item int) int {
+		copyFile(t, orig, path)
+		w, err := goldtest.OpenWorkbook(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var items []string
+		for _, u := range w.Units {
+			it := u[:strings.LastIndex(u, "#")]
+			if len(items) == 0 || items[len(items)-1] != it {
+				items = append(items, it)
+			}
+		}
+		n := 0
+		for _, u := range w.Units {
+			if strings.HasPrefix(u, items[item]+"#") {
+				row := w.Rows[u][0]
+				w.Set(row, "q:span_ok", "Error")
+				w.Set(row, "q:explanation_ok", "Correct")
+				w.Set(row, "annotator", who)
+				n++
+			}
+		}
+		w.Save()
+		return n
+	}
+	nAK := claim(filepath.Join(dir, "from-ak.xlsx"), "ak", 0)
+	nBT := claim(filepath.Join(dir, "from-bt.xlsx"), "bt", 1)
+	code, out, errs := runCLI(t, "pull", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	recs := readRecords(t, out)
+	byUnit(t, recs)
+	count := map[string]int{}
+	units := map[string]bool{}
+	for _, r := range recs {
+		units[r.Unit] = true
+		count[r.Annotator]++
+		if r.Annotator != "" && r.Status != mapping.StatusComplete {
+			t.Errorf("%s's %s: %s", r.Annotator, r.Unit, r.Status)
+		}
+	}
+	if len(recs) != 289 || len(units) != 289 || count["ak"] != nAK || count["bt"] != nBT || count[""] != 289-nAK-nBT {
+		t.Errorf("%d records of %d units: %v (ak claimed %d, bt %d)", len(recs), len(units), count, nAK, nBT)
+	}
+	if rep := statusJSON(t, dir); rep.Total.Complete != nAK+nBT || rep.Total.Units != 289 {
+		t.Errorf("status: %+v", rep.Total)
+	}
+}
+
+// TestShuffledCopyWithManifest: a returned copy of a shuffled workbook,
+// pulled beside its study's manifest, has its answers put back on their
+// candidates; without the manifest they stay as shown, and say so.
+func TestShuffledCopyWithManifest(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "pref")
+	if code, _, errs := runCLI(t, "generate", "-t", "preference-likert", "-i", prefData, "-o", dir, "-a", "a1,a2", "--overlap", "2", "--seed", "11"); code != 0 {
+		t.Fatal(errs)
+	}
+	orig := filepath.Join(dir, "preference-likert-a1-b01.xlsx")
+	w, err := goldtest.OpenWorkbook(orig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range w.Units {
+		row := w.Rows[u][0]
+		for i, s := range []string{"first", "second", "third"} {
+			w.Set(row, "q:"+s+"_prediction_likert", i+1)
+		}
+	}
+	w.Save()
+	_, inPlace, _ := runCLI(t, "pull", filepath.Join(dir, manifest.FileName))
+	inbox := filepath.Join(t.TempDir(), "a1.xlsx")
+	copyFile(t, orig, inbox)
+	os.Remove(orig)
+	code, fromInbox, errs := runCLI(t, "pull", filepath.Join(dir, manifest.FileName), inbox)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	want, got := readRecords(t, inPlace), readRecords(t, fromInbox)
+	if len(got) != len(want) {
+		t.Fatalf("%d records, want %d", len(got), len(want))
+	}
+	moved := 0
+	for i := range want {
+		a, b := want[i], got[i]
+		if a.Unit != b.Unit || a.Annotator != b.Annotator || b.Shuffled || !sameAnswers(&a, &b) {
+			t.Errorf("record %d: %s/%s %v (shuffled %v), want %v", i, b.Unit, b.Annotator, b.Values, b.Shuffled, a.Values)
+		}
+		if a.Annotator == "a1" && a.Values["first_prediction_likert"] != float64(1) {
+			moved++
+		}
+	}
+	if moved == 0 {
+		t.Error("no instance was shown shuffled: the test checks nothing")
+	}
+	_, alone, _ := runCLI(t, "pull", inbox)
+	for _, r := range readRecords(t, alone) {
+		if !r.Shuffled {
+			t.Errorf("without the manifest, %s is not marked shuffled", r.Unit)
+		}
+	}
+}
