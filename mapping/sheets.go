@@ -81,6 +81,9 @@ func (b *builder) annotateSheet() *Sheet {
 	cols := make([]Column, len(b.cols))
 	for i, c := range b.cols {
 		cols[i] = Column{Width: c.Width, Hidden: c.Role == templates.RoleUnit, Style: columnStyle(c)}
+		if c.Role == templates.RoleAnnotator && b.opt.Annotator != "" {
+			cols[i].Style.Unlocked = false // filled in for the annotator
+		}
 	}
 	freeze := 1
 	if b.t.Annotator.Position == "left" {
@@ -97,7 +100,11 @@ func (b *builder) annotateSheet() *Sheet {
 		RowCount:   b.rows,
 	}
 	for i, c := range b.cols {
-		if note := columnNote(c); note != "" {
+		note := columnNote(c)
+		if c.Role == templates.RoleAnnotator && b.opt.Annotator != "" {
+			note = "Your annotator ID, filled in for you: this workbook is yours alone."
+		}
+		if note != "" {
 			sh.Notes = append(sh.Notes, Note{Row: 1, Col: i, Text: note})
 		}
 	}

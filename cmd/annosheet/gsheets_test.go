@@ -19,6 +19,7 @@ import (
 
 	"golang.org/x/oauth2"
 	"google.golang.org/api/googleapi"
+	sheetsapi "google.golang.org/api/sheets/v4"
 
 	"github.com/annosheet/annosheet/internal/goldtest"
 	"github.com/annosheet/annosheet/internal/syncbuf"
@@ -664,6 +665,45 @@ func TestGSheetsStudy(t *testing.T) {
 		_, shares, mails, _ := fake.FileInfo(sp.ID)
 		if len(shares) != 1 || shares[0].Email != b.Annotator || mails[0].Message != "Your batch" {
 			t.Errorf("batch %s shared with %v (%v)", b.ID, shares, mails)
+		}
+	}
+	// The annotator column is filled in and protected like the context;
+	// the answer columns are open.
+	c, err := sheets.New(context.Background(), sheets.Options{Endpoint: endpoint, NoAuth: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range m.Batches {
+		w, err := goldtest.OpenSpreadsheet(context.Background(), c.Sheets, b.Spreadsheet.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := c.Sheets.Spreadsheets.Get(b.Spreadsheet.ID).IncludeGridData(true).Do()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var annotate *sheetsapi.Sheet
+		for _, sh := range got.Sheets {
+			if sh.Properties.Title == mapping.SheetAnnotate {
+				annotate = sh
+			}
+		}
+		row, ann, gap := w.Rows[w.Units[0]][0], w.Col["annotator"], w.Col["q:gaps=1"]
+		if v := annotate.Data[0].RowData[row-1].Values[ann].UserEnteredValue; v == nil || v.StringValue == nil || *v.StringValue != b.Annotator {
+			t.Errorf("%s: the annotator cell holds %+v", b.ID, v)
+		}
+		open := func(col int) bool {
+			for _, pr := range annotate.ProtectedRanges {
+				for _, u := range pr.UnprotectedRanges {
+					if u.StartColumnIndex <= int64(col) && int64(col) < u.EndColumnIndex && u.StartRowIndex < int64(row) && int64(row) <= u.EndRowIndex {
+						return true
+					}
+				}
+			}
+			return len(annotate.ProtectedRanges) == 0
+		}
+		if open(ann) || !open(gap) {
+			t.Errorf("%s: annotator column open %v, answer column open %v", b.ID, open(ann), open(gap))
 		}
 	}
 	fillAsAnnotator(t, endpoint, m.Batches[0].Spreadsheet.ID, func(w *goldtest.Workbook) error {
