@@ -51,6 +51,8 @@ type Unit struct {
 	Item     string `json:"item"`
 	FirstRow int    `json:"first_row"`
 	Rows     int    `json:"rows"`
+	// Record is the Index of the input record the unit comes from.
+	Record int `json:"-"`
 }
 
 // Result is what Build produces.
@@ -502,10 +504,10 @@ func (b *builder) scan() error {
 		switch b.t.Rows.Per {
 		case templates.PerElement:
 			for k, u := range it.units {
-				b.res.Units = append(b.res.Units, Unit{ID: u, Item: it.id, FirstRow: b.rows + 1 + k, Rows: 1})
+				b.res.Units = append(b.res.Units, Unit{ID: u, Item: it.id, FirstRow: b.rows + 1 + k, Rows: 1, Record: it.rec.Index})
 			}
 		default:
-			b.res.Units = append(b.res.Units, Unit{ID: it.id, Item: it.id, FirstRow: b.rows + 1, Rows: n})
+			b.res.Units = append(b.res.Units, Unit{ID: it.id, Item: it.id, FirstRow: b.rows + 1, Rows: n, Record: it.rec.Index})
 		}
 		if b.t.Shuffle != nil {
 			b.res.Orders[it.id] = ShuffleOrder(b.t, b.opt.Seed, it.id)

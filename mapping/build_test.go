@@ -81,11 +81,11 @@ func TestBuildPerRecord(t *testing.T) {
 		t.Fatalf("records %d rows %d units %d warnings %v", res.Records, res.Rows, len(res.Units), res.Warnings)
 	}
 	want := []mapping.Unit{
-		{ID: "gpt4o-11", Item: "gpt4o-11", FirstRow: 2, Rows: 1},
-		{ID: "llama3-11", Item: "llama3-11", FirstRow: 3, Rows: 1},
-		{ID: "gpt4o-12", Item: "gpt4o-12", FirstRow: 4, Rows: 1},
-		{ID: "llama3-12", Item: "llama3-12", FirstRow: 5, Rows: 1},
-		{ID: "gpt4o-13", Item: "gpt4o-13", FirstRow: 6, Rows: 1},
+		{ID: "gpt4o-11", Item: "gpt4o-11", FirstRow: 2, Rows: 1, Record: 0},
+		{ID: "llama3-11", Item: "llama3-11", FirstRow: 3, Rows: 1, Record: 1},
+		{ID: "gpt4o-12", Item: "gpt4o-12", FirstRow: 4, Rows: 1, Record: 2},
+		{ID: "llama3-12", Item: "llama3-12", FirstRow: 5, Rows: 1, Record: 3},
+		{ID: "gpt4o-13", Item: "gpt4o-13", FirstRow: 6, Rows: 1, Record: 4},
 	}
 	if diff := cmp.Diff(want, res.Units); diff != "" {
 		t.Errorf("units (-want +got):\n%s", diff)

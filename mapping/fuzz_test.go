@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -120,6 +121,7 @@ func FuzzJSONL(f *testing.F) {
 			return
 		}
 		fuzzCheckRecords(t, p, data, recs, true)
+		checkSpool(t, "jsonl", []string{p}, recs, rand.New(rand.NewPCG(uint64(len(data)), 1)))
 		// Every line that is not blank holds exactly one JSON value, and
 		// it is the record of that line.
 		lines := bytes.Split(bytes.TrimPrefix(data, utf8BOM), []byte{'\n'})
@@ -181,6 +183,7 @@ func FuzzJSON(f *testing.F) {
 			return
 		}
 		fuzzCheckRecords(t, p, data, recs, false)
+		checkSpool(t, "json", []string{p}, recs, rand.New(rand.NewPCG(uint64(len(data)), 1)))
 		if !json.Valid(data) || !container {
 			t.Fatalf("%q is not a JSON array or object, yet it was read", data)
 		}

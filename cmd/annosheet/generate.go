@@ -199,7 +199,8 @@ func isEmail(s string) bool { return strings.Contains(s, "@") }
 type generation struct {
 	opt    generateOptions
 	t      *templates.Template
-	src    mapping.Source
+	src    *mapping.Spool
+	record map[string]int // item -> the Index of its input record
 	study  string
 	limit  int
 	all    *mapping.Result // every instance, checked: warnings, keys, orders
@@ -222,7 +223,9 @@ func runGenerate(ctx context.Context, opt generateOptions, stdout, stderr io.Wri
 	if err != nil {
 		return err
 	}
-	g := &generation{opt: opt, t: t, src: src, path: filepath.Join(opt.Out, manifest.FileName), stdout: stdout, stderr: stderr, limit: mapping.XLSXCellLimit}
+	spool := mapping.NewSpool(src)
+	defer spool.Close()
+	g := &generation{opt: opt, t: t, src: spool, path: filepath.Join(opt.Out, manifest.FileName), stdout: stdout, stderr: stderr, limit: mapping.XLSXCellLimit}
 	var prev *manifest.Manifest
 	if opt.Format == formatGSheets {
 		g.limit = mapping.SheetsCellLimit
@@ -278,7 +281,9 @@ func (g *generation) begin(prev *manifest.Manifest) error {
 		fmt.Fprintln(g.stderr, "warning: "+w.Error())
 	}
 	var items []assign.Item
+	g.record = map[string]int{}
 	for _, u := range g.all.Units {
+		g.record[u.Item] = u.Record
 		if n := len(items); n > 0 && items[n-1].ID == u.Item {
 			items[n-1].Units++
 			continue
@@ -303,10 +308,14 @@ func (g *generation) build(b assign.Batch) (*mapping.Result, error) {
 		return g.all, nil
 	}
 	picked := make(map[string]bool, len(b.Items))
+	records := make([]int, 0, len(b.Items))
 	for _, it := range b.Items {
 		picked[it] = true
+		records = append(records, g.record[it])
 	}
-	return mapping.Build(g.t, g.src, mapping.Options{
+	// Only the batch's records are read again (every record was checked
+	// by begin).
+	return mapping.Build(g.t, g.src.Subset(records), mapping.Options{
 		Batch: b.ID, Study: g.study, CellLimit: g.limit, Seed: g.opt.Seed,
 		Keys: g.all.Keys, Items: func(item string) bool { return picked[item] }, Annotator: b.Annotator,
 	})

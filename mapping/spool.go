@@ -1,0 +1,232 @@
+package mapping
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+)
+
+// Spool is a Source that copies the records of another into a temporary
+// file the first time they are read whole, so that any subset of them can
+// be read again without reading the input whole: a study of many batches
+// reads its input once, not once per batch. Sources that hold their
+// records in memory (factgenie) are not copied. Close removes the file.
+type Spool struct {
+	src   Source
+	f     *os.File
+	offs  []int64  // the offset in f of the record with each Index
+	files []string // Record.File values, by number
+	done  bool     // f holds every record
+}
+
+// NewSpool wraps src. Nothing is read until Each.
+func NewSpool(src Source) *Spool { return &Spool{src: src} }
+
+// Files lists the input files.
+func (s *Spool) Files() []string { return s.src.Files() }
+
+// Close removes the temporary file.
+func (s *Spool) Close() error {
+	if s.f == nil {
+		return nil
+	}
+	name := s.f.Name()
+	err := errors.Join(s.f.Close(), os.Remove(name))
+	s.f, s.done, s.offs = nil, false, nil
+	return err
+}
+
+// Each calls fn for every record in input order, from the input the first
+// time and from the copy afterwards.
+func (s *Spool) Each(fn func(*Record) error) error {
+	if s.done {
+		return s.read(nil, true, fn)
+	}
+	if _, ok := s.src.(*factgenieSource); ok {
+		return s.src.Each(fn)
+	}
+	if err := s.Close(); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp("", "annosheet-spool-*")
+	if err != nil {
+		return fmt.Errorf("spool the input: %w", err)
+	}
+	s.f, s.offs, s.files = f, nil, nil
+	bw := bufio.NewWriterSize(f, 1<<16)
+	w := &countingWriter{w: bw}
+	fileNo := map[string]int{}
+	var buf []byte
+	err = s.src.Each(func(r *Record) error {
+		if r.Index != len(s.offs) {
+			return fmt.Errorf("spool the input: record %d comes as the %dth", r.Index, len(s.offs))
+		}
+		n, ok := fileNo[r.File]
+		if !ok {
+			n = len(s.files)
+			fileNo[r.File] = n
+			s.files = append(s.files, r.File)
+		}
+		buf = binary.AppendUvarint(buf[:0], uint64(n))
+		buf = binary.AppendUvarint(buf, uint64(r.Line))
+		invalid := uint64(0)
+		if r.InvalidUTF8 {
+			invalid = 1
+		}
+		buf = binary.AppendUvarint(buf, invalid)
+		buf = binary.AppendUvarint(buf, uint64(len(r.Key)))
+		buf = append(buf, r.Key...)
+		buf = binary.AppendUvarint(buf, uint64(len(r.Raw)))
+		s.offs = append(s.offs, w.n)
+		if _, err := w.Write(buf); err != nil {
+			return err
+		}
+		if _, err := w.Write(r.Raw); err != nil {
+			return err
+		}
+		return fn(r)
+	})
+	if err == nil {
+		err = bw.Flush()
+		s.done = err == nil
+	}
+	if !s.done {
+		s.Close()
+	}
+	return err
+}
+
+// Subset is a Source of the records with these indexes (Record.Index), in
+// input order. It reads them from the copy when there is one, otherwise it
+// reads the input and skips the others.
+func (s *Spool) Subset(indexes []int) Source {
+	idx := slices.Clone(indexes)
+	slices.Sort(idx)
+	return &subset{s: s, idx: slices.Compact(idx)}
+}
+
+type subset struct {
+	s   *Spool
+	idx []int
+}
+
+func (ss *subset) Files() []string { return ss.s.Files() }
+
+func (ss *subset) Each(fn func(*Record) error) error {
+	if ss.s.done {
+		return ss.s.read(ss.idx, false, fn)
+	}
+	return ss.s.src.Each(func(r *Record) error {
+		if _, ok := slices.BinarySearch(ss.idx, r.Index); !ok {
+			return nil
+		}
+		return fn(r)
+	})
+}
+
+// read calls fn for the copied records with these indexes, or for all of
+// them.
+func (s *Spool) read(indexes []int, all bool, fn func(*Record) error) error {
+	if all {
+		indexes = make([]int, len(s.offs))
+		for i := range indexes {
+			indexes[i] = i
+		}
+	}
+	r := bufio.NewReaderSize(io.NewSectionReader(s.f, 0, 1<<62), 1<<16)
+	pos := int64(0)
+	for _, i := range indexes {
+		if i < 0 || i >= len(s.offs) {
+			return fmt.Errorf("spool: no record %d", i)
+		}
+		if off := s.offs[i]; off != pos {
+			// Jump ahead, or back, to the record.
+			if off > pos && off-pos < 1<<16 {
+				if _, err := r.Discard(int(off - pos)); err != nil {
+					return fmt.Errorf("spool: %w", err)
+				}
+			} else {
+				r.Reset(io.NewSectionReader(s.f, off, 1<<62))
+			}
+			pos = off
+		}
+		cr := &countingReader{r: r}
+		rec, err := readSpooled(cr, s.files)
+		if err != nil {
+			return fmt.Errorf("spool: record %d: %w", i, err)
+		}
+		pos += cr.n
+		rec.Index = i
+		if err := fn(rec); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readSpooled reads one record as Spool.Each wrote it, decoding it again
+// as the input did.
+func readSpooled(r *countingReader, files []string) (*Record, error) {
+	var v [5]uint64 // file, line, invalid UTF-8, key length, raw length
+	var key []byte
+	for i := range v {
+		n, err := binary.ReadUvarint(r)
+		if err != nil {
+			return nil, err
+		}
+		v[i] = n
+		if i == 3 {
+			key = make([]byte, n)
+			if _, err := io.ReadFull(r, key); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if v[0] >= uint64(len(files)) {
+		return nil, fmt.Errorf("file %d of %d", v[0], len(files))
+	}
+	raw := make([]byte, v[4])
+	if _, err := io.ReadFull(r, raw); err != nil {
+		return nil, err
+	}
+	rec, p := decodeRecord(raw, files[v[0]], int(v[1]))
+	if p != nil {
+		return nil, p
+	}
+	rec.Key, rec.InvalidUTF8 = string(key), v[2] == 1
+	return rec, nil
+}
+
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+type countingReader struct {
+	r *bufio.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+func (c *countingReader) ReadByte() (byte, error) {
+	b, err := c.r.ReadByte()
+	if err == nil {
+		c.n++
+	}
+	return b, err
+}

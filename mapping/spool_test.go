@@ -1,0 +1,139 @@
+package mapping
+
+import (
+	"errors"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+// testData holds the real data sets.
+const testData = "../testdata/data/"
+
+// sameRecords fails unless got and want are the same records, field by
+// field (the decoded data too).
+func sameRecords(t testing.TB, what string, got, want []*Record) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%s: %d records, want %d", what, len(got), len(want))
+	}
+	for i := range want {
+		if !reflect.DeepEqual(got[i], want[i]) {
+			t.Fatalf("%s: record %d:\n got %+v\nwant %+v", what, i, *got[i], *want[i])
+		}
+	}
+}
+
+// checkSpool reads the input again through a Spool, whole and in
+// subsets, and fails unless every read gives want's records.
+func checkSpool(t testing.TB, format string, paths []string, want []*Record, rng *rand.Rand) {
+	t.Helper()
+	src, err := Open(format, paths)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewSpool(src)
+	defer s.Close()
+	for _, what := range []string{"first read (from the input)", "second read (from the copy)"} {
+		got, err := inputReadAll(s)
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		sameRecords(t, what, got, want)
+	}
+	// Subsets: any indexes, in any order, repeated; records come once
+	// each, in input order.
+	for range 4 {
+		var idx []int
+		var sub []*Record
+		for i, r := range want {
+			if rng.IntN(3) == 0 {
+				idx = append(idx, i, i)
+				sub = append(sub, r)
+			}
+		}
+		rng.Shuffle(len(idx), func(i, j int) { idx[i], idx[j] = idx[j], idx[i] })
+		got, err := inputReadAll(s.Subset(idx))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameRecords(t, "subset", got, sub)
+	}
+}
+
+func TestSpool(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	dir := t.TempDir()
+	odd := filepath.Join(dir, "odd.json")
+	// A byte-order mark, a key and a value that are not UTF-8, numbers as
+	// written, nested lists, an empty object.
+	os.WriteFile(odd, []byte("\xef\xbb\xbf{\n \"a\xffb\": {\"x\": 1.50, \"y\": [1e400, -0]},\n \"c\": {\"s\": \"\xfe\"},\n \"\": {}\n}\n"), 0o644)
+	lines := filepath.Join(dir, "lines.jsonl")
+	os.WriteFile(lines, []byte("\n{\"id\": 1}\r\n\n[1, {\"a\": null}]\n\"text\"\n"), 0o644)
+	for _, c := range []struct {
+		format string
+		paths  []string
+	}{
+		{"jsonl", []string{testData + "legal-gaps/examples.sample.jsonl"}},
+		{"json", []string{testData + "preference/preference_json_1.json"}},
+		{"json", []string{testData + "qa-feedback/dev_feedback.sample.json"}},
+		{"factgenie", []string{testData + "factgenie-d2t"}},
+		{"auto", []string{odd, lines, testData + "mqm/segments.jsonl"}},
+	} {
+		t.Run(c.format+"/"+filepath.Base(c.paths[0]), func(t *testing.T) {
+			src, err := Open(c.format, c.paths)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := inputReadAll(src)
+			if err != nil || len(want) == 0 {
+				t.Fatalf("%d records, %v", len(want), err)
+			}
+			checkSpool(t, c.format, c.paths, want, rand.New(rand.NewPCG(1, 2)))
+		})
+	}
+	// Close leaves nothing behind.
+	left, _ := filepath.Glob(filepath.Join(os.Getenv("TMPDIR"), "annosheet-spool-*"))
+	if len(left) != 0 {
+		t.Errorf("left behind: %v", left)
+	}
+}
+
+// TestSpoolStopped: a read stopped half-way leaves no copy; the next read
+// comes from the input again, and subsets still give the right records.
+func TestSpoolStopped(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	paths := []string{testData + "legal-gaps/examples.sample.jsonl"}
+	src, _ := Open("jsonl", paths)
+	want, _ := inputReadAll(src)
+	s := NewSpool(src)
+	defer s.Close()
+	stop := errors.New("stop")
+	n := 0
+	err := s.Each(func(*Record) error {
+		if n++; n == 3 {
+			return stop
+		}
+		return nil
+	})
+	if !errors.Is(err, stop) {
+		t.Fatalf("Each: %v", err)
+	}
+	if left, _ := filepath.Glob(filepath.Join(os.Getenv("TMPDIR"), "annosheet-spool-*")); len(left) != 0 {
+		t.Errorf("a stopped read left %v", left)
+	}
+	got, err := inputReadAll(s.Subset([]int{4, 1}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameRecords(t, "subset before the copy", got, []*Record{want[1], want[4]})
+	got, _ = inputReadAll(s)
+	sameRecords(t, "whole", got, want)
+	got, _ = inputReadAll(s.Subset([]int{4, 1}))
+	sameRecords(t, "subset from the copy", got, []*Record{want[1], want[4]})
+	if _, err := inputReadAll(s.Subset([]int{99})); err == nil {
+		t.Error("a subset beyond the input gave no error")
+	}
+}
