@@ -146,10 +146,12 @@ func Native(t *templates.Template, recs []*Record, items []*mapping.SourceItem, 
 	}
 	if !e.PerAnnotator && !opt.PerAnnotator {
 		// One file for all: an instance judged by several annotators
-		// would appear once per annotator, indistinguishable.
+		// would appear once per annotator, indistinguishable, unless each
+		// record of a list says whose it is.
+		whose := e.Format != templates.ExportJSONObject && slices.ContainsFunc(e.Fields, func(f templates.Field) bool { return f.Expr != nil && f.Expr.Meta == "annotator" })
 		first := map[string]string{}
 		for _, r := range recs {
-			if !x.included(r) || r.Annotator == "" {
+			if whose || !x.included(r) || r.Annotator == "" {
 				continue
 			}
 			if a, ok := first[r.Unit]; ok && a != r.Annotator {

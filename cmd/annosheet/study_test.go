@@ -501,3 +501,67 @@ func planDump(t *testing.T, p *mapping.Plan) []any {
 	}
 	return out
 }
+
+// TestExportOverlap: with two annotators on every instance, a native file
+// whose records say whose they are (factgenie's lines) holds both; one
+// whose records do not (legal-gaps' labels) is refused as one file and
+// written per annotator.
+func TestExportOverlap(t *testing.T) {
+	fill := func(dir string, fn func(w *goldtest.Workbook) error) *manifest.Manifest {
+		m, err := manifest.Read(filepath.Join(dir, manifest.FileName))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range m.Batches {
+			w, err := goldtest.OpenWorkbook(filepath.Join(dir, b.File))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := fn(w); err != nil {
+				t.Fatal(err)
+			}
+			w.Save()
+		}
+		return m
+	}
+	fg := filepath.Join(t.TempDir(), "fg")
+	if code, _, errs := runCLI(t, "generate", "-t", "factgenie-meta-eval", "-i", fgData, "-o", fg, "-a", "ak,bt", "--overlap", "2", "--seed", "1"); code != 0 {
+		t.Fatal(errs)
+	}
+	fill(fg, goldtest.FillFactgenie)
+	out := filepath.Join(t.TempDir(), "judged.jsonl")
+	if code, _, errs := runCLI(t, "export", fg, "--native", "--out", out); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	b, _ := os.ReadFile(out)
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	who := map[string]int{}
+	for _, l := range lines {
+		var r struct{ Annotator string }
+		json.Unmarshal([]byte(l), &r)
+		who[r.Annotator]++
+	}
+	if who["ak"] == 0 || who["ak"] != who["bt"] || len(who) != 2 {
+		t.Errorf("lines per annotator: %v", who)
+	}
+
+	legal := filepath.Join(t.TempDir(), "legal")
+	if code, _, errs := runCLI(t, "generate", "-t", "legal-gaps", "-i", legalData, "-o", legal, "-a", "ak,bt", "--overlap", "2", "--seed", "1"); code != 0 {
+		t.Fatal(errs)
+	}
+	fill(legal, func(w *goldtest.Workbook) error { return w.Set(w.Rows[w.Units[0]][0], "q:gaps=1", true) })
+	code, _, errs := runCLI(t, "export", legal, "--native", "--out", filepath.Join(t.TempDir(), "labels.jsonl"))
+	if code != 1 || !strings.Contains(errs, "was judged by ak and bt") {
+		t.Errorf("one file for two annotators' labels: exit %d: %s", code, errs)
+	}
+	per := filepath.Join(t.TempDir(), "labels-{annotator}.jsonl")
+	if code, _, errs := runCLI(t, "export", legal, "--native", "--out", per); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, a := range []string{"ak", "bt"} {
+		b, err := os.ReadFile(strings.Replace(per, "{annotator}", a, 1))
+		if err != nil || !strings.Contains(string(b), `"labels": [1]`) {
+			t.Errorf("%s's labels: %s %v", a, b, err)
+		}
+	}
+}
