@@ -41,7 +41,8 @@ func sameAnswers(a, b *mapping.Annotation) bool {
 // answers is kept; copies that answer the same unit alike are one; copies
 // that answer it differently are an error, since pull cannot tell which
 // is current. A unit that nobody claimed in one copy of a shared workbook
-// but someone claimed in another is that someone's. Problems of copies
+// but someone claimed in another (even if its row is gone there) is that
+// someone's. Problems of copies
 // whose records were not kept are dropped with them; problems of whole
 // workbooks stay.
 func mergeCopies(books []*pulled) ([]*mapping.Annotation, mapping.Problems, error) {
@@ -65,11 +66,22 @@ func mergeCopies(books []*pulled) ([]*mapping.Annotation, mapping.Problems, erro
 				order = append(order, k)
 			}
 			versions[k] = append(versions[k], version{i, r})
-			if r.Annotator != "" && r.Status != mapping.StatusMissing {
+			if r.Annotator != "" {
 				claimed[r.Unit] = true
 			}
 		}
 	}
+	// Records in the workbook's unit order (every copy has the units the
+	// batch was made with), and by first appearance within a unit.
+	pos := map[string]int{}
+	for _, b := range books {
+		for _, u := range b.p.Units {
+			if _, ok := pos[u.ID]; !ok {
+				pos[u.ID] = len(pos)
+			}
+		}
+	}
+	slices.SortStableFunc(order, func(a, b key) int { return pos[a.unit] - pos[b.unit] })
 	type bookUnit struct {
 		book int
 		unit string

@@ -3,8 +3,11 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/xuri/excelize/v2"
 
 	"github.com/annosheet/annosheet/internal/goldtest"
 	"github.com/annosheet/annosheet/manifest"
@@ -161,12 +164,17 @@ func TestSharedCopies(t *testing.T) {
 		t.Fatal(errs)
 	}
 	orig := filepath.Join(dir, "factgenie-meta-eval-b01.xlsx")
-	claim := func(path, who string, item int) int {
+	// claim copies the workbook for an annotator, who claims an instance
+	// and answers its rows; with drop, the instance's last row is deleted
+	// instead of answered.
+	var want []string // the units in workbook order
+	claim := func(path, who string, item int, drop bool) (answered int, dropped string) {
 		copyFile(t, orig, path)
 		w, err := goldtest.OpenWorkbook(path)
 		if err != nil {
 			t.Fatal(err)
 		}
+		want = w.Units
 		var items []string
 		for _, u := range w.Units {
 			it := u[:strings.LastIndex(u, "#")]
@@ -174,21 +182,37 @@ func TestSharedCopies(t *testing.T) {
 				items = append(items, it)
 			}
 		}
-		n := 0
+		var mine []string
 		for _, u := range w.Units {
 			if strings.HasPrefix(u, items[item]+"#") {
-				row := w.Rows[u][0]
-				w.Set(row, "q:span_ok", "Error")
-				w.Set(row, "q:explanation_ok", "Correct")
-				w.Set(row, "annotator", who)
-				n++
+				mine = append(mine, u)
 			}
 		}
+		if drop {
+			dropped, mine = mine[len(mine)-1], mine[:len(mine)-1]
+		}
+		for _, u := range mine {
+			row := w.Rows[u][0]
+			w.Set(row, "q:span_ok", "Error")
+			w.Set(row, "q:explanation_ok", "Correct")
+			w.Set(row, "annotator", who)
+		}
 		w.Save()
-		return n
+		if drop {
+			f, err := excelize.OpenFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.RemoveRow(mapping.SheetAnnotate, w.Rows[dropped][0])
+			f.Save()
+			f.Close()
+		}
+		return len(mine), dropped
 	}
-	nAK := claim(filepath.Join(dir, "from-ak.xlsx"), "ak", 0)
-	nBT := claim(filepath.Join(dir, "from-bt.xlsx"), "bt", 1)
+	// Claims in later copies, of later and earlier instances; ak deletes
+	// a row of the instance ak claimed.
+	nAK, gone := claim(filepath.Join(dir, "from-ak.xlsx"), "ak", 2, true)
+	nBT, _ := claim(filepath.Join(dir, "from-bt.xlsx"), "bt", 0, false)
 	code, out, errs := runCLI(t, "pull", dir)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
@@ -196,18 +220,26 @@ func TestSharedCopies(t *testing.T) {
 	recs := readRecords(t, out)
 	byUnit(t, recs)
 	count := map[string]int{}
-	units := map[string]bool{}
+	var units []string
 	for _, r := range recs {
-		units[r.Unit] = true
+		units = append(units, r.Unit)
 		count[r.Annotator]++
-		if r.Annotator != "" && r.Status != mapping.StatusComplete {
+		switch {
+		case r.Unit == gone:
+			if r.Annotator != "ak" || r.Status != mapping.StatusMissing {
+				t.Errorf("the deleted row's unit: %s, %s", r.Annotator, r.Status)
+			}
+		case r.Annotator != "" && r.Status != mapping.StatusComplete:
 			t.Errorf("%s's %s: %s", r.Annotator, r.Unit, r.Status)
 		}
 	}
-	if len(recs) != 289 || len(units) != 289 || count["ak"] != nAK || count["bt"] != nBT || count[""] != 289-nAK-nBT {
-		t.Errorf("%d records of %d units: %v (ak claimed %d, bt %d)", len(recs), len(units), count, nAK, nBT)
+	if !slices.Equal(units, want) {
+		t.Errorf("records not in the workbook's unit order")
 	}
-	if rep := statusJSON(t, dir); rep.Total.Complete != nAK+nBT || rep.Total.Units != 289 {
+	if len(recs) != 289 || count["ak"] != nAK+1 || count["bt"] != nBT || count[""] != 289-nAK-1-nBT {
+		t.Errorf("%d records: %v (ak claimed %d, bt %d)", len(recs), count, nAK+1, nBT)
+	}
+	if rep := statusJSON(t, dir); rep.Total.Complete != nAK+nBT || rep.Total.Missing != 1 || rep.Total.Units != 289 {
 		t.Errorf("status: %+v", rep.Total)
 	}
 }
