@@ -487,8 +487,18 @@ func (g *generation) newManifest() (*manifest.Manifest, error) {
 		}
 		m.Inputs = append(m.Inputs, in)
 	}
+	// Every batch's units are known before any workbook is made, so that a
+	// batch never made still counts its units as missing.
+	unitsOf := map[string][]manifest.Unit{}
+	for _, u := range res.Units {
+		unitsOf[u.Item] = append(unitsOf[u.Item], manifest.Unit{ID: u.ID, Item: u.Item})
+	}
 	for _, b := range g.plan {
-		m.Batches = append(m.Batches, manifest.Batch{ID: b.ID, Annotator: b.Annotator})
+		mb := manifest.Batch{ID: b.ID, Annotator: b.Annotator}
+		for _, it := range b.Items {
+			mb.Units = append(mb.Units, unitsOf[it]...)
+		}
+		m.Batches = append(m.Batches, mb)
 	}
 	return m, nil
 }

@@ -648,7 +648,14 @@ func TestGSheetsStudy(t *testing.T) {
 	if code != exitFailure {
 		t.Fatalf("first run: exit %d: %s", code, errs)
 	}
-	code, out, errs := runCLI(t, args...)
+	// Half made: the batch whose spreadsheet is not finished still counts
+	// its units, as missing.
+	code, out, errs := runCLI(t, "status", dir, "--endpoint", endpoint, "--no-auth", "--json")
+	var half statusReport
+	if err := json.Unmarshal([]byte(out), &half); code != 0 || err != nil || half.Total.Units != 10 || half.Total.Missing != 5 {
+		t.Errorf("status of a half-made study: exit %d, %+v: %s", code, half.Total, errs)
+	}
+	code, out, errs = runCLI(t, args...)
 	if code != 0 || !strings.Contains(errs, "kept ") || !strings.Contains(errs, "finishing ") {
 		t.Fatalf("second run: exit %d: %s\n%s", code, errs, out)
 	}
@@ -717,5 +724,37 @@ func TestGSheetsStudy(t *testing.T) {
 	json.Unmarshal([]byte(out), &rep)
 	if rep.Total.Units != 10 || rep.Total.Complete != 1 || len(rep.Annotators) != 2 {
 		t.Errorf("status %+v", rep.Total)
+	}
+}
+
+// TestGSheetsNeverMade: a run that fails on its first spreadsheet leaves
+// a manifest whose other batches were never made; status and pull still
+// count their units, as missing.
+func TestGSheetsNeverMade(t *testing.T) {
+	noGoogleAccount(t)
+	fake, endpoint := startFake(t, sheetsfake.Options{})
+	dir := t.TempDir()
+	fake.Inject(sheetsfake.Fault{Match: ":batchUpdate", Status: 403})
+	code, _, errs := runCLI(t, "generate", "-t", "legal-gaps", "-i", legalData, "-o", dir, "--format", "gsheets", "--endpoint", endpoint, "--no-auth",
+		"--annotators", "ak,bt", "--overlap", "2", "--seed", "1")
+	if code != exitFailure {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	m := readManifest(t, dir)
+	if len(m.Batches) != 2 || m.Batches[1].Spreadsheet != nil {
+		t.Fatalf("batches %+v", m.Batches)
+	}
+	code, out, errs := runCLI(t, "pull", dir, "--endpoint", endpoint, "--no-auth")
+	if code != 0 {
+		t.Fatalf("pull: exit %d: %s", code, errs)
+	}
+	recs := readRecords(t, out)
+	if len(recs) != 10 || !strings.Contains(errs, "the workbook of batch bt-b01 was never made (generate did not finish); its 5 units are reported missing") {
+		t.Errorf("%d records: %s", len(recs), errs)
+	}
+	for _, r := range recs {
+		if r.Status != mapping.StatusMissing || r.Annotator == "" {
+			t.Errorf("%s/%s by %q: %s", r.Batch, r.Unit, r.Annotator, r.Status)
+		}
 	}
 }
