@@ -258,7 +258,7 @@ func (b *builder) expand(rec *Record) (*item, Problems) {
 				continue
 			}
 			if seen[u] {
-				bad = append(bad, b.problem(it, "", ErrDuplicateID, "two elements have the unit id %q; make rows.unit unique, e.g. with {$n}", u))
+				bad = append(bad, b.problem(it, "", ErrDuplicateID, "two elements have the unit id %q; make rows.unit unique, e.g. with {$id} and {$n}", u))
 			}
 			seen[u] = true
 			it.units = append(it.units, u)
@@ -469,6 +469,7 @@ func (b *builder) scan() error {
 		line int
 	}
 	ids := map[string]pos{}
+	unitAt := map[string]pos{} // units of per-element rows, whose ids the template makes
 	b.rows = 1
 	b.blobs = map[string]string{}
 	b.blobCols = 0
@@ -485,6 +486,16 @@ func (b *builder) scan() error {
 					Message: fmt.Sprintf("the id is also used by the record at %s:%d", prev.file, prev.line)})
 			} else {
 				ids[it.id] = pos{rec.File, rec.Line}
+			}
+			if b.t.Rows.Per == templates.PerElement {
+				for _, u := range it.units {
+					if prev, dup := unitAt[u]; dup && len(bad) < MaxErrors {
+						bad = append(bad, &Problem{Severity: Error, File: rec.File, Line: rec.Line, Record: it.id, Err: ErrDuplicateID,
+							Message: fmt.Sprintf("the unit id %q is also a unit of the record at %s:%d; make rows.unit unique across records, e.g. with {$id}", u, prev.file, prev.line)})
+					} else if !dup {
+						unitAt[u] = pos{rec.File, rec.Line}
+					}
+				}
 			}
 		}
 		if len(bad) >= MaxErrors {

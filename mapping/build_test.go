@@ -432,3 +432,27 @@ questions:
 		t.Errorf("validation %+v", v)
 	}
 }
+
+// TestUnitIDsAcrossRecords: a per-element template whose unit ids do not
+// name their record would give two records' rows the same unit, and the
+// workbook could not be read back: generating refuses, naming both.
+func TestUnitIDsAcrossRecords(t *testing.T) {
+	src, _ := templates.BuiltinSource("factgenie-meta-eval")
+	yaml := strings.Replace(string(src), `unit: "{$id}#{@.evaluator_label}{$n}"`, `unit: "{@.evaluator_label}{$n}"`, 1)
+	if yaml == string(src) {
+		t.Fatal("the built-in's rows.unit moved; update the test")
+	}
+	tp, err := templates.Load("units.yaml", []byte(yaml))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := mapping.Open(tp.Input.Format, []string{data + "factgenie-d2t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = mapping.Build(tp, in, mapping.Options{})
+	var ps mapping.Problems
+	if !errors.As(err, &ps) || !errors.Is(ps[0].Err, mapping.ErrDuplicateID) || !strings.Contains(ps[0].Message, `the unit id "A1" is also a unit of the record at`) {
+		t.Fatalf("got %v", err)
+	}
+}

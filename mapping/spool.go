@@ -21,6 +21,9 @@ type Spool struct {
 	offs  []int64  // the offset in f of the record with each Index
 	files []string // Record.File values, by number
 	done  bool     // f holds every record
+	// copying: a read is copying the records now; a read inside it
+	// (fn reading the source again) reads the input itself.
+	copying bool
 }
 
 // NewSpool wraps src. Nothing is read until Each.
@@ -46,7 +49,7 @@ func (s *Spool) Each(fn func(*Record) error) error {
 	if s.done {
 		return s.read(nil, true, fn)
 	}
-	if _, ok := s.src.(*factgenieSource); ok {
+	if _, ok := s.src.(*factgenieSource); ok || s.copying {
 		return s.src.Each(fn)
 	}
 	if err := s.Close(); err != nil {
@@ -61,6 +64,8 @@ func (s *Spool) Each(fn func(*Record) error) error {
 	w := &countingWriter{w: bw}
 	fileNo := map[string]int{}
 	var buf []byte
+	s.copying = true
+	defer func() { s.copying = false }()
 	err = s.src.Each(func(r *Record) error {
 		if r.Index != len(s.offs) {
 			return fmt.Errorf("spool the input: record %d comes as the %dth", r.Index, len(s.offs))
@@ -117,7 +122,7 @@ type subset struct {
 func (ss *subset) Files() []string { return ss.s.Files() }
 
 func (ss *subset) Each(fn func(*Record) error) error {
-	if ss.s.done {
+	if ss.s.done && !ss.s.copying {
 		return ss.s.read(ss.idx, false, fn)
 	}
 	return ss.s.src.Each(func(r *Record) error {

@@ -101,15 +101,28 @@ func TestSpool(t *testing.T) {
 	}
 }
 
+// legalSpool is a Spool of the legal-gaps sample, not yet read, and its
+// records; its temporary files go to a folder of the test's.
+func legalSpool(t *testing.T) (*Spool, []*Record) {
+	t.Helper()
+	t.Setenv("TMPDIR", t.TempDir())
+	src, err := Open("jsonl", []string{testData + "legal-gaps/examples.sample.jsonl"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := inputReadAll(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewSpool(src)
+	t.Cleanup(func() { s.Close() })
+	return s, want
+}
+
 // TestSpoolStopped: a read stopped half-way leaves no copy; the next read
 // comes from the input again, and subsets still give the right records.
 func TestSpoolStopped(t *testing.T) {
-	t.Setenv("TMPDIR", t.TempDir())
-	paths := []string{testData + "legal-gaps/examples.sample.jsonl"}
-	src, _ := Open("jsonl", paths)
-	want, _ := inputReadAll(src)
-	s := NewSpool(src)
-	defer s.Close()
+	s, want := legalSpool(t)
 	stop := errors.New("stop")
 	n := 0
 	err := s.Each(func(*Record) error {
@@ -136,4 +149,31 @@ func TestSpoolStopped(t *testing.T) {
 	if _, err := inputReadAll(s.Subset([]int{99})); err == nil {
 		t.Error("a subset beyond the input gave no error")
 	}
+}
+
+// TestSpoolNested: reading the spool again while it is copying reads the
+// input, and the copy it is making stays whole.
+func TestSpoolNested(t *testing.T) {
+	s, want := legalSpool(t)
+	var outer []*Record
+	err := s.Each(func(r *Record) error {
+		outer = append(outer, r)
+		inner, err := inputReadAll(s)
+		if err != nil {
+			return err
+		}
+		sameRecords(t, "inner", inner, want)
+		sub, err := inputReadAll(s.Subset([]int{r.Index}))
+		if err != nil {
+			return err
+		}
+		sameRecords(t, "inner subset", sub, []*Record{want[r.Index]})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameRecords(t, "outer", outer, want)
+	got, _ := inputReadAll(s)
+	sameRecords(t, "from the copy", got, want)
 }
