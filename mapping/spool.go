@@ -173,36 +173,40 @@ func (s *Spool) read(indexes []int, all bool, fn func(*Record) error) error {
 	return nil
 }
 
-// readSpooled reads one record as Spool.Each wrote it, decoding it again
-// as the input did.
+// readSpooled reads one record as Spool.Each wrote it (file number, line,
+// invalid UTF-8, key, raw record), decoding it again as the input did.
 func readSpooled(r *countingReader, files []string) (*Record, error) {
-	var v [5]uint64 // file, line, invalid UTF-8, key length, raw length
-	var key []byte
-	for i := range v {
-		n, err := binary.ReadUvarint(r)
+	var err error
+	uvarint := func() uint64 {
+		var n uint64
+		if err == nil {
+			n, err = binary.ReadUvarint(r)
+		}
+		return n
+	}
+	bytes := func() []byte {
+		n := uvarint()
 		if err != nil {
-			return nil, err
+			return nil
 		}
-		v[i] = n
-		if i == 3 {
-			key = make([]byte, n)
-			if _, err := io.ReadFull(r, key); err != nil {
-				return nil, err
-			}
-		}
+		b := make([]byte, n)
+		_, err = io.ReadFull(r, b)
+		return b
 	}
-	if v[0] >= uint64(len(files)) {
-		return nil, fmt.Errorf("file %d of %d", v[0], len(files))
-	}
-	raw := make([]byte, v[4])
-	if _, err := io.ReadFull(r, raw); err != nil {
+	file, line, invalid := uvarint(), uvarint(), uvarint()
+	key := bytes()
+	raw := bytes()
+	if err != nil {
 		return nil, err
 	}
-	rec, p := decodeRecord(raw, files[v[0]], int(v[1]))
+	if file >= uint64(len(files)) {
+		return nil, fmt.Errorf("file %d of %d", file, len(files))
+	}
+	rec, p := decodeRecord(raw, files[file], int(line))
 	if p != nil {
 		return nil, p
 	}
-	rec.Key, rec.InvalidUTF8 = string(key), v[2] == 1
+	rec.Key, rec.InvalidUTF8 = string(key), invalid == 1
 	return rec, nil
 }
 

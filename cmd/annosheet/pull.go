@@ -250,7 +250,6 @@ func pullAll(ctx context.Context, refs []workbookRef, opt pullOptions, stderr io
 		popt := mapping.PullOptions{Template: opt.Template, Study: ref.study, StudyOrders: orders}
 		if ref.man != nil {
 			popt.Template, popt.Version = ref.man.Template.Name, ref.man.Template.Version
-			popt.Orders = ref.man.Orders
 		}
 		p, err := mapping.Pull(g, popt)
 		closeFn()
