@@ -37,10 +37,15 @@ type Manifest struct {
 	Format   string   `json:"format"` // xlsx or gsheets
 	Template Template `json:"template"`
 	// InputArgs are the inputs as given to generate (files or folders);
-	// Inputs every file read, with its hash.
+	// Inputs every file read, with its hash. Their paths are relative to
+	// the manifest's folder (absolute where they cannot be), so that a
+	// study moved with its inputs finds them.
 	InputArgs []string `json:"input_args"`
 	Inputs    []Input  `json:"inputs"`
-	Seed      uint64   `json:"seed"`
+	// Dir is the absolute path of the study's folder when it was made,
+	// so that a study moved without its inputs still finds them.
+	Dir  string `json:"dir,omitempty"`
+	Seed uint64 `json:"seed"`
 	// Assignment is how the instances were shared out.
 	Assignment *Assignment `json:"assignment,omitempty"`
 	Batches    []Batch     `json:"batches"`

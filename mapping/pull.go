@@ -37,6 +37,8 @@ type PullOptions struct {
 	// workbooks whose study is known only once they are read; Orders,
 	// when set, comes first.
 	StudyOrders map[string]map[string][]string
+	// Annotators are the study's declared annotator IDs.
+	Annotators []string
 }
 
 // Pulled is what Pull reads from one workbook.

@@ -19,6 +19,7 @@ import (
 	"github.com/annosheet/annosheet/internal/ojson"
 	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/study"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -32,7 +33,10 @@ type exportOptions struct {
 	Params      map[string]string
 	Annotator   string
 	Force       bool
-	Google      googleOptions
+	// CompleteOnly exports complete units only; AllowProblems exports
+	// units with error-level problems as they are.
+	CompleteOnly, AllowProblems bool
+	Google                      googleOptions
 }
 
 func exportCommand() *cli.Command {
@@ -61,6 +65,8 @@ func exportCommand() *cli.Command {
 			&cli.StringSliceFlag{Name: "param", Usage: "template parameter `NAME=VALUE`, as given to generate"},
 			&cli.StringFlag{Name: "annotator", Usage: "export the records of annotator `ID` only"},
 			&cli.BoolFlag{Name: "force", Usage: "replace existing output files"},
+			&cli.BoolFlag{Name: "complete-only", Usage: "export complete units only (leave out partial and empty ones)"},
+			&cli.BoolFlag{Name: "allow-problems", Usage: "export units that pull found errors in, as they are"},
 		}, googleFlags()...),
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
@@ -73,68 +79,68 @@ func exportCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			return runExport(exportOptions{
+			return runExport(c.Context, exportOptions{
 				Annotations: c.Args().First(), Native: true, Out: c.String("out"), Manifest: c.String("manifest"),
 				Inputs: c.StringSlice("input"), Template: c.String("template"), Params: params,
 				Annotator: c.String("annotator"), Force: c.Bool("force"), Google: googleFrom(c),
+				CompleteOnly: c.Bool("complete-only"), AllowProblems: c.Bool("allow-problems"),
 			}, c.App.Writer, c.App.ErrWriter)
 		},
 	}
 }
 
 // exportRecords reads the records to export: a file of them, or a
-// study's manifest (or its folder), pulled first.
-func exportRecords(opt *exportOptions, stderr io.Writer) ([]*export.Record, error) {
+// study's manifest (or its folder), pulled first; the study's manifest
+// is returned when there is one.
+func exportRecords(ctx context.Context, opt *exportOptions, stderr io.Writer) ([]*mapping.Annotation, *study.Manifest, error) {
 	path := opt.Annotations
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		path = filepath.Join(path, manifest.FileName)
 	}
-	if m, err := manifest.Read(path); err == nil {
-		if opt.Manifest == "" {
-			opt.Manifest = path
-		}
-		refs, err := studyFolderRefs(m, filepath.Dir(path))
+	if filepath.Base(path) == manifest.FileName || strings.EqualFold(filepath.Ext(path), ".json") {
+		src, err := study.Open([]string{path}, backends(opt.Google, stderr))
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		res, err := pullAll(context.Background(), refs, pullOptions{Google: opt.Google}, stderr)
+		res, err := study.Pull(ctx, src, study.PullOptions{})
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		res.problems.Sort()
-		for _, p := range res.problems {
-			fmt.Fprintln(stderr, p.Error())
+		printProblems(stderr, res.Problems)
+		if len(res.Conflicts) > 0 {
+			return nil, nil, fmt.Errorf("%d units are answered differently by copies of their batch (see above); keep only the current copy of each batch, then export again", len(res.Conflicts))
 		}
-		var b bytes.Buffer
-		enc := json.NewEncoder(&b)
-		enc.SetEscapeHTML(false)
-		for _, r := range res.records {
-			if err := enc.Encode(r); err != nil {
-				return nil, err
-			}
-		}
-		return export.ReadRecords(&b, path)
+		return res.Records, src.Manifests[0], nil
 	}
 	f, err := os.Open(opt.Annotations)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer f.Close()
-	return export.ReadRecords(f, opt.Annotations)
+	recs, err := readPulled(f, opt.Annotations)
+	return recs, nil, err
 }
 
-func runExport(opt exportOptions, stdout, stderr io.Writer) error {
-	recs, err := exportRecords(&opt, stderr)
+func runExport(ctx context.Context, opt exportOptions, stdout, stderr io.Writer) error {
+	all, man, err := exportRecords(ctx, &opt, stderr)
 	if err != nil {
 		return err
 	}
-	var man *manifest.Manifest
-	if opt.Manifest != "" {
-		if man, err = manifest.Read(opt.Manifest); err != nil {
+	if man == nil && opt.Manifest != "" {
+		src, err := study.Open([]string{opt.Manifest}, study.Backends{})
+		if err != nil {
 			return err
 		}
+		if len(src.Manifests) == 0 {
+			return fmt.Errorf("%s: %w", opt.Manifest, manifest.ErrNotManifest)
+		}
+		man = src.Manifests[0]
 	}
-	t, err := exportTemplate(opt, man, recs)
+	sel, err := study.SelectForExport(all, opt.CompleteOnly, opt.AllowProblems)
+	if err != nil {
+		return err
+	}
+	t, err := exportTemplate(opt, man, all)
 	if err != nil {
 		return err
 	}
@@ -144,9 +150,11 @@ func runExport(opt exportOptions, stdout, stderr io.Writer) error {
 	if man != nil {
 		keys, orders = man.Keys, man.Orders
 		if len(inputs) == 0 {
-			if inputs, err = manifestInputs(man, opt.Manifest); err != nil {
+			if inputs, err = man.InputPaths(); err != nil {
 				return err
 			}
+		} else if changed := man.ChangedInputs(inputs); len(changed) > 0 {
+			fmt.Fprintf(stderr, "warning: %s: not the content the workbooks were generated from; exported with it as --input says (offsets may not match)\n", strings.Join(changed, ", "))
 		}
 	}
 	if len(inputs) == 0 {
@@ -167,6 +175,10 @@ func runExport(opt exportOptions, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	recs, err := toExport(sel.Records)
+	if err != nil {
+		return err
+	}
 	files, err := export.Native(t, recs, items, export.Options{Annotator: opt.Annotator, Style: inputStyle(inputs), Orders: orders, PerAnnotator: strings.Contains(opt.Out, "{annotator}")})
 	if err != nil {
 		return err
@@ -176,8 +188,9 @@ func runExport(opt exportOptions, stdout, stderr io.Writer) error {
 			fmt.Fprintln(stderr, "warning: "+w)
 		}
 	}
+	left := leftOut(sel)
 	if len(files) == 0 {
-		fmt.Fprintln(stderr, "annosheet: nothing to export: no record has an annotator")
+		fmt.Fprintln(stderr, "annosheet: nothing to export: no record has an annotator"+left)
 		return nil
 	}
 	if opt.Out == "" {
@@ -185,6 +198,9 @@ func runExport(opt exportOptions, stdout, stderr io.Writer) error {
 			return usagef("%d annotators' files to write: give --out (with {annotator} where the ID goes)", len(files))
 		}
 		_, err := stdout.Write(files[0].Data)
+		if left != "" {
+			fmt.Fprintln(stderr, "exported"+left)
+		}
 		return err
 	}
 	paths := map[string]string{} // path -> annotator
@@ -212,7 +228,31 @@ func runExport(opt exportOptions, stdout, stderr io.Writer) error {
 		}
 		fmt.Fprintf(stdout, "wrote %s: %d records\n", path, file.Records)
 	}
+	if left != "" {
+		fmt.Fprintln(stdout, "exported"+left)
+	}
 	return nil
+}
+
+// leftOut says what the export left out, and what it kept despite errors.
+func leftOut(sel *study.Selection) string {
+	var parts []string
+	for _, c := range []struct {
+		n    int
+		what string
+	}{{sel.Partial, "partial"}, {sel.Empty, "empty"}, {sel.Missing, "missing"}} {
+		if c.n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", c.n, c.what))
+		}
+	}
+	out := ""
+	if len(parts) > 0 {
+		out = "; left out " + strings.Join(parts, ", ") + " units"
+	}
+	if sel.WithErrors > 0 {
+		out += fmt.Sprintf("; %s with errors kept (--allow-problems)", plural(sel.WithErrors, "unit"))
+	}
+	return out
 }
 
 // annotatorPath puts an annotator's ID into an output path: in place of
@@ -241,7 +281,7 @@ func annotatorPath(out, annotator string, n int) string {
 
 // exportTemplate finds the template of the records: the manifest's, a
 // given one, or the built-in they name; it must match their version.
-func exportTemplate(opt exportOptions, man *manifest.Manifest, recs []*export.Record) (*templates.Template, error) {
+func exportTemplate(opt exportOptions, man *study.Manifest, recs []*mapping.Annotation) (*templates.Template, error) {
 	var t *templates.Template
 	var err error
 	switch {
@@ -253,7 +293,7 @@ func exportTemplate(opt exportOptions, man *manifest.Manifest, recs []*export.Re
 			params = map[string]string{}
 		}
 		maps.Copy(params, opt.Params)
-		t, err = templates.LoadWithParams(opt.Manifest+" (template)", []byte(man.Template.Source), params)
+		t, err = templates.LoadWithParams(man.Path+" (template)", []byte(man.Template.Source), params)
 	case len(recs) > 0:
 		t, err = templates.BuiltinWithParams(recs[0].Template.Name, opt.Params)
 	default:
@@ -266,32 +306,6 @@ func exportTemplate(opt exportOptions, man *manifest.Manifest, recs []*export.Re
 		return nil, fmt.Errorf("%s: the records are of template %s version %d, not %s version %d", opt.Annotations, recs[0].Template.Name, recs[0].Template.Version, t.Name, t.Version)
 	}
 	return t, nil
-}
-
-// manifestInputs finds the study's inputs: where generate was given them,
-// or beside the manifest; every file must still have the content it had.
-func manifestInputs(m *manifest.Manifest, manPath string) ([]string, error) {
-	resolve := func(p string) string {
-		if _, err := os.Stat(p); err != nil && !filepath.IsAbs(p) {
-			return filepath.Join(filepath.Dir(manPath), p)
-		}
-		return p
-	}
-	for _, in := range m.Inputs {
-		path := resolve(in.Path)
-		h, err := manifest.HashFile(path)
-		if err != nil {
-			return nil, fmt.Errorf("input %s from the manifest: %w (give --input)", in.Path, err)
-		}
-		if h.SHA256 != in.SHA256 {
-			return nil, fmt.Errorf("input %s changed since the workbooks were generated (SHA-256 %s…, was %s…)", path, h.SHA256[:12], in.SHA256[:12])
-		}
-	}
-	var out []string
-	for _, a := range m.InputArgs {
-		out = append(out, resolve(a))
-	}
-	return out, nil
 }
 
 // inputStyle is the JSON style of the study's input, which the native file
@@ -307,4 +321,31 @@ func inputStyle(inputs []string) ojson.Style {
 		}
 	}
 	return ojson.Style{Indent: "  ", Newline: true}
+}
+
+// readPulled reads pulled canonical records.
+func readPulled(r io.Reader, name string) ([]*mapping.Annotation, error) {
+	var out []*mapping.Annotation
+	dec := json.NewDecoder(r)
+	for dec.More() {
+		var a mapping.Annotation
+		if err := dec.Decode(&a); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		out = append(out, &a)
+	}
+	return out, nil
+}
+
+// toExport is a stopgap until export reads mapping's records itself.
+func toExport(recs []*mapping.Annotation) ([]*export.Record, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	for _, r := range recs {
+		if err := enc.Encode(r); err != nil {
+			return nil, err
+		}
+	}
+	return export.ReadRecords(&b, "records")
 }

@@ -2,26 +2,21 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/binary"
-	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/annosheet/annosheet/assign"
-	"github.com/annosheet/annosheet/internal/atomicfile"
 	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/sheets"
+	"github.com/annosheet/annosheet/study"
 	"github.com/annosheet/annosheet/templates"
-	"github.com/annosheet/annosheet/xlsx"
 )
 
 type generateOptions struct {
@@ -87,12 +82,12 @@ func generateCommand() *cli.Command {
 			&cli.StringFlag{Name: "batch", Value: "b01", Usage: "batch `ID` of a single shared workbook"},
 			&cli.StringSliceFlag{Name: "param", Usage: "template parameter `NAME=VALUE`; repeat for several"},
 			&cli.Uint64Flag{Name: "seed", Usage: "`N` seeds the assignment, anonymised labels and shuffled orders (recorded in the manifest)", DefaultText: "random"},
-			&cli.BoolFlag{Name: "force", Usage: "replace existing output (a spreadsheet is rewritten in place, keeping its link)"},
+			&cli.BoolFlag{Name: "force", Usage: "replace what a previous run made (a spreadsheet is rewritten in place, keeping its link); never workbooks that hold answers, without --discard-answers"},
 			&cli.StringSliceFlag{Name: "share", Usage: "gsheets: give these `EMAIL`s edit access to every spreadsheet (comma-separated or repeated)"},
 			&cli.StringFlag{Name: "message", Usage: "gsheets: `TEXT` of the sharing mail"},
 			&cli.StringFlag{Name: "folder", Usage: "gsheets: Drive folder `ID` to create in (a shared drive's folder for a service account)"},
 			&cli.StringFlag{Name: "protect", Value: sheets.ProtectWarning, Usage: "gsheets: context columns ask before an edit (warning) or only you may edit them (editors)"},
-			&cli.BoolFlag{Name: "discard-answers", Usage: "gsheets: let --force rewrite a spreadsheet that holds annotators' answers (pull them first)"},
+			&cli.BoolFlag{Name: "discard-answers", Usage: "let --force replace workbooks and spreadsheets that hold annotators' answers (pull them first)"},
 		}, googleFlags()...),
 		Action: func(c *cli.Context) error {
 			if err := noArgs(c); err != nil {
@@ -121,7 +116,7 @@ func generateCommand() *cli.Command {
 				DiscardAnswers: c.Bool("discard-answers"),
 			}
 			if opt.Format != formatGSheets {
-				for _, f := range []string{"share", "message", "folder", "protect", "endpoint", "no-auth", "discard-answers"} {
+				for _, f := range []string{"share", "message", "folder", "protect", "endpoint", "no-auth"} {
 					// An endpoint from the environment is for whichever
 					// command wants it.
 					if c.IsSet(f) && !(f == "endpoint" && c.String(f) == os.Getenv(envEndpoint)) {
@@ -195,22 +190,6 @@ func (opt generateOptions) check() error {
 
 func isEmail(s string) bool { return strings.Contains(s, "@") }
 
-// generation is one generate run: the study's plan and what it made.
-type generation struct {
-	opt    generateOptions
-	t      *templates.Template
-	src    *mapping.Spool
-	record map[string]int // item -> the Index of its input record
-	study  string
-	limit  int
-	all    *mapping.Result // every instance, checked: warnings, keys, orders
-	plan   []assign.Batch
-	man    *manifest.Manifest
-	path   string // of the manifest
-	stdout io.Writer
-	stderr io.Writer
-}
-
 func runGenerate(ctx context.Context, opt generateOptions, stdout, stderr io.Writer) error {
 	if err := opt.check(); err != nil {
 		return err
@@ -225,227 +204,75 @@ func runGenerate(ctx context.Context, opt generateOptions, stdout, stderr io.Wri
 	}
 	spool := mapping.NewSpool(src)
 	defer spool.Close()
-	g := &generation{opt: opt, t: t, src: spool, path: filepath.Join(opt.Out, manifest.FileName), stdout: stdout, stderr: stderr, limit: mapping.XLSXCellLimit}
-	var prev *manifest.Manifest
+	var w study.Writer = xlsxWriter{dir: opt.Out, now: opt.Now}
+	var sw *sheetsWriter
 	if opt.Format == formatGSheets {
-		g.limit = mapping.SheetsCellLimit
-		if prev, err = g.previous(); err != nil {
-			return err
-		}
+		sw = &sheetsWriter{google: &googleSheets{opt: opt.Google, stderr: stderr}, share: opt.Share, message: opt.Message,
+			folder: opt.Folder, protect: opt.Protect, stderr: stderr}
+		w = sw
 	}
-	if err := g.begin(prev); err != nil {
-		return err
+	var bar progress = noProgress{}
+	defer func() { bar.Finish() }()
+	what := "writing workbooks"
+	if sw != nil {
+		what = "making spreadsheets"
 	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	if err := os.MkdirAll(opt.Out, 0o755); err != nil {
-		return err
-	}
-	switch opt.Format {
-	case formatXLSX:
-		err = g.writeFiles(ctx)
-	case formatGSheets:
-		err = g.writeSpreadsheets(ctx, prev)
-	}
-	if err != nil {
-		return err
-	}
-	g.summary()
-	return nil
-}
-
-// begin draws the study's identity and seed (those of the run it finishes,
-// when it finishes one), checks every record, and shares out the
-// instances.
-func (g *generation) begin(prev *manifest.Manifest) error {
-	opt := &g.opt
-	var err error
-	if prev != nil && g.samePlan(prev) && !opt.Force {
-		g.study, opt.Seed, opt.SeedSet = prev.Study, prev.Seed, true
-	} else if g.study, err = newStudyID(); err != nil {
-		return err
-	}
-	if !opt.SeedSet {
-		var b [8]byte
-		if _, err := rand.Read(b[:]); err != nil {
-			return err
-		}
-		opt.Seed = binary.LittleEndian.Uint64(b[:])
-	}
-	g.all, err = mapping.Build(g.t, g.src, mapping.Options{Batch: opt.Batch, Study: g.study, CellLimit: g.limit, Seed: opt.Seed})
-	if err != nil {
-		return err
-	}
-	for _, w := range g.all.Warnings {
-		fmt.Fprintln(g.stderr, "warning: "+w.Error())
-	}
-	var items []assign.Item
-	g.record = map[string]int{}
-	for _, u := range g.all.Units {
-		g.record[u.Item] = u.Record
-		if n := len(items); n > 0 && items[n-1].ID == u.Item {
-			items[n-1].Units++
-			continue
-		}
-		items = append(items, assign.Item{ID: u.Item, Units: 1})
-	}
-	g.plan, err = assign.Plan(items, assign.Options{Annotators: opt.Annotators, Overlap: opt.Overlap, BatchSize: opt.BatchSize, Seed: opt.Seed})
-	if err != nil {
+	gen, err := study.Generate(ctx, study.GenerateOptions{
+		Template: t, Inputs: opt.Inputs, Dir: opt.Out, Batch: opt.Batch, Seed: opt.Seed, SeedSet: opt.SeedSet, Now: opt.Now,
+		Force: opt.Force, DiscardAnswers: opt.DiscardAnswers,
+		Annotators: opt.Annotators, Overlap: opt.Overlap, BatchSize: opt.BatchSize,
+		Warn: func(err error) { fmt.Fprintln(stderr, "warning: "+err.Error()) },
+		Note: func(s string) { fmt.Fprintln(stderr, s) },
+		Wrote: func(where string, b *manifest.Batch) {
+			who := ""
+			if b.Annotator != "" {
+				who = "for " + b.Annotator + ", "
+			}
+			fmt.Fprintf(stdout, "wrote %s: %s in %s (%sbatch %s)\n", where, plural(len(b.Units), "unit"), plural(b.Rows, "row"), who, b.ID)
+			if sw != nil {
+				if share := sw.shareWith(b); len(share) > 0 {
+					fmt.Fprintf(stdout, "  shared with %s (can edit)\n", strings.Join(share, ", "))
+				}
+			}
+		},
+		Progress: func(total int64) func(int) {
+			bar = newProgress(stderr, total, what)
+			return bar.Add
+		},
+	}, spool, w)
+	if errors.Is(err, study.ErrPlan) {
 		return usageError{err}
 	}
-	if len(g.plan) == 1 && g.plan[0].Annotator == "" {
-		g.plan[0].ID = opt.Batch
-	}
-	g.man, err = g.newManifest()
-	return err
-}
-
-// build renders one batch's plan: the whole study's when it is one shared
-// workbook, already checked.
-func (g *generation) build(b assign.Batch) (*mapping.Result, error) {
-	if len(g.plan) == 1 && b.Annotator == "" && b.ID == g.opt.Batch {
-		return g.all, nil
-	}
-	picked := make(map[string]bool, len(b.Items))
-	records := make([]int, 0, len(b.Items))
-	for _, it := range b.Items {
-		picked[it] = true
-		records = append(records, g.record[it])
-	}
-	// Only the batch's records are read again (every record was checked
-	// by begin).
-	return mapping.Build(g.t, g.src.Subset(records), mapping.Options{
-		Batch: b.ID, Study: g.study, CellLimit: g.limit, Seed: g.opt.Seed,
-		Keys: g.all.Keys, Items: func(item string) bool { return picked[item] }, Annotator: b.Annotator,
-	})
-}
-
-// record puts what a batch's build made into its manifest entry.
-func record(mb *manifest.Batch, res *mapping.Result) {
-	mb.Rows, mb.Units = res.Rows, nil
-	for _, u := range res.Units {
-		mb.Units = append(mb.Units, manifest.Unit{ID: u.ID, Item: u.Item})
-	}
-}
-
-func (g *generation) bookPath(b assign.Batch) string {
-	return filepath.Join(g.opt.Out, fmt.Sprintf("%s-%s.xlsx", g.t.Name, b.ID))
-}
-
-// writeFiles writes a workbook per batch, then the manifest; nothing is
-// replaced without --force.
-func (g *generation) writeFiles(ctx context.Context) error {
-	if !g.opt.Force {
-		paths := []string{}
-		for _, b := range g.plan {
-			paths = append(paths, g.bookPath(b))
-		}
-		for _, p := range append(paths, g.path) {
-			if _, err := os.Lstat(p); err == nil {
-				return fmt.Errorf("%s: %w (use --force to replace it)", p, atomicfile.ErrExists)
-			}
-		}
-	}
-	bar := newProgress(g.stderr, g.rows(), "writing workbooks")
-	defer bar.Finish()
-	for i, b := range g.plan {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		res, err := g.build(b)
-		if err != nil {
-			return err
-		}
-		path := g.bookPath(b)
-		err = atomicfile.Write(path, g.opt.Force, 0o644, func(w io.Writer) error {
-			return xlsx.Write(counted(res.Plan, bar), w, xlsx.WriteOptions{Created: g.opt.Now})
-		})
-		if err != nil {
-			return fmt.Errorf("write %s: %w", path, err)
-		}
-		mb := &g.man.Batches[i]
-		record(mb, res)
-		mb.File = filepath.Base(path)
-		g.wrote(path, b, mb)
+	if err != nil {
+		return err
 	}
 	bar.Finish()
-	if err := atomicfile.Write(g.path, g.opt.Force, 0o644, g.man.Encode); err != nil {
-		return fmt.Errorf("write %s: %w", g.path, err)
-	}
+	summary(stdout, opt, t, gen)
 	return nil
 }
 
-// rows counts the sheet rows the plan writes, for the progress bar.
-func (g *generation) rows() int64 {
-	per := map[string]int{}
-	for _, u := range g.all.Units {
-		per[u.Item] += u.Rows
-	}
-	var n int64
-	for _, b := range g.plan {
-		for _, it := range b.Items {
-			n += int64(per[it])
-		}
-	}
-	return n
-}
-
-// counted reports each row of the Annotate sheet to the progress bar as
-// it is written.
-func counted(p *mapping.Plan, bar progress) *mapping.Plan {
-	out := *p
-	out.Sheets = slices.Clone(p.Sheets)
-	for i, sh := range out.Sheets {
-		if sh.Name != mapping.SheetAnnotate {
-			continue
-		}
-		c := *sh
-		rows := sh.Rows
-		c.Rows = func(emit func(mapping.Row) error) error {
-			first := true
-			return rows(func(r mapping.Row) error {
-				if !first {
-					bar.Add(1)
-				}
-				first = false
-				return emit(r)
-			})
-		}
-		out.Sheets[i] = &c
-	}
-	return &out
-}
-
-func (g *generation) wrote(where string, b assign.Batch, mb *manifest.Batch) {
-	who := ""
-	if b.Annotator != "" {
-		who = "for " + b.Annotator + ", "
-	}
-	fmt.Fprintf(g.stdout, "wrote %s: %s in %s (%sbatch %s)\n", where, plural(len(mb.Units), "unit"), plural(mb.Rows, "row"), who, b.ID)
-}
-
-func (g *generation) summary() {
-	res := g.all
+func summary(stdout io.Writer, opt generateOptions, t *templates.Template, gen *study.Generated) {
+	res := gen.All
 	books := "workbook"
-	if g.opt.Format == formatGSheets {
+	if opt.Format == formatGSheets {
 		books = "spreadsheet"
 	}
-	if len(g.opt.Annotators) > 0 {
-		fmt.Fprintf(g.stdout, "%s, each for %d of %d annotators, in %s (template %s v%d)\n",
-			plural(len(itemsOf(res)), "instance"), max(g.opt.Overlap, 1), len(g.opt.Annotators), plural(len(g.plan), books), g.t.Name, g.t.Version)
-	} else if len(g.plan) > 1 {
-		fmt.Fprintf(g.stdout, "%s in %s (template %s v%d)\n", plural(len(itemsOf(res)), "instance"), plural(len(g.plan), "shared "+books), g.t.Name, g.t.Version)
+	n := len(gen.Manifest.Batches)
+	if len(opt.Annotators) > 0 {
+		fmt.Fprintf(stdout, "%s, each for %d of %d annotators, in %s (template %s v%d)\n",
+			plural(len(itemsOf(res)), "instance"), max(opt.Overlap, 1), len(opt.Annotators), plural(n, books), t.Name, t.Version)
+	} else if n > 1 {
+		fmt.Fprintf(stdout, "%s in %s (template %s v%d)\n", plural(len(itemsOf(res)), "instance"), plural(n, "shared "+books), t.Name, t.Version)
 	} else {
-		fmt.Fprintf(g.stdout, "template %s v%d\n", g.t.Name, g.t.Version)
+		fmt.Fprintf(stdout, "template %s v%d\n", t.Name, t.Version)
 	}
 	if res.Skipped > 0 {
-		fmt.Fprintf(g.stdout, "note: %d of %d records have nothing to annotate and got no rows\n", res.Skipped, res.Records)
+		fmt.Fprintf(stdout, "note: %d of %d records have nothing to annotate and got no rows\n", res.Skipped, res.Records)
 	}
 	if len(res.Warnings) > 0 {
-		fmt.Fprintf(g.stdout, "note: %d warnings (see above)\n", len(res.Warnings))
+		fmt.Fprintf(stdout, "note: %d warnings (see above)\n", len(res.Warnings))
 	}
-	fmt.Fprintf(g.stdout, "wrote %s (the coordinator's record; keep it from annotators)\n", g.path)
+	fmt.Fprintf(stdout, "wrote %s (the coordinator's record; keep it from annotators)\n", gen.Path)
 }
 
 func itemsOf(res *mapping.Result) []string {
@@ -458,78 +285,6 @@ func itemsOf(res *mapping.Result) []string {
 	return out
 }
 
-// newManifest is the study's record, with a batch for every workbook
-// planned (filled in as each is made).
-func (g *generation) newManifest() (*manifest.Manifest, error) {
-	opt, res := g.opt, g.all
-	m := &manifest.Manifest{
-		Schema:  manifest.Schema,
-		Study:   g.study,
-		Created: opt.Now.UTC().Format(time.RFC3339),
-		Format:  opt.Format,
-		Template: manifest.Template{
-			Name: g.t.Name, Version: g.t.Version, SHA256: mapping.TemplateHash(g.t),
-			Params: g.t.ParamValues(), Source: string(g.t.Source),
-		},
-		InputArgs:  opt.Inputs,
-		Seed:       opt.Seed,
-		Assignment: &manifest.Assignment{Annotators: opt.Annotators, Overlap: max(opt.Overlap, 1), BatchSize: opt.BatchSize},
-		Keys:       res.Keys,
-		Orders:     res.Orders,
-	}
-	if len(m.Keys) == 0 {
-		m.Keys = nil
-	}
-	for _, f := range g.src.Files() {
-		in, err := manifest.HashFile(f)
-		if err != nil {
-			return nil, err
-		}
-		m.Inputs = append(m.Inputs, in)
-	}
-	// Every batch's units are known before any workbook is made, so that a
-	// batch never made still counts its units as missing.
-	unitsOf := map[string][]manifest.Unit{}
-	for _, u := range res.Units {
-		unitsOf[u.Item] = append(unitsOf[u.Item], manifest.Unit{ID: u.ID, Item: u.Item})
-	}
-	for _, b := range g.plan {
-		mb := manifest.Batch{ID: b.ID, Annotator: b.Annotator}
-		for _, it := range b.Items {
-			mb.Units = append(mb.Units, unitsOf[it]...)
-		}
-		m.Batches = append(m.Batches, mb)
-	}
-	return m, nil
-}
-
-// samePlan reports whether a previous run's manifest is of this very
-// study: the same template, inputs, assignment and seed.
-func (g *generation) samePlan(prev *manifest.Manifest) bool {
-	opt := g.opt
-	if prev.Template.SHA256 != mapping.TemplateHash(g.t) || prev.Format != opt.Format || opt.SeedSet && opt.Seed != prev.Seed {
-		return false
-	}
-	a := prev.Assignment
-	if a == nil {
-		a = &manifest.Assignment{Overlap: 1}
-	}
-	if !slices.Equal(a.Annotators, opt.Annotators) || a.Overlap != max(opt.Overlap, 1) || a.BatchSize != opt.BatchSize {
-		return false
-	}
-	files := g.src.Files()
-	if len(files) != len(prev.Inputs) {
-		return false
-	}
-	for i, f := range files {
-		in, err := manifest.HashFile(f)
-		if err != nil || in.SHA256 != prev.Inputs[i].SHA256 {
-			return false
-		}
-	}
-	return true
-}
-
 func validBatch(s string) bool {
 	if s == "" || len(s) > 64 {
 		return false
@@ -540,14 +295,6 @@ func validBatch(s string) bool {
 		}
 	}
 	return true
-}
-
-func newStudyID() (string, error) {
-	var b [8]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(b[:]), nil
 }
 
 // plural is "1 unit", "2 units".

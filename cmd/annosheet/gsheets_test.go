@@ -28,6 +28,7 @@ import (
 	"github.com/annosheet/annosheet/sheets"
 	"github.com/annosheet/annosheet/sheets/googleauth"
 	"github.com/annosheet/annosheet/sheets/sheetsfake"
+	"github.com/annosheet/annosheet/study"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -533,7 +534,6 @@ func TestGSheetsUsage(t *testing.T) {
 		{[]string{"--format", "gsheets", "--protect", "nobody"}, "--protect \"nobody\""},
 		{[]string{"--format", "gsheets", "--share", "annotator"}, "not an email address"},
 		{[]string{"--format", "gsheets", "--message", "hi"}, "give --share, or annotators' email addresses"},
-		{[]string{"--discard-answers"}, "--discard-answers is for --format gsheets"},
 	} {
 		args := append([]string{"generate", "-t", "legal-gaps", "-i", legalData, "-o", t.TempDir()}, tc.args...)
 		code, _, errs := runCLI(t, args...)
@@ -651,7 +651,7 @@ func TestGSheetsStudy(t *testing.T) {
 	// Half made: the batch whose spreadsheet is not finished still counts
 	// its units, as missing.
 	code, out, errs := runCLI(t, "status", dir, "--endpoint", endpoint, "--no-auth", "--json")
-	var half statusReport
+	var half study.Status
 	if err := json.Unmarshal([]byte(out), &half); code != 0 || err != nil || half.Total.Units != 10 || half.Total.Missing != 5 {
 		t.Errorf("status of a half-made study: exit %d, %+v: %s", code, half.Total, errs)
 	}
@@ -720,7 +720,7 @@ func TestGSheetsStudy(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("status: exit %d: %s", code, errs)
 	}
-	var rep statusReport
+	var rep study.Status
 	json.Unmarshal([]byte(out), &rep)
 	if rep.Total.Units != 10 || rep.Total.Complete != 1 || len(rep.Annotators) != 2 {
 		t.Errorf("status %+v", rep.Total)

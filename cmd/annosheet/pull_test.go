@@ -113,7 +113,7 @@ func TestPullStrict(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, _, stderr := runCLI(t, "pull", book, "--strict", "--out", filepath.Join(t.TempDir(), "a.jsonl"))
-	want := "legal-gaps-b01.xlsx: Annotate!F4: \"maybe\" is not a checkbox value; use TRUE or FALSE\n" +
+	want := "error: " + book + ": Annotate!F4: \"maybe\" is not a checkbox value; use TRUE or FALSE (unit gpt4o-12)\n" +
 		"pulled 5 records from 1 workbook(s): 4 complete, 1 partial, 0 empty, 0 missing; 1 errors, 0 warnings\n" +
 		"annosheet: error-level problems found (--strict)\n"
 	if code != exitStrict || stderr != want {
@@ -135,7 +135,7 @@ func TestPullManifest(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if !strings.HasPrefix(stderr, "legal-gaps-b01.xlsx: the workbook of batch b01 is missing; its 5 units are reported missing\n") ||
+	if !strings.HasPrefix(stderr, "error: "+book+": the workbook of batch b01 is missing; its 5 units are reported missing\n") ||
 		!strings.Contains(stderr, "0 complete, 0 partial, 0 empty, 5 missing; 1 errors") {
 		t.Errorf("stderr:\n%s", stderr)
 	}
@@ -148,7 +148,7 @@ func TestPullManifest(t *testing.T) {
 func TestPullRefusals(t *testing.T) {
 	_, book := legalStudy(t)
 	code, _, stderr := runCLI(t, "pull", book, "--template", "qa-span-errors")
-	if code != exitFailure || stderr != "annosheet: legal-gaps-b01.xlsx: workbook of another template or study: made with template legal-gaps, not qa-span-errors\n" {
+	if code != exitFailure || stderr != "warning: "+book+": not read: workbook of another template or study: made with template legal-gaps, not qa-span-errors\nannosheet: no workbook was read: every source was refused (see above)\n" {
 		t.Errorf("exit %d: %s", code, stderr)
 	}
 	other := filepath.Join(t.TempDir(), "other.xlsx")

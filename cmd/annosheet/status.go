@@ -12,13 +12,14 @@ import (
 	"github.com/urfave/cli/v2"
 	"golang.org/x/term"
 
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/study"
 )
 
 type statusOptions struct {
-	Sources []string
-	JSON    bool
-	Google  googleOptions
+	Sources    []string
+	JSON       bool
+	Annotators []string
+	Google     googleOptions
 }
 
 func statusCommand() *cli.Command {
@@ -35,123 +36,23 @@ func statusCommand() *cli.Command {
 			"   annosheet status study/manifest.json --json",
 		Flags: append([]cli.Flag{
 			&cli.BoolFlag{Name: "json", Usage: "write the counts as JSON, for scripts"},
+			&cli.StringSliceFlag{Name: "annotators", Aliases: []string{"a"}, Usage: "the annotator `ID`s who may claim units in shared workbooks"},
 		}, googleFlags()...),
 		Action: func(c *cli.Context) error {
 			if c.NArg() == 0 {
 				return usagef("status needs a SOURCE: a workbook, a folder of them, a spreadsheet link or ID, or a manifest")
 			}
-			return runStatusCounts(c.Context, statusOptions{Sources: c.Args().Slice(), JSON: c.Bool("json"), Google: googleFrom(c)}, c.App.Writer, c.App.ErrWriter)
+			return runStatusCounts(c.Context, statusOptions{Sources: c.Args().Slice(), JSON: c.Bool("json"), Annotators: splitList(c.StringSlice("annotators")), Google: googleFrom(c)}, c.App.Writer, c.App.ErrWriter)
 		},
 	}
 }
 
-// tally counts a group's units by status.
-type tally struct {
-	Batch     string `json:"batch,omitempty"`
-	Annotator string `json:"annotator"`
-	Workbook  string `json:"workbook,omitempty"`
-	Units     int    `json:"units"`
-	Complete  int    `json:"complete"`
-	Partial   int    `json:"partial"`
-	Empty     int    `json:"empty"`
-	Missing   int    `json:"missing"`
-	Errors    int    `json:"errors"`
-}
-
-func (t *tally) add(r *mapping.Annotation) {
-	t.Units++
-	switch r.Status {
-	case mapping.StatusComplete:
-		t.Complete++
-	case mapping.StatusPartial:
-		t.Partial++
-	case mapping.StatusEmpty:
-		t.Empty++
-	case mapping.StatusMissing:
-		t.Missing++
-	}
-	for _, p := range r.Problems {
-		if p.Severity == mapping.Error {
-			t.Errors++
-			break
-		}
-	}
-}
-
-// done is the share of units complete.
-func (t *tally) done() float64 {
-	if t.Units == 0 {
-		return 0
-	}
-	return float64(t.Complete) / float64(t.Units)
-}
-
-// bar splits a bar of width cells into the cells of complete units and
-// of partial ones, rounding each boundary to the nearest cell.
-func (t *tally) bar(width int) (complete, partial int) {
-	if t.Units == 0 {
-		return 0, 0
-	}
-	cell := func(n int) int { return (n*width*2 + t.Units) / (t.Units * 2) }
-	complete = cell(t.Complete)
-	return complete, cell(t.Complete+t.Partial) - complete
-}
-
-// statusReport is what status prints.
-type statusReport struct {
-	Schema     string   `json:"schema"`
-	Batches    []*tally `json:"batches"`
-	Annotators []*tally `json:"annotators"`
-	Total      *tally   `json:"total"`
-}
-
-// countStatus groups records per batch and annotator (in the order they
-// come), and per annotator. In a shared workbook, units nobody has
-// claimed yet count under the annotator "".
-func countStatus(records []*mapping.Annotation, files map[string]string) *statusReport {
-	rep := &statusReport{Schema: "annosheet.status/1", Total: &tally{Annotator: "all"}}
-	byBatch := map[[2]string]*tally{}
-	byAnn := map[string]*tally{}
-	for _, r := range records {
-		key := [2]string{r.Batch, r.Annotator}
-		bt := byBatch[key]
-		if bt == nil {
-			bt = &tally{Batch: r.Batch, Annotator: r.Annotator, Workbook: files[r.Batch]}
-			byBatch[key] = bt
-			rep.Batches = append(rep.Batches, bt)
-		}
-		bt.add(r)
-		at := byAnn[r.Annotator]
-		if at == nil {
-			at = &tally{Annotator: r.Annotator}
-			byAnn[r.Annotator] = at
-			rep.Annotators = append(rep.Annotators, at)
-		}
-		at.add(r)
-		rep.Total.add(r)
-	}
-	return rep
-}
-
 func runStatusCounts(ctx context.Context, opt statusOptions, stdout, stderr io.Writer) error {
-	refs, err := expandSources(opt.Sources)
+	res, err := pullStudy(ctx, opt.Sources, study.PullOptions{Annotators: opt.Annotators}, opt.Google, stderr)
 	if err != nil {
 		return err
 	}
-	res, err := pullAll(ctx, refs, pullOptions{Google: opt.Google}, stderr)
-	if err != nil {
-		return err
-	}
-	files := map[string]string{}
-	for _, b := range res.books {
-		files[b.Batch] = b.File
-	}
-	for _, r := range res.records {
-		if _, ok := files[r.Batch]; !ok && r.Status == mapping.StatusMissing {
-			files[r.Batch] = r.Source.File
-		}
-	}
-	rep := countStatus(res.records, files)
+	rep := study.CountStatus(res)
 	if opt.JSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -161,9 +62,9 @@ func runStatusCounts(ctx context.Context, opt statusOptions, stdout, stderr io.W
 	if f, ok := stdout.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		full, part, empty = "█", "▒", "░"
 	}
-	bar := func(t *tally) string {
-		d, p := t.bar(20)
-		return fmt.Sprintf("%s%s%s %3.0f%%", strings.Repeat(full, d), strings.Repeat(part, p), strings.Repeat(empty, 20-d-p), t.done()*100)
+	bar := func(t *study.Tally) string {
+		d, p := t.Bar(20)
+		return fmt.Sprintf("%s%s%s %3.0f%%", strings.Repeat(full, d), strings.Repeat(part, p), strings.Repeat(empty, 20-d-p), t.Done()*100)
 	}
 	who := func(a string) string {
 		if a == "" {
@@ -173,7 +74,7 @@ func runStatusCounts(ctx context.Context, opt statusOptions, stdout, stderr io.W
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "batch\tannotator\tunits\tdone\tpartial\tempty\tmissing\terrors\tprogress")
-	row := func(batch, ann string, t *tally) {
+	row := func(batch, ann string, t *study.Tally) {
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%s\n", batch, ann, t.Units, t.Complete, t.Partial, t.Empty, t.Missing, t.Errors, bar(t))
 	}
 	for _, t := range rep.Batches {
@@ -190,8 +91,11 @@ func runStatusCounts(ctx context.Context, opt statusOptions, stdout, stderr io.W
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	if c := res.counts(); c["errors"]+c["warnings"] > 0 {
-		fmt.Fprintf(stderr, "%d errors and %d warnings found; 'annosheet pull' lists them by cell\n", c["errors"], c["warnings"])
+	for _, c := range rep.Conflicts {
+		fmt.Fprintln(stderr, "error: conflict: "+c.Error())
+	}
+	if t := rep.Total; t.Errors+t.Warnings > 0 {
+		fmt.Fprintf(stderr, "%d errors and %d warnings found; 'annosheet pull' lists them by cell\n", t.Errors, t.Warnings)
 	}
 	return nil
 }

@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -16,17 +15,17 @@ import (
 	"github.com/annosheet/annosheet/internal/goldtest"
 	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/mapping"
-	"github.com/annosheet/annosheet/templates"
+	"github.com/annosheet/annosheet/study"
 )
 
 // statusJSON runs status --json.
-func statusJSON(t *testing.T, src string) statusReport {
+func statusJSON(t *testing.T, src string) study.Status {
 	t.Helper()
 	code, out, errs := runCLI(t, "status", src, "--json")
 	if code != 0 {
 		t.Fatalf("status: exit %d: %s", code, errs)
 	}
-	var rep statusReport
+	var rep study.Status
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatal(err)
 	}
@@ -392,7 +391,7 @@ func TestStatusTable(t *testing.T) {
 		t.Errorf("table:\n%s", out)
 	}
 	rep := statusJSON(t, dir)
-	var ak *tally
+	var ak *study.Tally
 	for _, bt := range rep.Batches {
 		if bt.Annotator == "ak" {
 			ak = bt
@@ -405,101 +404,6 @@ func TestStatusTable(t *testing.T) {
 	if !strings.Contains(out, "all batches") || !strings.Contains(out, "#") {
 		t.Errorf("table lacks the per-annotator rows or bars:\n%s", out)
 	}
-}
-
-func TestTallyBar(t *testing.T) {
-	for _, c := range []struct {
-		units, complete, partial int
-		done, part               int
-	}{
-		{0, 0, 0, 0, 0},
-		{9, 0, 4, 0, 9},
-		{9, 9, 0, 20, 0},
-		{3, 1, 1, 7, 6},
-		{3, 0, 3, 0, 20},
-		{1000, 1, 0, 0, 0},
-		{1000, 999, 1, 20, 0},
-		{40, 1, 0, 1, 0}, // half a cell rounds up
-	} {
-		tl := &tally{Units: c.units, Complete: c.complete, Partial: c.partial}
-		d, p := tl.bar(20)
-		if d != c.done || p != c.part || d+p > 20 {
-			t.Errorf("%d units, %d complete, %d partial: bar %d+%d, want %d+%d", c.units, c.complete, c.partial, d, p, c.done, c.part)
-		}
-	}
-}
-
-// TestBatchesFromSpool: a batch built from the spooled copy of its records
-// is the batch built from the whole input, for every layout, with
-// anonymised labels and shuffled candidates.
-func TestBatchesFromSpool(t *testing.T) {
-	t.Setenv("TMPDIR", t.TempDir())
-	for _, c := range []struct{ tmpl, input string }{
-		{"legal-gaps", legalData},
-		{"preference-likert", prefData},
-		{"qa-span-errors", qaData},
-		{"factgenie-meta-eval", fgData},
-	} {
-		t.Run(c.tmpl, func(t *testing.T) {
-			tp, err := templates.Resolve(c.tmpl, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			src, err := mapping.Open(tp.Input.Format, []string{c.input})
-			if err != nil {
-				t.Fatal(err)
-			}
-			opt := generateOptions{Template: c.tmpl, Inputs: []string{c.input}, Out: t.TempDir(), Format: formatXLSX, Batch: "b01",
-				Seed: 3, SeedSet: true, Annotators: []string{"ak", "bt", "cm"}, Overlap: 2, BatchSize: 3}
-			spool := mapping.NewSpool(src)
-			defer spool.Close()
-			g := &generation{opt: opt, t: tp, src: spool, path: filepath.Join(opt.Out, manifest.FileName), stdout: io.Discard, stderr: io.Discard, limit: mapping.XLSXCellLimit}
-			if err := g.begin(nil); err != nil {
-				t.Fatal(err)
-			}
-			if len(g.plan) < 3 {
-				t.Fatalf("%d batches: the test needs several", len(g.plan))
-			}
-			for _, b := range g.plan {
-				got, err := g.build(b)
-				if err != nil {
-					t.Fatal(err)
-				}
-				picked := map[string]bool{}
-				for _, it := range b.Items {
-					picked[it] = true
-				}
-				want, err := mapping.Build(tp, src, mapping.Options{Batch: b.ID, Study: g.study, CellLimit: g.limit, Seed: opt.Seed,
-					Keys: g.all.Keys, Items: func(item string) bool { return picked[item] }, Annotator: b.Annotator})
-				if err != nil {
-					t.Fatal(err)
-				}
-				gotPlan, wantPlan := planDump(t, got.Plan), planDump(t, want.Plan)
-				if len(got.Units) == 0 || !reflect.DeepEqual(got.Units, want.Units) || !reflect.DeepEqual(gotPlan, wantPlan) || !reflect.DeepEqual(got.Orders, want.Orders) {
-					t.Errorf("batch %s: %d units from the spool, %d from the input; plans equal %v", b.ID, len(got.Units), len(want.Units), reflect.DeepEqual(gotPlan, wantPlan))
-				}
-			}
-		})
-	}
-}
-
-// planDump is a plan with its rows produced, so that plans compare.
-func planDump(t *testing.T, p *mapping.Plan) []any {
-	t.Helper()
-	var out []any
-	for _, sh := range p.Sheets {
-		var rows []mapping.Row
-		if err := sh.Rows(func(r mapping.Row) error {
-			rows = append(rows, r)
-			return nil
-		}); err != nil {
-			t.Fatal(err)
-		}
-		c := *sh
-		c.Rows = nil
-		out = append(out, c, rows)
-	}
-	return out
 }
 
 // TestExportOverlap: with two annotators on every instance, a native file
