@@ -144,6 +144,58 @@ func TestFlagValues(t *testing.T) {
 	})
 }
 
+// TestInterspersed checks how the command line is rewritten for urfave/cli.
+func TestInterspersed(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		args string
+		want string // the rewritten line, or the error
+	}{
+		{"pull a --out b c", "pull --out b -- a c"},
+		{"pull --out b a", "pull --out b -- a"},
+		{"pull a --out=-x", "pull --out=-x -- a"},
+		{"pull a --out=--strict", "pull --out=--strict -- a"},
+		{"pull a --strict --report r", "pull --strict --report r -- a"},
+		{"pull a - --out b", "pull --out b -- a -"},
+		{"pull a -- --out", "pull -- a --out"},
+		{"pull a --bogus b", "pull --bogus -- a b"},
+		{"pull a --strict=false", "pull --strict=false -- a"},
+		{"pull --out b", "pull --out b"},
+		{"pull", "pull"},
+		{"generate -i a --input b -a x,y --annotators z", "generate -i a --input b -a x,y --annotators z"},
+		{"templates show x --json", "templates show --json -- x"},
+		{"templates show --help x", "templates show --help"},
+		{"pull a --out -h", "pull --help"},
+		{"pull a --out ho", "pull --out ho -- a"},
+		{"generate --message hi", "generate --message hi"},
+		{"nosuch --out", "nosuch --out"},
+		{"pull a --out", "flag --out needs a value (FILE.jsonl)"},
+		{"pull a --out --strict", "flag --out needs a value (FILE.jsonl), got the flag --strict"},
+		{"pull a --out=", "flag --out needs a value (FILE.jsonl), got an empty one"},
+		{"pull a --out -x", "flag --out needs a value (FILE.jsonl), got -x; a value that starts with '-' goes as --out=-x"},
+		{"pull a --endpoint=", "pull --endpoint= -- a"},
+		{"generate --message= --out d", "generate --message= --out d"},
+		{"generate --batch-size -3", "flag --batch-size needs a value (N), got -3; a value that starts with '-' goes as --batch-size=-3"},
+		{"auth login --timeout", "flag --timeout needs a value"},
+	}
+	for _, tt := range tests {
+		app := newApp(strings.NewReader(""), nil, nil)
+		got, err := interspersed(app, append([]string{"annosheet"}, strings.Fields(tt.args)...))
+		var line string
+		if err != nil {
+			if exitCode(err) != exitUsage {
+				t.Errorf("%s: %v is not a usage error", tt.args, err)
+			}
+			line = err.Error()
+		} else {
+			line = strings.Join(got[1:], " ")
+		}
+		if line != tt.want {
+			t.Errorf("%s:\n got %s\nwant %s", tt.args, line, tt.want)
+		}
+	}
+}
+
 // expand splits a command line at spaces and puts paths in place of STUDY,
 // DATA and OUT (a name in dir).
 func expand(line, study, dir string) []string {
