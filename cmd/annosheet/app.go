@@ -38,7 +38,7 @@ func usagef(format string, args ...any) error {
 // output goes to the given writers, so tests run the real CLI in-process.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	app := newApp(stdin, stdout, stderr)
-	err := app.RunContext(ctx, interspersed(app, args))
+	err := runInterspersed(ctx, app, args)
 	if err == nil {
 		return exitOK
 	}

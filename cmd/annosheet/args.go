@@ -1,18 +1,43 @@
 package main
 
 import (
+	"context"
+	"fmt"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 )
 
+// runInterspersed runs app on args, its flags moved before its arguments
+// by interspersed.
+func runInterspersed(ctx context.Context, app *cli.App, args []string) error {
+	args, err := interspersed(app, args)
+	if err != nil {
+		return err
+	}
+	return app.RunContext(ctx, args)
+}
+
+// emptyValueOK names the flags whose empty value means something: an empty
+// --message sends Google's own sharing mail, an empty --endpoint is Google's
+// (overriding ANNOSHEET_ENDPOINT). For every other flag an empty value (a
+// file, folder, template, number, ID...) is a slip, as in "--out=$OUT" with
+// OUT unset, and a usage error.
+var emptyValueOK = map[string]bool{"message": true, "endpoint": true}
+
 // interspersed moves a command's flags before its arguments, so that
 // "pull study/ --out a.jsonl" works as users expect: urfave/cli v2, like
 // Go's flag package, stops reading flags at the first argument. Flags that
 // take a value keep it; "--" ends the flags as usual.
-func interspersed(app *cli.App, args []string) []string {
+//
+// A flag that takes a value but lacks one is a usage error, wherever it
+// stands: at the end ("pull study/ --out"), before "--", or before another
+// flag of the command ("--out --strict"). Otherwise urfave would take the
+// next word as the value and write a file named "--" or "--strict". A value
+// that starts with '-' is read only in the --flag=value form.
+func interspersed(app *cli.App, args []string) ([]string, error) {
 	if len(args) < 2 {
-		return args
+		return args, nil
 	}
 	out := []string{args[0]}
 	cmds := app.Commands
@@ -28,46 +53,115 @@ func interspersed(app *cli.App, args []string) []string {
 		cmds, flags = c.Subcommands, c.Flags
 	}
 	if len(out) == 1 {
-		return args // no command
+		return args, nil // no command
 	}
-	takesValue := map[string]bool{}
+	byName := map[string]cli.Flag{}
 	for _, f := range flags {
-		_, isBool := f.(*cli.BoolFlag)
 		for _, n := range f.Names() {
-			takesValue[n] = !isBool
+			byName[n] = f
 		}
 	}
-	var opts, rest []string
+	isFlag := func(a string) bool {
+		if !strings.HasPrefix(a, "-") {
+			return false
+		}
+		name, _, _ := strings.Cut(flagName(a), "=")
+		_, known := byName[name]
+		return known || name == "help" || name == "h"
+	}
+	var (
+		opts, rest []string
+		help       bool
+		err        error // the first flag missing its value
+	)
 	for ; i < len(args); i++ {
 		a := args[i]
-		switch {
-		case a == "--":
+		if a == "--" {
 			rest = append(rest, args[i+1:]...)
-			i = len(args)
-		case strings.HasPrefix(a, "-") && len(a) > 1:
-			opts = append(opts, a)
-			name := strings.TrimLeft(a, "-")
-			if !strings.Contains(name, "=") && takesValue[name] && i+1 < len(args) {
-				i++
-				opts = append(opts, args[i])
-			}
-		default:
+			break
+		}
+		if !strings.HasPrefix(a, "-") || len(a) == 1 {
 			rest = append(rest, a)
+			continue
+		}
+		opts = append(opts, a)
+		if a == "--help" || a == "-h" {
+			help = true
+		}
+		name, value, hasValue := strings.Cut(flagName(a), "=")
+		f, ok := byName[name]
+		if !ok || !takesValue(f) || err != nil {
+			// urfave reports unknown flags; bools take no word; after a
+			// slip only a help flag still counts.
+			continue
+		}
+		typed, _, _ := strings.Cut(a, "=") // the flag as the user wrote it
+		needs := fmt.Sprintf("flag %s needs a value", typed)
+		if p := placeholder(f); p != "" {
+			needs += " (" + p + ")"
+		}
+		switch {
+		case hasValue:
+			if value == "" && !emptyValueOK[f.Names()[0]] {
+				err = usagef("%s, got an empty one", needs)
+			}
+		case i+1 == len(args) || args[i+1] == "--":
+			err = usagef("%s", needs)
+		case isFlag(args[i+1]):
+			err = usagef("%s, got the flag %s", needs, args[i+1])
+		case strings.HasPrefix(args[i+1], "-") && len(args[i+1]) > 1:
+			err = usagef("%s, got %s; a value that starts with '-' goes as %s=%s", needs, args[i+1], a, args[i+1])
+		default:
+			i++
+			opts = append(opts, args[i])
 		}
 	}
-	for _, o := range opts {
-		if o == "--help" || o == "-h" {
-			// Help is about the command, not its arguments (which the
-			// help action would take for a topic).
-			return append(out, o)
-		}
+	if help {
+		// Help is about the command, not its arguments (which the help
+		// action would take for a topic), and wins over a slip in them.
+		return append(out, "--help"), nil
+	}
+	if err != nil {
+		return nil, err
 	}
 	out = append(out, opts...)
 	if len(rest) > 0 {
 		out = append(out, "--")
 		out = append(out, rest...)
 	}
-	return out
+	return out, nil
+}
+
+// flagName strips the one or two dashes that start a flag, as Go's flag
+// package does: "--out=a" gives "out=a".
+func flagName(a string) string {
+	if strings.HasPrefix(a, "--") {
+		return a[2:]
+	}
+	return a[1:]
+}
+
+func takesValue(f cli.Flag) bool {
+	d, ok := f.(cli.DocGenerationFlag)
+	return ok && d.TakesValue()
+}
+
+// placeholder is the name a flag's usage gives its value in backquotes, as
+// the help shows it: "FILE.jsonl" for pull's --out.
+func placeholder(f cli.Flag) string {
+	d, ok := f.(cli.DocGenerationFlag)
+	if !ok {
+		return ""
+	}
+	_, p, found := strings.Cut(d.GetUsage(), "`")
+	if !found {
+		return ""
+	}
+	p, _, found = strings.Cut(p, "`")
+	if !found {
+		return ""
+	}
+	return p
 }
 
 func findCommand(cmds []*cli.Command, name string) *cli.Command {
