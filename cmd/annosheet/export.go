@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"maps"
@@ -83,8 +81,9 @@ func exportCommand() *cli.Command {
 }
 
 // exportRecords reads the records to export: a file of them, or a
-// study's manifest (or its folder), pulled first.
-func exportRecords(opt *exportOptions, stderr io.Writer) ([]*export.Record, error) {
+// study's manifest (or its folder), pulled first; template resolves
+// their template.
+func exportRecords(opt *exportOptions, stderr io.Writer, template func(mapping.TemplateID) (*templates.Template, error)) ([]*mapping.Annotation, export.Origins, error) {
 	path := opt.Annotations
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		path = filepath.Join(path, manifest.FileName)
@@ -95,46 +94,46 @@ func exportRecords(opt *exportOptions, stderr io.Writer) ([]*export.Record, erro
 		}
 		refs, err := studyFolderRefs(m, filepath.Dir(path))
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		res, err := pullAll(context.Background(), refs, pullOptions{Google: opt.Google}, stderr)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		res.problems.Sort()
 		for _, p := range res.problems {
 			fmt.Fprintln(stderr, p.Error())
 		}
-		var b bytes.Buffer
-		enc := json.NewEncoder(&b)
-		enc.SetEscapeHTML(false)
-		for _, r := range res.records {
-			if err := enc.Encode(r); err != nil {
-				return nil, err
-			}
+		var id mapping.TemplateID
+		if len(res.records) > 0 {
+			id = res.records[0].Template
 		}
-		return export.ReadRecords(&b, path)
+		if _, err := template(id); err != nil {
+			return nil, nil, err
+		}
+		return res.records, nil, nil
 	}
 	f, err := os.Open(opt.Annotations)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer f.Close()
-	return export.ReadRecords(f, opt.Annotations)
+	return export.ReadRecords(f, opt.Annotations, template)
 }
 
 func runExport(opt exportOptions, stdout, stderr io.Writer) error {
-	recs, err := exportRecords(&opt, stderr)
-	if err != nil {
-		return err
-	}
 	var man *manifest.Manifest
-	if opt.Manifest != "" {
-		if man, err = manifest.Read(opt.Manifest); err != nil {
-			return err
+	var t *templates.Template
+	recs, origins, err := exportRecords(&opt, stderr, func(id mapping.TemplateID) (*templates.Template, error) {
+		var err error
+		if opt.Manifest != "" {
+			if man, err = manifest.Read(opt.Manifest); err != nil {
+				return nil, err
+			}
 		}
-	}
-	t, err := exportTemplate(opt, man, recs)
+		t, err = exportTemplate(opt, man, id)
+		return t, err
+	})
 	if err != nil {
 		return err
 	}
@@ -167,7 +166,7 @@ func runExport(opt exportOptions, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	files, err := export.Native(t, recs, items, export.Options{Annotator: opt.Annotator, Style: inputStyle(inputs), Orders: orders, PerAnnotator: strings.Contains(opt.Out, "{annotator}")})
+	files, err := export.Native(t, recs, items, export.Options{Annotator: opt.Annotator, Style: inputStyle(inputs), Orders: orders, PerAnnotator: strings.Contains(opt.Out, "{annotator}"), Origins: origins})
 	if err != nil {
 		return err
 	}
@@ -239,9 +238,10 @@ func annotatorPath(out, annotator string, n int) string {
 	return strings.TrimSuffix(out, ext) + "-" + safe + ext
 }
 
-// exportTemplate finds the template of the records: the manifest's, a
-// given one, or the built-in they name; it must match their version.
-func exportTemplate(opt exportOptions, man *manifest.Manifest, recs []*export.Record) (*templates.Template, error) {
+// exportTemplate finds the template of the records, which name id (zero
+// when there are none): the manifest's, a given one, or the built-in they
+// name; it must match their version.
+func exportTemplate(opt exportOptions, man *manifest.Manifest, id mapping.TemplateID) (*templates.Template, error) {
 	var t *templates.Template
 	var err error
 	switch {
@@ -254,16 +254,16 @@ func exportTemplate(opt exportOptions, man *manifest.Manifest, recs []*export.Re
 		}
 		maps.Copy(params, opt.Params)
 		t, err = templates.LoadWithParams(opt.Manifest+" (template)", []byte(man.Template.Source), params)
-	case len(recs) > 0:
-		t, err = templates.BuiltinWithParams(recs[0].Template.Name, opt.Params)
+	case id.Name != "":
+		t, err = templates.BuiltinWithParams(id.Name, opt.Params)
 	default:
 		return nil, fmt.Errorf("%s: no records, and no template given", opt.Annotations)
 	}
 	if err != nil {
 		return nil, err
 	}
-	if len(recs) > 0 && (recs[0].Template.Name != t.Name || recs[0].Template.Version != t.Version) {
-		return nil, fmt.Errorf("%s: the records are of template %s version %d, not %s version %d", opt.Annotations, recs[0].Template.Name, recs[0].Template.Version, t.Name, t.Version)
+	if id.Name != "" && (id.Name != t.Name || id.Version != t.Version) {
+		return nil, fmt.Errorf("%s: the records are of template %s version %d, not %s version %d", opt.Annotations, id.Name, id.Version, t.Name, t.Version)
 	}
 	return t, nil
 }
