@@ -4,8 +4,8 @@
 // keyed by id, starting from the input records themselves where the
 // native file is the input with answers filled in).
 //
-//	recs, err := export.ReadRecords(f)                // canonical JSON Lines
-//	files, err := export.Native(tmpl, recs, items, export.Options{})
+//	recs, origins, err := export.ReadRecords(f, name, resolve) // canonical JSON Lines
+//	files, err := export.Native(tmpl, recs, items, export.Options{Origins: origins})
 //	// files[0].Data is the native file
 //
 // The input records come from the coordinator's inputs (mapping.Items),
@@ -14,13 +14,12 @@
 package export
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"maps"
+	"reflect"
 	"slices"
 	"sort"
 	"strconv"
@@ -33,54 +32,6 @@ import (
 
 // ErrExport is wrapped by the errors of an export that cannot be written.
 var ErrExport = errors.New("cannot export")
-
-// Record is a canonical record as read back from JSON Lines: values are
-// decoded generically, numbers as json.Number.
-type Record struct {
-	Template  mapping.TemplateID `json:"template"`
-	Batch     string             `json:"batch"`
-	Unit      string             `json:"unit"`
-	Item      string             `json:"item"`
-	Annotator string             `json:"annotator"`
-	Status    string             `json:"status"`
-	Values    map[string]any     `json:"values"`
-	Shuffled  bool               `json:"shuffled"`
-	Spans     []map[string]any   `json:"spans"`
-	Schema    string             `json:"schema"`
-	Problems  []struct {
-		Severity string `json:"severity"`
-		Cell     string `json:"cell"`
-		Message  string `json:"message"`
-	} `json:"problems"`
-	line int
-}
-
-// ReadRecords reads canonical JSON Lines, as pull writes them.
-func ReadRecords(r io.Reader, name string) ([]*Record, error) {
-	var out []*Record
-	br := bufio.NewReaderSize(r, 1<<16)
-	for n := 1; ; n++ {
-		line, err := br.ReadBytes('\n')
-		if t := bytes.TrimSpace(line); len(t) > 0 {
-			d := json.NewDecoder(bytes.NewReader(t))
-			d.UseNumber()
-			rec := &Record{line: n}
-			if derr := d.Decode(rec); derr != nil {
-				return nil, fmt.Errorf("%s:%d: %w: not a canonical record: %v", name, n, ErrExport, derr)
-			}
-			if rec.Schema != mapping.AnnotationSchema {
-				return nil, fmt.Errorf("%s:%d: %w: schema %q, want %q (is this the output of annosheet pull?)", name, n, ErrExport, rec.Schema, mapping.AnnotationSchema)
-			}
-			out = append(out, rec)
-		}
-		if err == io.EOF {
-			return out, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
-}
 
 // Options tune Native.
 type Options struct {
@@ -96,6 +47,9 @@ type Options struct {
 	// PerAnnotator writes a file per annotator even when the template's
 	// native format is one file for all.
 	PerAnnotator bool
+	// Origins name where records were read from (ReadRecords gives them);
+	// other records are named by the sheet they were pulled from.
+	Origins Origins
 }
 
 // File is one native file to write.
@@ -112,34 +66,42 @@ type File struct {
 // Native writes the template's native format from canonical records and
 // the input records they came from. It returns one file, or one per
 // annotator when the template's export says per_annotator.
-func Native(t *templates.Template, recs []*Record, items []*mapping.SourceItem, opt Options) ([]File, error) {
+func Native(t *templates.Template, recs []*mapping.Annotation, items []*mapping.SourceItem, opt Options) ([]File, error) {
 	e := t.Export
 	if e == nil {
 		return nil, fmt.Errorf("%w: template %s declares no native format", ErrExport, t.Name)
 	}
+	x := &exporter{t: t, e: e, items: map[string]*mapping.SourceItem{}, opt: opt, where: map[*mapping.Annotation]string{}}
 	for _, r := range recs {
+		x.where[r] = x.origin(r)
 		if r.Template.Name != t.Name || r.Template.Version != t.Version {
-			return nil, fmt.Errorf("line %d: %w: a record of template %s version %d among those of %s version %d", r.line, ErrExport, r.Template.Name, r.Template.Version, t.Name, t.Version)
+			return nil, fmt.Errorf("%s: %w: a record of template %s version %d among those of %s version %d", x.where[r], ErrExport, r.Template.Name, r.Template.Version, t.Name, t.Version)
 		}
 	}
-	if opt.Annotator != "" {
-		recs = slices.DeleteFunc(slices.Clone(recs), func(r *Record) bool { return r.Annotator != opt.Annotator })
+	recs, err := x.distinct(recs)
+	if err != nil {
+		return nil, err
 	}
-	for _, r := range recs {
+	if opt.Annotator != "" {
+		recs = slices.DeleteFunc(recs, func(r *mapping.Annotation) bool { return r.Annotator != opt.Annotator })
+	}
+	for i, r := range recs {
 		if !r.Shuffled {
 			continue
 		}
 		order, ok := opt.Orders[r.Item]
 		if !ok {
-			return nil, fmt.Errorf("line %d: %w: unit %s is in the order its candidates were shown in; export with the study's manifest (--manifest), which holds the orders", r.line, ErrExport, r.Unit)
+			return nil, fmt.Errorf("%s: %w: unit %s is in the order its candidates were shown in; export with the study's manifest (--manifest), which holds the orders", x.where[r], ErrExport, r.Unit)
 		}
 		vals, err := mapping.UnshuffleValues(t, r.Values, order)
 		if err != nil {
-			return nil, fmt.Errorf("line %d: %w: unit %s: %v", r.line, ErrExport, r.Unit, err)
+			return nil, fmt.Errorf("%s: %w: unit %s: %v", x.where[r], ErrExport, r.Unit, err)
 		}
-		r.Values, r.Shuffled = vals, false
+		// The caller's record stays as it is.
+		c := *r
+		c.Values, c.Shuffled = vals, false
+		recs[i], x.where[&c] = &c, x.where[r]
 	}
-	x := &exporter{t: t, e: e, items: map[string]*mapping.SourceItem{}, opt: opt}
 	for _, it := range items {
 		x.items[it.ID] = it
 		x.order = append(x.order, it.ID)
@@ -166,7 +128,7 @@ func Native(t *templates.Template, recs []*Record, items []*mapping.SourceItem, 
 		return []File{{Data: data, Records: n, Warnings: warnings}}, nil
 	}
 	var names []string
-	by := map[string][]*Record{}
+	by := map[string][]*mapping.Annotation{}
 	for _, r := range recs {
 		if r.Annotator == "" {
 			continue // nobody's work: nothing to export per annotator
@@ -194,10 +156,59 @@ type exporter struct {
 	items map[string]*mapping.SourceItem
 	order []string // item ids in input order
 	opt   Options
+	where map[*mapping.Annotation]string // where each record was read
+}
+
+// origin names where a record was read: its line, or its sheet.
+func (x *exporter) origin(r *mapping.Annotation) string {
+	if o, ok := x.opt.Origins[r]; ok {
+		return o
+	}
+	s := r.Source
+	where := s.File
+	if s.Sheet != "" {
+		where += ": " + s.Sheet
+	}
+	if len(s.Rows) > 0 {
+		where += " row " + strconv.Itoa(s.Rows[0])
+	}
+	if where == "" {
+		where = "unit " + r.Unit
+	}
+	return where
+}
+
+// distinct refuses records that contradict each other: two records of one
+// unit by one annotator (pulled twice, say) are one when identical and an
+// error when not; a complete record must have answers.
+func (x *exporter) distinct(recs []*mapping.Annotation) ([]*mapping.Annotation, error) {
+	type key struct{ unit, annotator string }
+	seen := map[key]*mapping.Annotation{}
+	out := make([]*mapping.Annotation, 0, len(recs))
+	for _, r := range recs {
+		if r.Status == mapping.StatusComplete && len(r.Values) == 0 && len(r.Spans) == 0 {
+			return nil, fmt.Errorf("%s: %w: unit %s is %q but has no values and no spans", x.where[r], ErrExport, r.Unit, r.Status)
+		}
+		if r.Annotator == "" && (r.Status == mapping.StatusEmpty || r.Status == mapping.StatusMissing) {
+			// Nobody's: an unanswered unit may be in several copies.
+			out = append(out, r)
+			continue
+		}
+		k := key{r.Unit, r.Annotator}
+		if prev, ok := seen[k]; ok {
+			if reflect.DeepEqual(prev, r) {
+				continue
+			}
+			return nil, fmt.Errorf("%s and %s: %w: unit %s of annotator %q is recorded twice, differently; keep one of them", x.where[prev], x.where[r], ErrExport, r.Unit, r.Annotator)
+		}
+		seen[k] = r
+		out = append(out, r)
+	}
+	return out, nil
 }
 
 // included reports whether a record goes into the native file.
-func (x *exporter) included(r *Record) bool {
+func (x *exporter) included(r *mapping.Annotation) bool {
 	if x.e.Include == "all" {
 		return r.Status != mapping.StatusMissing
 	}
@@ -205,14 +216,14 @@ func (x *exporter) included(r *Record) bool {
 }
 
 // file builds one native file from records (of one annotator, when set).
-func (x *exporter) file(recs []*Record, annotator string) ([]byte, int, []string, error) {
+func (x *exporter) file(recs []*mapping.Annotation, annotator string) ([]byte, int, []string, error) {
 	e := x.e
 	var outs []any
 	var keys []string
 	seenKey := map[string]bool{}
 	n := 0
 	var warnings []string
-	add := func(r *Record) error {
+	add := func(r *mapping.Annotation) error {
 		v, err := x.record(r)
 		if err != nil {
 			return err
@@ -242,7 +253,7 @@ func (x *exporter) file(recs []*Record, annotator string) ([]byte, int, []string
 		// The native file is the input with answers filled in: every
 		// input record, in input order; records without answers keep
 		// their input values (or get the declared defaults).
-		byItem := map[string][]*Record{}
+		byItem := map[string][]*mapping.Annotation{}
 		for _, r := range recs {
 			if x.included(r) {
 				byItem[r.Item] = append(byItem[r.Item], r)
@@ -251,7 +262,7 @@ func (x *exporter) file(recs []*Record, annotator string) ([]byte, int, []string
 		for _, id := range x.order {
 			rs := byItem[id]
 			if len(rs) == 0 && e.Include == "all" {
-				rs = []*Record{{Item: id, Unit: id, Annotator: annotator, Status: mapping.StatusEmpty, Values: map[string]any{}}}
+				rs = []*mapping.Annotation{{Item: id, Unit: id, Annotator: annotator, Status: mapping.StatusEmpty, Values: map[string]any{}}}
 			}
 			for _, r := range rs {
 				if err := add(r); err != nil {
@@ -304,14 +315,15 @@ func (x *exporter) file(recs []*Record, annotator string) ([]byte, int, []string
 
 // ctx is the evaluation context of a record, or of one of its spans.
 type ctx struct {
-	rec     *Record
+	rec     *mapping.Annotation
 	item    *mapping.SourceItem
 	element any
 	values  map[string]any // the unit's answers, or one span row's
 	inSpan  bool
+	json    map[string]any // values in JSON form, once a path needs them
 }
 
-func (x *exporter) ctx(r *Record, span map[string]any) *ctx {
+func (x *exporter) ctx(r *mapping.Annotation, span map[string]any) *ctx {
 	c := &ctx{rec: r, item: x.items[r.Item], values: r.Values}
 	if c.item != nil && c.item.Elements != nil {
 		c.element = c.item.Elements[r.Unit]
@@ -323,7 +335,7 @@ func (x *exporter) ctx(r *Record, span map[string]any) *ctx {
 }
 
 // record builds one native record.
-func (x *exporter) record(r *Record) (any, error) {
+func (x *exporter) record(r *mapping.Annotation) (any, error) {
 	var obj *ojson.Object
 	if x.e.From == "input" {
 		it := x.items[r.Item]
@@ -416,7 +428,10 @@ func (x *exporter) source(e *templates.Expr, c *ctx) (any, bool, error) {
 		v, ok := e.ElementPath().Lookup(func(root string) (any, bool) { return c.element, true })
 		return v, ok, nil
 	case e.Value != "":
-		v, ok := e.ValuePath().Lookup(func(string) (any, bool) { return c.values, true })
+		if c.json == nil {
+			c.json = jsonValue(c.values).(map[string]any)
+		}
+		v, ok := e.ValuePath().Lookup(func(string) (any, bool) { return c.json, true })
 		return v, ok, nil
 	case e.Meta != "":
 		r := c.rec
@@ -468,16 +483,13 @@ func (x *exporter) source(e *templates.Expr, c *ctx) (any, bool, error) {
 	return nil, false, fmt.Errorf("%w: empty expression", ErrExport)
 }
 
-// spanAnswers turns a canonical span entry back into the answers of its
-// row, keyed by question: the span question's {field, start, end, text},
-// the label question's code, the evidence question's {passage, sentences}
-// and the rest of the row's values.
-func (x *exporter) spanAnswers(s map[string]any) map[string]any {
+// spanAnswers turns a span entry back into the answers of its row, keyed
+// by question: the span question's SpanValue, the label question's code,
+// the evidence question's Evidence and the rest of the row's values.
+func (x *exporter) spanAnswers(s mapping.SpanAnswer) map[string]any {
 	row := map[string]any{}
-	if vals, ok := s["values"].(map[string]any); ok {
-		for k, v := range vals {
-			row[k] = v
-		}
+	for k, v := range s.Values {
+		row[k] = v
 	}
 	for _, q := range x.t.Questions {
 		if q.Scope != "row" {
@@ -485,49 +497,78 @@ func (x *exporter) spanAnswers(s map[string]any) map[string]any {
 		}
 		switch {
 		case q.Type == templates.TypeSpan && q.Before == "" && row[q.Name] == nil:
-			if _, has := s["text"]; has {
-				sp := map[string]any{"field": s["field"], "text": s["text"]}
-				for _, k := range []string{"start", "end"} {
-					if v, ok := s[k]; ok {
-						sp[k] = v
-					}
-				}
-				row[q.Name] = sp
+			if s.Text != "" {
+				row[q.Name] = mapping.SpanValue{Field: s.Field, Start: s.Start, End: s.End, Text: s.Text}
 			}
 		case q.Name == x.t.Rows.Label:
-			if code, ok := s["code"]; ok {
-				row[q.Name] = code
+			if s.Code != "" {
+				row[q.Name] = s.Code
 			}
 		case q.Type == templates.TypeEvidence && row[q.Name] == nil:
-			if ev, ok := s["evidence"]; ok {
-				row[q.Name] = ev
+			if s.Evidence != nil {
+				row[q.Name] = *s.Evidence
 			}
 		}
 	}
 	return row
 }
 
-// answerFunc lets a template condition test generic JSON answers.
+// answerFunc lets a template condition test typed answers.
 func answerFunc(vals map[string]any) templates.AnswerFunc {
 	return func(q string) (any, bool) {
 		v, ok := vals[q]
-		if !ok {
-			return nil, false
-		}
-		switch v := v.(type) {
-		case []any:
-			var codes []string
-			for _, x := range v {
-				codes = append(codes, templates.Text(x))
-			}
-			return codes, true
-		case json.Number:
-			if n, err := v.Int64(); err == nil {
-				return int(n), true
-			}
-		}
-		return v, true
+		return v, ok
 	}
+}
+
+// jsonValue is the JSON form of a typed answer, as an export expression's
+// path walks it and the native file holds it: objects as map[string]any,
+// lists as []any, numbers as json.Number.
+func jsonValue(v any) any {
+	num := func(n int) json.Number { return json.Number(strconv.Itoa(n)) }
+	switch v := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, x := range v {
+			out[k] = jsonValue(x)
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, x := range v {
+			out[i] = jsonValue(x)
+		}
+		return out
+	case int:
+		return num(v)
+	case []string:
+		out := make([]any, len(v))
+		for i, x := range v {
+			out[i] = x
+		}
+		return out
+	case []int:
+		if v == nil {
+			return nil
+		}
+		out := make([]any, len(v))
+		for i, x := range v {
+			out[i] = num(x)
+		}
+		return out
+	case mapping.SpanValue:
+		out := map[string]any{"field": v.Field, "text": v.Text}
+		if v.Start != nil {
+			out["start"] = num(*v.Start)
+		}
+		if v.End != nil {
+			out["end"] = num(*v.End)
+		}
+		return out
+	case mapping.Evidence:
+		return map[string]any{"passage": num(v.Passage), "sentences": jsonValue(v.Sentences)}
+	}
+	return v
 }
 
 // plain turns an ojson value into one templates.Text renders.

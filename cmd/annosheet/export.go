@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"maps"
@@ -90,9 +88,10 @@ func exportCommand() *cli.Command {
 }
 
 // exportRecords reads the records to export: a file of them, or a
-// study's manifest (or its folder), pulled first; the study's manifest
+// study's manifest (or its folder), pulled first. template resolves their
+// template once the records (or the study) name it; the study's manifest
 // is returned when there is one.
-func exportRecords(ctx context.Context, opt *exportOptions, stderr io.Writer) ([]*mapping.Annotation, *study.Manifest, error) {
+func exportRecords(ctx context.Context, opt *exportOptions, stderr io.Writer, template func(*study.Manifest, mapping.TemplateID) (*templates.Template, error)) ([]*mapping.Annotation, export.Origins, *study.Manifest, error) {
 	path := opt.Annotations
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		path = filepath.Join(path, manifest.FileName)
@@ -100,47 +99,53 @@ func exportRecords(ctx context.Context, opt *exportOptions, stderr io.Writer) ([
 	if filepath.Base(path) == manifest.FileName || strings.EqualFold(filepath.Ext(path), ".json") {
 		src, err := study.Open([]string{path}, backends(opt.Google, stderr))
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
+		man := src.Manifests[0]
 		res, err := study.Pull(ctx, src, study.PullOptions{})
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		printProblems(stderr, res.Problems)
 		if len(res.Conflicts) > 0 {
-			return nil, nil, fmt.Errorf("%d units are answered differently by copies of their batch (see above); keep only the current copy of each batch, then export again", len(res.Conflicts))
+			return nil, nil, nil, fmt.Errorf("%d units are answered differently by copies of their batch (see above); keep only the current copy of each batch, then export again", len(res.Conflicts))
 		}
-		return res.Records, src.Manifests[0], nil
+		if _, err := template(man, mapping.TemplateID{Name: man.Template.Name, Version: man.Template.Version}); err != nil {
+			return nil, nil, nil, err
+		}
+		return res.Records, nil, man, nil
 	}
-	f, err := os.Open(opt.Annotations)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer f.Close()
-	recs, err := readPulled(f, opt.Annotations)
-	return recs, nil, err
-}
-
-func runExport(ctx context.Context, opt exportOptions, stdout, stderr io.Writer) error {
-	all, man, err := exportRecords(ctx, &opt, stderr)
-	if err != nil {
-		return err
-	}
-	if man == nil && opt.Manifest != "" {
+	var man *study.Manifest
+	if opt.Manifest != "" {
 		src, err := study.Open([]string{opt.Manifest}, study.Backends{})
 		if err != nil {
-			return err
+			return nil, nil, nil, err
 		}
 		if len(src.Manifests) == 0 {
-			return fmt.Errorf("%s: %w", opt.Manifest, manifest.ErrNotManifest)
+			return nil, nil, nil, fmt.Errorf("%s: %w", opt.Manifest, manifest.ErrNotManifest)
 		}
 		man = src.Manifests[0]
 	}
-	sel, err := study.SelectForExport(all, opt.CompleteOnly, opt.AllowProblems)
+	f, err := os.Open(opt.Annotations)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	defer f.Close()
+	recs, origins, err := export.ReadRecords(f, opt.Annotations, func(id mapping.TemplateID) (*templates.Template, error) { return template(man, id) })
+	return recs, origins, man, err
+}
+
+func runExport(ctx context.Context, opt exportOptions, stdout, stderr io.Writer) error {
+	var t *templates.Template
+	all, origins, man, err := exportRecords(ctx, &opt, stderr, func(man *study.Manifest, id mapping.TemplateID) (*templates.Template, error) {
+		var err error
+		t, err = exportTemplate(opt, man, id)
+		return t, err
+	})
 	if err != nil {
 		return err
 	}
-	t, err := exportTemplate(opt, man, all)
+	sel, err := study.SelectForExport(all, opt.CompleteOnly, opt.AllowProblems)
 	if err != nil {
 		return err
 	}
@@ -175,11 +180,7 @@ func runExport(ctx context.Context, opt exportOptions, stdout, stderr io.Writer)
 	if err != nil {
 		return err
 	}
-	recs, err := toExport(sel.Records)
-	if err != nil {
-		return err
-	}
-	files, err := export.Native(t, recs, items, export.Options{Annotator: opt.Annotator, Style: inputStyle(inputs), Orders: orders, PerAnnotator: strings.Contains(opt.Out, "{annotator}")})
+	files, err := export.Native(t, sel.Records, items, export.Options{Annotator: opt.Annotator, Style: inputStyle(inputs), Orders: orders, PerAnnotator: strings.Contains(opt.Out, "{annotator}"), Origins: origins})
 	if err != nil {
 		return err
 	}
@@ -279,9 +280,10 @@ func annotatorPath(out, annotator string, n int) string {
 	return strings.TrimSuffix(out, ext) + "-" + safe + ext
 }
 
-// exportTemplate finds the template of the records: the manifest's, a
-// given one, or the built-in they name; it must match their version.
-func exportTemplate(opt exportOptions, man *study.Manifest, recs []*mapping.Annotation) (*templates.Template, error) {
+// exportTemplate finds the template of the records, which name id (zero
+// when there are none): the manifest's, a given one, or the built-in they
+// name; it must match their version.
+func exportTemplate(opt exportOptions, man *study.Manifest, id mapping.TemplateID) (*templates.Template, error) {
 	var t *templates.Template
 	var err error
 	switch {
@@ -294,16 +296,16 @@ func exportTemplate(opt exportOptions, man *study.Manifest, recs []*mapping.Anno
 		}
 		maps.Copy(params, opt.Params)
 		t, err = templates.LoadWithParams(man.Path+" (template)", []byte(man.Template.Source), params)
-	case len(recs) > 0:
-		t, err = templates.BuiltinWithParams(recs[0].Template.Name, opt.Params)
+	case id.Name != "":
+		t, err = templates.BuiltinWithParams(id.Name, opt.Params)
 	default:
 		return nil, fmt.Errorf("%s: no records, and no template given", opt.Annotations)
 	}
 	if err != nil {
 		return nil, err
 	}
-	if len(recs) > 0 && (recs[0].Template.Name != t.Name || recs[0].Template.Version != t.Version) {
-		return nil, fmt.Errorf("%s: the records are of template %s version %d, not %s version %d", opt.Annotations, recs[0].Template.Name, recs[0].Template.Version, t.Name, t.Version)
+	if id.Name != "" && (id.Name != t.Name || id.Version != t.Version) {
+		return nil, fmt.Errorf("%s: the records are of template %s version %d, not %s version %d", opt.Annotations, id.Name, id.Version, t.Name, t.Version)
 	}
 	return t, nil
 }
@@ -321,31 +323,4 @@ func inputStyle(inputs []string) ojson.Style {
 		}
 	}
 	return ojson.Style{Indent: "  ", Newline: true}
-}
-
-// readPulled reads pulled canonical records.
-func readPulled(r io.Reader, name string) ([]*mapping.Annotation, error) {
-	var out []*mapping.Annotation
-	dec := json.NewDecoder(r)
-	for dec.More() {
-		var a mapping.Annotation
-		if err := dec.Decode(&a); err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
-		out = append(out, &a)
-	}
-	return out, nil
-}
-
-// toExport is a stopgap until export reads mapping's records itself.
-func toExport(recs []*mapping.Annotation) ([]*export.Record, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	for _, r := range recs {
-		if err := enc.Encode(r); err != nil {
-			return nil, err
-		}
-	}
-	return export.ReadRecords(&b, "records")
 }

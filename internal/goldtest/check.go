@@ -119,7 +119,7 @@ type Study struct {
 // Export writes the native file(s) of canonical JSON Lines.
 func Export(t testing.TB, tmpl *templates.Template, jsonl []byte, study Study, inputs ...string) []export.File {
 	t.Helper()
-	recs, err := export.ReadRecords(bytes.NewReader(jsonl), "pulled.jsonl")
+	recs, origins, err := export.ReadRecords(bytes.NewReader(jsonl), "pulled.jsonl", func(mapping.TemplateID) (*templates.Template, error) { return tmpl, nil })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +131,7 @@ func Export(t testing.TB, tmpl *templates.Template, jsonl []byte, study Study, i
 	if err := mapping.Items(tmpl, src, study.Keys, func(it *mapping.SourceItem) error { items = append(items, it); return nil }); err != nil {
 		t.Fatal(err)
 	}
-	opt := export.Options{Orders: study.Orders}
+	opt := export.Options{Orders: study.Orders, Origins: origins}
 	if st, err := os.Stat(inputs[0]); err == nil && !st.IsDir() {
 		b, err := os.ReadFile(inputs[0])
 		if err != nil {

@@ -1,0 +1,275 @@
+package mapping
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/annosheet/annosheet/templates"
+)
+
+// ValueError is an answer in a canonical record that its question cannot
+// have: a scale of "abc", a multi that is not a list, a code that is not
+// among the options.
+type ValueError struct {
+	Question string // the question's name
+	Value    any    // the answer as given
+	Reason   string // what is wrong with it
+}
+
+func (e *ValueError) Error() string {
+	return fmt.Sprintf("question %q: %s %s", e.Question, valueText(e.Value), e.Reason)
+}
+
+// valueText shows a value as JSON, as the record has it.
+func valueText(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
+
+// TypedRecord returns a record read back from JSON with its answers in the
+// forms Pull gives them (see TypedValues): its values and the values of
+// each span row. The record passed in is not changed.
+func TypedRecord(t *templates.Template, a *Annotation) (*Annotation, error) {
+	out := *a
+	var err error
+	if out.Values, err = TypedValues(t, a.Values); err != nil {
+		return nil, err
+	}
+	if a.Spans != nil {
+		out.Spans = make([]SpanAnswer, len(a.Spans))
+		for i, s := range a.Spans {
+			if s.Values, err = TypedValues(t, s.Values); err != nil {
+				return nil, fmt.Errorf("span row %d: %w", s.Row, err)
+			}
+			out.Spans[i] = s
+		}
+	}
+	return &out, nil
+}
+
+// TypedValues types the answers of a canonical record as a JSON decoder
+// gives them (strings, bools, json.Number or float64, []any and
+// map[string]any) into the forms Pull puts in Annotation.Values, driven by
+// the template's questions: a choice's code as a string, a multi's codes
+// as a sorted []string, a scale's int, a bool, a text's string, a span's
+// SpanValue and an evidence question's Evidence. Answers already in those
+// forms are kept. The result is a new map (nil for nil); the error is a
+// *ValueError, for the first bad answer in the order of the questions'
+// names.
+func TypedValues(t *templates.Template, values map[string]any) (map[string]any, error) {
+	if values == nil {
+		return nil, nil
+	}
+	out := make(map[string]any, len(values))
+	for _, name := range slices.Sorted(maps.Keys(values)) {
+		v := values[name]
+		q := t.QuestionByName(name)
+		if q == nil {
+			return nil, &ValueError{Question: name, Value: v, Reason: fmt.Sprintf("answers no question of template %s", t.Name)}
+		}
+		tv, reason := typedValue(q, v)
+		if reason != "" {
+			return nil, &ValueError{Question: name, Value: v, Reason: reason}
+		}
+		out[name] = tv
+	}
+	return out, nil
+}
+
+// typedValue types one answer, or says why it cannot.
+func typedValue(q *templates.Question, v any) (any, string) {
+	switch q.Type {
+	case templates.TypeChoice:
+		code, ok := v.(string)
+		if !ok {
+			return nil, "is not a code"
+		}
+		if q.Option(code) == nil {
+			return nil, "is not one of the codes " + codeList(q)
+		}
+		return code, ""
+	case templates.TypeMulti:
+		var codes []string
+		switch l := v.(type) {
+		case []string:
+			codes = slices.Clone(l)
+		case []any:
+			for _, x := range l {
+				s, ok := x.(string)
+				if !ok {
+					return nil, fmt.Sprintf("holds %s, which is not a code", valueText(x))
+				}
+				codes = append(codes, s)
+			}
+		default:
+			return nil, "is not a list of codes"
+		}
+		for i, c := range codes {
+			if q.Option(c) == nil {
+				return nil, fmt.Sprintf("holds %q, which is not one of the codes %s", c, codeList(q))
+			}
+			if slices.Contains(codes[:i], c) {
+				return nil, fmt.Sprintf("holds %q twice", c)
+			}
+		}
+		slices.Sort(codes)
+		if codes == nil {
+			codes = []string{}
+		}
+		return codes, ""
+	case templates.TypeScale:
+		n, ok := wholeNumber(v)
+		if !ok {
+			return nil, "is not a whole number"
+		}
+		if q.Min != nil && q.Max != nil && (n < *q.Min || n > *q.Max) {
+			return nil, fmt.Sprintf("is outside the scale %d to %d", *q.Min, *q.Max)
+		}
+		return n, ""
+	case templates.TypeBool:
+		b, ok := v.(bool)
+		if !ok {
+			return nil, "is not true or false"
+		}
+		return b, ""
+	case templates.TypeText:
+		s, ok := v.(string)
+		if !ok {
+			return nil, "is not a text"
+		}
+		return s, ""
+	case templates.TypeSpan:
+		return typedSpan(q, v)
+	case templates.TypeEvidence:
+		return typedEvidence(v)
+	}
+	return nil, fmt.Sprintf("is the answer to a question of type %q, which a record cannot hold", q.Type)
+}
+
+func codeList(q *templates.Question) string {
+	var codes []string
+	for _, o := range q.Options {
+		codes = append(codes, strconv.Quote(o.Code))
+	}
+	return strings.Join(codes, ", ")
+}
+
+// wholeNumber reads an integer as JSON decoding gives it.
+func wholeNumber(v any) (int, bool) {
+	var f float64
+	switch v := v.(type) {
+	case int:
+		return v, true
+	case json.Number:
+		if n, err := strconv.Atoi(string(v)); err == nil {
+			return n, true
+		}
+		var err error
+		if f, err = v.Float64(); err != nil {
+			return 0, false
+		}
+	case float64:
+		f = v
+	default:
+		return 0, false
+	}
+	if math.IsInf(f, 0) || math.IsNaN(f) || f != math.Trunc(f) || math.Abs(f) > 1e15 {
+		return 0, false
+	}
+	return int(f), true
+}
+
+// fields checks that an object has only the keys given, and the required
+// ones among them.
+func fields(v any, required []string, optional ...string) (map[string]any, string) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, "is not an object"
+	}
+	for _, k := range required {
+		if _, ok := m[k]; !ok {
+			return nil, fmt.Sprintf("has no %q", k)
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		if !slices.Contains(required, k) && !slices.Contains(optional, k) {
+			return nil, fmt.Sprintf("has %q, which a %s has not", k, strings.Join(slices.Concat(required, optional), "/"))
+		}
+	}
+	return m, ""
+}
+
+// typedSpan reads a span answer: {field, start, end, text}, offsets in
+// code points, both or neither.
+func typedSpan(q *templates.Question, v any) (any, string) {
+	if s, ok := v.(SpanValue); ok {
+		return s, ""
+	}
+	m, reason := fields(v, []string{"field", "text"}, "start", "end")
+	if reason != "" {
+		return nil, reason
+	}
+	var s SpanValue
+	var ok bool
+	if s.Field, ok = m["field"].(string); !ok || s.Field != q.Field {
+		return nil, fmt.Sprintf("is not in the question's field %q", q.Field)
+	}
+	if s.Text, ok = m["text"].(string); !ok {
+		return nil, "has a text that is not a string"
+	}
+	_, hasStart := m["start"]
+	_, hasEnd := m["end"]
+	if hasStart != hasEnd {
+		return nil, "has a start without an end, or an end without a start"
+	}
+	if hasStart {
+		start, ok1 := wholeNumber(m["start"])
+		end, ok2 := wholeNumber(m["end"])
+		if !ok1 || !ok2 || start < 0 || end < start {
+			return nil, "has no offsets 0 <= start <= end"
+		}
+		s.Start, s.End = &start, &end
+	}
+	return s, ""
+}
+
+// typedEvidence reads an evidence answer: {passage, sentences}, passages
+// numbered from 1, sentences from 0; the sentences come back sorted.
+func typedEvidence(v any) (any, string) {
+	if e, ok := v.(Evidence); ok {
+		return e, ""
+	}
+	m, reason := fields(v, []string{"passage", "sentences"})
+	if reason != "" {
+		return nil, reason
+	}
+	var e Evidence
+	var ok bool
+	if e.Passage, ok = wholeNumber(m["passage"]); !ok || e.Passage < 1 {
+		return nil, "has no passage number from 1"
+	}
+	switch l := m["sentences"].(type) {
+	case nil:
+	case []any:
+		e.Sentences = []int{}
+		for _, x := range l {
+			n, ok := wholeNumber(x)
+			if !ok || n < 0 {
+				return nil, fmt.Sprintf("has sentence %s, which is not a sentence number from 0", valueText(x))
+			}
+			e.Sentences = append(e.Sentences, n)
+		}
+		slices.Sort(e.Sentences)
+	default:
+		return nil, "has sentences that are not a list"
+	}
+	return e, ""
+}
