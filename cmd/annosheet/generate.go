@@ -16,6 +16,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/annosheet/annosheet/assign"
+	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/internal/atomicfile"
 	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/mapping"
@@ -225,10 +226,10 @@ func runGenerate(ctx context.Context, opt generateOptions, stdout, stderr io.Wri
 	}
 	spool := mapping.NewSpool(src)
 	defer spool.Close()
-	g := &generation{opt: opt, t: t, src: spool, path: filepath.Join(opt.Out, manifest.FileName), stdout: stdout, stderr: stderr, limit: mapping.XLSXCellLimit}
+	g := &generation{opt: opt, t: t, src: spool, path: filepath.Join(opt.Out, manifest.FileName), stdout: stdout, stderr: stderr, limit: backend.XLSXCellLimit}
 	var prev *manifest.Manifest
 	if opt.Format == formatGSheets {
-		g.limit = mapping.SheetsCellLimit
+		g.limit = backend.SheetsCellLimit
 		if prev, err = g.previous(); err != nil {
 			return err
 		}
@@ -393,18 +394,18 @@ func (g *generation) rows() int64 {
 
 // counted reports each row of the Annotate sheet to the progress bar as
 // it is written.
-func counted(p *mapping.Plan, bar progress) *mapping.Plan {
+func counted(p *backend.Plan, bar progress) *backend.Plan {
 	out := *p
 	out.Sheets = slices.Clone(p.Sheets)
 	for i, sh := range out.Sheets {
-		if sh.Name != mapping.SheetAnnotate {
+		if sh.Name != backend.SheetAnnotate {
 			continue
 		}
 		c := *sh
 		rows := sh.Rows
-		c.Rows = func(emit func(mapping.Row) error) error {
+		c.Rows = func(emit func(backend.Row) error) error {
 			first := true
-			return rows(func(r mapping.Row) error {
+			return rows(func(r backend.Row) error {
 				if !first {
 					bar.Add(1)
 				}

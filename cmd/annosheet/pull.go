@@ -15,6 +15,7 @@ import (
 	"github.com/urfave/cli/v2"
 	"google.golang.org/api/googleapi"
 
+	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/internal/atomicfile"
 	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/mapping"
@@ -295,7 +296,7 @@ func pullAll(ctx context.Context, refs []workbookRef, opt pullOptions, stderr io
 
 // openRef opens the grid of a workbook. For a workbook the manifest lists
 // that is not there, it says why instead (missing).
-func openRef(ctx context.Context, ref workbookRef, opt pullOptions, client **sheets.Client, stderr io.Writer) (g *mapping.Grid, closeFn func() error, missing string, err error) {
+func openRef(ctx context.Context, ref workbookRef, opt pullOptions, client **sheets.Client, stderr io.Writer) (g *backend.Grid, closeFn func() error, missing string, err error) {
 	if ref.spreadsheet == "" {
 		switch {
 		case ref.batch != nil && ref.batch.File == "":

@@ -13,6 +13,7 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
+	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/internal/goldtest"
 	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/mapping"
@@ -69,7 +70,7 @@ func TestPreferenceStudy(t *testing.T) {
 			var shown []string
 			for i, s := range slots {
 				cell, _ := w.Cell(row, "context:"+s+"_prediction")
-				text, err := w.F.GetCellValue(mapping.SheetAnnotate, cell)
+				text, err := w.F.GetCellValue(backend.SheetAnnotate, cell)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -96,7 +97,7 @@ func TestPreferenceStudy(t *testing.T) {
 			if got, _ := w.Cell(row, "annotator"); got == "" {
 				t.Fatal("no annotator column")
 			}
-			if id, _ := w.F.GetCellValue(mapping.SheetAnnotate, mustCell(t, w, row, "annotator")); id != a {
+			if id, _ := w.F.GetCellValue(backend.SheetAnnotate, mustCell(t, w, row, "annotator")); id != a {
 				t.Errorf("%s's workbook has annotator %q filled in", a, id)
 			}
 		}
@@ -279,7 +280,7 @@ func TestStudyMissing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.RemoveRow(mapping.SheetAnnotate, 2)
+	f.RemoveRow(backend.SheetAnnotate, 2)
 	f.Save()
 	f.Close()
 	w, err := goldtest.OpenWorkbook(filepath.Join(dir, m.Batches[3].File))
@@ -453,7 +454,7 @@ func TestBatchesFromSpool(t *testing.T) {
 				Seed: 3, SeedSet: true, Annotators: []string{"ak", "bt", "cm"}, Overlap: 2, BatchSize: 3}
 			spool := mapping.NewSpool(src)
 			defer spool.Close()
-			g := &generation{opt: opt, t: tp, src: spool, path: filepath.Join(opt.Out, manifest.FileName), stdout: io.Discard, stderr: io.Discard, limit: mapping.XLSXCellLimit}
+			g := &generation{opt: opt, t: tp, src: spool, path: filepath.Join(opt.Out, manifest.FileName), stdout: io.Discard, stderr: io.Discard, limit: backend.XLSXCellLimit}
 			if err := g.begin(nil); err != nil {
 				t.Fatal(err)
 			}
@@ -484,12 +485,12 @@ func TestBatchesFromSpool(t *testing.T) {
 }
 
 // planDump is a plan with its rows produced, so that plans compare.
-func planDump(t *testing.T, p *mapping.Plan) []any {
+func planDump(t *testing.T, p *backend.Plan) []any {
 	t.Helper()
 	var out []any
 	for _, sh := range p.Sheets {
-		var rows []mapping.Row
-		if err := sh.Rows(func(r mapping.Row) error {
+		var rows []backend.Row
+		if err := sh.Rows(func(r backend.Row) error {
 			rows = append(rows, r)
 			return nil
 		}); err != nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/xuri/excelize/v2"
 	sheetsapi "google.golang.org/api/sheets/v4"
 
+	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/sheets"
 	"github.com/annosheet/annosheet/sheets/googleauth"
@@ -31,15 +32,15 @@ import (
 // are open — and the same answers, filled the way each application stores
 // them, must pull to the same canonical JSON.
 
-// backend makes, fills and reads workbooks of one kind.
-type backend interface {
+// tester makes, fills and reads workbooks of one kind.
+type tester interface {
 	name() string
 	kind() string // the grid kind pull records
 	cellLimit() int
 	// write renders a plan and returns its reference (a path or an ID).
-	write(t *testing.T, p *mapping.Plan) string
+	write(t *testing.T, p *backend.Plan) string
 	open(t *testing.T, ref string) *Workbook
-	grid(t *testing.T, ref string) *mapping.Grid
+	grid(t *testing.T, ref string) *backend.Grid
 	offer(t *testing.T, ref string) *offer
 }
 
@@ -148,7 +149,7 @@ func TestRealGoogleHarness(t *testing.T) {
 }
 
 // conformance runs the suite, comparing every backend with the first.
-func conformance(t *testing.T, backends ...backend) {
+func conformance(t *testing.T, backends ...tester) {
 	for _, tc := range conformanceCases() {
 		t.Run(filepath.Base(tc.template), func(t *testing.T) {
 			tp, err := templates.Resolve(tc.template, nil)
@@ -230,7 +231,7 @@ func conformance(t *testing.T, backends ...backend) {
 }
 
 // gridCells is every non-empty row of every sheet, as pull reads it.
-func gridCells(t *testing.T, g *mapping.Grid) [][]string {
+func gridCells(t *testing.T, g *backend.Grid) [][]string {
 	t.Helper()
 	var out [][]string
 	for _, sh := range g.Sheets {
@@ -256,9 +257,9 @@ type xlsxBackend struct{ dir string }
 
 func (*xlsxBackend) name() string   { return "xlsx" }
 func (*xlsxBackend) kind() string   { return "xlsx" }
-func (*xlsxBackend) cellLimit() int { return mapping.XLSXCellLimit }
+func (*xlsxBackend) cellLimit() int { return backend.XLSXCellLimit }
 
-func (b *xlsxBackend) write(t *testing.T, p *mapping.Plan) string {
+func (b *xlsxBackend) write(t *testing.T, p *backend.Plan) string {
 	f, err := os.CreateTemp(b.dir, "*.xlsx")
 	if err != nil {
 		t.Fatal(err)
@@ -278,7 +279,7 @@ func (*xlsxBackend) open(t *testing.T, ref string) *Workbook {
 	return w
 }
 
-func (*xlsxBackend) grid(t *testing.T, ref string) *mapping.Grid {
+func (*xlsxBackend) grid(t *testing.T, ref string) *backend.Grid {
 	g, closeFn, err := xlsx.Open(ref)
 	if err != nil {
 		t.Fatal(err)
@@ -300,7 +301,7 @@ func (*xlsxBackend) offer(t *testing.T, ref string) *offer {
 		}
 		o.Tabs = append(o.Tabs, name)
 	}
-	const sh = mapping.SheetAnnotate
+	const sh = backend.SheetAnnotate
 	panes, err := f.GetPanes(sh)
 	if err != nil {
 		t.Fatal(err)
@@ -314,11 +315,11 @@ func (*xlsxBackend) offer(t *testing.T, ref string) *offer {
 	}
 	ncol := len(rows[0])
 	for c := 0; c < ncol; c++ {
-		letter := mapping.ColumnLetter(c)
+		letter := backend.ColumnLetter(c)
 		if vis, _ := f.GetColVisible(sh, letter); !vis {
 			o.Hidden = append(o.Hidden, c)
 		}
-		if st := cellStyle(t, f, sh, mapping.CellName(c, 2)); st.Protection != nil && !st.Protection.Locked {
+		if st := cellStyle(t, f, sh, backend.CellName(c, 2)); st.Protection != nil && !st.Protection.Locked {
 			o.Open = append(o.Open, c)
 		}
 	}
@@ -336,7 +337,7 @@ func (*xlsxBackend) offer(t *testing.T, ref string) *offer {
 	}
 	for r := 1; r <= len(rows); r++ {
 		for c := 0; c < ncol; c++ {
-			cell := mapping.CellName(c, r)
+			cell := backend.CellName(c, r)
 			fill := "FFFFFF"
 			if st := cellStyle(t, f, sh, cell); st.Fill.Pattern == 1 && len(st.Fill.Color) > 0 {
 				fill = hexColor(st.Fill.Color[0])
@@ -411,7 +412,7 @@ func expand(t *testing.T, rng string) []string {
 	var out []string
 	for r := r0; r <= r1; r++ {
 		for c := c0; c <= c1; c++ {
-			out = append(out, mapping.CellName(c-1, r))
+			out = append(out, backend.CellName(c-1, r))
 		}
 	}
 	return out
@@ -482,9 +483,9 @@ func realGoogle(t *testing.T) *sheetsBackend {
 
 func (b *sheetsBackend) name() string { return b.label }
 func (*sheetsBackend) kind() string   { return "gsheets" }
-func (*sheetsBackend) cellLimit() int { return mapping.SheetsCellLimit }
+func (*sheetsBackend) cellLimit() int { return backend.SheetsCellLimit }
 
-func (b *sheetsBackend) write(t *testing.T, p *mapping.Plan) string {
+func (b *sheetsBackend) write(t *testing.T, p *backend.Plan) string {
 	w, err := b.c.Write(b.ctx, p, sheets.WriteOptions{Folder: b.folder})
 	var inc *sheets.IncompleteError
 	if b.remove && (err == nil || errors.As(err, &inc)) {
@@ -512,7 +513,7 @@ func (b *sheetsBackend) open(t *testing.T, ref string) *Workbook {
 	return w
 }
 
-func (b *sheetsBackend) grid(t *testing.T, ref string) *mapping.Grid {
+func (b *sheetsBackend) grid(t *testing.T, ref string) *backend.Grid {
 	g, closeFn, err := b.c.Open(b.ctx, ref)
 	if err != nil {
 		t.Fatal(err)
@@ -535,7 +536,7 @@ func (b *sheetsBackend) offer(t *testing.T, ref string) *offer {
 			name += " (hidden)"
 		}
 		o.Tabs = append(o.Tabs, name)
-		if s.Properties.Title == mapping.SheetAnnotate {
+		if s.Properties.Title == backend.SheetAnnotate {
 			ann = s
 		}
 	}
@@ -562,7 +563,7 @@ func (b *sheetsBackend) offer(t *testing.T, ref string) *offer {
 	sort.Ints(o.Open)
 	for r, rd := range gd.RowData {
 		for c, cd := range rd.Values {
-			cell := mapping.CellName(c, r+1)
+			cell := backend.CellName(c, r+1)
 			if r < int(gp.RowCount) && c < ncol {
 				fill := "FFFFFF"
 				if f := cd.UserEnteredFormat; f != nil && f.BackgroundColor != nil {
