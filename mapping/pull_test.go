@@ -15,7 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/annosheet/annosheet/backend"
-	"github.com/annosheet/annosheet/internal/goldtest"
+	"github.com/annosheet/annosheet/internal/testing/goldtest"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/templates"
 )

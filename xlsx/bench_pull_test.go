@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/annosheet/annosheet/backend"
-	"github.com/annosheet/annosheet/internal/benchdata"
+	"github.com/annosheet/annosheet/internal/testing/benchdata"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/xlsx"
 )

@@ -11,7 +11,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/annosheet/annosheet/backend"
-	"github.com/annosheet/annosheet/internal/benchdata"
+	"github.com/annosheet/annosheet/internal/testing/benchdata"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/templates"
 	"github.com/annosheet/annosheet/xlsx"

@@ -14,7 +14,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/annosheet/annosheet/backend"
-	"github.com/annosheet/annosheet/internal/testreaders"
+	"github.com/annosheet/annosheet/internal/testing/testreaders"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/templates"
 )

@@ -16,7 +16,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/annosheet/annosheet/backend"
-	"github.com/annosheet/annosheet/internal/xlsxdump"
+	"github.com/annosheet/annosheet/internal/testing/xlsxdump"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/templates"
 	"github.com/annosheet/annosheet/xlsx"

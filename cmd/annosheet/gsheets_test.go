@@ -22,8 +22,8 @@ import (
 	sheetsapi "google.golang.org/api/sheets/v4"
 
 	"github.com/annosheet/annosheet/backend"
-	"github.com/annosheet/annosheet/internal/goldtest"
-	"github.com/annosheet/annosheet/internal/syncbuf"
+	"github.com/annosheet/annosheet/internal/testing/goldtest"
+	"github.com/annosheet/annosheet/internal/testing/syncbuf"
 	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/sheets"

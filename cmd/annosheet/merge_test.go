@@ -10,7 +10,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/annosheet/annosheet/backend"
-	"github.com/annosheet/annosheet/internal/goldtest"
+	"github.com/annosheet/annosheet/internal/testing/goldtest"
 	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/mapping"
 )

@@ -94,7 +94,7 @@ func conformanceCases() []conformanceCase {
 		}},
 		// A scheme of a coordinator's own: blocks, spans, two dropdowns of
 		// labels with colons, a scale, the rater on the left.
-		{"../../testdata/templates/mqm.yaml", data + "mqm/segments.jsonl", func(t *testing.T, w *Workbook, _ *templates.Template) {
+		{"../../../testdata/templates/mqm.yaml", data + "mqm/segments.jsonl", func(t *testing.T, w *Workbook, _ *templates.Template) {
 			for i, u := range w.Units {
 				row := w.Rows[u][0]
 				set := map[string]any{"annotator": "r1", "q:no_errors": i%2 == 0}
