@@ -9,15 +9,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/templates"
-)
-
-// Sheet names of a generated workbook.
-const (
-	SheetAnnotate     = "Annotate"
-	SheetInstructions = "Instructions"
-	SheetLists        = "Lists"
-	SheetMeta         = "_annosheet"
 )
 
 // Options tune Build.
@@ -27,8 +20,8 @@ type Options struct {
 	// Study identifies the run that made the workbooks, so that pull can
 	// tell a workbook of another study.
 	Study string
-	// CellLimit is the backend's limit on cell text (XLSXCellLimit or
-	// SheetsCellLimit); longer text is cut visibly and reported.
+	// CellLimit is the backend's limit on cell text (its
+	// backend.Limits.CellChars); longer text is cut visibly and reported.
 	CellLimit int
 	// Keys is the anonymisation key to reuse (Anonymize.As -> real value ->
 	// label); values it lacks get fresh labels.
@@ -57,7 +50,7 @@ type Unit struct {
 
 // Result is what Build produces.
 type Result struct {
-	Plan *Plan
+	Plan *backend.Plan
 	// Warnings are problems that did not stop the build: text cut to fit a
 	// cell, characters replaced. Each names the record and field.
 	Warnings Problems
@@ -87,7 +80,7 @@ func Build(t *templates.Template, src Source, opt Options) (*Result, error) {
 		opt.Batch = "b01"
 	}
 	if opt.CellLimit == 0 {
-		opt.CellLimit = XLSXCellLimit
+		opt.CellLimit = backend.XLSXCellLimit
 	}
 	b := &builder{t: t, src: src, opt: opt, cols: t.Columns()}
 	b.res = &Result{Keys: map[string]map[string]string{}}
@@ -103,7 +96,7 @@ func Build(t *templates.Template, src Source, opt Options) (*Result, error) {
 	// The Annotate sheet registers the dropdown lists that the Lists sheet
 	// then holds, so it is laid out first.
 	annotate := b.annotateSheet()
-	sheets := []*Sheet{b.instructionsSheet(), annotate}
+	sheets := []*backend.Sheet{b.instructionsSheet(), annotate}
 	if len(b.lists) > 0 {
 		sheets = append(sheets, b.listsSheet())
 	}
@@ -111,7 +104,7 @@ func Build(t *templates.Template, src Source, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	b.res.Plan = &Plan{
+	b.res.Plan = &backend.Plan{
 		Title:  fmt.Sprintf("%s — %s", t.Title, opt.Batch),
 		Sheets: append(sheets, meta),
 		Active: 0,
@@ -526,7 +519,7 @@ func (b *builder) scan() error {
 		b.gather(it)
 		// Render the rows once now, for their warnings; the second pass
 		// renders them again for writing.
-		if err := b.itemRows(it, func(Row) error { return nil }); err != nil {
+		if err := b.itemRows(it, func(backend.Row) error { return nil }); err != nil {
 			return err
 		}
 		b.rows += n

@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/templates"
 )
@@ -36,10 +37,10 @@ func buildWith(t *testing.T, tmpl string, opt mapping.Options, inputs ...string)
 }
 
 // rowsOf collects the rows a sheet of the plan produces.
-func rowsOf(t *testing.T, sh *mapping.Sheet) []mapping.Row {
+func rowsOf(t *testing.T, sh *backend.Sheet) []backend.Row {
 	t.Helper()
-	var rows []mapping.Row
-	if err := sh.Rows(func(r mapping.Row) error { rows = append(rows, r); return nil }); err != nil {
+	var rows []backend.Row
+	if err := sh.Rows(func(r backend.Row) error { rows = append(rows, r); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if len(rows) != sh.RowCount {
@@ -48,7 +49,7 @@ func rowsOf(t *testing.T, sh *mapping.Sheet) []mapping.Row {
 	return rows
 }
 
-func sheet(t *testing.T, p *mapping.Plan, name string) *mapping.Sheet {
+func sheet(t *testing.T, p *backend.Plan, name string) *backend.Sheet {
 	t.Helper()
 	for _, s := range p.Sheets {
 		if s.Name == name {
@@ -70,7 +71,7 @@ func colIndex(t *testing.T, tp *templates.Template, key string) int {
 	return -1
 }
 
-func text(c mapping.Cell) string {
+func text(c backend.Cell) string {
 	s, _ := c.Value.(string)
 	return s
 }
@@ -90,7 +91,7 @@ func TestBuildPerRecord(t *testing.T) {
 	if diff := cmp.Diff(want, res.Units); diff != "" {
 		t.Errorf("units (-want +got):\n%s", diff)
 	}
-	rows := rowsOf(t, sheet(t, res.Plan, mapping.SheetAnnotate))
+	rows := rowsOf(t, sheet(t, res.Plan, backend.SheetAnnotate))
 	// The cited paragraphs are joined, numbered, with their citations.
 	cited := text(rows[1].Cells[colIndex(t, tp, "context:cited_paragraphs")])
 	if !strings.HasPrefix(cited, "[1] 564 F.3d 856\n") || !strings.Contains(cited, "\n\n[6] 855 F.2d 394\n") {
@@ -123,7 +124,7 @@ func TestBuildPerElementFactgenie(t *testing.T) {
 	if sys := res.Keys["system"]; len(sys) != 4 || sys["gemma2"] == "" {
 		t.Errorf("system key %v", sys)
 	}
-	rows := rowsOf(t, sheet(t, res.Plan, mapping.SheetAnnotate))
+	rows := rowsOf(t, sheet(t, res.Plan, backend.SheetAnnotate))
 	evalCol, outCol, unitCol := colIndex(t, tp, "context:evaluator"), colIndex(t, tp, "context:output"), colIndex(t, tp, "unit")
 	// Within an instance rows are ordered by evaluator label; the output
 	// text is on the instance's first row only.
@@ -222,7 +223,7 @@ func TestBuildBlocks(t *testing.T) {
 	if len(res.Units) != 40 || res.Rows != 320 {
 		t.Fatalf("%d units, %d rows", len(res.Units), res.Rows)
 	}
-	ann := sheet(t, res.Plan, mapping.SheetAnnotate)
+	ann := sheet(t, res.Plan, backend.SheetAnnotate)
 	if len(ann.Merges) != 40*4 {
 		t.Errorf("%d merges, want the 4 context columns of 40 blocks", len(ann.Merges))
 	}
@@ -251,7 +252,7 @@ func TestBuildBlocks(t *testing.T) {
 		t.Errorf("passages: %.200q", passages)
 	}
 	// The metadata carries each prediction in full and the passage sizes.
-	meta := rowsOf(t, sheet(t, res.Plan, mapping.SheetMeta))
+	meta := rowsOf(t, sheet(t, res.Plan, backend.SheetMeta))
 	var blob struct {
 		Fields   map[string]string `json:"fields"`
 		Evidence map[string][]int  `json:"evidence"`
@@ -354,13 +355,13 @@ questions:
 	if err != nil {
 		t.Fatal(err)
 	}
-	ann := sheet(t, res.Plan, mapping.SheetAnnotate)
+	ann := sheet(t, res.Plan, backend.SheetAnnotate)
 	v := ann.Validations[0]
-	if v.Kind != mapping.ValidList || v.Source != "Lists!$A$2:$A$31" || len(v.Values) != 30 {
+	if v.Kind != backend.ValidList || v.Source != "Lists!$A$2:$A$31" || len(v.Values) != 30 {
 		t.Errorf("validation %+v", v)
 	}
-	lists := rowsOf(t, sheet(t, res.Plan, mapping.SheetLists))
-	if text(lists[30].Cells[0]) != "A rather long category label number 29" || sheet(t, res.Plan, mapping.SheetLists).Visibility != mapping.Hidden {
+	lists := rowsOf(t, sheet(t, res.Plan, backend.SheetLists))
+	if text(lists[30].Cells[0]) != "A rather long category label number 29" || sheet(t, res.Plan, backend.SheetLists).Visibility != backend.Hidden {
 		t.Errorf("Lists sheet row 31: %q", text(lists[30].Cells[0]))
 	}
 }
@@ -417,18 +418,18 @@ questions:
 	if err != nil {
 		t.Fatal(err)
 	}
-	ann := sheet(t, res.Plan, mapping.SheetAnnotate)
+	ann := sheet(t, res.Plan, backend.SheetAnnotate)
 	col := colIndex(t, tp, "q:tags")
 	if len(tp.Columns()) != 5 || !ann.Columns[col].Style.Text || !ann.Columns[col].Style.Unlocked {
 		t.Errorf("columns %d, style %+v", len(tp.Columns()), ann.Columns[col].Style)
 	}
-	var v *mapping.Validation
+	var v *backend.Validation
 	for i := range ann.Validations {
 		if ann.Validations[i].Col == col {
 			v = &ann.Validations[i]
 		}
 	}
-	if v == nil || v.Kind != mapping.ValidAny || v.Prompt != "Every tag that applies. Codes, separated by commas: a, b, c" {
+	if v == nil || v.Kind != backend.ValidAny || v.Prompt != "Every tag that applies. Codes, separated by commas: a, b, c" {
 		t.Errorf("validation %+v", v)
 	}
 }

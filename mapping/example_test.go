@@ -3,6 +3,7 @@ package mapping_test
 import (
 	"fmt"
 
+	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/templates"
 )
@@ -38,7 +39,7 @@ func ExampleBuild() {
 
 // Clean makes text safe for a cell and says what it changed.
 func ExampleClean() {
-	s, r := mapping.Clean("bell\x07", mapping.XLSXCellLimit)
+	s, r := mapping.Clean("bell\x07", backend.XLSXCellLimit)
 	fmt.Printf("%q, %d control character replaced\n", s, r.Controls)
 	// Output:
 	// "bell␇", 1 control character replaced

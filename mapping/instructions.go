@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -23,24 +24,24 @@ var instrWidths = []float64{34, 18, 72, 12}
 const instrCols = 4
 
 var (
-	styleTitle   = Style{Bold: true, Size: 16, Wrap: true}
-	styleHeading = Style{Bold: true, Size: 13}
-	styleSub     = Style{Bold: true, Wrap: true}
-	styleProse   = Style{Wrap: true}
-	styleHint    = Style{Italic: true, Color: fontHint, Wrap: true}
-	styleTHead   = Style{Bold: true, Fill: fillHeader, Wrap: true}
-	styleTCell   = Style{Wrap: true}
+	styleTitle   = backend.Style{Bold: true, Size: 16, Wrap: true}
+	styleHeading = backend.Style{Bold: true, Size: 13}
+	styleSub     = backend.Style{Bold: true, Wrap: true}
+	styleProse   = backend.Style{Wrap: true}
+	styleHint    = backend.Style{Italic: true, Color: fontHint, Wrap: true}
+	styleTHead   = backend.Style{Bold: true, Fill: fillHeader, Wrap: true}
+	styleTCell   = backend.Style{Wrap: true}
 )
 
 type instr struct {
-	rows   []Row
-	merges []Merge
+	rows   []backend.Row
+	merges []backend.Merge
 }
 
 // prose adds a paragraph across the whole width.
-func (in *instr) prose(text string, st Style) {
-	r := Row{Cells: make([]Cell, instrCols)}
-	r.Cells[0] = Cell{Value: text, Style: st}
+func (in *instr) prose(text string, st backend.Style) {
+	r := backend.Row{Cells: make([]backend.Cell, instrCols)}
+	r.Cells[0] = backend.Cell{Value: text, Style: st}
 	width := 0.0
 	for _, w := range instrWidths {
 		width += w
@@ -48,16 +49,16 @@ func (in *instr) prose(text string, st Style) {
 	r.Height = textHeight(text, width, st.Size)
 	in.rows = append(in.rows, r)
 	n := len(in.rows)
-	in.merges = append(in.merges, Merge{FirstRow: n, LastRow: n, FirstCol: 0, LastCol: instrCols - 1})
+	in.merges = append(in.merges, backend.Merge{FirstRow: n, LastRow: n, FirstCol: 0, LastCol: instrCols - 1})
 }
 
 // table adds a row of cells, one per column.
-func (in *instr) table(st Style, cells ...string) {
-	r := Row{Cells: make([]Cell, instrCols)}
+func (in *instr) table(st backend.Style, cells ...string) {
+	r := backend.Row{Cells: make([]backend.Cell, instrCols)}
 	h := 0.0
 	for i, c := range cells {
 		if c != "" {
-			r.Cells[i] = Cell{Value: c, Style: st}
+			r.Cells[i] = backend.Cell{Value: c, Style: st}
 		}
 		h = max(h, textHeight(c, instrWidths[i], st.Size))
 	}
@@ -65,7 +66,7 @@ func (in *instr) table(st Style, cells ...string) {
 	in.rows = append(in.rows, r)
 }
 
-func (in *instr) blank() { in.rows = append(in.rows, Row{}) }
+func (in *instr) blank() { in.rows = append(in.rows, backend.Row{}) }
 
 // textHeight estimates the height of wrapped text in a column of the given
 // width and font size; 0 leaves a one-line row to the application.
@@ -104,7 +105,7 @@ func paragraphs(text string) []string {
 	return out
 }
 
-func (b *builder) instructionsSheet() *Sheet {
+func (b *builder) instructionsSheet() *backend.Sheet {
 	t := b.t
 	in := &instr{}
 	in.prose(t.Title, styleTitle)
@@ -158,18 +159,18 @@ func (b *builder) instructionsSheet() *Sheet {
 		}
 		in.prose(fmt.Sprintf("• %s (%s)", r.Message, r.Severity), styleProse)
 	}
-	cols := make([]Column, instrCols)
+	cols := make([]backend.Column, instrCols)
 	for i, w := range instrWidths {
-		cols[i] = Column{Width: w}
+		cols[i] = backend.Column{Width: w}
 	}
 	rows := in.rows
-	return &Sheet{
-		Name: SheetInstructions, Columns: cols, RowCount: len(rows), Merges: in.merges, FitWidth: true,
-		Protect: &Protection{FormatColumns: true, FormatRows: true},
-		Rows: func(emit func(Row) error) error {
+	return &backend.Sheet{
+		Name: backend.SheetInstructions, Columns: cols, RowCount: len(rows), Merges: in.merges, FitWidth: true,
+		Protect: &backend.Protection{FormatColumns: true, FormatRows: true},
+		Rows: func(emit func(backend.Row) error) error {
 			for _, r := range rows {
 				if r.Cells == nil {
-					r.Cells = make([]Cell, instrCols)
+					r.Cells = make([]backend.Cell, instrCols)
 				}
 				if err := emit(r); err != nil {
 					return err

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -70,7 +71,7 @@ type sheetRow struct {
 }
 
 type puller struct {
-	g     *Grid
+	g     *backend.Grid
 	meta  WorkbookMeta
 	t     *templates.Template
 	cols  []templates.ColumnSpec
@@ -93,7 +94,7 @@ type puller struct {
 // rows and columns do not stop it: they are reported, and nothing is
 // dropped silently. It fails only when the workbook cannot be read at all,
 // or belongs to another template or study than opt asks for.
-func Pull(g *Grid, opt PullOptions) (*Pulled, error) {
+func Pull(g *backend.Grid, opt PullOptions) (*Pulled, error) {
 	p := &puller{g: g, byID: map[string]int{}, byTrimmed: map[string]int{}, byItem: map[string]int{}, byFirstRow: map[int]int{}}
 	if err := p.readMeta(); err != nil {
 		return nil, err
@@ -163,7 +164,7 @@ func (p *puller) unshuffle(recs []*Annotation, orders map[string][]string) error
 func (p *puller) problem(severity string, err error, unit string, row, col int, format string, args ...any) *Problem {
 	pr := &Problem{Severity: severity, File: p.g.Name, Sheet: p.sheet, Row: row, Record: unit, Err: err, Message: fmt.Sprintf(format, args...)}
 	if row > 0 && col >= 0 {
-		pr.Cell = CellName(col, row)
+		pr.Cell = backend.CellName(col, row)
 	} else if row > 0 {
 		pr.Cell = strconv.Itoa(row) + ":" + strconv.Itoa(row)
 	}
@@ -173,11 +174,11 @@ func (p *puller) problem(severity string, err error, unit string, row, col int, 
 
 func (p *puller) readMeta() error {
 	g := p.g
-	if !slices.Contains(g.Sheets, SheetMeta) {
-		return fmt.Errorf("%s: %w: it has no %s sheet; pull reads workbooks made by annosheet generate", g.Name, ErrNotWorkbook, SheetMeta)
+	if !slices.Contains(g.Sheets, backend.SheetMeta) {
+		return fmt.Errorf("%s: %w: it has no %s sheet; pull reads workbooks made by annosheet generate", g.Name, ErrNotWorkbook, backend.SheetMeta)
 	}
 	var wb, src string
-	err := g.Rows(SheetMeta, func(row int, cells []string) error {
+	err := g.Rows(backend.SheetMeta, func(row int, cells []string) error {
 		if len(cells) == 0 {
 			return nil
 		}
@@ -225,10 +226,10 @@ func (p *puller) readMeta() error {
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("%s: %w: the %s sheet is damaged: %v", g.Name, ErrNotWorkbook, SheetMeta, err)
+		return fmt.Errorf("%s: %w: the %s sheet is damaged: %v", g.Name, ErrNotWorkbook, backend.SheetMeta, err)
 	}
 	if wb == "" || src == "" {
-		return fmt.Errorf("%s: %w: the %s sheet lacks the workbook or template record", g.Name, ErrNotWorkbook, SheetMeta)
+		return fmt.Errorf("%s: %w: the %s sheet lacks the workbook or template record", g.Name, ErrNotWorkbook, backend.SheetMeta)
 	}
 	if err := json.Unmarshal([]byte(wb), &p.meta); err != nil {
 		return fmt.Errorf("%s: %w: bad workbook record: %v", g.Name, ErrNotWorkbook, err)
@@ -287,9 +288,9 @@ func (p *puller) mapColumns(header []string) {
 			p.at[i] = pick
 			var names []string
 			for _, j := range free {
-				names = append(names, ColumnLetter(j))
+				names = append(names, backend.ColumnLetter(j))
 			}
-			p.problem(Warning, ErrLayout, "", 1, pick, "the header %q is in columns %s; reading column %s", c.Header, strings.Join(names, ", "), ColumnLetter(pick))
+			p.problem(Warning, ErrLayout, "", 1, pick, "the header %q is in columns %s; reading column %s", c.Header, strings.Join(names, ", "), backend.ColumnLetter(pick))
 		}
 		if p.at[i] >= 0 {
 			claimed[p.at[i]] = true
@@ -318,7 +319,7 @@ func (p *puller) mapColumns(header []string) {
 	}
 	for j, h := range header {
 		if !claimed[j] && hasText(h) {
-			p.problem(Warning, ErrLayout, "", 1, j, "column %s (%q) is not part of the template; it is ignored", ColumnLetter(j), h)
+			p.problem(Warning, ErrLayout, "", 1, j, "column %s (%q) is not part of the template; it is ignored", backend.ColumnLetter(j), h)
 		}
 	}
 }
@@ -527,7 +528,7 @@ func (p *puller) unattributed(r sheetRow, why string) {
 	var vals []string
 	for i, c := range p.cols {
 		if (c.Role == templates.RoleAnswer || c.Role == templates.RoleAnnotator) && hasText(r.cells[i]) {
-			vals = append(vals, fmt.Sprintf("%s=%q", ColumnLetter(p.at[i]), r.cells[i]))
+			vals = append(vals, fmt.Sprintf("%s=%q", backend.ColumnLetter(p.at[i]), r.cells[i]))
 		}
 	}
 	if len(vals) == 0 {

@@ -14,7 +14,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"github.com/annosheet/annosheet/internal/goldtest"
+	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/internal/testing/goldtest"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/templates"
 )
@@ -62,7 +63,7 @@ func newMemBook(t *testing.T, tp *templates.Template, records string) *memBook {
 	for _, sh := range res.Plan.Sheets {
 		m.names = append(m.names, sh.Name)
 		var rows [][]string
-		sh.Rows(func(r mapping.Row) error {
+		sh.Rows(func(r backend.Row) error {
 			var cells []string
 			for _, c := range r.Cells {
 				cells = append(cells, cellText(c.Value))
@@ -81,7 +82,7 @@ func newMemBook(t *testing.T, tp *templates.Template, records string) *memBook {
 	return m
 }
 
-func (m *memBook) annotate() [][]string { return m.sheets[mapping.SheetAnnotate] }
+func (m *memBook) annotate() [][]string { return m.sheets[backend.SheetAnnotate] }
 
 // set writes into the cell of a unit's first row and a column key.
 func (m *memBook) set(unit, key, v string) { m.setRow(m.rows[unit], key, v) }
@@ -105,8 +106,8 @@ func (m *memBook) col(key string) int {
 	return m.cols[key]
 }
 
-func (m *memBook) grid() *mapping.Grid {
-	return &mapping.Grid{Kind: "xlsx", Name: "book.xlsx", Sheets: m.names,
+func (m *memBook) grid() *backend.Grid {
+	return &backend.Grid{Kind: "xlsx", Name: "book.xlsx", Sheets: m.names,
 		Rows: func(sheet string, fn func(int, []string) error) error {
 			for i, r := range m.sheets[sheet] {
 				if len(r) == 0 {
@@ -421,16 +422,16 @@ func TestPullSurvives(t *testing.T) {
 			}
 		}},
 		{name: "a row deleted", edit: func(m *memBook) {
-			m.sheets[mapping.SheetAnnotate] = slices.Delete(m.annotate(), 2, 3)
+			m.sheets[backend.SheetAnnotate] = slices.Delete(m.annotate(), 2, 3)
 		}, missing: []string{"r2"}, probs: []prob{
 			{"error", "", "r2", `unit "r2" (row 3 when generated) is not in the sheet: was its row deleted?`, mapping.ErrMissingUnit},
 		}},
 		{name: "a row copied below", edit: func(m *memBook) {
-			m.sheets[mapping.SheetAnnotate] = append(m.annotate(), slices.Clone(m.annotate()[1]))
+			m.sheets[backend.SheetAnnotate] = append(m.annotate(), slices.Clone(m.annotate()[1]))
 		}, probs: []prob{{"warning", "5:5", "r1", `row 5 repeats unit "r1" of row 2; it is read once`, mapping.ErrLayout}}},
 		{name: "a row copied and changed", edit: func(m *memBook) {
 			c := slices.Clone(m.annotate()[1])
-			m.sheets[mapping.SheetAnnotate] = append(m.annotate(), c)
+			m.sheets[backend.SheetAnnotate] = append(m.annotate(), c)
 			m.setRow(5, "q:score", "5")
 		}, probs: []prob{{"error", "5:5", "r1", `unit "r1" is on rows 2 and 5 with different answers; row 2 is read, row 5 is not`, mapping.ErrLayout}}},
 		{name: "a column added", edit: func(m *memBook) {
@@ -448,12 +449,12 @@ func TestPullSurvives(t *testing.T) {
 			m.annotate()[0][2] = "Decision"
 		}, probs: []prob{{"warning", "C1", "", `the header "Pick" was renamed to "Decision"; the column is read by its position`, mapping.ErrLayout}}},
 		{name: "a blank row inserted", edit: func(m *memBook) {
-			m.sheets[mapping.SheetAnnotate] = slices.Insert(m.annotate(), 2, make([]string, 20))
+			m.sheets[backend.SheetAnnotate] = slices.Insert(m.annotate(), 2, make([]string, 20))
 		}},
 		{name: "a row of answers with no unit", edit: func(m *memBook) {
 			r := make([]string, 17)
 			r[2], r[15] = "Yes", "BT"
-			m.sheets[mapping.SheetAnnotate] = append(m.annotate(), r)
+			m.sheets[backend.SheetAnnotate] = append(m.annotate(), r)
 		}, probs: []prob{{"error", "5:5", "", `the row's answers cannot be read: it belongs to no unit (an inserted row?); they are C="Yes", P="BT"`, mapping.ErrLayout}}},
 		{name: "the hidden unit column cleared", edit: func(m *memBook) {
 			for i := range m.annotate() {
@@ -506,10 +507,10 @@ func TestPullRefuses(t *testing.T) {
 		{opt: mapping.PullOptions{Study: "other"}, err: mapping.ErrOtherStudy,
 			msg: "book.xlsx: workbook of another template or study: it belongs to study s1, not other"},
 		{edit: func(m *memBook) {
-			m.names = slices.DeleteFunc(m.names, func(s string) bool { return s == mapping.SheetMeta })
+			m.names = slices.DeleteFunc(m.names, func(s string) bool { return s == backend.SheetMeta })
 		}, err: mapping.ErrNotWorkbook,
 			msg: "book.xlsx: not an annosheet workbook: it has no _annosheet sheet; pull reads workbooks made by annosheet generate"},
-		{edit: func(m *memBook) { m.sheets[mapping.SheetMeta][1][1] = "name: ks\nversion: 1\n" }, err: mapping.ErrNotWorkbook},
+		{edit: func(m *memBook) { m.sheets[backend.SheetMeta][1][1] = "name: ks\nversion: 1\n" }, err: mapping.ErrNotWorkbook},
 	}
 	for _, c := range cases {
 		mm := *m
@@ -565,7 +566,7 @@ func TestPullBlocks(t *testing.T) {
 	m.setRow(3, "q:done", "TRUE")
 	ins := make([]string, 7)
 	ins[3], ins[4] = "three", "ODD"
-	m.sheets[mapping.SheetAnnotate] = slices.Insert(m.annotate(), 3, ins)
+	m.sheets[backend.SheetAnnotate] = slices.Insert(m.annotate(), 3, ins)
 	m.setRow(2, "annotator", "AK")
 	// b2: the block's rows disagree on the annotator.
 	m.setRow(6, "q:done", "TRUE")
@@ -699,7 +700,7 @@ func TestPullEdgeCases(t *testing.T) {
 		m.set("r1", "q:pick", "No")
 		m.set("r1", "q:note", "n")
 		m.set("r1", "annotator", "AK")
-		m.sheets[mapping.SheetAnnotate] = slices.Insert(m.annotate(), 1, blank)
+		m.sheets[backend.SheetAnnotate] = slices.Insert(m.annotate(), 1, blank)
 		p := pullMem(t, m, mapping.PullOptions{})
 		r := record(p, "r1")
 		if r.Status != mapping.StatusComplete || r.Values["pick"] != "n" || r.Annotator != "AK" {
@@ -741,7 +742,7 @@ func TestPullInsertedBlockRows(t *testing.T) {
 		ins := make([]string, 7)
 		ins[3], ins[4], ins[5] = "five", "Odd", "AK"
 		// Row 5 starts block b2; the inserted row lands just above it.
-		m.sheets[mapping.SheetAnnotate] = slices.Insert(m.annotate(), 4, ins)
+		m.sheets[backend.SheetAnnotate] = slices.Insert(m.annotate(), 4, ins)
 		p := pullMem(t, m, mapping.PullOptions{})
 		if b2 := record(p, "b2"); len(b2.Spans) != 1 || b2.Spans[0].Text != "five" {
 			t.Errorf("b2 spans %+v, problems %v", b2.Spans, p.Problems)
@@ -751,7 +752,7 @@ func TestPullInsertedBlockRows(t *testing.T) {
 		m := newMemBook(t, tp, blockRecords)
 		ins := make([]string, 7)
 		ins[4], ins[5] = "Odd", "AK"
-		m.sheets[mapping.SheetAnnotate] = slices.Insert(m.annotate(), 4, ins)
+		m.sheets[backend.SheetAnnotate] = slices.Insert(m.annotate(), 4, ins)
 		p := pullMem(t, m, mapping.PullOptions{})
 		want := []prob{{"warning", "5:5", "b1", `the row was inserted between blocks "b1" and "b2"; it is read as part of "b1"`, mapping.ErrLayout}}
 		var layout []prob
@@ -768,7 +769,7 @@ func TestPullInsertedBlockRows(t *testing.T) {
 		m := newMemBook(t, tp, blockRecords)
 		ins := make([]string, 7)
 		ins[3], ins[4], ins[5] = "two", "Bad", "AK"
-		m.sheets[mapping.SheetAnnotate] = slices.Insert(m.annotate(), 2, ins)
+		m.sheets[backend.SheetAnnotate] = slices.Insert(m.annotate(), 2, ins)
 		body := m.annotate()[1:]
 		sort.SliceStable(body, func(i, j int) bool { return body[i][0] > body[j][0] })
 		p := pullMem(t, m, mapping.PullOptions{})

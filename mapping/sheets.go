@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -19,8 +20,8 @@ const (
 )
 
 var (
-	styleHeader  = Style{Bold: true, Fill: fillHeader, Wrap: true}
-	styleContext = Style{Fill: fillContext, Wrap: true}
+	styleHeader  = backend.Style{Bold: true, Fill: fillHeader, Wrap: true}
+	styleContext = backend.Style{Fill: fillContext, Wrap: true}
 )
 
 // MaxRowHeight is the tallest row spreadsheets allow, in points.
@@ -45,8 +46,8 @@ func (b *builder) bandFill(env templates.Env) string {
 }
 
 // answerStyle is the style of an empty answer cell in a column.
-func answerStyle(c templates.ColumnSpec) Style {
-	s := Style{Unlocked: true}
+func answerStyle(c templates.ColumnSpec) backend.Style {
+	s := backend.Style{Unlocked: true}
 	if c.Role == templates.RoleAnnotator {
 		s.Text = true
 		return s
@@ -65,22 +66,22 @@ func answerStyle(c templates.ColumnSpec) Style {
 
 // columnStyle is the default style of a column: what its empty cells and
 // inserted rows get.
-func columnStyle(c templates.ColumnSpec) Style {
+func columnStyle(c templates.ColumnSpec) backend.Style {
 	switch c.Role {
 	case templates.RoleAnswer, templates.RoleAnnotator:
 		return answerStyle(c)
 	case templates.RoleContext:
 		return styleContext
 	case templates.RoleID:
-		return Style{Wrap: true}
+		return backend.Style{Wrap: true}
 	}
-	return Style{}
+	return backend.Style{}
 }
 
-func (b *builder) annotateSheet() *Sheet {
-	cols := make([]Column, len(b.cols))
+func (b *builder) annotateSheet() *backend.Sheet {
+	cols := make([]backend.Column, len(b.cols))
 	for i, c := range b.cols {
-		cols[i] = Column{Width: c.Width, Hidden: c.Role == templates.RoleUnit, Style: columnStyle(c)}
+		cols[i] = backend.Column{Width: c.Width, Hidden: c.Role == templates.RoleUnit, Style: columnStyle(c)}
 		if c.Role == templates.RoleAnnotator && b.opt.Annotator != "" {
 			cols[i].Style.Unlocked = false // filled in for the annotator
 		}
@@ -89,12 +90,12 @@ func (b *builder) annotateSheet() *Sheet {
 	if b.t.Annotator.Position == "left" {
 		freeze = 2
 	}
-	sh := &Sheet{
-		Name:       SheetAnnotate,
+	sh := &backend.Sheet{
+		Name:       backend.SheetAnnotate,
 		Columns:    cols,
 		FreezeRows: 1,
 		FreezeCols: freeze,
-		Protect:    &Protection{Sort: true, AutoFilter: true, FormatColumns: true, FormatRows: true, InsertRows: true},
+		Protect:    &backend.Protection{Sort: true, AutoFilter: true, FormatColumns: true, FormatRows: true, InsertRows: true},
 		AutoFilter: true,
 		FitWidth:   true,
 		RowCount:   b.rows,
@@ -105,14 +106,14 @@ func (b *builder) annotateSheet() *Sheet {
 			note = "Your annotator ID, filled in for you: this workbook is yours alone."
 		}
 		if note != "" {
-			sh.Notes = append(sh.Notes, Note{Row: 1, Col: i, Text: note})
+			sh.Notes = append(sh.Notes, backend.Note{Row: 1, Col: i, Text: note})
 		}
 	}
 	if b.rows > 1 {
 		sh.Validations = b.validations()
 	}
 	sh.Merges = b.blockMerges()
-	sh.Rows = func(emit func(Row) error) error {
+	sh.Rows = func(emit func(backend.Row) error) error {
 		if err := emit(b.headerRow()); err != nil {
 			return err
 		}
@@ -132,10 +133,10 @@ func (b *builder) annotateSheet() *Sheet {
 	return sh
 }
 
-func (b *builder) headerRow() Row {
-	r := Row{Cells: make([]Cell, len(b.cols))}
+func (b *builder) headerRow() backend.Row {
+	r := backend.Row{Cells: make([]backend.Cell, len(b.cols))}
 	for i, c := range b.cols {
-		r.Cells[i] = Cell{Value: c.Header, Style: styleHeader}
+		r.Cells[i] = backend.Cell{Value: c.Header, Style: styleHeader}
 	}
 	r.Height = lineHeight(b.lines(r.Cells, true))
 	return r
@@ -178,10 +179,10 @@ func columnNote(c templates.ColumnSpec) string {
 }
 
 // itemRows emits the rows of one record.
-func (b *builder) itemRows(it *item, emit func(Row) error) error {
+func (b *builder) itemRows(it *item, emit func(backend.Row) error) error {
 	t := b.t
 	n := b.rowCount(it)
-	rows := make([]Row, 0, n)
+	rows := make([]backend.Row, 0, n)
 	for k := 0; k < n; k++ {
 		var elem any
 		unit := it.units[0]
@@ -191,13 +192,13 @@ func (b *builder) itemRows(it *item, emit func(Row) error) error {
 		}
 		env := it.env(elem, pos)
 		band := b.bandFill(env)
-		row := Row{Cells: make([]Cell, len(b.cols))}
+		row := backend.Row{Cells: make([]backend.Cell, len(b.cols))}
 		for i, c := range b.cols {
 			cell := &row.Cells[i]
 			switch c.Role {
 			case templates.RoleID:
 				cell.Value = b.cleanText(it, t.Rows.IDHeader, it.id)
-				cell.Style = Style{Fill: band, Wrap: true}
+				cell.Style = backend.Style{Fill: band, Wrap: true}
 			case templates.RoleUnit:
 				cell.Value = unit
 			case templates.RoleContext:
@@ -245,15 +246,15 @@ func (b *builder) itemRows(it *item, emit func(Row) error) error {
 
 // blockMerges merges each block's context cells over the block's rows, so
 // that long passages can be read beside every answer row.
-func (b *builder) blockMerges() []Merge {
+func (b *builder) blockMerges() []backend.Merge {
 	if b.t.Rows.Per != templates.PerBlock || b.t.Rows.AnswerRows < 2 {
 		return nil
 	}
-	var out []Merge
+	var out []backend.Merge
 	for _, u := range b.res.Units {
 		for i, c := range b.cols {
 			if c.Role == templates.RoleContext {
-				out = append(out, Merge{FirstRow: u.FirstRow, LastRow: u.FirstRow + u.Rows - 1, FirstCol: i, LastCol: i})
+				out = append(out, backend.Merge{FirstRow: u.FirstRow, LastRow: u.FirstRow + u.Rows - 1, FirstCol: i, LastCol: i})
 			}
 		}
 	}
@@ -263,7 +264,7 @@ func (b *builder) blockMerges() []Merge {
 // lines estimates how many lines the wrapped text of a row needs, since
 // Excel does not fit row heights when it opens a file. Context cells count
 // only when withContext is set.
-func (b *builder) lines(cells []Cell, withContext bool) int {
+func (b *builder) lines(cells []backend.Cell, withContext bool) int {
 	lines := 1
 	for i, c := range cells {
 		s, ok := c.Value.(string)
@@ -316,11 +317,11 @@ func lineHeight(n int) float64 {
 }
 
 // validations gives every answer column its data validation and prompt.
-func (b *builder) validations() []Validation {
-	var out []Validation
+func (b *builder) validations() []backend.Validation {
+	var out []backend.Validation
 	last := b.rows
 	for i, c := range b.cols {
-		v := Validation{Col: i, FirstRow: 2, LastRow: last, Kind: ValidAny}
+		v := backend.Validation{Col: i, FirstRow: 2, LastRow: last, Kind: backend.ValidAny}
 		switch c.Role {
 		case templates.RoleAnnotator:
 			v.PromptTitle, v.Prompt = c.Header, "Your annotator ID (for example your initials). Fill it in on every row you annotate."
@@ -335,14 +336,14 @@ func (b *builder) validations() []Validation {
 		v.ErrorTitle = c.Header
 		switch {
 		case c.Option != nil:
-			v.Kind, v.Strict = ValidCheckbox, true
+			v.Kind, v.Strict = backend.ValidCheckbox, true
 			v.Prompt = c.Option.Label
 			if c.Option.Description != "" {
 				v.Prompt += ": " + c.Option.Description
 			}
 			v.Error = "Enter TRUE (ticked) or FALSE."
 		case q.Type == templates.TypeChoice:
-			v.Kind, v.Strict = ValidList, true
+			v.Kind, v.Strict = backend.ValidList, true
 			for _, o := range q.Options {
 				v.Values = append(v.Values, o.Label)
 			}
@@ -355,11 +356,11 @@ func (b *builder) validations() []Validation {
 			}
 			v.Prompt = strings.TrimSpace(v.Prompt + " Codes, separated by commas: " + strings.Join(codes, ", "))
 		case q.Type == templates.TypeBool:
-			v.Kind, v.Strict = ValidCheckbox, true
+			v.Kind, v.Strict = backend.ValidCheckbox, true
 			v.Error = "Enter TRUE (ticked) or FALSE."
 		case q.Type == templates.TypeScale:
 			lo, hi := *q.Min, *q.Max
-			v.Kind, v.Strict, v.Min, v.Max = ValidWhole, true, lo, hi
+			v.Kind, v.Strict, v.Min, v.Max = backend.ValidWhole, true, lo, hi
 			v.Error = fmt.Sprintf("Enter a whole number from %d to %d.", lo, hi)
 			if u := q.Unanswered; u != nil {
 				v.Error = fmt.Sprintf("Enter a whole number from %d to %d (%d = not answered yet).", lo, hi, *u)
@@ -369,7 +370,7 @@ func (b *builder) validations() []Validation {
 				case *u == hi+1:
 					v.Max = *u
 				case hi-lo < 30:
-					v.Kind = ValidList
+					v.Kind = backend.ValidList
 					v.Values = []string{strconv.Itoa(*u)}
 					for n := lo; n <= hi; n++ {
 						v.Values = append(v.Values, strconv.Itoa(n))
@@ -379,17 +380,17 @@ func (b *builder) validations() []Validation {
 				}
 			}
 		case c.Part == templates.PartPassage:
-			v.Kind, v.Strict, v.Min, v.Max = ValidWhole, true, 1, max(1, b.maxPass)
+			v.Kind, v.Strict, v.Min, v.Max = backend.ValidWhole, true, 1, max(1, b.maxPass)
 			v.Prompt = fmt.Sprintf("The number of the passage (1 to %d) that holds the evidence.", max(1, b.maxPass))
 			v.Error = v.Prompt
 		case c.Part == templates.PartSentences:
 			v.Prompt = "The numbers of the evidence sentences in that passage, separated by commas (0 is the title)."
 		case c.Part == templates.PartOccurrence:
-			v.Kind, v.Strict, v.Min, v.Max = ValidWhole, true, 1, 10000
+			v.Kind, v.Strict, v.Min, v.Max = backend.ValidWhole, true, 1, 10000
 			v.Prompt = "Only when the span's text occurs more than once: which occurrence is meant (1 = the first)."
 			v.Error = "Enter 1 for the first occurrence, 2 for the second, and so on."
 		}
-		if v.Kind == ValidAny && v.Prompt == "" {
+		if v.Kind == backend.ValidAny && v.Prompt == "" {
 			continue // nothing to check and nothing to say
 		}
 		out = append(out, v)
@@ -421,23 +422,11 @@ func (b *builder) listSource(q *templates.Question) string {
 		b.lists = append(b.lists, listColumn{question: q.Name, header: q.Header, labels: labels})
 		col = len(b.lists) - 1
 	}
-	letter := ColumnLetter(col)
-	return fmt.Sprintf("%s!$%s$2:$%s$%d", SheetLists, letter, letter, len(b.lists[col].labels)+1)
+	letter := backend.ColumnLetter(col)
+	return fmt.Sprintf("%s!$%s$2:$%s$%d", backend.SheetLists, letter, letter, len(b.lists[col].labels)+1)
 }
 
-// ColumnLetter is the A1 name of a 0-based column: 0 is A, 26 is AA.
-func ColumnLetter(col int) string {
-	s := ""
-	for n := col + 1; n > 0; n = (n - 1) / 26 {
-		s = string(rune('A'+(n-1)%26)) + s
-	}
-	return s
-}
-
-// CellName is the A1 name of a 0-based column and 1-based row.
-func CellName(col, row int) string { return ColumnLetter(col) + strconv.Itoa(row) }
-
-func (b *builder) listsSheet() *Sheet {
+func (b *builder) listsSheet() *backend.Sheet {
 	// validations() has registered every list by now: Build calls
 	// annotateSheet first.
 	lists := b.lists
@@ -445,22 +434,22 @@ func (b *builder) listsSheet() *Sheet {
 	for _, l := range lists {
 		rows = max(rows, len(l.labels)+1)
 	}
-	cols := make([]Column, max(1, len(lists)))
+	cols := make([]backend.Column, max(1, len(lists)))
 	for i := range cols {
-		cols[i] = Column{Width: 30}
+		cols[i] = backend.Column{Width: 30}
 	}
-	return &Sheet{
-		Name: SheetLists, Visibility: Hidden, Columns: cols, RowCount: rows,
-		Protect: &Protection{},
-		Rows: func(emit func(Row) error) error {
+	return &backend.Sheet{
+		Name: backend.SheetLists, Visibility: backend.Hidden, Columns: cols, RowCount: rows,
+		Protect: &backend.Protection{},
+		Rows: func(emit func(backend.Row) error) error {
 			for r := 0; r < rows; r++ {
-				row := Row{Cells: make([]Cell, len(cols))}
+				row := backend.Row{Cells: make([]backend.Cell, len(cols))}
 				for i, l := range lists {
 					switch {
 					case r == 0:
-						row.Cells[i] = Cell{Value: l.header, Style: Style{Bold: true}}
+						row.Cells[i] = backend.Cell{Value: l.header, Style: backend.Style{Bold: true}}
 					case r-1 < len(l.labels):
-						row.Cells[i] = Cell{Value: l.labels[r-1]}
+						row.Cells[i] = backend.Cell{Value: l.labels[r-1]}
 					}
 				}
 				if err := emit(row); err != nil {
@@ -532,7 +521,7 @@ func (b *builder) meta() WorkbookMeta {
 		Params:   b.t.ParamValues(),
 		Batch:    b.opt.Batch,
 		Study:    b.opt.Study,
-		Sheet:    SheetAnnotate,
+		Sheet:    backend.SheetAnnotate,
 		Units:    len(b.res.Units),
 
 		Annotator: b.opt.Annotator,
@@ -547,18 +536,18 @@ func (b *builder) meta() WorkbookMeta {
 	return m
 }
 
-func (b *builder) metaSheet() (*Sheet, error) {
+func (b *builder) metaSheet() (*backend.Sheet, error) {
 	units := b.res.Units
 	wb, err := json.Marshal(b.meta())
 	if err != nil {
 		return nil, err
 	}
 	wbChunks, tmplChunks := chunks(string(wb)), chunks(string(b.t.Source))
-	return &Sheet{
-		Name: SheetMeta, Visibility: VeryHidden, Columns: []Column{{Width: 12}, {Width: 30}},
+	return &backend.Sheet{
+		Name: backend.SheetMeta, Visibility: backend.VeryHidden, Columns: []backend.Column{{Width: 12}, {Width: 30}},
 		Width:    max(1+len(wbChunks), 1+len(tmplChunks), metaUnitCells+1, b.blobCols),
-		RowCount: 3 + len(units), Protect: &Protection{},
-		Rows: func(emit func(Row) error) error {
+		RowCount: 3 + len(units), Protect: &backend.Protection{},
+		Rows: func(emit func(backend.Row) error) error {
 			if err := emit(textRow(metaWorkbook, wbChunks...)); err != nil {
 				return err
 			}
@@ -569,13 +558,13 @@ func (b *builder) metaSheet() (*Sheet, error) {
 				return err
 			}
 			for _, u := range units {
-				cells := []Cell{{Value: metaUnit}, {Value: u.ID}, {Value: u.Item}, {Value: u.FirstRow}, {Value: u.Rows}}
+				cells := []backend.Cell{{Value: metaUnit}, {Value: u.ID}, {Value: u.Item}, {Value: u.FirstRow}, {Value: u.Rows}}
 				if blob, ok := b.blobs[u.ID]; ok {
 					for _, c := range chunks(blob) {
-						cells = append(cells, Cell{Value: c})
+						cells = append(cells, backend.Cell{Value: c})
 					}
 				}
-				if err := emit(Row{Cells: cells}); err != nil {
+				if err := emit(backend.Row{Cells: cells}); err != nil {
 					return err
 				}
 			}
@@ -584,10 +573,10 @@ func (b *builder) metaSheet() (*Sheet, error) {
 	}, nil
 }
 
-func textRow(first string, rest ...string) Row {
-	r := Row{Cells: []Cell{{Value: first}}}
+func textRow(first string, rest ...string) backend.Row {
+	r := backend.Row{Cells: []backend.Cell{{Value: first}}}
 	for _, s := range rest {
-		r.Cells = append(r.Cells, Cell{Value: s})
+		r.Cells = append(r.Cells, backend.Cell{Value: s})
 	}
 	return r
 }

@@ -5,13 +5,8 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
-)
 
-// Cell text limits of the backends, counted in UTF-16 code units as the
-// applications count them.
-const (
-	XLSXCellLimit   = 32767
-	SheetsCellLimit = 50000
+	"github.com/annosheet/annosheet/backend"
 )
 
 // Repair describes what Clean changed in a text.
@@ -24,10 +19,6 @@ type Repair struct {
 
 // Changed reports whether Clean changed anything.
 func (r Repair) Changed() bool { return r.Invalid+r.Controls+r.Truncated > 0 }
-
-// TruncationMarker ends a cell whose text was cut to fit; %d and %d are
-// the characters shown and the characters in full.
-const TruncationMarker = " [… cut by annosheet: %d of %d characters shown; the full text is in the input file]"
 
 // Clean makes s safe to show in a spreadsheet cell without silent changes:
 // invalid UTF-8 becomes U+FFFD, control characters other than tab, newline
@@ -60,11 +51,11 @@ func Clean(s string, limit int) (string, Repair) {
 	if limit > 0 && len(s) > limit {
 		if n := utf16Len(s); n > limit {
 			r.Truncated = n
-			marker := fmt.Sprintf(TruncationMarker, 0, n)
+			marker := fmt.Sprintf(backend.TruncationMarker, 0, n)
 			keep := limit - utf16Len(marker) - 8 // room for the digits of the shown count
 			s = cutUTF16(s, keep)
 			r.Shown = utf16Len(s)
-			s += fmt.Sprintf(TruncationMarker, r.Shown, n)
+			s += fmt.Sprintf(backend.TruncationMarker, r.Shown, n)
 		}
 	}
 	return s, r

@@ -8,6 +8,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/annosheet/annosheet/backend"
 )
 
 // textUTF16Len counts UTF-16 code units the way a spreadsheet does, with
@@ -63,7 +65,7 @@ func TestCleanCharacters(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			for _, limit := range []int{0, XLSXCellLimit, SheetsCellLimit} {
+			for _, limit := range []int{0, backend.XLSXCellLimit, backend.SheetsCellLimit} {
 				got, rep := Clean(tc.in, limit)
 				if got != tc.want {
 					t.Errorf("Clean(%q, %d) = %q (%+q), want %q (%+q)", tc.in, limit, got, got, tc.want, tc.want)
@@ -91,68 +93,68 @@ func TestCleanTruncate(t *testing.T) {
 		{
 			name:  "40,000 ASCII characters in an XLSX cell",
 			in:    strings.Repeat("a", 40000),
-			limit: XLSXCellLimit,
+			limit: backend.XLSXCellLimit,
 			want:  strings.Repeat("a", 32673) + textMarker("32673", "40000"),
 			rep:   Repair{Truncated: 40000, Shown: 32673},
 		},
 		{
 			name:  "length counted in UTF-16 units, not bytes",
 			in:    strings.Repeat("é", 40000),
-			limit: XLSXCellLimit,
+			limit: backend.XLSXCellLimit,
 			want:  strings.Repeat("é", 32673) + textMarker("32673", "40000"),
 			rep:   Repair{Truncated: 40000, Shown: 32673},
 		},
 		{
 			name:  "emoji count as two units; the one across the cut is left out whole",
 			in:    strings.Repeat(emoji, 20000),
-			limit: XLSXCellLimit,
+			limit: backend.XLSXCellLimit,
 			want:  strings.Repeat(emoji, 16336) + textMarker("32672", "40000"),
 			rep:   Repair{Truncated: 40000, Shown: 32672},
 		},
 		{
 			name:  "emoji after two ASCII letters, the one across the cut left out",
 			in:    "ab" + strings.Repeat(emoji, 20000),
-			limit: XLSXCellLimit,
+			limit: backend.XLSXCellLimit,
 			want:  "ab" + strings.Repeat(emoji, 16335) + textMarker("32672", "40002"),
 			rep:   Repair{Truncated: 40002, Shown: 32672},
 		},
 		{
 			name:  "emoji after one ASCII letter, the cut between two emoji",
 			in:    "a" + strings.Repeat(emoji, 20000),
-			limit: XLSXCellLimit,
+			limit: backend.XLSXCellLimit,
 			want:  "a" + strings.Repeat(emoji, 16336) + textMarker("32673", "40001"),
 			rep:   Repair{Truncated: 40001, Shown: 32673},
 		},
 		{
 			name:  "exactly at the XLSX limit",
-			in:    strings.Repeat("a", XLSXCellLimit),
-			limit: XLSXCellLimit,
-			want:  strings.Repeat("a", XLSXCellLimit),
+			in:    strings.Repeat("a", backend.XLSXCellLimit),
+			limit: backend.XLSXCellLimit,
+			want:  strings.Repeat("a", backend.XLSXCellLimit),
 		},
 		{
 			name:  "exactly at the limit with emoji",
 			in:    strings.Repeat(emoji, 16383) + "a",
-			limit: XLSXCellLimit,
+			limit: backend.XLSXCellLimit,
 			want:  strings.Repeat(emoji, 16383) + "a",
 		},
 		{
 			name:  "one unit over the limit",
-			in:    strings.Repeat("a", XLSXCellLimit+1),
-			limit: XLSXCellLimit,
+			in:    strings.Repeat("a", backend.XLSXCellLimit+1),
+			limit: backend.XLSXCellLimit,
 			want:  strings.Repeat("a", 32673) + textMarker("32673", "32768"),
 			rep:   Repair{Truncated: 32768, Shown: 32673},
 		},
 		{
 			name:  "one emoji over the limit by one unit",
 			in:    strings.Repeat(emoji, 16384),
-			limit: XLSXCellLimit,
+			limit: backend.XLSXCellLimit,
 			want:  strings.Repeat(emoji, 16336) + textMarker("32672", "32768"),
 			rep:   Repair{Truncated: 32768, Shown: 32672},
 		},
 		{
 			name:  "Google Sheets limit",
 			in:    strings.Repeat("b", 60000),
-			limit: SheetsCellLimit,
+			limit: backend.SheetsCellLimit,
 			want:  strings.Repeat("b", 49906) + textMarker("49906", "60000"),
 			rep:   Repair{Truncated: 60000, Shown: 49906},
 		},
@@ -165,14 +167,14 @@ func TestCleanTruncate(t *testing.T) {
 		{
 			name:  "controls replaced, then cut",
 			in:    "\x00" + strings.Repeat("a", 39999),
-			limit: XLSXCellLimit,
+			limit: backend.XLSXCellLimit,
 			want:  "\u2400" + strings.Repeat("a", 32672) + textMarker("32673", "40000"),
 			rep:   Repair{Controls: 1, Truncated: 40000, Shown: 32673},
 		},
 		{
 			name:  "invalid bytes count one unit each after replacement",
 			in:    strings.Repeat("\xff", 40000),
-			limit: XLSXCellLimit,
+			limit: backend.XLSXCellLimit,
 			want:  strings.Repeat("\ufffd", 32673) + textMarker("32673", "40000"),
 			rep:   Repair{Invalid: 40000, Truncated: 40000, Shown: 32673},
 		},

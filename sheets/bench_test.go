@@ -12,7 +12,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/annosheet/annosheet/internal/benchdata"
+	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/internal/testing/benchdata"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/sheets"
 )
@@ -89,8 +90,8 @@ func fakeServer(b *testing.B) string {
 }
 
 // filledPlan is the filled legal-gaps plan of n rows.
-func filledPlan(b *testing.B, n int) *mapping.Plan {
-	p, err := benchdata.FilledLegalPlan(benchDir, n, mapping.SheetsCellLimit)
+func filledPlan(b *testing.B, n int) *backend.Plan {
+	p, err := benchdata.FilledLegalPlan(benchDir, n, backend.SheetsCellLimit)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-// Package sheets is the Google Sheets backend: it renders a mapping.Plan as
+// Package sheets is the Google Sheets backend: it renders a backend.Plan as
 // a spreadsheet with the Sheets and Drive APIs (google.golang.org/api,
 // imported as sheetsapi and drive), and reads a filled spreadsheet back
 // into a grid for pull. Requests that Google refuses for the moment are

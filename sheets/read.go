@@ -14,7 +14,7 @@ import (
 
 	"google.golang.org/api/googleapi"
 
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/backend"
 )
 
 var (
@@ -51,7 +51,7 @@ func quoteSheet(name string) string {
 // read as a stream: rows go to pull as they arrive, the metadata sheet
 // first, so that a sheet of 100,000 long rows is never held in memory.
 // Close ends the stream.
-func (c *Client) Open(ctx context.Context, id string) (g *mapping.Grid, closeFn func() error, err error) {
+func (c *Client) Open(ctx context.Context, id string) (g *backend.Grid, closeFn func() error, err error) {
 	ss, err := c.Sheets.Spreadsheets.Get(id).Fields("spreadsheetId,sheets.properties.title").Context(ctx).Do()
 	if err != nil {
 		return nil, nil, fmt.Errorf("spreadsheet %s: %w", id, err)
@@ -63,12 +63,12 @@ func (c *Client) Open(ctx context.Context, id string) (g *mapping.Grid, closeFn 
 	// The metadata first: pull reads it before the answers.
 	order := make([]string, 0, len(names))
 	for _, n := range names {
-		if n == mapping.SheetMeta {
+		if n == backend.SheetMeta {
 			order = append(order, n)
 		}
 	}
 	for _, n := range names {
-		if n != mapping.SheetMeta {
+		if n != backend.SheetMeta {
 			order = append(order, n)
 		}
 	}
@@ -76,7 +76,7 @@ func (c *Client) Open(ctx context.Context, id string) (g *mapping.Grid, closeFn 
 	if err := r.start(); err != nil {
 		return nil, nil, err
 	}
-	return &mapping.Grid{Kind: "gsheets", Name: id, Sheets: names, Rows: r.rows}, r.close, nil
+	return &backend.Grid{Kind: backend.KindGSheets, Name: id, Sheets: names, Rows: r.rows}, r.close, nil
 }
 
 // valueReader walks the stream of a values.batchGet answer: the value

@@ -16,7 +16,7 @@ import (
 	"google.golang.org/api/googleapi"
 	sheetsapi "google.golang.org/api/sheets/v4"
 
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/backend"
 )
 
 // Protection modes of the context columns.
@@ -77,7 +77,7 @@ const spreadsheetMime = "application/vnd.google-apps.spreadsheet"
 // layout (widths, formats, validations, protection, merges, filter), the
 // cells in calls of at most ChunkBytes each — values always typed (a
 // string is never a formula) — and one call per address shared with.
-func (c *Client) Write(ctx context.Context, p *mapping.Plan, opt WriteOptions) (*Written, error) {
+func (c *Client) Write(ctx context.Context, p *backend.Plan, opt WriteOptions) (*Written, error) {
 	startCalls, startBytes := c.requests.n()
 	w := &Written{ID: opt.Existing}
 	if opt.Protect == "" {
@@ -114,7 +114,7 @@ func (c *Client) Write(ctx context.Context, p *mapping.Plan, opt WriteOptions) (
 // spreadsheet is made with Drive, in its folder at once; an existing one
 // has its sheets replaced in one batch, which Google applies whole or not
 // at all.
-func (c *Client) prepare(ctx context.Context, p *mapping.Plan, opt WriteOptions, w *Written) ([]int64, error) {
+func (c *Client) prepare(ctx context.Context, p *backend.Plan, opt WriteOptions, w *Written) ([]int64, error) {
 	id := opt.Existing
 	var old []int64
 	if id == "" {
@@ -255,9 +255,9 @@ func (c *Client) moveTo(ctx context.Context, id, folder string) error {
 
 // sheetProps sizes a sheet's grid: its rows and columns, and one more than
 // those frozen, as Google will not freeze every row or column.
-func sheetProps(sh *mapping.Sheet, id int64, index int) *sheetsapi.SheetProperties {
+func sheetProps(sh *backend.Sheet, id int64, index int) *sheetsapi.SheetProperties {
 	return &sheetsapi.SheetProperties{
-		SheetId: id, Title: sh.Name, Index: int64(index), Hidden: sh.Visibility != mapping.Visible,
+		SheetId: id, Title: sh.Name, Index: int64(index), Hidden: sh.Visibility != backend.Visible,
 		GridProperties: &sheetsapi.GridProperties{
 			RowCount:          int64(max(1, sh.RowCount, sh.FreezeRows+1)),
 			ColumnCount:       int64(max(sh.ColCount(), sh.FreezeCols+1)),
@@ -320,7 +320,7 @@ func jsonSize(v any) int {
 // renderer turns a plan into requests.
 type renderer struct {
 	c     *Client
-	p     *mapping.Plan
+	p     *backend.Plan
 	ids   []int64
 	opt   WriteOptions
 	limit int
@@ -352,7 +352,7 @@ func (r *renderer) render(ctx context.Context, id string) error {
 }
 
 // layout is everything about a sheet but its cells.
-func (r *renderer) layout(sh *mapping.Sheet, id int64) []*sheetsapi.Request {
+func (r *renderer) layout(sh *backend.Sheet, id int64) []*sheetsapi.Request {
 	var reqs []*sheetsapi.Request
 	rows := int64(max(1, sh.RowCount))
 	for i, c := range sh.Columns {
@@ -400,7 +400,7 @@ func (r *renderer) layout(sh *mapping.Sheet, id int64) []*sheetsapi.Request {
 	}
 	// Google refuses a filter over vertically merged cells (a block's
 	// context); such a sheet goes without filter buttons.
-	vertical := slices.ContainsFunc(sh.Merges, func(m mapping.Merge) bool { return m.LastRow > m.FirstRow })
+	vertical := slices.ContainsFunc(sh.Merges, func(m backend.Merge) bool { return m.LastRow > m.FirstRow })
 	if sh.AutoFilter && sh.RowCount > 0 && !vertical {
 		reqs = append(reqs, &sheetsapi.Request{SetBasicFilter: &sheetsapi.SetBasicFilterRequest{Filter: &sheetsapi.BasicFilter{
 			Range: &sheetsapi.GridRange{SheetId: id, StartRowIndex: 0, EndRowIndex: rows, StartColumnIndex: 0, EndColumnIndex: int64(len(sh.Columns))},
@@ -413,7 +413,7 @@ func (r *renderer) layout(sh *mapping.Sheet, id int64) []*sheetsapi.Request {
 // look otherwise than their columns (headers, titles) get their whole
 // format too. Sizes are estimated from above without encoding, so that
 // each cell is encoded once, when sent.
-func (r *renderer) cells(sh *mapping.Sheet, id int64, add func(*sheetsapi.Request, int) error) error {
+func (r *renderer) cells(sh *backend.Sheet, id int64, add func(*sheetsapi.Request, int) error) error {
 	notes := map[[2]int]string{}
 	for _, n := range sh.Notes {
 		notes[[2]int{n.Row, n.Col}] = n.Text
@@ -429,12 +429,12 @@ func (r *renderer) cells(sh *mapping.Sheet, id int64, add func(*sheetsapi.Reques
 		return add(&sheetsapi.Request{UpdateCells: b}, n+requestOverhead)
 	}
 	n := 0
-	err := sh.Rows(func(row mapping.Row) error {
+	err := sh.Rows(func(row backend.Row) error {
 		n++
 		rd := &sheetsapi.RowData{}
 		special := false
 		for i, cell := range row.Cells {
-			col := mapping.Style{}
+			col := backend.Style{}
 			if i < len(sh.Columns) {
 				col = sh.Columns[i].Style
 			}
@@ -548,7 +548,7 @@ func fillOr(fill, def string) string {
 	return fill
 }
 
-func withoutFill(s mapping.Style) mapping.Style {
+func withoutFill(s backend.Style) backend.Style {
 	s.Fill = ""
 	s.Unlocked = false // protection is by ranges in Sheets
 	return s
@@ -582,7 +582,7 @@ func extendedValue(v any) *sheetsapi.ExtendedValue {
 }
 
 // cellFormat is the Sheets format of a plan style.
-func cellFormat(s mapping.Style) *sheetsapi.CellFormat {
+func cellFormat(s backend.Style) *sheetsapi.CellFormat {
 	f := &sheetsapi.CellFormat{
 		BackgroundColor:   color(fillOr(s.Fill, "FFFFFF")),
 		VerticalAlignment: "TOP",
@@ -618,10 +618,10 @@ func pixels(width float64) int64 {
 }
 
 // dataValidation is the Sheets rule of a plan validation.
-func dataValidation(v mapping.Validation) *sheetsapi.DataValidationRule {
+func dataValidation(v backend.Validation) *sheetsapi.DataValidationRule {
 	rule := &sheetsapi.DataValidationRule{Strict: v.Strict, InputMessage: v.Prompt}
 	switch v.Kind {
-	case mapping.ValidList:
+	case backend.ValidList:
 		rule.ShowCustomUi = true
 		// Google reads list values as typed: one starting with = or + would
 		// be a formula, which lists refuse. The range holds them as text.
@@ -634,9 +634,9 @@ func dataValidation(v mapping.Validation) *sheetsapi.DataValidationRule {
 		} else {
 			rule.Condition = &sheetsapi.BooleanCondition{Type: "ONE_OF_RANGE", Values: []*sheetsapi.ConditionValue{{UserEnteredValue: "=" + v.Source}}}
 		}
-	case mapping.ValidCheckbox:
+	case backend.ValidCheckbox:
 		rule.Condition = &sheetsapi.BooleanCondition{Type: "BOOLEAN"}
-	case mapping.ValidWhole:
+	case backend.ValidWhole:
 		rule.Condition = &sheetsapi.BooleanCondition{Type: "NUMBER_BETWEEN", Values: []*sheetsapi.ConditionValue{
 			{UserEnteredValue: strconv.Itoa(v.Min)}, {UserEnteredValue: strconv.Itoa(v.Max)},
 		}}

@@ -16,6 +16,7 @@ import (
 	"google.golang.org/api/googleapi"
 	sheetsapi "google.golang.org/api/sheets/v4"
 
+	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/sheets"
 	"github.com/annosheet/annosheet/sheets/sheetsfake"
@@ -26,7 +27,7 @@ const data = "../testdata/data/"
 
 // plan builds a built-in template's plan on the real data, sized for
 // Google Sheets.
-func plan(t testing.TB, name, input string) *mapping.Plan {
+func plan(t testing.TB, name, input string) *backend.Plan {
 	t.Helper()
 	tp, err := templates.Builtin(name)
 	if err != nil {
@@ -36,18 +37,18 @@ func plan(t testing.TB, name, input string) *mapping.Plan {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := mapping.Build(tp, src, mapping.Options{Study: "s", Seed: 1, CellLimit: mapping.SheetsCellLimit})
+	res, err := mapping.Build(tp, src, mapping.Options{Study: "s", Seed: 1, CellLimit: backend.SheetsCellLimit})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return res.Plan
 }
 
-func legalPlan(t testing.TB) *mapping.Plan {
+func legalPlan(t testing.TB) *backend.Plan {
 	return plan(t, "legal-gaps", data+"legal-gaps/examples.sample.jsonl")
 }
 
-func qaPlan(t testing.TB) *mapping.Plan {
+func qaPlan(t testing.TB) *backend.Plan {
 	return plan(t, "qa-span-errors", data+"qa-feedback/dev_feedback.sample.json")
 }
 
@@ -177,10 +178,10 @@ func TestWriteCalls(t *testing.T) {
 // written as text, never as a formula.
 func TestWriteValuesAreText(t *testing.T) {
 	_, c, _ := start(t, sheets.Retry{})
-	p := &mapping.Plan{Title: "t", Sheets: []*mapping.Sheet{{
-		Name: "S", Columns: []mapping.Column{{Width: 10}, {Width: 10}}, RowCount: 1,
-		Rows: func(emit func(mapping.Row) error) error {
-			return emit(mapping.Row{Cells: []mapping.Cell{{Value: "=HYPERLINK(\"http://evil.example\")"}, {Value: "+1"}}})
+	p := &backend.Plan{Title: "t", Sheets: []*backend.Sheet{{
+		Name: "S", Columns: []backend.Column{{Width: 10}, {Width: 10}}, RowCount: 1,
+		Rows: func(emit func(backend.Row) error) error {
+			return emit(backend.Row{Cells: []backend.Cell{{Value: "=HYPERLINK(\"http://evil.example\")"}, {Value: "+1"}}})
 		},
 	}}}
 	w, err := c.Write(context.Background(), p, sheets.WriteOptions{})
@@ -520,7 +521,7 @@ func TestOpenStream(t *testing.T) {
 	}
 	// What the typed client reads, row by row.
 	want := map[string][][]string{}
-	for _, sh := range []string{mapping.SheetInstructions, mapping.SheetAnnotate, mapping.SheetLists, mapping.SheetMeta} {
+	for _, sh := range []string{backend.SheetInstructions, backend.SheetAnnotate, backend.SheetLists, backend.SheetMeta} {
 		vr, err := c.Sheets.Spreadsheets.Values.Get(w.ID, sh).ValueRenderOption("UNFORMATTED_VALUE").Do()
 		if err != nil {
 			t.Fatal(err)
@@ -541,7 +542,7 @@ func TestOpenStream(t *testing.T) {
 			want[sh] = append(want[sh], row)
 		}
 	}
-	read := func(g *mapping.Grid, sh string) [][]string {
+	read := func(g *backend.Grid, sh string) [][]string {
 		var out [][]string
 		if err := g.Rows(sh, func(n int, cells []string) error {
 			out = append(out, append([]string{fmt.Sprint(n)}, cells...))
@@ -561,9 +562,9 @@ func TestOpenStream(t *testing.T) {
 		return n
 	}
 	for _, order := range [][]string{
-		{mapping.SheetMeta, mapping.SheetAnnotate},
-		{mapping.SheetAnnotate, mapping.SheetMeta, mapping.SheetInstructions, mapping.SheetLists},
-		{mapping.SheetLists, mapping.SheetMeta, mapping.SheetMeta, mapping.SheetAnnotate, mapping.SheetAnnotate},
+		{backend.SheetMeta, backend.SheetAnnotate},
+		{backend.SheetAnnotate, backend.SheetMeta, backend.SheetInstructions, backend.SheetLists},
+		{backend.SheetLists, backend.SheetMeta, backend.SheetMeta, backend.SheetAnnotate, backend.SheetAnnotate},
 	} {
 		fake.ResetCalls()
 		g, closeFn, err := c.Open(ctx, w.ID)
@@ -578,7 +579,7 @@ func TestOpenStream(t *testing.T) {
 		if err := closeFn(); err != nil {
 			t.Fatal(err)
 		}
-		if order[0] == mapping.SheetMeta && len(order) == 2 && batchGets() != 1 {
+		if order[0] == backend.SheetMeta && len(order) == 2 && batchGets() != 1 {
 			t.Errorf("%d values.batchGet calls for a pull in order, want 1", batchGets())
 		}
 	}
@@ -588,10 +589,10 @@ func TestOpenStream(t *testing.T) {
 	}
 	defer closeFn()
 	stop := errors.New("stop")
-	if err := g.Rows(mapping.SheetMeta, func(int, []string) error { return stop }); err != stop {
+	if err := g.Rows(backend.SheetMeta, func(int, []string) error { return stop }); err != stop {
 		t.Errorf("the callback's error was not returned: %v", err)
 	}
-	if diff := cmp.Diff(want[mapping.SheetAnnotate], read(g, mapping.SheetAnnotate)); diff != "" {
+	if diff := cmp.Diff(want[backend.SheetAnnotate], read(g, backend.SheetAnnotate)); diff != "" {
 		t.Errorf("after a stopped read (-want +got):\n%s", diff)
 	}
 	if err := g.Rows("Nope", func(int, []string) error { return nil }); err == nil {
@@ -697,7 +698,7 @@ func TestEmptyBatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := mapping.Build(tp, src, mapping.Options{CellLimit: mapping.SheetsCellLimit})
+	res, err := mapping.Build(tp, src, mapping.Options{CellLimit: backend.SheetsCellLimit})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -711,17 +712,17 @@ func TestEmptyBatch(t *testing.T) {
 func TestListValuesLikeFormulas(t *testing.T) {
 	_, c, _ := start(t, sheets.Retry{})
 	values := []string{"+1 better", "0 same", "-1 worse"}
-	p := &mapping.Plan{Title: "t", Sheets: []*mapping.Sheet{
-		{Name: "A", Columns: []mapping.Column{{Width: 10}}, RowCount: 2, Validations: []mapping.Validation{{Col: 0, FirstRow: 2, LastRow: 2, Kind: mapping.ValidList, Values: values, Source: "L!$A$1:$A$3", Strict: true}},
-			Rows: func(emit func(mapping.Row) error) error {
-				if err := emit(mapping.Row{Cells: []mapping.Cell{{Value: "Change"}}}); err != nil {
+	p := &backend.Plan{Title: "t", Sheets: []*backend.Sheet{
+		{Name: "A", Columns: []backend.Column{{Width: 10}}, RowCount: 2, Validations: []backend.Validation{{Col: 0, FirstRow: 2, LastRow: 2, Kind: backend.ValidList, Values: values, Source: "L!$A$1:$A$3", Strict: true}},
+			Rows: func(emit func(backend.Row) error) error {
+				if err := emit(backend.Row{Cells: []backend.Cell{{Value: "Change"}}}); err != nil {
 					return err
 				}
-				return emit(mapping.Row{Cells: []mapping.Cell{{}}})
+				return emit(backend.Row{Cells: []backend.Cell{{}}})
 			}},
-		{Name: "L", Columns: []mapping.Column{{Width: 10}}, RowCount: 3, Rows: func(emit func(mapping.Row) error) error {
+		{Name: "L", Columns: []backend.Column{{Width: 10}}, RowCount: 3, Rows: func(emit func(backend.Row) error) error {
 			for _, v := range values {
-				if err := emit(mapping.Row{Cells: []mapping.Cell{{Value: v}}}); err != nil {
+				if err := emit(backend.Row{Cells: []backend.Cell{{Value: v}}}); err != nil {
 					return err
 				}
 			}

@@ -7,7 +7,8 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/annosheet/annosheet/internal/benchdata"
+	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/internal/testing/benchdata"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/xlsx"
 )
@@ -21,7 +22,7 @@ func filledBook(b *testing.B, n int) string {
 	if _, err := os.Stat(path); err == nil {
 		return path
 	}
-	p, err := benchdata.FilledLegalPlan(benchDir, n, mapping.XLSXCellLimit)
+	p, err := benchdata.FilledLegalPlan(benchDir, n, backend.XLSXCellLimit)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -10,7 +10,8 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
-	"github.com/annosheet/annosheet/internal/benchdata"
+	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/internal/testing/benchdata"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/templates"
 	"github.com/annosheet/annosheet/xlsx"
@@ -120,13 +121,13 @@ func BenchmarkNonStreamingBaseline(b *testing.B) {
 				f := excelize.NewFile()
 				sheet := res.Plan.Sheets[1]
 				n := 0
-				err = sheet.Rows(func(r mapping.Row) error {
+				err = sheet.Rows(func(r backend.Row) error {
 					n++
 					vals := make([]any, len(r.Cells))
 					for i, c := range r.Cells {
 						vals[i] = c.Value
 					}
-					return f.SetSheetRow("Sheet1", mapping.CellName(0, n), &vals)
+					return f.SetSheetRow("Sheet1", backend.CellName(0, n), &vals)
 				})
 				if err != nil {
 					b.Fatal(err)

@@ -1,4 +1,4 @@
-// Package xlsx is the XLSX backend: it renders a mapping.Plan as an Excel
+// Package xlsx is the XLSX backend: it renders a backend.Plan as an Excel
 // workbook with excelize's streaming writer, and reads a filled workbook
 // back into a grid for pull.
 //

@@ -13,7 +13,8 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
-	"github.com/annosheet/annosheet/internal/testreaders"
+	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/internal/testing/testreaders"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/templates"
 )
@@ -68,10 +69,10 @@ func TestOpenpyxlReads(t *testing.T) {
 			if err := json.Unmarshal(out, &book); err != nil {
 				t.Fatal(err)
 			}
-			if book.Active != mapping.SheetInstructions {
+			if book.Active != backend.SheetInstructions {
 				t.Errorf("active sheet %q", book.Active)
 			}
-			states := map[mapping.Visibility]string{mapping.Visible: "visible", mapping.Hidden: "hidden", mapping.VeryHidden: "veryHidden"}
+			states := map[backend.Visibility]string{backend.Visible: "visible", backend.Hidden: "hidden", backend.VeryHidden: "veryHidden"}
 			if len(book.Sheets) != len(res.Plan.Sheets) {
 				t.Fatalf("openpyxl sees %d sheets, want %d", len(book.Sheets), len(res.Plan.Sheets))
 			}
@@ -97,7 +98,7 @@ func TestOpenpyxlReads(t *testing.T) {
 				got[v.Sqref] = v.Type + " " + v.Formula1 + " " + v.Formula2
 			}
 			for _, v := range res.Plan.Sheets[1].Validations {
-				sq := fmt.Sprintf("%s:%s", mapping.CellName(v.Col, v.FirstRow), mapping.CellName(v.Col, v.LastRow))
+				sq := fmt.Sprintf("%s:%s", backend.CellName(v.Col, v.FirstRow), backend.CellName(v.Col, v.LastRow))
 				g, ok := got[sq]
 				if !ok {
 					t.Errorf("openpyxl sees no validation on %s", sq)
@@ -105,11 +106,11 @@ func TestOpenpyxlReads(t *testing.T) {
 				}
 				var want string
 				switch v.Kind {
-				case mapping.ValidCheckbox:
+				case backend.ValidCheckbox:
 					want = `list "TRUE,FALSE" `
-				case mapping.ValidWhole:
+				case backend.ValidWhole:
 					want = fmt.Sprintf("whole %d %d", v.Min, v.Max)
-				case mapping.ValidList:
+				case backend.ValidList:
 					if !strings.HasPrefix(g, "list ") {
 						t.Errorf("%s: openpyxl sees %q, want a list", sq, g)
 					}
@@ -213,8 +214,8 @@ func TestLibreOfficeRoundTrip(t *testing.T) {
 					t.Errorf("LibreOffice lost sheet %s", s.Name)
 				}
 			}
-			want, _ := orig.GetRows(mapping.SheetAnnotate)
-			got, err := f.GetRows(mapping.SheetAnnotate)
+			want, _ := orig.GetRows(backend.SheetAnnotate)
+			got, err := f.GetRows(backend.SheetAnnotate)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -228,13 +229,13 @@ func TestLibreOfficeRoundTrip(t *testing.T) {
 						g = got[r][col]
 					}
 					if g != want[r][col] {
-						t.Errorf("%s changed in LibreOffice: %.60q -> %.60q", mapping.CellName(col, r+1), want[r][col], g)
+						t.Errorf("%s changed in LibreOffice: %.60q -> %.60q", backend.CellName(col, r+1), want[r][col], g)
 					}
 				}
 			}
 			// LibreOffice may merge equal validations into one with several
 			// ranges; what must survive is every range.
-			dvs, _ := f.GetDataValidations(mapping.SheetAnnotate)
+			dvs, _ := f.GetDataValidations(backend.SheetAnnotate)
 			kept := map[string]bool{}
 			for _, v := range dvs {
 				for _, sq := range strings.Fields(v.Sqref) {
@@ -242,12 +243,12 @@ func TestLibreOfficeRoundTrip(t *testing.T) {
 				}
 			}
 			for _, v := range res.Plan.Sheets[1].Validations {
-				sq := mapping.CellName(v.Col, v.FirstRow) + ":" + mapping.CellName(v.Col, v.LastRow)
+				sq := backend.CellName(v.Col, v.FirstRow) + ":" + backend.CellName(v.Col, v.LastRow)
 				if !kept[sq] {
 					t.Errorf("LibreOffice lost the validation on %s", sq)
 				}
 			}
-			meta, _ := f.GetRows(mapping.SheetMeta)
+			meta, _ := f.GetRows(backend.SheetMeta)
 			if len(meta) != 3+len(res.Units) {
 				t.Errorf("metadata sheet has %d rows after LibreOffice, want %d", len(meta), 3+len(res.Units))
 			}

@@ -9,13 +9,7 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
-	"github.com/annosheet/annosheet/mapping"
-)
-
-// Limits of Excel's data-validation dialog texts and inline lists.
-const (
-	maxPromptTitle = 32
-	maxPrompt      = 255
+	"github.com/annosheet/annosheet/backend"
 )
 
 // WriteOptions tune Write.
@@ -29,13 +23,13 @@ type WriteOptions struct {
 
 // Write renders a plan as an XLSX workbook to w. Sheets are streamed one at
 // a time, so memory stays bounded however many rows the plan has.
-func Write(p *mapping.Plan, w io.Writer, opt WriteOptions) error {
+func Write(p *backend.Plan, w io.Writer, opt WriteOptions) error {
 	f := excelize.NewFile()
 	defer f.Close()
 	if z := opt.Compression.zipWriter(); z != nil {
 		f.SetZipWriter(z)
 	}
-	wr := &writer{f: f, styles: map[mapping.Style]int{}}
+	wr := &writer{f: f, styles: map[backend.Style]int{}}
 	for i, sh := range p.Sheets {
 		if i == 0 {
 			if err := f.SetSheetName("Sheet1", sh.Name); err != nil {
@@ -49,8 +43,8 @@ func Write(p *mapping.Plan, w io.Writer, opt WriteOptions) error {
 	// parse every streamed sheet back into memory to apply them.
 	f.SetActiveSheet(p.Active)
 	for _, sh := range p.Sheets {
-		if sh.Visibility != mapping.Visible {
-			if err := f.SetSheetVisible(sh.Name, false, sh.Visibility == mapping.VeryHidden); err != nil {
+		if sh.Visibility != backend.Visible {
+			if err := f.SetSheetVisible(sh.Name, false, sh.Visibility == backend.VeryHidden); err != nil {
 				return err
 			}
 		}
@@ -73,10 +67,10 @@ func Write(p *mapping.Plan, w io.Writer, opt WriteOptions) error {
 
 type writer struct {
 	f      *excelize.File
-	styles map[mapping.Style]int
+	styles map[backend.Style]int
 }
 
-func (wr *writer) style(s mapping.Style) (int, error) {
+func (wr *writer) style(s backend.Style) (int, error) {
 	if id, ok := wr.styles[s]; ok {
 		return id, nil
 	}
@@ -99,9 +93,9 @@ func (wr *writer) style(s mapping.Style) (int, error) {
 	return id, nil
 }
 
-func (wr *writer) sheet(sh *mapping.Sheet) error {
+func (wr *writer) sheet(sh *backend.Sheet) error {
 	f := wr.f
-	last := mapping.CellName(sh.ColCount()-1, max(1, sh.RowCount))
+	last := backend.CellName(sh.ColCount()-1, max(1, sh.RowCount))
 	// The dimension must be declared before streaming, or readers that
 	// trust it (openpyxl's read-only mode) see a single row.
 	if err := f.SetSheetDimension(sh.Name, "A1:"+last); err != nil {
@@ -145,7 +139,7 @@ func (wr *writer) sheet(sh *mapping.Sheet) error {
 	if sh.FreezeRows > 0 || sh.FreezeCols > 0 {
 		err := sw.SetPanes(&excelize.Panes{
 			Freeze: true, XSplit: sh.FreezeCols, YSplit: sh.FreezeRows,
-			TopLeftCell: mapping.CellName(sh.FreezeCols, sh.FreezeRows+1),
+			TopLeftCell: backend.CellName(sh.FreezeCols, sh.FreezeRows+1),
 			ActivePane:  activePane(sh.FreezeRows, sh.FreezeCols),
 		})
 		if err != nil {
@@ -153,7 +147,7 @@ func (wr *writer) sheet(sh *mapping.Sheet) error {
 		}
 	}
 	n := 0
-	err = sh.Rows(func(r mapping.Row) error {
+	err = sh.Rows(func(r backend.Row) error {
 		n++
 		if n > sh.RowCount {
 			return fmt.Errorf("plan has more rows than its count %d", sh.RowCount)
@@ -170,7 +164,7 @@ func (wr *writer) sheet(sh *mapping.Sheet) error {
 		if r.Height > 0 {
 			opts = append(opts, excelize.RowOpts{Height: r.Height})
 		}
-		return sw.SetRow(mapping.CellName(0, n), vals, opts...)
+		return sw.SetRow(backend.CellName(0, n), vals, opts...)
 	})
 	if err != nil {
 		return err
@@ -179,20 +173,20 @@ func (wr *writer) sheet(sh *mapping.Sheet) error {
 		return fmt.Errorf("plan produced %d rows, not the %d it declared", n, sh.RowCount)
 	}
 	for _, m := range sh.Merges {
-		if err := sw.MergeCell(mapping.CellName(m.FirstCol, m.FirstRow), mapping.CellName(m.LastCol, m.LastRow)); err != nil {
+		if err := sw.MergeCell(backend.CellName(m.FirstCol, m.FirstRow), backend.CellName(m.LastCol, m.LastRow)); err != nil {
 			return err
 		}
 	}
 	// Sheet-level settings go in before Flush; afterwards they are lost.
 	for _, v := range sh.Validations {
 		if err := f.AddDataValidation(sh.Name, validation(v)); err != nil {
-			return fmt.Errorf("validation of column %s: %w", mapping.ColumnLetter(v.Col), err)
+			return fmt.Errorf("validation of column %s: %w", backend.ColumnLetter(v.Col), err)
 		}
 	}
 	for _, nt := range sh.Notes {
 		lines := strings.Count(nt.Text, "\n") + utf8.RuneCountInString(nt.Text)/40 + 2
 		err := f.AddComment(sh.Name, excelize.Comment{
-			Author: "annosheet", Cell: mapping.CellName(nt.Col, nt.Row), Text: nt.Text,
+			Author: "annosheet", Cell: backend.CellName(nt.Col, nt.Row), Text: nt.Text,
 			Width: 300, Height: uint(min(lines*15, 400)),
 		})
 		if err != nil {
@@ -228,31 +222,31 @@ func activePane(rows, cols int) string {
 }
 
 // validation translates a plan's validation into excelize's.
-func validation(v mapping.Validation) *excelize.DataValidation {
+func validation(v backend.Validation) *excelize.DataValidation {
 	dv := excelize.NewDataValidation(true)
-	dv.Sqref = fmt.Sprintf("%s:%s", mapping.CellName(v.Col, v.FirstRow), mapping.CellName(v.Col, v.LastRow))
+	dv.Sqref = fmt.Sprintf("%s:%s", backend.CellName(v.Col, v.FirstRow), backend.CellName(v.Col, v.LastRow))
 	switch v.Kind {
-	case mapping.ValidList:
+	case backend.ValidList:
 		if v.Inline() {
 			// Checked by Inline, so it cannot fail.
 			_ = dv.SetDropList(v.Values)
 		} else {
 			dv.SetSqrefDropList(v.Source)
 		}
-	case mapping.ValidCheckbox:
+	case backend.ValidCheckbox:
 		_ = dv.SetDropList([]string{"TRUE", "FALSE"})
-	case mapping.ValidWhole:
+	case backend.ValidWhole:
 		_ = dv.SetRange(v.Min, v.Max, excelize.DataValidationTypeWhole, excelize.DataValidationOperatorBetween)
 	}
 	if v.Prompt != "" {
-		dv.SetInput(shorten(v.PromptTitle, maxPromptTitle), shorten(v.Prompt, maxPrompt))
+		dv.SetInput(shorten(v.PromptTitle, backend.XLSX.PromptTitle), shorten(v.Prompt, backend.XLSX.Prompt))
 	}
-	if v.Kind != mapping.ValidAny {
+	if v.Kind != backend.ValidAny {
 		style := excelize.DataValidationErrorStyleWarning
 		if v.Strict {
 			style = excelize.DataValidationErrorStyleStop
 		}
-		dv.SetError(style, shorten(v.ErrorTitle, maxPromptTitle), shorten(v.Error, maxPrompt))
+		dv.SetError(style, shorten(v.ErrorTitle, backend.XLSX.PromptTitle), shorten(v.Error, backend.XLSX.Prompt))
 	}
 	return dv
 }

@@ -15,7 +15,8 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/xuri/excelize/v2"
 
-	"github.com/annosheet/annosheet/internal/xlsxdump"
+	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/internal/testing/xlsxdump"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/templates"
 	"github.com/annosheet/annosheet/xlsx"
@@ -170,18 +171,18 @@ func checkSheets(t *testing.T, f *excelize.File, res *mapping.Result) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if visible != (s.Visibility == mapping.Visible) {
-			t.Errorf("sheet %s visible = %v, want %v", s.Name, visible, s.Visibility == mapping.Visible)
+		if visible != (s.Visibility == backend.Visible) {
+			t.Errorf("sheet %s visible = %v, want %v", s.Name, visible, s.Visibility == backend.Visible)
 		}
 	}
-	if f.GetSheetName(f.GetActiveSheetIndex()) != mapping.SheetInstructions {
+	if f.GetSheetName(f.GetActiveSheetIndex()) != backend.SheetInstructions {
 		t.Errorf("active sheet %q, want the Instructions", f.GetSheetName(f.GetActiveSheetIndex()))
 	}
 }
 
 func checkHeaders(t *testing.T, f *excelize.File, cols []templates.ColumnSpec) {
 	t.Helper()
-	rows, err := f.GetRows(mapping.SheetAnnotate)
+	rows, err := f.GetRows(backend.SheetAnnotate)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,12 +194,12 @@ func checkHeaders(t *testing.T, f *excelize.File, cols []templates.ColumnSpec) {
 		t.Errorf("header row (-want +got):\n%s", diff)
 	}
 	for i, c := range cols {
-		vis, err := f.GetColVisible(mapping.SheetAnnotate, mapping.ColumnLetter(i))
+		vis, err := f.GetColVisible(backend.SheetAnnotate, backend.ColumnLetter(i))
 		if err != nil {
 			t.Fatal(err)
 		}
 		if vis == (c.Role == templates.RoleUnit) {
-			t.Errorf("column %s (%s) visible = %v", mapping.ColumnLetter(i), c.Header, vis)
+			t.Errorf("column %s (%s) visible = %v", backend.ColumnLetter(i), c.Header, vis)
 		}
 	}
 }
@@ -207,7 +208,7 @@ func checkHeaders(t *testing.T, f *excelize.File, cols []templates.ColumnSpec) {
 // question type promises, over every data row.
 func checkValidations(t *testing.T, f *excelize.File, tmpl *templates.Template, cols []templates.ColumnSpec, lastRow int) {
 	t.Helper()
-	dvs, err := f.GetDataValidations(mapping.SheetAnnotate)
+	dvs, err := f.GetDataValidations(backend.SheetAnnotate)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,7 +220,7 @@ func checkValidations(t *testing.T, f *excelize.File, tmpl *templates.Template, 
 		if c.Role != templates.RoleAnswer {
 			continue
 		}
-		sqref := fmt.Sprintf("%s2:%s%d", mapping.ColumnLetter(i), mapping.ColumnLetter(i), lastRow)
+		sqref := fmt.Sprintf("%s2:%s%d", backend.ColumnLetter(i), backend.ColumnLetter(i), lastRow)
 		q := c.Question
 		v := bySqref[sqref]
 		free := (q.Type == templates.TypeText || q.Type == templates.TypeSpan) && c.Part == "" && q.Description == ""
@@ -240,7 +241,7 @@ func checkValidations(t *testing.T, f *excelize.File, tmpl *templates.Template, 
 				labels = append(labels, o.Label)
 			}
 			inline := `"` + strings.Join(labels, ",") + `"`
-			if v.Type != "list" || v.Formula1 != inline && !strings.HasPrefix(v.Formula1, mapping.SheetLists+"!") {
+			if v.Type != "list" || v.Formula1 != inline && !strings.HasPrefix(v.Formula1, backend.SheetLists+"!") {
 				t.Errorf("choice %q: validation %s %s, want the labels %s", c.Header, v.Type, v.Formula1, inline)
 			}
 			if v.ErrorStyle == nil || *v.ErrorStyle != "stop" {
@@ -269,7 +270,7 @@ func checkValidations(t *testing.T, f *excelize.File, tmpl *templates.Template, 
 // protected sheet that still allows sorting and filtering.
 func checkLocks(t *testing.T, f *excelize.File, cols []templates.ColumnSpec, lastRow int) {
 	t.Helper()
-	p, err := f.GetSheetProtection(mapping.SheetAnnotate)
+	p, err := f.GetSheetProtection(backend.SheetAnnotate)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -278,8 +279,8 @@ func checkLocks(t *testing.T, f *excelize.File, cols []templates.ColumnSpec, las
 	}
 	for _, row := range []int{1, 2, lastRow} {
 		for i, c := range cols {
-			cell := mapping.CellName(i, row)
-			id, err := f.GetCellStyle(mapping.SheetAnnotate, cell)
+			cell := backend.CellName(i, row)
+			id, err := f.GetCellStyle(backend.SheetAnnotate, cell)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -300,14 +301,14 @@ func checkLocks(t *testing.T, f *excelize.File, cols []templates.ColumnSpec, las
 	// Rows inserted by an annotator take the column's style: answer
 	// columns must be open there too.
 	for i, c := range cols {
-		id, err := f.GetColStyle(mapping.SheetAnnotate, mapping.ColumnLetter(i))
+		id, err := f.GetColStyle(backend.SheetAnnotate, backend.ColumnLetter(i))
 		if err != nil {
 			t.Fatal(err)
 		}
 		st, _ := f.GetStyle(id)
 		open := st != nil && st.Protection != nil && !st.Protection.Locked
 		if open != (c.Role == templates.RoleAnswer || c.Role == templates.RoleAnnotator) {
-			t.Errorf("column %s (%s) default open = %v", mapping.ColumnLetter(i), c.Header, open)
+			t.Errorf("column %s (%s) default open = %v", backend.ColumnLetter(i), c.Header, open)
 		}
 	}
 }
@@ -316,7 +317,7 @@ func checkLocks(t *testing.T, f *excelize.File, cols []templates.ColumnSpec, las
 // band key changes, reading the key from the sheet itself.
 func checkBands(t *testing.T, f *excelize.File, c bookCase, cols []templates.ColumnSpec, res *mapping.Result) {
 	t.Helper()
-	rows, err := f.GetRows(mapping.SheetAnnotate)
+	rows, err := f.GetRows(backend.SheetAnnotate)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -328,7 +329,7 @@ func checkBands(t *testing.T, f *excelize.File, c bookCase, cols []templates.Col
 	changes := 0
 	for r := 2; r <= res.Rows+1; r++ {
 		key := bandKey(cols, rows[r-1])
-		id, _ := f.GetCellStyle(mapping.SheetAnnotate, mapping.CellName(0, r))
+		id, _ := f.GetCellStyle(backend.SheetAnnotate, backend.CellName(0, r))
 		st, _ := f.GetStyle(id)
 		fill := ""
 		if len(st.Fill.Color) > 0 {
@@ -353,7 +354,7 @@ func checkBands(t *testing.T, f *excelize.File, c bookCase, cols []templates.Col
 // checkMeta checks that the workbook describes itself for pull.
 func checkMeta(t *testing.T, f *excelize.File, tmpl *templates.Template, cols []templates.ColumnSpec, res *mapping.Result) {
 	t.Helper()
-	rows, err := f.GetRows(mapping.SheetMeta)
+	rows, err := f.GetRows(backend.SheetMeta)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -364,7 +365,7 @@ func checkMeta(t *testing.T, f *excelize.File, tmpl *templates.Template, cols []
 	if err := json.Unmarshal([]byte(strings.Join(rows[0][1:], "")), &meta); err != nil {
 		t.Fatal(err)
 	}
-	if meta.Template.Name != tmpl.Name || meta.Template.Version != tmpl.Version || meta.Batch != "b01" || meta.Sheet != mapping.SheetAnnotate {
+	if meta.Template.Name != tmpl.Name || meta.Template.Version != tmpl.Version || meta.Batch != "b01" || meta.Sheet != backend.SheetAnnotate {
 		t.Errorf("metadata %+v", meta)
 	}
 	if meta.Template.SHA256 != mapping.TemplateHash(tmpl) {
@@ -395,7 +396,7 @@ func checkMeta(t *testing.T, f *excelize.File, tmpl *templates.Template, cols []
 	}
 	// The hidden Unit column on the Annotate sheet carries the same ids,
 	// so that rows stay joined to their units when sorted.
-	sheet, _ := f.GetRows(mapping.SheetAnnotate)
+	sheet, _ := f.GetRows(backend.SheetAnnotate)
 	unitCol := len(cols) - 1
 	for _, u := range units {
 		if got := sheet[u.FirstRow-1][unitCol]; got != u.ID {
@@ -406,7 +407,7 @@ func checkMeta(t *testing.T, f *excelize.File, tmpl *templates.Template, cols []
 
 func checkPanes(t *testing.T, f *excelize.File, tmpl *templates.Template) {
 	t.Helper()
-	p, err := f.GetPanes(mapping.SheetAnnotate)
+	p, err := f.GetPanes(backend.SheetAnnotate)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -487,21 +488,21 @@ func TestHostileText(t *testing.T) {
 		"B3": "bell␇ and escape␛", "D3": "tab\tand\nnewline", "E3": "_x0041_ stays literal",
 	}
 	for cell, v := range want {
-		got, err := f.GetCellValue(mapping.SheetAnnotate, cell)
+		got, err := f.GetCellValue(backend.SheetAnnotate, cell)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if got != v {
 			t.Errorf("%s = %q, want %q", cell, got, v)
 		}
-		formula, _ := f.GetCellFormula(mapping.SheetAnnotate, cell)
-		typ, _ := f.GetCellType(mapping.SheetAnnotate, cell)
+		formula, _ := f.GetCellFormula(backend.SheetAnnotate, cell)
+		typ, _ := f.GetCellType(backend.SheetAnnotate, cell)
 		if formula != "" || typ != excelize.CellTypeInlineString {
 			t.Errorf("%s: formula %q, type %v: text must be stored as text", cell, formula, typ)
 		}
 	}
-	cut, _ := f.GetCellValue(mapping.SheetAnnotate, "B4")
-	if n := len(utf16.Encode([]rune(cut))); n > mapping.XLSXCellLimit || n < mapping.XLSXCellLimit-100 {
+	cut, _ := f.GetCellValue(backend.SheetAnnotate, "B4")
+	if n := len(utf16.Encode([]rune(cut))); n > backend.XLSXCellLimit || n < backend.XLSXCellLimit-100 {
 		t.Errorf("cut text has %d UTF-16 units; want close to, and not over, the limit", n)
 	}
 	// The cell is the start of the text and a marker that says how much.
@@ -510,7 +511,7 @@ func TestHostileText(t *testing.T) {
 		t.Fatalf("no truncation marker at the end: ...%q", cut[len(cut)-100:])
 	}
 	shown := len(utf16.Encode([]rune(cut[:i])))
-	if cut[:i] != long[:i] || cut[i:] != fmt.Sprintf(mapping.TruncationMarker, shown, 42000) {
+	if cut[:i] != long[:i] || cut[i:] != fmt.Sprintf(backend.TruncationMarker, shown, 42000) {
 		t.Errorf("cut text is not the start of the text plus the marker: ...%q", cut[i-20:])
 	}
 	if !strings.Contains(warnings[1], fmt.Sprintf("shows the first %d with a marker", shown)) {
@@ -522,10 +523,10 @@ func TestHostileText(t *testing.T) {
 // not match its declared count instead of writing a sheet that readers
 // misjudge.
 func TestRowCountMismatch(t *testing.T) {
-	p := &mapping.Plan{Sheets: []*mapping.Sheet{{
-		Name: "S", Columns: []mapping.Column{{Width: 10}}, RowCount: 3,
-		Rows: func(emit func(mapping.Row) error) error {
-			return emit(mapping.Row{Cells: []mapping.Cell{{Value: "only one"}}})
+	p := &backend.Plan{Sheets: []*backend.Sheet{{
+		Name: "S", Columns: []backend.Column{{Width: 10}}, RowCount: 3,
+		Rows: func(emit func(backend.Row) error) error {
+			return emit(backend.Row{Cells: []backend.Cell{{Value: "only one"}}})
 		},
 	}}}
 	err := xlsx.Write(p, new(strings.Builder), xlsx.WriteOptions{})

@@ -14,9 +14,9 @@ import (
 
 	"google.golang.org/api/googleapi"
 
+	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/internal/atomicfile"
 	"github.com/annosheet/annosheet/manifest"
-	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/sheets"
 	"github.com/annosheet/annosheet/study"
 	"github.com/annosheet/annosheet/xlsx"
@@ -32,7 +32,7 @@ func (xlsxFiles) Readable(name string) (bool, string) {
 	return strings.EqualFold(filepath.Ext(name), ".xlsx"), ""
 }
 
-func (xlsxFiles) Open(_ context.Context, path string) (*mapping.Grid, func() error, error) {
+func (xlsxFiles) Open(_ context.Context, path string) (*backend.Grid, func() error, error) {
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, fmt.Errorf("%s: %w", path, study.ErrNotFound)
 	}
@@ -61,7 +61,7 @@ func (g *googleSheets) Client(ctx context.Context) (*sheets.Client, error) {
 
 // Open reads a spreadsheet. One the manifest records on another
 // endpoint than the one given is a usage error that says which to give.
-func (g *googleSheets) Open(ctx context.Context, id string, recorded *manifest.Spreadsheet) (*mapping.Grid, func() error, error) {
+func (g *googleSheets) Open(ctx context.Context, id string, recorded *manifest.Spreadsheet) (*backend.Grid, func() error, error) {
 	if recorded != nil && recorded.Endpoint != g.opt.Endpoint {
 		if recorded.Endpoint == "" {
 			return nil, nil, usagef("the spreadsheet %s is on Google: leave out --endpoint (and %s)", recorded.URL, envEndpoint)
@@ -90,7 +90,7 @@ type xlsxWriter struct {
 }
 
 func (w xlsxWriter) Format() string                { return study.FormatXLSX }
-func (w xlsxWriter) CellLimit() int                { return mapping.XLSXCellLimit }
+func (w xlsxWriter) CellLimit() int                { return backend.XLSXCellLimit }
 func (w xlsxWriter) path(b *manifest.Batch) string { return filepath.Join(w.dir, b.File) }
 
 func (w xlsxWriter) Exists(_ context.Context, b *manifest.Batch) (bool, error) {
@@ -104,11 +104,11 @@ func (w xlsxWriter) Exists(_ context.Context, b *manifest.Batch) (bool, error) {
 	return err == nil, err
 }
 
-func (w xlsxWriter) Open(ctx context.Context, b *manifest.Batch) (*mapping.Grid, func() error, error) {
+func (w xlsxWriter) Open(ctx context.Context, b *manifest.Batch) (*backend.Grid, func() error, error) {
 	return xlsxFiles{}.Open(ctx, w.path(b))
 }
 
-func (w xlsxWriter) Write(_ context.Context, plan *mapping.Plan, b *manifest.Batch, _ func() error) (string, error) {
+func (w xlsxWriter) Write(_ context.Context, plan *backend.Plan, b *manifest.Batch, _ func() error) (string, error) {
 	path := w.path(b)
 	err := atomicfile.Write(path, true, 0o644, func(out io.Writer) error {
 		return xlsx.Write(plan, out, xlsx.WriteOptions{Created: w.now})
@@ -130,7 +130,7 @@ type sheetsWriter struct {
 }
 
 func (w *sheetsWriter) Format() string { return study.FormatGSheets }
-func (w *sheetsWriter) CellLimit() int { return mapping.SheetsCellLimit }
+func (w *sheetsWriter) CellLimit() int { return backend.SheetsCellLimit }
 
 func (w *sheetsWriter) Exists(_ context.Context, b *manifest.Batch) (bool, error) {
 	sp := b.Spreadsheet
@@ -143,11 +143,11 @@ func (w *sheetsWriter) Exists(_ context.Context, b *manifest.Batch) (bool, error
 	return true, nil
 }
 
-func (w *sheetsWriter) Open(ctx context.Context, b *manifest.Batch) (*mapping.Grid, func() error, error) {
+func (w *sheetsWriter) Open(ctx context.Context, b *manifest.Batch) (*backend.Grid, func() error, error) {
 	return w.google.Open(ctx, b.Spreadsheet.ID, b.Spreadsheet)
 }
 
-func (w *sheetsWriter) Write(ctx context.Context, plan *mapping.Plan, b *manifest.Batch, saved func() error) (string, error) {
+func (w *sheetsWriter) Write(ctx context.Context, plan *backend.Plan, b *manifest.Batch, saved func() error) (string, error) {
 	c, err := w.google.Client(ctx)
 	if err != nil {
 		return "", err

@@ -9,7 +9,7 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/annosheet/annosheet/internal/benchdata"
+	"github.com/annosheet/annosheet/internal/testing/benchdata"
 )
 
 // BenchmarkGenerateStudy generates a study of legal-gaps rows (about 3 KB

@@ -21,8 +21,9 @@ import (
 	"google.golang.org/api/googleapi"
 	sheetsapi "google.golang.org/api/sheets/v4"
 
-	"github.com/annosheet/annosheet/internal/goldtest"
-	"github.com/annosheet/annosheet/internal/syncbuf"
+	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/internal/testing/goldtest"
+	"github.com/annosheet/annosheet/internal/testing/syncbuf"
 	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/sheets"
@@ -691,7 +692,7 @@ func TestGSheetsStudy(t *testing.T) {
 		}
 		var annotate *sheetsapi.Sheet
 		for _, sh := range got.Sheets {
-			if sh.Properties.Title == mapping.SheetAnnotate {
+			if sh.Properties.Title == backend.SheetAnnotate {
 				annotate = sh
 			}
 		}

@@ -13,7 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/xuri/excelize/v2"
 
-	"github.com/annosheet/annosheet/internal/xlsxdump"
+	"github.com/annosheet/annosheet/internal/testing/xlsxdump"
 	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/templates"
 )

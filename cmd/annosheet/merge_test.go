@@ -10,7 +10,8 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
-	"github.com/annosheet/annosheet/internal/goldtest"
+	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/internal/testing/goldtest"
 	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/mapping"
 )
@@ -204,7 +205,7 @@ func TestSharedCopies(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			f.RemoveRow(mapping.SheetAnnotate, w.Rows[dropped][0])
+			f.RemoveRow(backend.SheetAnnotate, w.Rows[dropped][0])
 			f.Save()
 			f.Close()
 		}

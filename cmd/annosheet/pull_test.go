@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/annosheet/annosheet/internal/goldtest"
+	"github.com/annosheet/annosheet/internal/testing/goldtest"
 	"github.com/annosheet/annosheet/manifest"
 )
 

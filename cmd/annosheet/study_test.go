@@ -12,7 +12,8 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
-	"github.com/annosheet/annosheet/internal/goldtest"
+	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/internal/testing/goldtest"
 	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/study"
@@ -68,7 +69,7 @@ func TestPreferenceStudy(t *testing.T) {
 			var shown []string
 			for i, s := range slots {
 				cell, _ := w.Cell(row, "context:"+s+"_prediction")
-				text, err := w.F.GetCellValue(mapping.SheetAnnotate, cell)
+				text, err := w.F.GetCellValue(backend.SheetAnnotate, cell)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -95,7 +96,7 @@ func TestPreferenceStudy(t *testing.T) {
 			if got, _ := w.Cell(row, "annotator"); got == "" {
 				t.Fatal("no annotator column")
 			}
-			if id, _ := w.F.GetCellValue(mapping.SheetAnnotate, mustCell(t, w, row, "annotator")); id != a {
+			if id, _ := w.F.GetCellValue(backend.SheetAnnotate, mustCell(t, w, row, "annotator")); id != a {
 				t.Errorf("%s's workbook has annotator %q filled in", a, id)
 			}
 		}
@@ -278,7 +279,7 @@ func TestStudyMissing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.RemoveRow(mapping.SheetAnnotate, 2)
+	f.RemoveRow(backend.SheetAnnotate, 2)
 	f.Save()
 	f.Close()
 	w, err := goldtest.OpenWorkbook(filepath.Join(dir, m.Batches[3].File))

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/annosheet/annosheet/internal/syncbuf"
+	"github.com/annosheet/annosheet/internal/testing/syncbuf"
 )
 
 func TestServe(t *testing.T) {

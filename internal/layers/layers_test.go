@@ -1,61 +1,226 @@
 // Package layers holds the test that keeps the architecture's layers apart
 // (see the house style): the template language and the mapping core know
-// nothing about spreadsheet files or HTTP, and backends do not depend on
-// each other or on the command line.
+// nothing about spreadsheet files, HTTP or the file system; the backend
+// contract stands on the standard library alone; backends do not depend
+// on each other, on the command line or on the mapping core; and the
+// test-only harnesses under internal/testing stay out of production code.
+// Every package of the module must have a rule here, so that a new
+// package cannot slip past.
 package layers
 
 import (
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
 
 const module = "github.com/annosheet/annosheet"
 
-// deps lists the packages pkg depends on: every one, or only those it
-// imports itself.
-func deps(t *testing.T, pkg string, direct bool) []string {
+// Forbidden dependencies, by package path or path prefix.
+const (
+	excelize = "github.com/xuri/excelize"
+	google   = "google.golang.org/api"
+	netHTTP  = "net/http"
+	harness  = module + "/internal/testing"
+)
+
+// m names a package of the module.
+func m(pkg string) string { return module + "/" + pkg }
+
+// A rule says what a package, or every package under a prefix ("x/..."),
+// may not depend on.
+type rule struct {
+	pkg string // relative to the module; "x/..." for x and every package under it
+	// optional: the package may not exist yet on this branch.
+	optional bool
+	// direct lists what the package may not import itself; deps what it
+	// may not depend on at all. An entry matches a path and every path
+	// under it.
+	direct, deps []string
+	// stdOnly: the package depends on the standard library alone.
+	stdOnly bool
+	why     string
+}
+
+var rules = []rule{
+	{pkg: "backend", stdOnly: true,
+		why: "the contract between mapping and the backends: plain data, depending on nothing"},
+	{pkg: "templates",
+		deps: []string{excelize, google, netHTTP, m("mapping"), m("backend"), m("xlsx"), m("sheets"), m("cmd"), m("input"), m("study")},
+		why:  "the template language knows nothing of records, sheets or HTTP"},
+	{pkg: "mapping",
+		deps: []string{excelize, google, netHTTP, m("xlsx"), m("sheets"), m("cmd"), m("input"), m("study")},
+		why:  "pure transforms: no file formats or HTTP"},
+	{pkg: "input",
+		optional: true,
+		deps:     []string{excelize, google, netHTTP, m("xlsx"), m("sheets"), m("cmd"), m("study")},
+		why:      "reads study inputs; knows nothing of workbooks"},
+	// A backend renders the plan that mapping made from a template; it
+	// does not read templates, nor call into mapping, itself.
+	{pkg: "xlsx",
+		deps:   []string{google, m("sheets"), m("cmd")},
+		direct: []string{m("mapping"), m("templates")},
+		why:    "the XLSX backend"},
+	{pkg: "sheets",
+		deps:   []string{excelize, m("xlsx"), m("cmd")},
+		direct: []string{m("mapping"), m("templates")},
+		why:    "the Google Sheets backend"},
+	{pkg: "sheets/sheetsfake",
+		deps: []string{m("backend"), m("mapping"), m("templates"), m("xlsx"), m("cmd")},
+		why:  "the fake stands alone: it knows Google's APIs, not annosheet"},
+	{pkg: "sheets/googleauth",
+		deps: []string{excelize, m("mapping"), m("xlsx"), m("cmd")},
+		why:  "signing in to Google"},
+	{pkg: "study",
+		optional: true,
+		direct:   []string{m("xlsx"), m("sheets")},
+		why:      "talks to backends through a small interface that cmd fills in"},
+	{pkg: "manifest",
+		deps: []string{excelize, google, m("xlsx"), m("cmd")},
+		why:  "the coordinator's record"},
+	// Export works from canonical records and the inputs, never from a
+	// sheet.
+	{pkg: "export",
+		deps: []string{excelize, google, m("xlsx"), m("sheets"), m("cmd")},
+		why:  "canonical records to native files"},
+	{pkg: "assign",
+		deps: []string{excelize, google, netHTTP, m("xlsx"), m("sheets"), m("cmd")},
+		why:  "who annotates what: pure"},
+	{pkg: "schema",
+		deps: []string{excelize, google, m("xlsx"), m("sheets"), m("cmd")},
+		why:  "the canonical record's JSON Schema"},
+	{pkg: "cmd/annosheet",
+		why: "the CLI: it wires every layer together"},
+	{pkg: "cmd/fakesheets",
+		deps: []string{m("mapping"), m("templates"), m("xlsx"), m("cmd/annosheet")},
+		why:  "serves the fake; knows Google's APIs, not annosheet"},
+	{pkg: "internal/atomicfile", deps: []string{module}, why: "a production helper: nothing of annosheet"},
+	{pkg: "internal/loopback", deps: []string{module}, why: "a production helper: nothing of annosheet"},
+	{pkg: "internal/ojson", deps: []string{module}, why: "a production helper: nothing of annosheet"},
+	{pkg: "internal/layers", why: "this test"},
+	{pkg: "internal/testing/...",
+		deps: []string{m("cmd")},
+		why:  "test-only harnesses: they drive the layers, never the CLI"},
+}
+
+// pkgInfo is what go list says of a package.
+type pkgInfo struct {
+	imports, deps []string
+}
+
+// list lists the module's packages with their imports and dependencies
+// (production code only: tests' imports are not among them), and which
+// packages of the whole graph are in the standard library.
+func list(t *testing.T) (pkgs map[string]pkgInfo, std map[string]bool) {
 	t.Helper()
-	args := []string{"list", "-deps", module + "/" + pkg}
-	if direct {
-		args = []string{"list", "-f", `{{join .Imports " "}}`, module + "/" + pkg}
-	}
-	out, err := exec.Command("go", args...).Output()
+	out, err := exec.Command("go", "list", "-e", "-f", `{{.ImportPath}}|{{join .Imports " "}}|{{join .Deps " "}}`, module+"/...").Output()
 	if err != nil {
-		t.Fatalf("go list -deps %s: %v", pkg, err)
+		t.Fatalf("go list %s/...: %v", module, err)
 	}
-	return strings.Fields(string(out))
+	pkgs = map[string]pkgInfo{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Split(line, "|")
+		if len(f) != 3 {
+			t.Fatalf("go list: unexpected line %q", line)
+		}
+		pkgs[f[0]] = pkgInfo{imports: strings.Fields(f[1]), deps: strings.Fields(f[2])}
+	}
+	out, err = exec.Command("go", "list", "-e", "-deps", "-f", `{{.ImportPath}} {{.Standard}}`, module+"/...").Output()
+	if err != nil {
+		t.Fatalf("go list -deps %s/...: %v", module, err)
+	}
+	std = map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		path, isStd, _ := strings.Cut(line, " ")
+		std[path] = isStd == "true"
+	}
+	return pkgs, std
+}
+
+// under reports whether path is prefix or a package under it.
+func under(path, prefix string) bool {
+	return path == prefix || strings.HasPrefix(path, prefix+"/")
+}
+
+// covers reports whether a rule applies to the module package path.
+func (r rule) covers(path string) bool {
+	if base, ok := strings.CutSuffix(r.pkg, "/..."); ok {
+		return under(path, m(base))
+	}
+	return path == m(r.pkg)
 }
 
 func TestLayers(t *testing.T) {
-	rules := []struct {
-		pkg       string
-		direct    bool // only what the package imports itself
-		forbidden []string
-	}{
-		{"templates", false, []string{"github.com/xuri/excelize", "google.golang.org/api", "net/http", module + "/mapping", module + "/xlsx", module + "/sheets", module + "/cmd"}},
-		{"mapping", false, []string{"github.com/xuri/excelize", "google.golang.org/api", "net/http", module + "/xlsx", module + "/sheets", module + "/cmd"}},
-		{"xlsx", false, []string{"google.golang.org/api", module + "/sheets", module + "/cmd"}},
-		// A backend renders the plan that mapping made from a template;
-		// it does not read templates itself.
-		{"xlsx", true, []string{module + "/templates"}},
-		{"sheets", false, []string{"github.com/xuri/excelize", module + "/xlsx", module + "/cmd"}},
-		{"sheets", true, []string{module + "/templates"}},
-		// The fake stands alone: it knows Google's APIs, not annosheet.
-		{"sheets/sheetsfake", false, []string{module + "/mapping", module + "/templates", module + "/xlsx", module + "/cmd"}},
-		{"sheets/googleauth", false, []string{"github.com/xuri/excelize", module + "/mapping", module + "/xlsx", module + "/cmd"}},
-		{"manifest", false, []string{"github.com/xuri/excelize", "google.golang.org/api", module + "/xlsx", module + "/cmd"}},
-		// Export works from canonical records and the inputs, never from a
-		// sheet.
-		{"export", false, []string{"github.com/xuri/excelize", "google.golang.org/api", module + "/xlsx", module + "/sheets", module + "/cmd"}},
+	pkgs, std := list(t)
+
+	// Every package has a rule.
+	for path := range pkgs {
+		if !slices.ContainsFunc(rules, func(r rule) bool { return r.covers(path) }) {
+			t.Errorf("%s has no rule in the layers test: add one that says what it may not depend on", path)
+		}
 	}
+
 	for _, r := range rules {
-		for _, d := range deps(t, r.pkg, r.direct) {
-			for _, f := range r.forbidden {
-				if d == f || strings.HasPrefix(d, f+"/") {
-					t.Errorf("%s depends on %s", r.pkg, d)
+		found := false
+		for path, p := range pkgs {
+			if !r.covers(path) {
+				continue
+			}
+			found = true
+			for _, d := range p.imports {
+				for _, f := range r.direct {
+					if under(d, f) {
+						t.Errorf("%s imports %s (%s)", path, d, r.why)
+					}
 				}
 			}
+			for _, d := range p.deps {
+				if d == path {
+					continue
+				}
+				for _, f := range r.deps {
+					if under(d, f) {
+						t.Errorf("%s depends on %s (%s)", path, d, r.why)
+					}
+				}
+				if r.stdOnly && !std[d] {
+					t.Errorf("%s depends on %s, outside the standard library (%s)", path, d, r.why)
+				}
+			}
+		}
+		if !found && !r.optional {
+			t.Errorf("no package %s: a rule for a package that is gone", r.pkg)
+		}
+	}
+
+	// The test-only harnesses stay out of production code.
+	for path, p := range pkgs {
+		if under(path, harness) {
+			continue
+		}
+		for _, d := range p.deps {
+			if under(d, harness) {
+				t.Errorf("%s depends on %s, a test-only harness", path, d)
+			}
+		}
+	}
+}
+
+// noFileIO are the packages that never touch the file system themselves:
+// the template language is given a template's bytes, and the mapping core
+// is given its records by package input.
+var noFileIO = []string{"templates", "mapping"}
+
+func TestNoFileIO(t *testing.T) {
+	pkgs, _ := list(t)
+	for _, pkg := range noFileIO {
+		p, ok := pkgs[m(pkg)]
+		if !ok {
+			t.Errorf("no package %s", pkg)
+		}
+		if slices.Contains(p.imports, "os") {
+			t.Errorf("%s imports os: file I/O belongs to its callers (input, cmd)", m(pkg))
 		}
 	}
 }

@@ -11,7 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/annosheet/annosheet/internal/testreaders"
+	"github.com/annosheet/annosheet/internal/testing/testreaders"
 	"github.com/annosheet/annosheet/mapping"
 )
 

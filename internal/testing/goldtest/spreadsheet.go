@@ -6,7 +6,7 @@ import (
 
 	sheetsapi "google.golang.org/api/sheets/v4"
 
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/backend"
 )
 
 // OpenSpreadsheet opens a Google spreadsheet that annosheet generated, for
@@ -21,12 +21,12 @@ func OpenSpreadsheet(ctx context.Context, svc *sheetsapi.Service, id string) (*W
 	}
 	st := &sheetStore{ctx: ctx, svc: svc, id: id, sheetID: -1}
 	for _, sh := range ss.Sheets {
-		if sh.Properties.Title == mapping.SheetAnnotate {
+		if sh.Properties.Title == backend.SheetAnnotate {
 			st.sheetID = sh.Properties.SheetId
 		}
 	}
 	if st.sheetID < 0 {
-		return nil, fmt.Errorf("spreadsheet %s has no %s sheet", id, mapping.SheetAnnotate)
+		return nil, fmt.Errorf("spreadsheet %s has no %s sheet", id, backend.SheetAnnotate)
 	}
 	rows := func(sheet string) ([][]string, error) {
 		vr, err := svc.Spreadsheets.Values.Get(id, "'"+sheet+"'").ValueRenderOption("FORMATTED_VALUE").Context(ctx).Do()
@@ -63,7 +63,7 @@ func (s *sheetStore) set(cell string, v any) error {
 	default:
 		val = fmt.Sprint(v)
 	}
-	s.pending = append(s.pending, &sheetsapi.ValueRange{Range: mapping.SheetAnnotate + "!" + cell, Values: [][]any{{val}}})
+	s.pending = append(s.pending, &sheetsapi.ValueRange{Range: backend.SheetAnnotate + "!" + cell, Values: [][]any{{val}}})
 	return nil
 }
 

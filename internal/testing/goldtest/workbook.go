@@ -14,6 +14,7 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
+	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/templates"
 )
@@ -58,7 +59,7 @@ func newWorkbook(path string, rows func(sheet string) ([][]string, error), cs ce
 	if x, ok := cs.(*xlsxStore); ok {
 		w.F = x.f
 	}
-	meta, err := rows(mapping.SheetMeta)
+	meta, err := rows(backend.SheetMeta)
 	if err != nil {
 		return nil, err
 	}
@@ -69,7 +70,7 @@ func newWorkbook(path string, rows func(sheet string) ([][]string, error), cs ce
 	for _, c := range wm.Columns {
 		w.Col[c.Key] = c.Index
 	}
-	ann, err := rows(mapping.SheetAnnotate)
+	ann, err := rows(backend.SheetAnnotate)
 	if err != nil {
 		return nil, err
 	}
@@ -91,7 +92,7 @@ func (w *Workbook) Cell(row int, key string) (string, error) {
 	if !ok {
 		return "", fmt.Errorf("no column %q", key)
 	}
-	return mapping.CellName(c, row), nil
+	return backend.CellName(c, row), nil
 }
 
 // Set writes a value into a row's cell, as a spreadsheet stores it: strings
@@ -126,11 +127,11 @@ func (w *Workbook) Save() error { return w.cells.save() }
 type xlsxStore struct{ f *excelize.File }
 
 func (x *xlsxStore) set(cell string, v any) error {
-	return x.f.SetCellValue(mapping.SheetAnnotate, cell, v)
+	return x.f.SetCellValue(backend.SheetAnnotate, cell, v)
 }
 
 func (x *xlsxStore) insertRows(row, n int) error {
-	return x.f.InsertRows(mapping.SheetAnnotate, row, n)
+	return x.f.InsertRows(backend.SheetAnnotate, row, n)
 }
 
 func (x *xlsxStore) save() error {

@@ -20,6 +20,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/templates"
 )
@@ -104,7 +105,7 @@ func PeakHeap() (stop func() uint64) {
 // FilledLegalPlan is the legal-gaps plan of n rows (input in dir), with
 // the answers filled in as an annotator would leave them: two codes
 // ticked, a note on every third row, the annotator's ID.
-func FilledLegalPlan(dir string, n, cellLimit int) (*mapping.Plan, error) {
+func FilledLegalPlan(dir string, n, cellLimit int) (*backend.Plan, error) {
 	in, err := LegalInput(dir, n)
 	if err != nil {
 		return nil, err
@@ -127,9 +128,9 @@ func FilledLegalPlan(dir string, n, cellLimit int) (*mapping.Plan, error) {
 	}
 	ann := res.Plan.Sheets[1]
 	rows := ann.Rows
-	ann.Rows = func(emit func(mapping.Row) error) error {
+	ann.Rows = func(emit func(backend.Row) error) error {
 		k := 0
-		return rows(func(r mapping.Row) error {
+		return rows(func(r backend.Row) error {
 			if k > 0 {
 				r.Cells[cols["q:gaps=2"]].Value = true
 				r.Cells[cols["q:gaps=3"]].Value = k%2 == 0

@@ -1,4 +1,4 @@
-package mapping
+package backend
 
 import (
 	"strings"
@@ -131,10 +131,6 @@ type Validation struct {
 	PromptTitle, Prompt string
 	ErrorTitle, Error   string
 }
-
-// MaxInlineList is the longest list, in characters with its separators,
-// that a spreadsheet takes inline in a validation (Excel's limit).
-const MaxInlineList = 255
 
 // Inline reports whether a list validation can carry its values inline:
 // at most MaxInlineList characters, and no value with a comma or a quote

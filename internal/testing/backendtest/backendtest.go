@@ -1,0 +1,268 @@
+// Package backendtest is the conformance suite every backend's own test
+// runs (after restic's internal/backend/test). For each built-in template
+// on the real data, and a scheme of a coordinator's own, a backend renders
+// the plan, and the suite checks that it offers the annotator the sheet
+// every backend offers — tabs, headers, cells, dropdowns, checkboxes,
+// ranges, bands, frozen header, hidden columns, which columns are open —
+// and that the same answers, filled the way the backend's application
+// stores them, pull to the same canonical records.
+//
+// "The same" is pinned by golden files in this package's testdata, shared
+// by all backends: a backend that differs from them differs from the
+// others. After a deliberate change, rewrite them from one backend and
+// check that the others agree:
+//
+//	go test ./xlsx -run TestConformance -update-conformance
+//	go test ./sheets -run TestConformance
+//
+// A backend's test implements Backend and calls Run:
+//
+//	func TestConformance(t *testing.T) {
+//		backendtest.Run(t, &xlsxBackend{dir: t.TempDir()})
+//	}
+package backendtest
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/internal/testing/goldtest"
+	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/templates"
+)
+
+var update = flag.Bool("update-conformance", false, "rewrite the conformance suite's golden files")
+
+// Backend makes, fills and reads workbooks of one kind for the suite.
+// Each method fails the test on an error.
+type Backend interface {
+	// Limits names the backend and its limits; the suite builds plans
+	// for them, and expects pull to record Limits().Kind as the source.
+	Limits() backend.Limits
+	// Write renders a plan and returns its reference (a path or an ID).
+	Write(t *testing.T, p *backend.Plan) string
+	// Offer reads what the written workbook offers an annotator, with the
+	// application's own view of it (not through Grid).
+	Offer(t *testing.T, ref string) *Offer
+	// Fill opens the written workbook for an annotator to fill, as the
+	// application would store the answers.
+	Fill(t *testing.T, ref string) *goldtest.Workbook
+	// Grid reads the workbook as pull does.
+	Grid(t *testing.T, ref string) *backend.Grid
+}
+
+// Offer is what an annotator is offered, in terms common to all backends.
+type Offer struct {
+	Tabs        []string          // name, with "(hidden)" when hidden
+	Frozen      [2]int            // rows, columns of the Annotate sheet
+	Hidden      []int             // hidden columns of the Annotate sheet
+	Open        []int             // columns annotators may edit on the first data row
+	Validations map[string]string // Annotate cell -> rule
+	Fills       map[string]string // Annotate cell -> RRGGBB
+	Notes       map[string]string // Annotate cell -> note text
+}
+
+// Rules of Offer.Validations, as each backend's reader spells them:
+// "checkbox", "list a,b,c", "range Lists!$A$2:$A$9", "number 1..5", or
+// "any" for a prompt alone, followed by " strict=true" or " strict=false"
+// (except "any").
+
+type testCase struct {
+	template string // a built-in, or a template file under the module root
+	input    string // under the module's testdata/data
+	// fill answers every unit the way an annotator would.
+	fill func(t *testing.T, w *goldtest.Workbook, tp *templates.Template, data string)
+}
+
+func cases() []testCase {
+	return []testCase{
+		{"legal-gaps", "legal-gaps/examples.sample.jsonl", func(t *testing.T, w *goldtest.Workbook, _ *templates.Template, data string) {
+			recs, err := goldtest.ReadJSONL[goldtest.LegalRecord](filepath.Join(data, "legal-gaps/examples.sample.jsonl"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := goldtest.FillLegal(w, recs, "gold"); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"qa-span-errors", "qa-feedback/dev_feedback.sample.json", func(t *testing.T, w *goldtest.Workbook, tp *templates.Template, data string) {
+			recs, err := goldtest.ReadQA(filepath.Join(data, "qa-feedback/dev_feedback.sample.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := goldtest.FillQA(w, tp, recs, "gold"); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"preference-likert", "preference/preference_json_1.json", func(t *testing.T, w *goldtest.Workbook, _ *templates.Template, _ string) {
+			if err := goldtest.FillPreference(w, w.Units, "1"); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"factgenie-meta-eval", "factgenie-d2t", func(t *testing.T, w *goldtest.Workbook, _ *templates.Template, _ string) {
+			if err := goldtest.FillFactgenie(w); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		// A scheme of a coordinator's own: blocks, spans, two dropdowns of
+		// labels with colons, a scale, the rater on the left.
+		{"testdata/templates/mqm.yaml", "mqm/segments.jsonl", func(t *testing.T, w *goldtest.Workbook, _ *templates.Template, _ string) {
+			for i, u := range w.Units {
+				row := w.Rows[u][0]
+				set := map[string]any{"annotator": "r1", "q:no_errors": i%2 == 0}
+				if i%2 == 1 {
+					set["q:category"], set["q:severity"], set["q:confidence"] = "Style", "Minor", 2
+				}
+				for k, v := range set {
+					if err := w.Set(row, k, v); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+		}},
+	}
+}
+
+// Run runs the conformance suite against b.
+func Run(t *testing.T, b Backend) {
+	root := moduleRoot(t)
+	data := filepath.Join(root, "testdata", "data")
+	kind := b.Limits().Kind
+	for _, tc := range cases() {
+		name := filepath.Base(tc.template)
+		t.Run(name, func(t *testing.T) {
+			ref := tc.template
+			if filepath.Ext(ref) == ".yaml" {
+				ref = filepath.Join(root, ref)
+			}
+			tp, err := templates.Resolve(ref, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			src, err := mapping.Open(tp.Input.Format, []string{filepath.Join(data, tc.input)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := mapping.Build(tp, src, mapping.Options{Study: "conformance", Seed: 7, CellLimit: b.Limits().CellChars})
+			if err != nil {
+				t.Fatal(err)
+			}
+			wb := b.Write(t, res.Plan)
+			o := b.Offer(t, wb)
+			cells := gridCells(t, b.Grid(t, wb))
+			if len(o.Validations) == 0 || len(o.Open) == 0 || len(o.Fills) == 0 || o.Frozen[0] != 1 {
+				t.Errorf("the offer is thin: %d validations, %d open columns, %d fills, frozen %v", len(o.Validations), len(o.Open), len(o.Fills), o.Frozen)
+			}
+
+			// Fill the way an annotator would, and pull.
+			w := b.Fill(t, wb)
+			tc.fill(t, w, tp, data)
+			if err := w.Save(); err != nil {
+				t.Fatal(err)
+			}
+			p, err := mapping.Pull(b.Grid(t, wb), mapping.PullOptions{Template: tp.Name, Study: "conformance"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			complete, answered := 0, 0
+			for _, r := range p.Records {
+				if r.Source.Kind != kind {
+					t.Errorf("source kind %q, want %q", r.Source.Kind, kind)
+				}
+				r.Source.Kind, r.Source.File = "", ""
+				if r.Status == mapping.StatusComplete {
+					complete++
+				}
+				if r.Status != mapping.StatusEmpty {
+					answered++
+				}
+			}
+			t.Logf("%s: %d records, %d complete, %d problems", kind, len(p.Records), complete, len(p.Problems))
+			if answered == 0 {
+				t.Errorf("no answered record after filling")
+			}
+			compare(t, filepath.Join(root, "internal", "testing", "backendtest", "testdata", name+".golden"), dump(t, o, cells, p.Records))
+		})
+	}
+}
+
+// compare checks the dump got against the golden file at path, or
+// rewrites the file with -update-conformance.
+func compare(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (rewrite the golden files with -update-conformance)", err)
+	}
+	if bytes.Equal(want, got) {
+		return
+	}
+	w, g := sections(string(want)), sections(string(got))
+	what := map[string]string{
+		sectionOffer:   "offers a different sheet",
+		sectionCells:   "holds different cells",
+		sectionRecords: "pulls the same answers differently",
+	}
+	for _, k := range []string{sectionOffer, sectionCells, sectionRecords} {
+		if diff := cmp.Diff(w[k], g[k]); diff != "" {
+			t.Errorf("the backend %s than %s (-golden +got):\n%s", what[k], filepath.Base(path), diff)
+		}
+	}
+	if !t.Failed() {
+		t.Errorf("the dump differs from %s outside its sections (rewrite it with -update-conformance)", filepath.Base(path))
+	}
+}
+
+// gridCells is every non-empty row of every sheet, as pull reads it.
+func gridCells(t *testing.T, g *backend.Grid) [][]string {
+	t.Helper()
+	var out [][]string
+	for _, sh := range g.Sheets {
+		err := g.Rows(sh, func(row int, cells []string) error {
+			for len(cells) > 0 && cells[len(cells)-1] == "" {
+				cells = cells[:len(cells)-1]
+			}
+			if len(cells) > 0 {
+				out = append(out, append([]string{fmt.Sprintf("%s!%d", sh, row)}, cells...))
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
+}
+
+// moduleRoot is the module's directory, where the test data is: a
+// backend's test runs in its own package's directory.
+func moduleRoot(t *testing.T) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("no go.mod above the test's directory")
+		}
+		dir = parent
+	}
+}

@@ -1,0 +1,246 @@
+package sheets_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	sheetsapi "google.golang.org/api/sheets/v4"
+
+	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/internal/testing/backendtest"
+	"github.com/annosheet/annosheet/internal/testing/goldtest"
+	"github.com/annosheet/annosheet/sheets"
+	"github.com/annosheet/annosheet/sheets/googleauth"
+	"github.com/annosheet/annosheet/sheets/sheetsfake"
+)
+
+// TestConformance runs the suite through the real client against the
+// fake server.
+func TestConformance(t *testing.T) {
+	backendtest.Run(t, newSheetsBackend(t))
+}
+
+// TestConformanceRealGoogle runs the suite against Google itself; see
+// realGoogle for what it needs.
+func TestConformanceRealGoogle(t *testing.T) {
+	g := realGoogle(t)
+	if g == nil {
+		t.Skip("real Google not configured: set ANNOSHEET_TEST_GOOGLE_FOLDER to a Drive folder ID, and sign in with 'annosheet auth login' or set GOOGLE_APPLICATION_CREDENTIALS")
+	}
+	backendtest.Run(t, g)
+}
+
+// TestRealGoogleHarness runs the real-Google test's harness against the
+// fake, signed in as a service account with a shared-drive folder, as a
+// lab would run it: everything it makes is deleted afterwards.
+func TestRealGoogleHarness(t *testing.T) {
+	fake, srv, err := sheetsfake.Start(sheetsfake.Options{RequireAuth: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	const email = "conformance@lab.iam.gserviceaccount.com"
+	keyFile := filepath.Join(t.TempDir(), "key.json")
+	if err := fake.WriteServiceAccountKey(keyFile, email); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GOOGLE_APPLICATION_CREDENTIALS", keyFile)
+	t.Setenv("ANNOSHEET_TEST_GOOGLE_FOLDER", fake.AddFolder("conformance", true, email))
+	t.Setenv("ANNOSHEET_TEST_GOOGLE_ENDPOINT", srv.URL)
+	t.Run("suite", TestConformanceRealGoogle)
+	if left := fake.Spreadsheets(); len(left) != 0 {
+		t.Errorf("%d spreadsheets left behind: %v", len(left), left)
+	}
+}
+
+// sheetsBackend writes spreadsheets with the real client; it reads what
+// they offer with the Sheets API itself.
+type sheetsBackend struct {
+	c      *sheets.Client
+	ctx    context.Context
+	folder string
+	// remove deletes what the test made (on real Google).
+	remove bool
+}
+
+func newSheetsBackend(t *testing.T) *sheetsBackend {
+	_, srv, err := sheetsfake.Start(sheetsfake.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Close)
+	ctx := context.Background()
+	c, err := sheets.New(ctx, sheets.Options{Endpoint: srv.URL, NoAuth: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &sheetsBackend{c: c, ctx: ctx}
+}
+
+// realGoogle is the Sheets backend on Google itself, when the environment
+// names a Drive folder to work in (ANNOSHEET_TEST_GOOGLE_FOLDER) and
+// credentials: a service account key in GOOGLE_APPLICATION_CREDENTIALS,
+// or the token 'annosheet auth login' saved. Everything it makes is
+// deleted afterwards. Without a folder it is nil.
+func realGoogle(t *testing.T) *sheetsBackend {
+	folder := os.Getenv("ANNOSHEET_TEST_GOOGLE_FOLDER")
+	if folder == "" {
+		return nil
+	}
+	ctx := context.Background()
+	// ANNOSHEET_TEST_GOOGLE_ENDPOINT points the harness elsewhere (a fake,
+	// to test the harness itself).
+	o := sheets.Options{CredentialsFile: os.Getenv("GOOGLE_APPLICATION_CREDENTIALS"), Endpoint: os.Getenv("ANNOSHEET_TEST_GOOGLE_ENDPOINT")}
+	if o.CredentialsFile == "" {
+		path, err := googleauth.DefaultPath()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o.TokenSource, err = (googleauth.Store{Path: path}).TokenSource(ctx); err != nil {
+			t.Fatalf("ANNOSHEET_TEST_GOOGLE_FOLDER is set, but: %v", err)
+		}
+	}
+	c, err := sheets.New(ctx, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &sheetsBackend{c: c, ctx: ctx, folder: folder, remove: true}
+}
+
+func (*sheetsBackend) Limits() backend.Limits { return backend.GSheets }
+
+func (b *sheetsBackend) Write(t *testing.T, p *backend.Plan) string {
+	w, err := b.c.Write(b.ctx, p, sheets.WriteOptions{Folder: b.folder})
+	var inc *sheets.IncompleteError
+	if b.remove && (err == nil || errors.As(err, &inc)) {
+		id := w.ID // Write returns what it made, finished or not
+		if inc != nil {
+			id = inc.ID
+		}
+		t.Cleanup(func() {
+			if err := b.c.Drive.Files.Delete(id).SupportsAllDrives(true).Context(b.ctx).Do(); err != nil {
+				t.Errorf("delete test spreadsheet %s: %v", id, err)
+			}
+		})
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w.ID
+}
+
+func (b *sheetsBackend) Fill(t *testing.T, ref string) *goldtest.Workbook {
+	w, err := goldtest.OpenSpreadsheet(b.ctx, b.c.Sheets, ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+func (b *sheetsBackend) Grid(t *testing.T, ref string) *backend.Grid {
+	g, closeFn, err := b.c.Open(b.ctx, ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { closeFn() })
+	return g
+}
+
+func (b *sheetsBackend) Offer(t *testing.T, ref string) *backendtest.Offer {
+	ss, err := b.c.Sheets.Spreadsheets.Get(ref).IncludeGridData(true).Context(b.ctx).Do()
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := &backendtest.Offer{Validations: map[string]string{}, Fills: map[string]string{}, Notes: map[string]string{}}
+	sort.SliceStable(ss.Sheets, func(i, j int) bool { return ss.Sheets[i].Properties.Index < ss.Sheets[j].Properties.Index })
+	var ann *sheetsapi.Sheet
+	for _, s := range ss.Sheets {
+		name := s.Properties.Title
+		if s.Properties.Hidden {
+			name += " (hidden)"
+		}
+		o.Tabs = append(o.Tabs, name)
+		if s.Properties.Title == backend.SheetAnnotate {
+			ann = s
+		}
+	}
+	gp := ann.Properties.GridProperties
+	o.Frozen = [2]int{int(gp.FrozenRowCount), int(gp.FrozenColumnCount)}
+	gd := ann.Data[0]
+	ncol := len(gd.RowData[0].Values)
+	for c := 0; c < ncol; c++ {
+		if gd.ColumnMetadata[c].HiddenByUser {
+			o.Hidden = append(o.Hidden, c)
+		}
+	}
+	// Open columns: those an unprotected range of the sheet's protection
+	// covers on the first data row.
+	for _, pr := range ann.ProtectedRanges {
+		for _, u := range pr.UnprotectedRanges {
+			if u.StartRowIndex <= 1 && 1 < u.EndRowIndex {
+				for c := u.StartColumnIndex; c < u.EndColumnIndex; c++ {
+					o.Open = append(o.Open, int(c))
+				}
+			}
+		}
+	}
+	sort.Ints(o.Open)
+	for r, rd := range gd.RowData {
+		for c, cd := range rd.Values {
+			cell := backend.CellName(c, r+1)
+			if r < int(gp.RowCount) && c < ncol {
+				fill := "FFFFFF"
+				if f := cd.UserEnteredFormat; f != nil && f.BackgroundColor != nil {
+					fill = sheetsColor(f.BackgroundColor)
+				}
+				o.Fills[cell] = fill
+			}
+			if cd.DataValidation != nil {
+				o.Validations[cell] = sheetsRule(cd.DataValidation)
+			}
+			if cd.Note != "" {
+				o.Notes[cell] = cd.Note
+			}
+		}
+	}
+	return o
+}
+
+func sheetsColor(c *sheetsapi.Color) string {
+	b := func(x float64) int { return int(math.Round(x * 255)) }
+	return fmt.Sprintf("%02X%02X%02X", b(c.Red), b(c.Green), b(c.Blue))
+}
+
+// sheetsRule spells a data validation as backendtest.Offer does.
+func sheetsRule(r *sheetsapi.DataValidationRule) string {
+	var vals []string
+	for _, v := range r.Condition.Values {
+		vals = append(vals, v.UserEnteredValue)
+	}
+	var rule string
+	switch r.Condition.Type {
+	case "BOOLEAN":
+		rule = "checkbox"
+	case "ONE_OF_LIST":
+		rule = "list " + strings.Join(vals, ",")
+	case "ONE_OF_RANGE":
+		rule = "range " + strings.TrimPrefix(vals[0], "=")
+	case "NUMBER_BETWEEN":
+		rule = fmt.Sprintf("number %s..%s", vals[0], vals[1])
+	case "CUSTOM_FORMULA":
+		if vals[0] == "=TRUE" {
+			return "any" // a prompt alone
+		}
+		rule = "formula " + vals[0]
+	default:
+		rule = r.Condition.Type
+	}
+	return fmt.Sprintf("%s strict=%v", rule, r.Strict)
+}

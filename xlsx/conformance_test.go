@@ -1,0 +1,193 @@
+package xlsx_test
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/xuri/excelize/v2"
+
+	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/internal/testing/backendtest"
+	"github.com/annosheet/annosheet/internal/testing/goldtest"
+	"github.com/annosheet/annosheet/xlsx"
+)
+
+func TestConformance(t *testing.T) {
+	backendtest.Run(t, &xlsxBackend{dir: t.TempDir()})
+}
+
+// xlsxBackend writes workbooks to files in dir; it reads what they offer
+// with excelize, as a second reader of what the backend writes.
+type xlsxBackend struct{ dir string }
+
+func (*xlsxBackend) Limits() backend.Limits { return backend.XLSX }
+
+func (b *xlsxBackend) Write(t *testing.T, p *backend.Plan) string {
+	f, err := os.CreateTemp(b.dir, "*.xlsx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := xlsx.Write(p, f, xlsx.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	return f.Name()
+}
+
+func (*xlsxBackend) Fill(t *testing.T, ref string) *goldtest.Workbook {
+	w, err := goldtest.OpenWorkbook(ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+func (*xlsxBackend) Grid(t *testing.T, ref string) *backend.Grid {
+	g, closeFn, err := xlsx.Open(ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { closeFn() })
+	return g
+}
+
+func (*xlsxBackend) Offer(t *testing.T, ref string) *backendtest.Offer {
+	f, err := excelize.OpenFile(ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	o := &backendtest.Offer{Validations: map[string]string{}, Fills: map[string]string{}, Notes: map[string]string{}}
+	for _, name := range f.GetSheetList() {
+		if vis, _ := f.GetSheetVisible(name); !vis {
+			name += " (hidden)"
+		}
+		o.Tabs = append(o.Tabs, name)
+	}
+	const sh = backend.SheetAnnotate
+	panes, err := f.GetPanes(sh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if panes.Freeze {
+		o.Frozen = [2]int{panes.YSplit, panes.XSplit}
+	}
+	rows, err := f.GetRows(sh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ncol := len(rows[0])
+	for c := 0; c < ncol; c++ {
+		letter := backend.ColumnLetter(c)
+		if vis, _ := f.GetColVisible(sh, letter); !vis {
+			o.Hidden = append(o.Hidden, c)
+		}
+		if st := cellStyle(t, f, sh, backend.CellName(c, 2)); st.Protection != nil && !st.Protection.Locked {
+			o.Open = append(o.Open, c)
+		}
+	}
+	dvs, err := f.GetDataValidations(sh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dv := range dvs {
+		rule := xlsxRule(dv)
+		for _, rng := range strings.Fields(dv.Sqref) {
+			for _, cell := range expand(t, rng) {
+				o.Validations[cell] = rule
+			}
+		}
+	}
+	for r := 1; r <= len(rows); r++ {
+		for c := 0; c < ncol; c++ {
+			cell := backend.CellName(c, r)
+			fill := "FFFFFF"
+			if st := cellStyle(t, f, sh, cell); st.Fill.Pattern == 1 && len(st.Fill.Color) > 0 {
+				fill = hexColor(st.Fill.Color[0])
+			}
+			o.Fills[cell] = fill
+		}
+	}
+	comments, err := f.GetComments(sh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cm := range comments {
+		text := cm.Text
+		if text == "" {
+			for _, r := range cm.Paragraph {
+				text += r.Text
+			}
+		}
+		o.Notes[cm.Cell] = strings.TrimPrefix(text, cm.Author+":")
+	}
+	return o
+}
+
+func cellStyle(t *testing.T, f *excelize.File, sheet, cell string) *excelize.Style {
+	id, err := f.GetCellStyle(sheet, cell)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := f.GetStyle(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+// xlsxRule spells a data validation as backendtest.Offer does.
+func xlsxRule(dv *excelize.DataValidation) string {
+	strict := dv.ErrorStyle == nil || *dv.ErrorStyle == "stop"
+	var rule string
+	switch dv.Type {
+	case "list":
+		f := strings.Trim(dv.Formula1, `"`)
+		switch {
+		case f == "TRUE,FALSE":
+			rule = "checkbox"
+		case strings.Contains(f, "!"):
+			rule = "range " + f
+		default:
+			rule = "list " + f
+		}
+	case "whole":
+		rule = fmt.Sprintf("number %s..%s", dv.Formula1, dv.Formula2)
+	default:
+		return "any" // a prompt alone
+	}
+	return fmt.Sprintf("%s strict=%v", rule, strict)
+}
+
+// expand lists the cells of an A1 range.
+func expand(t *testing.T, rng string) []string {
+	from, to, ok := strings.Cut(rng, ":")
+	if !ok {
+		to = from
+	}
+	c0, r0, err := excelize.CellNameToCoordinates(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c1, r1, err := excelize.CellNameToCoordinates(to)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for r := r0; r <= r1; r++ {
+		for c := c0; c <= c1; c++ {
+			out = append(out, backend.CellName(c-1, r))
+		}
+	}
+	return out
+}
+
+func hexColor(s string) string {
+	s = strings.ToUpper(strings.TrimPrefix(s, "#"))
+	if len(s) == 8 {
+		s = s[2:]
+	}
+	return s
+}
