@@ -175,55 +175,19 @@ func (p *puller) readMeta() error {
 		return fmt.Errorf("%s: %w: it has no %s sheet; pull reads workbooks made by annosheet generate", g.Name, ErrNotWorkbook, SheetMeta)
 	}
 	var wb, src string
+	// damaged is what the metadata says wrong; any other error from Rows
+	// is the workbook failing to read, which says nothing about whether
+	// it is one of ours.
+	var damaged error
 	err := g.Rows(SheetMeta, func(row int, cells []string) error {
-		if len(cells) == 0 {
-			return nil
-		}
-		switch cells[0] {
-		case metaWorkbook:
-			wb = strings.Join(cells[1:], "")
-		case metaTemplate:
-			src = strings.Join(cells[1:], "")
-		case metaUnit:
-			if len(cells) < 5 {
-				return fmt.Errorf("row %d is cut short", row)
-			}
-			u := unitRow{Unit: Unit{ID: cells[1], Item: cells[2]}}
-			var err1, err2 error
-			u.FirstRow, err1 = strconv.Atoi(cells[3])
-			u.Rows, err2 = strconv.Atoi(cells[4])
-			if err1 != nil || err2 != nil {
-				return fmt.Errorf("row %d: bad row numbers %q, %q", row, cells[3], cells[4])
-			}
-			if len(cells) > 5 {
-				var blob struct {
-					Fields   map[string]string `json:"fields"`
-					Evidence map[string][]int  `json:"evidence"`
-				}
-				if err := json.Unmarshal([]byte(strings.Join(cells[5:], "")), &blob); err != nil {
-					return fmt.Errorf("row %d: %v", row, err)
-				}
-				u.fields, u.evidence = blob.Fields, blob.Evidence
-			}
-			if _, dup := p.byID[u.ID]; dup {
-				return fmt.Errorf("row %d: unit %q is listed twice", row, u.ID)
-			}
-			k := len(p.units)
-			p.byID[u.ID] = k
-			for m, key := range map[*map[string]int]string{&p.byTrimmed: strings.TrimSpace(u.ID), &p.byItem: u.Item} {
-				if _, shared := (*m)[key]; shared {
-					(*m)[key] = -1
-				} else {
-					(*m)[key] = k
-				}
-			}
-			p.byFirstRow[u.FirstRow] = k
-			p.units = append(p.units, u)
-		}
-		return nil
+		damaged = p.metaRow(row, cells, &wb, &src)
+		return damaged
 	})
-	if err != nil {
-		return fmt.Errorf("%s: %w: the %s sheet is damaged: %v", g.Name, ErrNotWorkbook, SheetMeta, err)
+	switch {
+	case damaged != nil:
+		return fmt.Errorf("%s: %w: the %s sheet is damaged: %v", g.Name, ErrNotWorkbook, SheetMeta, damaged)
+	case err != nil:
+		return fmt.Errorf("%s: read sheet %s: %w", g.Name, SheetMeta, err)
 	}
 	if wb == "" || src == "" {
 		return fmt.Errorf("%s: %w: the %s sheet lacks the workbook or template record", g.Name, ErrNotWorkbook, SheetMeta)
@@ -234,6 +198,10 @@ func (p *puller) readMeta() error {
 	if p.meta.Format != MetaFormat {
 		return fmt.Errorf("%s: %w: metadata format %d; this annosheet reads format %d", g.Name, ErrNotWorkbook, p.meta.Format, MetaFormat)
 	}
+	if len(p.units) != p.meta.Units {
+		// A sheet cut short reads without error but lacks units.
+		return fmt.Errorf("%s: %w: the %s sheet is damaged: it lists %d units, its record says %d", g.Name, ErrNotWorkbook, SheetMeta, len(p.units), p.meta.Units)
+	}
 	t, err := templates.LoadWithParams(g.Name+" (its template)", []byte(src), p.meta.Params)
 	if err != nil {
 		return fmt.Errorf("%s: %w: the template it carries does not load: %v", g.Name, ErrNotWorkbook, err)
@@ -242,6 +210,56 @@ func (p *puller) readMeta() error {
 		return fmt.Errorf("%s: %w: the template it carries does not match its record (edited metadata?)", g.Name, ErrNotWorkbook)
 	}
 	p.t = t
+	return nil
+}
+
+// metaRow reads one row of the metadata sheet; an error says what is wrong
+// with it.
+func (p *puller) metaRow(row int, cells []string, wb, src *string) error {
+	if len(cells) == 0 {
+		return nil
+	}
+	switch cells[0] {
+	case metaWorkbook:
+		*wb = strings.Join(cells[1:], "")
+	case metaTemplate:
+		*src = strings.Join(cells[1:], "")
+	case metaUnit:
+		if len(cells) < 5 {
+			return fmt.Errorf("row %d is cut short", row)
+		}
+		u := unitRow{Unit: Unit{ID: cells[1], Item: cells[2]}}
+		var err1, err2 error
+		u.FirstRow, err1 = strconv.Atoi(cells[3])
+		u.Rows, err2 = strconv.Atoi(cells[4])
+		if err1 != nil || err2 != nil {
+			return fmt.Errorf("row %d: bad row numbers %q, %q", row, cells[3], cells[4])
+		}
+		if len(cells) > 5 {
+			var blob struct {
+				Fields   map[string]string `json:"fields"`
+				Evidence map[string][]int  `json:"evidence"`
+			}
+			if err := json.Unmarshal([]byte(strings.Join(cells[5:], "")), &blob); err != nil {
+				return fmt.Errorf("row %d: %v", row, err)
+			}
+			u.fields, u.evidence = blob.Fields, blob.Evidence
+		}
+		if _, dup := p.byID[u.ID]; dup {
+			return fmt.Errorf("row %d: unit %q is listed twice", row, u.ID)
+		}
+		k := len(p.units)
+		p.byID[u.ID] = k
+		for m, key := range map[*map[string]int]string{&p.byTrimmed: strings.TrimSpace(u.ID), &p.byItem: u.Item} {
+			if _, shared := (*m)[key]; shared {
+				(*m)[key] = -1
+			} else {
+				(*m)[key] = k
+			}
+		}
+		p.byFirstRow[u.FirstRow] = k
+		p.units = append(p.units, u)
+	}
 	return nil
 }
 
@@ -362,7 +380,7 @@ func (p *puller) readSheet() error {
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("%s: sheet %s: %w", p.g.Name, p.sheet, err)
+		return fmt.Errorf("%s: read sheet %s: %w", p.g.Name, p.sheet, err)
 	}
 	if header {
 		p.mapColumns(nil) // an empty sheet
