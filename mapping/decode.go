@@ -77,6 +77,11 @@ func (p *puller) decode() []*Annotation {
 			p.problem(Error, ErrMissingUnit, u.ID, 0, -1, "unit %q (row %d when generated) is not in the sheet: was its row deleted?", u.ID, u.FirstRow)
 		case p.t.Rows.Per == templates.PerBlock:
 			answered = p.decodeBlock(u, rows, rec)
+			if p.deletedRows(u, rows) {
+				// The deleted rows may have held answers: the block is
+				// not complete, and not empty either.
+				answered = true
+			}
 		default:
 			answered = p.decodeRow(u, rows[0], rec)
 		}
@@ -90,6 +95,38 @@ func (p *puller) decode() []*Annotation {
 	}
 	p.unjudged(out)
 	return out
+}
+
+// deletedRows reports a block that has fewer of its generated rows (those
+// with its unit cell) than the workbook's metadata records for it: rows
+// were deleted, with whatever answers they held. Without the unit column
+// generated rows cannot be told from inserted ones, and nothing is said.
+func (p *puller) deletedRows(u unitRow, rows []sheetRow) bool {
+	if p.at[p.colIndex(templates.RoleUnit)] < 0 {
+		return false
+	}
+	generated := 0
+	var now []int
+	for _, r := range rows {
+		if !r.inserted {
+			generated++
+		}
+		now = append(now, r.n)
+	}
+	if generated >= u.Rows {
+		return false
+	}
+	pr := p.problem(Error, ErrDeletedRow, u.ID, slices.Min(now), -1, "block %q had %d rows when generated (rows %d-%d); %d %s not in the sheet: deleted, with any answers %s held; the block is now on rows %s",
+		u.ID, u.Rows, u.FirstRow, u.FirstRow+u.Rows-1, u.Rows-generated, plural(u.Rows-generated, "is", "are"), plural(u.Rows-generated, "it", "they"), joinInts(now))
+	pr.Cell = strconv.Itoa(slices.Min(now)) + ":" + strconv.Itoa(slices.Max(now))
+	return true
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // unjudged reports, for templates where an annotator claims a whole

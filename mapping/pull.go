@@ -65,6 +65,9 @@ type unitRow struct {
 type sheetRow struct {
 	n     int
 	cells []string
+	// inserted: the row has no unit cell of its own (an annotator added
+	// it), so it is none of the rows the workbook was generated with.
+	inserted bool
 }
 
 type puller struct {
@@ -413,26 +416,22 @@ func (p *puller) findUnit(cell string) (int, bool) {
 }
 
 // place gives every row without a unit cell its unit: by its ID where that
-// names one unit; inside a block, by its place among the block's rows, as
-// long as the sheet's rows are still in their generated order. Rows that
-// cannot be placed are reported with their answers.
+// names one unit; inside a block, by its neighbours (see blockOf). Rows
+// that cannot be placed are reported with their answers.
+//
+// A block's rows keep their sheet order, and an inserted row goes with the
+// generated row above it, so a block's rows are in the order it was
+// written in even after blocks were moved: the generated rows of a block
+// all carry the same unit cell, and their order among themselves is the
+// only order there is to keep.
 func (p *puller) place(seq []placedRow) {
 	unitCol := p.colIndex(templates.RoleUnit)
-	ordered := true
-	last := -1
-	for _, r := range seq {
-		if r.k >= 0 {
-			if r.k < last {
-				ordered = false
-			}
-			last = r.k
-		}
-	}
 	for i := range seq {
 		r := &seq[i]
 		if r.k >= 0 {
 			continue
 		}
+		r.row.inserted = p.at[unitCol] >= 0
 		// The instance ID names the unit when an instance has one unit.
 		if k, ok := p.byItem[r.id]; ok && k >= 0 {
 			r.k = k
@@ -447,18 +446,14 @@ func (p *puller) place(seq []placedRow) {
 			r.k = k
 			continue
 		}
-		if p.t.Rows.Per == templates.PerBlock && ordered {
+		if p.t.Rows.Per == templates.PerBlock {
 			if k, ok := p.blockOf(seq, i); ok {
 				r.k = k
 				continue
 			}
 		}
 		if p.hasAnswers(r.row) {
-			why := "it belongs to no unit (an inserted row?)"
-			if p.t.Rows.Per == templates.PerBlock && !ordered {
-				why = "it was inserted, and the rows have been sorted or moved since, so its block is unknown"
-			}
-			p.unattributed(r.row, why)
+			p.unattributed(r.row, "it belongs to no unit (an inserted row?)")
 		}
 	}
 	for _, r := range seq {
@@ -469,8 +464,10 @@ func (p *puller) place(seq []placedRow) {
 }
 
 // blockOf finds the block of a row inserted among blocks' rows: the block
-// of the rows around it. Between two blocks, a span that is in only one of
-// their texts decides; otherwise the block above is taken, with a warning.
+// of the nearest placed row above it (below it, at the top), so that a
+// block moved with its inserted rows keeps them. Between two blocks, a
+// span that is in only one of their texts decides; otherwise the block
+// above is taken, with a warning.
 func (p *puller) blockOf(seq []placedRow, i int) (int, bool) {
 	prev, next := -1, -1
 	for j := i - 1; j >= 0; j-- {
@@ -543,7 +540,7 @@ func (p *puller) unattributed(r sheetRow, why string) {
 	var vals []string
 	for i, c := range p.cols {
 		if (c.Role == templates.RoleAnswer || c.Role == templates.RoleAnnotator) && hasText(r.cells[i]) {
-			vals = append(vals, fmt.Sprintf("%s=%q", ColumnLetter(p.at[i]), r.cells[i]))
+			vals = append(vals, fmt.Sprintf("%s=%q", CellName(p.at[i], r.n), r.cells[i]))
 		}
 	}
 	if len(vals) == 0 {
