@@ -37,6 +37,11 @@ type PullOptions struct {
 	// workbooks whose study is known only once they are read; Orders,
 	// when set, comes first.
 	StudyOrders map[string]map[string][]string
+	// Annotators, when set, are the annotator IDs the study declares. IDs
+	// typed in a shared workbook are matched to them without regard to
+	// case and surrounding spaces, and written as declared; an ID that
+	// matches none is read as is, with a warning.
+	Annotators []string
 }
 
 // Pulled is what Pull reads from one workbook.
@@ -87,6 +92,7 @@ type puller struct {
 	rows              [][]sheetRow   // per unit, in sheet order
 	probs             Problems
 	sheet             string
+	opt               PullOptions
 }
 
 // Pull reads one filled workbook into canonical records, checking every
@@ -95,7 +101,7 @@ type puller struct {
 // dropped silently. It fails only when the workbook cannot be read at all,
 // or belongs to another template or study than opt asks for.
 func Pull(g *Grid, opt PullOptions) (*Pulled, error) {
-	p := &puller{g: g, byID: map[string]int{}, byTrimmed: map[string]int{}, byItem: map[string]int{}, byFirstRow: map[int]int{}}
+	p := &puller{g: g, byID: map[string]int{}, byTrimmed: map[string]int{}, byItem: map[string]int{}, byFirstRow: map[int]int{}, opt: opt}
 	if err := p.readMeta(); err != nil {
 		return nil, err
 	}
