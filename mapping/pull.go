@@ -425,11 +425,11 @@ func (p *puller) findUnit(cell string) (int, bool) {
 // names one unit; inside a block, by its neighbours (see blockOf). Rows
 // that cannot be placed are reported with their answers.
 //
-// A block's rows keep their sheet order, and an inserted row goes with the
-// generated row above it, so a block's rows are in the order it was
-// written in even after blocks were moved: the generated rows of a block
-// all carry the same unit cell, and their order among themselves is the
-// only order there is to keep.
+// A block's rows keep their order on the sheet and an inserted row goes
+// with the row above it, so a block moved elsewhere, inserted rows and
+// all, reads as it did before the move. (The generated rows of a block all
+// carry the same unit cell: rows moved within a block cannot be told
+// apart, and are read in their new order.)
 func (p *puller) place(seq []placedRow) {
 	unitCol := p.colIndex(templates.RoleUnit)
 	for i := range seq {
