@@ -28,7 +28,9 @@ type Annotation struct {
 	// shown in, not put back on their candidates (pull with the manifest).
 	Shuffled bool `json:"shuffled,omitempty"`
 	// Spans are the answer rows of a block: one entry per row with any
-	// answer, in sheet order.
+	// answer, in the order the block's rows were written in (a row an
+	// annotator inserted comes after the row above it), whichever place
+	// the block was moved to; each entry's Row says where it is now.
 	Spans    []SpanAnswer  `json:"spans,omitempty"`
 	Source   RecordSource  `json:"source"`
 	Problems []UnitProblem `json:"problems"`

@@ -24,6 +24,9 @@ var (
 	ErrRule = errors.New("rule")
 	// ErrMissingUnit: a unit's rows are gone from the sheet.
 	ErrMissingUnit = errors.New("missing unit")
+	// ErrDeletedRow: some of a block's rows are gone from the sheet, and
+	// any answers they held with them.
+	ErrDeletedRow = errors.New("row deleted")
 	// ErrLayout: rows or columns are not where the workbook put them
 	// (renamed headers, duplicated rows, extra columns).
 	ErrLayout = errors.New("layout changed")

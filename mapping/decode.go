@@ -7,7 +7,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 
+	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -46,10 +48,10 @@ func (p *puller) decode() []*Annotation {
 	}
 	var out []*Annotation
 	for k, u := range p.units {
-		if who := p.meta.Annotator; who != "" {
+		if who := p.declared(p.meta.Annotator); who != "" {
 			// A workbook made for one annotator is theirs, whatever a
 			// cell says.
-			if annotators[k] != "" && annotators[k] != who && len(p.rows[k]) > 0 {
+			if annotators[k] != "" && fold(annotators[k]) != fold(who) && len(p.rows[k]) > 0 {
 				p.problem(Warning, ErrAnnotator, u.ID, p.rows[k][0].n, p.at[p.colIndex(templates.RoleAnnotator)], "this workbook is for annotator %s, but the row says %q; the answers are counted as %s's", who, annotators[k], who)
 			}
 			annotators[k] = who
@@ -77,6 +79,11 @@ func (p *puller) decode() []*Annotation {
 			p.problem(Error, ErrMissingUnit, u.ID, 0, -1, "unit %q (row %d when generated) is not in the sheet: was its row deleted?", u.ID, u.FirstRow)
 		case p.t.Rows.Per == templates.PerBlock:
 			answered = p.decodeBlock(u, rows, rec)
+			if p.deletedRows(u, rows) {
+				// The deleted rows may have held answers: the block is
+				// not complete, and not empty either.
+				answered = true
+			}
 		default:
 			answered = p.decodeRow(u, rows[0], rec)
 		}
@@ -90,6 +97,38 @@ func (p *puller) decode() []*Annotation {
 	}
 	p.unjudged(out)
 	return out
+}
+
+// deletedRows reports a block that has fewer of its generated rows (those
+// with its unit cell) than the workbook's metadata records for it: rows
+// were deleted, with whatever answers they held. Without the unit column
+// generated rows cannot be told from inserted ones, and nothing is said.
+func (p *puller) deletedRows(u unitRow, rows []sheetRow) bool {
+	if p.at[p.colIndex(templates.RoleUnit)] < 0 {
+		return false
+	}
+	generated := 0
+	var now []int
+	for _, r := range rows {
+		if !r.inserted {
+			generated++
+		}
+		now = append(now, r.n)
+	}
+	if generated >= u.Rows {
+		return false
+	}
+	pr := p.problem(Error, ErrDeletedRow, u.ID, slices.Min(now), -1, "block %q had %d rows when generated (rows %d-%d); %d %s not in the sheet: deleted, with any answers %s held; the block is now on rows %s",
+		u.ID, u.Rows, u.FirstRow, u.FirstRow+u.Rows-1, u.Rows-generated, plural(u.Rows-generated, "is", "are"), plural(u.Rows-generated, "it", "they"), joinInts(now))
+	pr.Cell = strconv.Itoa(slices.Min(now)) + ":" + strconv.Itoa(slices.Max(now))
+	return true
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // unjudged reports, for templates where an annotator claims a whole
@@ -179,29 +218,26 @@ func (p *puller) answerCells(r sheetRow) []string {
 	return out
 }
 
-// annotators works out who annotated each unit. With claim: instance, every
-// row of an instance must carry the same ID; a row without one takes the
-// instance's, with a warning.
+// annotators works out who annotated each unit. IDs are one annotator
+// whatever their case and surrounding spaces (see spellings). With claim:
+// instance, every row of an instance must carry the same ID; a row without
+// one takes the instance's, with a warning.
 func (p *puller) annotators() []string {
 	ac := p.colIndex(templates.RoleAnnotator)
 	out := make([]string, len(p.units))
-	own := func(k int) (string, []sheetRow) {
-		var ids []string
-		var where []sheetRow
+	spell := p.spellings()
+	key := func(r sheetRow) string { return fold(r.cells[ac]) }
+	own := func(k int) string {
 		for _, r := range p.rows[k] {
-			if id := strings.TrimSpace(r.cells[ac]); id != "" {
-				ids = append(ids, id)
-				where = append(where, r)
+			if id := key(r); id != "" {
+				return spell[id]
 			}
 		}
-		if len(ids) == 0 {
-			return "", nil
-		}
-		return ids[0], where
+		return ""
 	}
 	if p.t.Annotator.Claim != templates.ClaimInstance {
 		for k := range p.units {
-			out[k], _ = own(k)
+			out[k] = own(k)
 		}
 		return out
 	}
@@ -220,7 +256,7 @@ func (p *puller) annotators() []string {
 		var ids []string
 		for _, k := range ks {
 			for _, r := range p.rows[k] {
-				id := strings.TrimSpace(r.cells[ac])
+				id := key(r)
 				if id == "" {
 					continue
 				}
@@ -237,19 +273,19 @@ func (p *puller) annotators() []string {
 		default:
 			var parts []string
 			for _, id := range ids {
-				parts = append(parts, fmt.Sprintf("%s (rows %s)", id, joinInts(byID[id])))
+				parts = append(parts, fmt.Sprintf("%s (rows %s)", spell[id], joinInts(byID[id])))
 			}
 			for _, k := range ks {
 				for _, r := range p.rows[k] {
-					if strings.TrimSpace(r.cells[ac]) != "" && strings.TrimSpace(r.cells[ac]) != ids[0] {
+					if id := key(r); id != "" && id != ids[0] {
 						p.problem(Error, ErrAnnotator, p.units[k].ID, r.n, p.at[ac], "instance %q has more than one annotator: %s; one annotator takes a whole instance", item, strings.Join(parts, ", "))
 					}
 				}
 			}
 		}
-		claimed := ids[0]
+		claimed := spell[ids[0]]
 		for _, k := range ks {
-			id, _ := own(k)
+			id := own(k)
 			if id == "" {
 				id = claimed
 				if len(p.rows[k]) > 0 && p.t.Rows.Per != templates.PerBlock && p.hasAnswers(p.rows[k][0]) {
@@ -260,6 +296,98 @@ func (p *puller) annotators() []string {
 		}
 	}
 	return out
+}
+
+// spellings decides how each annotator ID is written, by its folded form
+// (case and white space evened out): as the study declares it
+// (PullOptions.Annotators), else as first seen in sheet order. An ID the
+// study does not declare, or, without a declared list, one that differs
+// from another only in punctuation, is probably a typo: a warning on the
+// first cell of each unit where it is.
+func (p *puller) spellings() map[string]string {
+	ac := p.colIndex(templates.RoleAnnotator)
+	spell := map[string]string{}
+	declared := map[string]bool{}
+	byLoose := map[string]string{} // declared ID without punctuation -> its spelling
+	for _, d := range p.opt.Annotators {
+		k := fold(d)
+		if k == "" || declared[k] {
+			continue
+		}
+		spell[k], declared[k] = strings.TrimSpace(d), true
+		byLoose[looseID(k)] = spell[k]
+	}
+	type idCell struct {
+		row  sheetRow
+		unit int
+	}
+	var cells []idCell
+	for k, rows := range p.rows {
+		for _, r := range rows {
+			if fold(r.cells[ac]) != "" {
+				cells = append(cells, idCell{r, k})
+			}
+		}
+	}
+	slices.SortStableFunc(cells, func(a, b idCell) int { return a.row.n - b.row.n })
+	firstLoose := map[string]idCell{} // loose form -> the first cell with it
+	warned := map[[2]string]bool{}    // (unit, folded ID) already warned about
+	for _, c := range cells {
+		id := strings.TrimSpace(c.row.cells[ac])
+		k := fold(id)
+		if _, ok := spell[k]; !ok {
+			spell[k] = id
+		}
+		if p.meta.Annotator != "" {
+			continue // the workbook's own annotator counts, whatever a cell says
+		}
+		u := p.units[c.unit].ID
+		if warned[[2]string{u, k}] {
+			continue
+		}
+		loose := looseID(k)
+		switch {
+		case p.opt.Annotators != nil && !declared[k]:
+			hint := ""
+			if d, ok := byLoose[loose]; ok {
+				hint = " (" + d + "?)"
+			}
+			p.problem(Warning, ErrAnnotator, u, c.row.n, p.at[ac], "annotator ID %q is not one of the study's annotators: %s%s", id, strings.Join(p.opt.Annotators, ", "), hint)
+			warned[[2]string{u, k}] = true
+		case p.opt.Annotators == nil:
+			first, seen := firstLoose[loose]
+			if !seen {
+				firstLoose[loose] = c
+				continue
+			}
+			if other := strings.TrimSpace(first.row.cells[ac]); fold(other) != k {
+				p.problem(Warning, ErrAnnotator, u, c.row.n, p.at[ac], "annotator ID %q differs from %q (%s!%s) only in punctuation: the same annotator? It is read as another one", id, other, p.sheet, backend.CellName(p.at[ac], first.row.n))
+				warned[[2]string{u, k}] = true
+			}
+		}
+	}
+	return spell
+}
+
+// declared is an annotator ID as the study declares it, if it does.
+func (p *puller) declared(id string) string {
+	for _, d := range p.opt.Annotators {
+		if fold(d) == fold(id) {
+			return strings.TrimSpace(d)
+		}
+	}
+	return id
+}
+
+// looseID is a folded annotator ID without punctuation and spaces: IDs
+// that agree on it are probably one person typing differently.
+func looseID(folded string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsPunct(r) || unicode.IsSpace(r) || unicode.IsSymbol(r) {
+			return -1
+		}
+		return r
+	}, folded)
 }
 
 func joinInts(ns []int) string {

@@ -38,7 +38,10 @@ type PullOptions struct {
 	// workbooks whose study is known only once they are read; Orders,
 	// when set, comes first.
 	StudyOrders map[string]map[string][]string
-	// Annotators are the study's declared annotator IDs.
+	// Annotators, when set, are the annotator IDs the study declares. IDs
+	// typed in a shared workbook are matched to them without regard to
+	// case and surrounding spaces, and written as declared; an ID that
+	// matches none is read as is, with a warning.
 	Annotators []string
 }
 
@@ -68,6 +71,9 @@ type unitRow struct {
 type sheetRow struct {
 	n     int
 	cells []string
+	// inserted: the row has no unit cell of its own (an annotator added
+	// it), so it is none of the rows the workbook was generated with.
+	inserted bool
 }
 
 type puller struct {
@@ -87,6 +93,7 @@ type puller struct {
 	rows              [][]sheetRow   // per unit, in sheet order
 	probs             Problems
 	sheet             string
+	opt               PullOptions
 }
 
 // Pull reads one filled workbook into canonical records, checking every
@@ -95,7 +102,7 @@ type puller struct {
 // dropped silently. It fails only when the workbook cannot be read at all,
 // or belongs to another template or study than opt asks for.
 func Pull(g *backend.Grid, opt PullOptions) (*Pulled, error) {
-	p := &puller{g: g, byID: map[string]int{}, byTrimmed: map[string]int{}, byItem: map[string]int{}, byFirstRow: map[int]int{}}
+	p := &puller{g: g, byID: map[string]int{}, byTrimmed: map[string]int{}, byItem: map[string]int{}, byFirstRow: map[int]int{}, opt: opt}
 	if err := p.readMeta(); err != nil {
 		return nil, err
 	}
@@ -178,55 +185,19 @@ func (p *puller) readMeta() error {
 		return fmt.Errorf("%s: %w: it has no %s sheet; pull reads workbooks made by annosheet generate", g.Name, ErrNotWorkbook, backend.SheetMeta)
 	}
 	var wb, src string
+	// damaged is what the metadata says wrong; any other error from Rows
+	// is the workbook failing to read, which says nothing about whether
+	// it is one of ours.
+	var damaged error
 	err := g.Rows(backend.SheetMeta, func(row int, cells []string) error {
-		if len(cells) == 0 {
-			return nil
-		}
-		switch cells[0] {
-		case metaWorkbook:
-			wb = strings.Join(cells[1:], "")
-		case metaTemplate:
-			src = strings.Join(cells[1:], "")
-		case metaUnit:
-			if len(cells) < 5 {
-				return fmt.Errorf("row %d is cut short", row)
-			}
-			u := unitRow{Unit: Unit{ID: cells[1], Item: cells[2]}}
-			var err1, err2 error
-			u.FirstRow, err1 = strconv.Atoi(cells[3])
-			u.Rows, err2 = strconv.Atoi(cells[4])
-			if err1 != nil || err2 != nil {
-				return fmt.Errorf("row %d: bad row numbers %q, %q", row, cells[3], cells[4])
-			}
-			if len(cells) > 5 {
-				var blob struct {
-					Fields   map[string]string `json:"fields"`
-					Evidence map[string][]int  `json:"evidence"`
-				}
-				if err := json.Unmarshal([]byte(strings.Join(cells[5:], "")), &blob); err != nil {
-					return fmt.Errorf("row %d: %v", row, err)
-				}
-				u.fields, u.evidence = blob.Fields, blob.Evidence
-			}
-			if _, dup := p.byID[u.ID]; dup {
-				return fmt.Errorf("row %d: unit %q is listed twice", row, u.ID)
-			}
-			k := len(p.units)
-			p.byID[u.ID] = k
-			for m, key := range map[*map[string]int]string{&p.byTrimmed: strings.TrimSpace(u.ID), &p.byItem: u.Item} {
-				if _, shared := (*m)[key]; shared {
-					(*m)[key] = -1
-				} else {
-					(*m)[key] = k
-				}
-			}
-			p.byFirstRow[u.FirstRow] = k
-			p.units = append(p.units, u)
-		}
-		return nil
+		damaged = p.metaRow(row, cells, &wb, &src)
+		return damaged
 	})
-	if err != nil {
-		return fmt.Errorf("%s: %w: the %s sheet is damaged: %v", g.Name, ErrNotWorkbook, backend.SheetMeta, err)
+	switch {
+	case damaged != nil:
+		return fmt.Errorf("%s: %w: the %s sheet is damaged: %v", g.Name, ErrNotWorkbook, backend.SheetMeta, damaged)
+	case err != nil:
+		return fmt.Errorf("%s: read sheet %s: %w", g.Name, backend.SheetMeta, err)
 	}
 	if wb == "" || src == "" {
 		return fmt.Errorf("%s: %w: the %s sheet lacks the workbook or template record", g.Name, ErrNotWorkbook, backend.SheetMeta)
@@ -237,6 +208,10 @@ func (p *puller) readMeta() error {
 	if p.meta.Format != MetaFormat {
 		return fmt.Errorf("%s: %w: metadata format %d; this annosheet reads format %d", g.Name, ErrNotWorkbook, p.meta.Format, MetaFormat)
 	}
+	if len(p.units) != p.meta.Units {
+		// A sheet cut short reads without error but lacks units.
+		return fmt.Errorf("%s: %w: the %s sheet is damaged: it lists %d units, its record says %d", g.Name, ErrNotWorkbook, backend.SheetMeta, len(p.units), p.meta.Units)
+	}
 	t, err := templates.LoadWithParams(g.Name+" (its template)", []byte(src), p.meta.Params)
 	if err != nil {
 		return fmt.Errorf("%s: %w: the template it carries does not load: %v", g.Name, ErrNotWorkbook, err)
@@ -245,6 +220,56 @@ func (p *puller) readMeta() error {
 		return fmt.Errorf("%s: %w: the template it carries does not match its record (edited metadata?)", g.Name, ErrNotWorkbook)
 	}
 	p.t = t
+	return nil
+}
+
+// metaRow reads one row of the metadata sheet; an error says what is wrong
+// with it.
+func (p *puller) metaRow(row int, cells []string, wb, src *string) error {
+	if len(cells) == 0 {
+		return nil
+	}
+	switch cells[0] {
+	case metaWorkbook:
+		*wb = strings.Join(cells[1:], "")
+	case metaTemplate:
+		*src = strings.Join(cells[1:], "")
+	case metaUnit:
+		if len(cells) < 5 {
+			return fmt.Errorf("row %d is cut short", row)
+		}
+		u := unitRow{Unit: Unit{ID: cells[1], Item: cells[2]}}
+		var err1, err2 error
+		u.FirstRow, err1 = strconv.Atoi(cells[3])
+		u.Rows, err2 = strconv.Atoi(cells[4])
+		if err1 != nil || err2 != nil {
+			return fmt.Errorf("row %d: bad row numbers %q, %q", row, cells[3], cells[4])
+		}
+		if len(cells) > 5 {
+			var blob struct {
+				Fields   map[string]string `json:"fields"`
+				Evidence map[string][]int  `json:"evidence"`
+			}
+			if err := json.Unmarshal([]byte(strings.Join(cells[5:], "")), &blob); err != nil {
+				return fmt.Errorf("row %d: %v", row, err)
+			}
+			u.fields, u.evidence = blob.Fields, blob.Evidence
+		}
+		if _, dup := p.byID[u.ID]; dup {
+			return fmt.Errorf("row %d: unit %q is listed twice", row, u.ID)
+		}
+		k := len(p.units)
+		p.byID[u.ID] = k
+		for m, key := range map[*map[string]int]string{&p.byTrimmed: strings.TrimSpace(u.ID), &p.byItem: u.Item} {
+			if _, shared := (*m)[key]; shared {
+				(*m)[key] = -1
+			} else {
+				(*m)[key] = k
+			}
+		}
+		p.byFirstRow[u.FirstRow] = k
+		p.units = append(p.units, u)
+	}
 	return nil
 }
 
@@ -365,7 +390,7 @@ func (p *puller) readSheet() error {
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("%s: sheet %s: %w", p.g.Name, p.sheet, err)
+		return fmt.Errorf("%s: read sheet %s: %w", p.g.Name, p.sheet, err)
 	}
 	if header {
 		p.mapColumns(nil) // an empty sheet
@@ -398,26 +423,22 @@ func (p *puller) findUnit(cell string) (int, bool) {
 }
 
 // place gives every row without a unit cell its unit: by its ID where that
-// names one unit; inside a block, by its place among the block's rows, as
-// long as the sheet's rows are still in their generated order. Rows that
-// cannot be placed are reported with their answers.
+// names one unit; inside a block, by its neighbours (see blockOf). Rows
+// that cannot be placed are reported with their answers.
+//
+// A block's rows keep their order on the sheet and an inserted row goes
+// with the row above it, so a block moved elsewhere, inserted rows and
+// all, reads as it did before the move. (The generated rows of a block all
+// carry the same unit cell: rows moved within a block cannot be told
+// apart, and are read in their new order.)
 func (p *puller) place(seq []placedRow) {
 	unitCol := p.colIndex(templates.RoleUnit)
-	ordered := true
-	last := -1
-	for _, r := range seq {
-		if r.k >= 0 {
-			if r.k < last {
-				ordered = false
-			}
-			last = r.k
-		}
-	}
 	for i := range seq {
 		r := &seq[i]
 		if r.k >= 0 {
 			continue
 		}
+		r.row.inserted = p.at[unitCol] >= 0
 		// The instance ID names the unit when an instance has one unit.
 		if k, ok := p.byItem[r.id]; ok && k >= 0 {
 			r.k = k
@@ -432,18 +453,14 @@ func (p *puller) place(seq []placedRow) {
 			r.k = k
 			continue
 		}
-		if p.t.Rows.Per == templates.PerBlock && ordered {
+		if p.t.Rows.Per == templates.PerBlock {
 			if k, ok := p.blockOf(seq, i); ok {
 				r.k = k
 				continue
 			}
 		}
 		if p.hasAnswers(r.row) {
-			why := "it belongs to no unit (an inserted row?)"
-			if p.t.Rows.Per == templates.PerBlock && !ordered {
-				why = "it was inserted, and the rows have been sorted or moved since, so its block is unknown"
-			}
-			p.unattributed(r.row, why)
+			p.unattributed(r.row, "it belongs to no unit (an inserted row?)")
 		}
 	}
 	for _, r := range seq {
@@ -454,8 +471,10 @@ func (p *puller) place(seq []placedRow) {
 }
 
 // blockOf finds the block of a row inserted among blocks' rows: the block
-// of the rows around it. Between two blocks, a span that is in only one of
-// their texts decides; otherwise the block above is taken, with a warning.
+// of the nearest placed row above it (below it, at the top), so that a
+// block moved with its inserted rows keeps them. Between two blocks, a
+// span that is in only one of their texts decides; otherwise the block
+// above is taken, with a warning.
 func (p *puller) blockOf(seq []placedRow, i int) (int, bool) {
 	prev, next := -1, -1
 	for j := i - 1; j >= 0; j-- {
@@ -528,7 +547,7 @@ func (p *puller) unattributed(r sheetRow, why string) {
 	var vals []string
 	for i, c := range p.cols {
 		if (c.Role == templates.RoleAnswer || c.Role == templates.RoleAnnotator) && hasText(r.cells[i]) {
-			vals = append(vals, fmt.Sprintf("%s=%q", backend.ColumnLetter(p.at[i]), r.cells[i]))
+			vals = append(vals, fmt.Sprintf("%s=%q", backend.CellName(p.at[i], r.n), r.cells[i]))
 		}
 	}
 	if len(vals) == 0 {

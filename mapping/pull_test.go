@@ -455,7 +455,7 @@ func TestPullSurvives(t *testing.T) {
 			r := make([]string, 17)
 			r[2], r[15] = "Yes", "BT"
 			m.sheets[backend.SheetAnnotate] = append(m.annotate(), r)
-		}, probs: []prob{{"error", "5:5", "", `the row's answers cannot be read: it belongs to no unit (an inserted row?); they are C="Yes", P="BT"`, mapping.ErrLayout}}},
+		}, probs: []prob{{"error", "5:5", "", `the row's answers cannot be read: it belongs to no unit (an inserted row?); they are C5="Yes", P5="BT"`, mapping.ErrLayout}}},
 		{name: "the hidden unit column cleared", edit: func(m *memBook) {
 			for i := range m.annotate() {
 				m.annotate()[i] = m.annotate()[i][:16]
@@ -733,8 +733,7 @@ func TestPullEdgeCases(t *testing.T) {
 }
 
 // TestPullInsertedBlockRows places rows inserted inside blocks: between two
-// blocks a span decides; after a sort nothing can, and the answers are
-// reported instead of guessed.
+// blocks a span decides; after a sort, the block above.
 func TestPullInsertedBlockRows(t *testing.T) {
 	tp, _ := templates.Load("blocks.yaml", []byte(blockTemplate))
 	t.Run("between two blocks, the span decides", func(t *testing.T) {
@@ -771,9 +770,14 @@ func TestPullInsertedBlockRows(t *testing.T) {
 		ins[3], ins[4], ins[5] = "two", "Bad", "AK"
 		m.sheets[backend.SheetAnnotate] = slices.Insert(m.annotate(), 2, ins)
 		body := m.annotate()[1:]
+		// The inserted row has no ID: it sorts last, below b1's rows,
+		// and stays with the block above it.
 		sort.SliceStable(body, func(i, j int) bool { return body[i][0] > body[j][0] })
 		p := pullMem(t, m, mapping.PullOptions{})
-		want := []prob{{"error", "8:8", "", `the row's answers cannot be read: it was inserted, and the rows have been sorted or moved since, so its block is unknown; they are D="two", E="Bad", F="AK"`, mapping.ErrLayout}}
+		if b1 := record(p, "b1"); len(b1.Spans) != 1 || b1.Spans[0].Text != "two" || b1.Spans[0].Row != 8 {
+			t.Errorf("b1 spans %+v", b1.Spans)
+		}
+		want := []prob{{"warning", "C5", "b1", `"Done" is required and not answered yet`, mapping.ErrRequired}}
 		if diff := cmp.Diff(want, probs(p.Problems), cmpErr); diff != "" {
 			t.Errorf("(-want +got):\n%s", diff)
 		}
