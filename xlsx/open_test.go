@@ -266,6 +266,9 @@ func TestClassify(t *testing.T) {
 		if k != c.want {
 			t.Errorf("Classify(%q) = %v, want %v", c.name, k, c.want)
 		}
+		if k.Readable() && formatNames[strings.ToLower(filepath.Ext(c.name))] == "" {
+			t.Errorf("Classify(%q) = %v, but messages have no name for its format", c.name, k)
+		}
 		if k.Readable() != (why == "") {
 			t.Errorf("Classify(%q) = %v, %q: a readable kind has no reason, another kind has one", c.name, k, why)
 		}

@@ -116,14 +116,13 @@ func (o opener) open(ctx context.Context, path string) (*mapping.Grid, func() er
 		return nil, nil, fmt.Errorf("%s: %w: the file is encrypted (protected by a password to open) or is an old Excel 97-2003 file under a new name: open it, remove any password to open, save it as .xlsx (Excel Workbook) and pull again",
 			path, ErrUnsupported)
 	}
-	return nil, nil, fmt.Errorf("%s: %w: its content is not that of %s file", path, ErrNotSpreadsheet, article(ext))
+	return nil, nil, fmt.Errorf("%s: %w: cannot read as %s, which its name says it is", path, ErrNotSpreadsheet, formatNames[ext])
 }
 
-func article(ext string) string {
-	if ext == ".xlsx" || ext == ".xlsm" || ext == ".xls" || ext == ".xlsb" || ext == ".ods" {
-		return "an " + ext
-	}
-	return "a " + ext
+// formatNames names the formats of readable extensions in messages.
+var formatNames = map[string]string{
+	".xlsx": "an XLSX workbook", ".xlsm": "an XLSM workbook", ".xls": "an XLS workbook",
+	".xlsb": "an XLSB workbook", ".ods": "an ODS spreadsheet", ".fods": "an FODS spreadsheet",
 }
 
 // readHead reads up to n bytes from the start of the file. Errors are
