@@ -9,4 +9,21 @@
 //	err = xlsx.Write(res.Plan, file, xlsx.WriteOptions{})
 //
 // It knows nothing about templates: everything it writes is in the plan.
+//
+// # Formats read
+//
+// Open reads .xlsx and .xlsm workbooks directly (macros are never run).
+// Annotators also return what their application saves by default, so
+// .ods, .fods, .xls and .xlsb files are read too, through LibreOffice
+// (soffice or libreoffice on PATH): it converts a copy to .xlsx in a
+// temporary folder, with a profile of its own and a timeout, and the grid
+// still bears the returned file's name. Without LibreOffice such a file
+// gives ErrNeedsConversion. Other spreadsheet files (.numbers, .csv …) give
+// ErrUnsupported, and files that are no spreadsheet ErrNotSpreadsheet;
+// every error names the file and says what to do. The format is judged by
+// the file's first bytes as well as its name.
+//
+// Classify tells by name alone which files of a folder to read, which are
+// spreadsheets that cannot be read (and why), and which to pass over; its
+// example shows a folder pull's use.
 package xlsx

@@ -1,26 +1,166 @@
 package xlsx
 
 import (
+	"bytes"
+	"context"
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
+	"os"
 	"path/filepath"
-
-	"github.com/xuri/excelize/v2"
+	"strings"
+	"time"
 
 	"github.com/annosheet/annosheet/backend"
+	"github.com/xuri/excelize/v2"
 )
 
-// Open reads a filled workbook as a grid for pull. Rows are streamed with
+// Open reads a filled workbook as a grid for pull; it is OpenContext
+// without a deadline of the caller's own (a conversion still has one).
+func Open(path string) (g *backend.Grid, close func() error, err error) {
+	return OpenContext(context.Background(), path)
+}
+
+// OpenContext reads a filled workbook as a grid for pull. An .xlsx or
+// .xlsm is read directly; an .ods, .fods, .xls or .xlsb is first converted
+// to .xlsx by LibreOffice when it is installed (see Classify). The grid is
+// named after path, never after a converted copy. Rows are streamed with
 // excelize's Rows iterator, so a large sheet is never held whole; values
 // are read raw (numbers unformatted, booleans as 1 and 0), and formulas
-// give their last computed value, never evaluated. Call close when done.
-func Open(path string) (g *backend.Grid, close func() error, err error) {
-	f, err := excelize.OpenFile(path)
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: cannot read as an XLSX workbook: %w", path, err)
+// give their last computed value, never evaluated. Call close when done:
+// it also removes a converted copy.
+//
+// Errors name path as given and wrap their cause: fs.ErrNotExist for a
+// missing file, and ErrNotSpreadsheet, ErrUnsupported, ErrNeedsConversion,
+// ErrConversion or ErrDamaged for a file that is there but cannot be read.
+func OpenContext(ctx context.Context, path string) (g *backend.Grid, close func() error, err error) {
+	return defaultOpener.open(ctx, path)
+}
+
+// convertTimeout bounds one LibreOffice conversion; a first start of
+// LibreOffice with a fresh profile takes some seconds of it.
+const convertTimeout = 2 * time.Minute
+
+// opener opens workbooks. Its fields are what tests replace: a test builds
+// its own opener rather than change the one production code uses.
+type opener struct {
+	// soffice finds LibreOffice's binary; an error means it is not
+	// installed.
+	soffice func() (string, error)
+	timeout time.Duration
+}
+
+var defaultOpener = opener{soffice: lookSoffice, timeout: convertTimeout}
+
+// content is what a file's first bytes say it is.
+type content int
+
+const (
+	contentOther content = iota
+	contentEmpty
+	contentZip // Office Open XML, or another zip package
+	contentODS // a zip package that names itself an OpenDocument spreadsheet
+	contentOLE // an OLE2 compound file: an .xls, or an encrypted workbook
+	contentXML // flat XML: an .fods
+)
+
+// sniff reads the start of a file. An OpenDocument package stores its
+// mimetype uncompressed as the first entry, so the type is in the head.
+func sniff(head []byte) content {
+	switch {
+	case len(head) == 0:
+		return contentEmpty
+	case bytes.HasPrefix(head, []byte("PK\x03\x04")):
+		if bytes.Contains(head, []byte("mimetypeapplication/vnd.oasis.opendocument.spreadsheet")) {
+			return contentODS
+		}
+		return contentZip
+	case bytes.HasPrefix(head, []byte("PK\x05\x06")): // an empty zip
+		return contentZip
+	case bytes.HasPrefix(head, []byte("\xD0\xCF\x11\xE0\xA1\xB1\x1A\xE1")):
+		return contentOLE
 	}
-	g = &backend.Grid{
+	h := bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xEF\xBB\xBF")), " \t\r\n")
+	if bytes.HasPrefix(h, []byte("<?xml")) || bytes.HasPrefix(h, []byte("<office:document")) {
+		return contentXML
+	}
+	return contentOther
+}
+
+func (o opener) open(ctx context.Context, path string) (*backend.Grid, func() error, error) {
+	kind, why := Classify(path)
+	head, err := readHead(path, 128)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	switch kind {
+	case Unreadable:
+		return nil, nil, fmt.Errorf("%s: %w: %s", path, ErrUnsupported, why)
+	case NotSpreadsheet:
+		return nil, nil, fmt.Errorf("%s: %w: %s", path, ErrNotSpreadsheet, why)
+	}
+	ext := strings.ToLower(filepath.Ext(path))
+	c := sniff(head)
+	switch {
+	case c == contentEmpty:
+		return nil, nil, fmt.Errorf("%s: %w: the file is empty (was it saved completely?)", path, ErrNotSpreadsheet)
+	case c == contentODS, c == contentZip && (ext == ".ods" || ext == ".xlsb"), c == contentXML && ext == ".fods", c == contentOLE && ext == ".xls":
+		return o.convert(ctx, path)
+	case c == contentZip:
+		// An .xls that is really an .xlsx (renamed, or saved so by a web
+		// application) opens directly too.
+		return openBook(path, path)
+	case c == contentOLE:
+		return nil, nil, fmt.Errorf("%s: %w: the file is encrypted (protected by a password to open) or is an old Excel 97-2003 file under a new name: open it, remove any password to open, save it as .xlsx (Excel Workbook) and pull again",
+			path, ErrUnsupported)
+	}
+	return nil, nil, fmt.Errorf("%s: %w: cannot read as %s, which its name says it is", path, ErrNotSpreadsheet, formatNames[ext])
+}
+
+// formatNames names the formats of readable extensions in messages.
+var formatNames = map[string]string{
+	".xlsx": "an XLSX workbook", ".xlsm": "an XLSM workbook", ".xls": "an XLS workbook",
+	".xlsb": "an XLSB workbook", ".ods": "an ODS spreadsheet", ".fods": "an FODS spreadsheet",
+}
+
+// readHead reads up to n bytes from the start of the file. Errors are
+// stripped of the path, which the caller adds as given.
+func readHead(path string, n int) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, unpath(err)
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.IsDir() {
+		return nil, fmt.Errorf("%w: it is a folder", ErrNotSpreadsheet)
+	}
+	head := make([]byte, n)
+	k, err := io.ReadFull(f, head)
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
+		return nil, unpath(err)
+	}
+	return head[:k], nil
+}
+
+func unpath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// openBook reads the workbook at file as the grid of name, the path the
+// caller gave.
+func openBook(file, name string) (*backend.Grid, func() error, error) {
+	f, err := excelize.OpenFile(file)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w: %w", name, ErrDamaged, err)
+	}
+	g := &backend.Grid{
 		Kind:   backend.KindXLSX,
-		Name:   filepath.Base(path),
+		Name:   filepath.Base(name),
 		Sheets: f.GetSheetList(),
 		Rows: func(sheet string, fn func(row int, cells []string) error) error {
 			rows, err := f.Rows(sheet)

@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"google.golang.org/api/googleapi"
@@ -28,15 +27,22 @@ import (
 // xlsxFiles reads workbook files.
 type xlsxFiles struct{}
 
+// Readable reads workbooks and what LibreOffice converts; other
+// spreadsheet files are said to be unreadable, with what to do.
 func (xlsxFiles) Readable(name string) (bool, string) {
-	return strings.EqualFold(filepath.Ext(name), ".xlsx"), ""
+	k, why := xlsx.Classify(name)
+	if k == xlsx.NotSpreadsheet {
+		return false, ""
+	}
+	return k.Readable(), why
 }
 
-func (xlsxFiles) Open(_ context.Context, path string) (*backend.Grid, func() error, error) {
-	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		return nil, nil, fmt.Errorf("%s: %w", path, study.ErrNotFound)
+func (xlsxFiles) Open(ctx context.Context, path string) (*backend.Grid, func() error, error) {
+	g, closeFn, err := xlsx.OpenContext(ctx, path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, fmt.Errorf("%w: %w", study.ErrNotFound, err)
 	}
-	return xlsx.Open(path)
+	return g, closeFn, err
 }
 
 // googleSheets reaches spreadsheets, signing in on first use.
