@@ -16,6 +16,7 @@ import (
 	"google.golang.org/api/googleapi"
 	sheetsapi "google.golang.org/api/sheets/v4"
 
+	"github.com/annosheet/annosheet/input"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/sheets"
 	"github.com/annosheet/annosheet/sheets/sheetsfake"
@@ -26,13 +27,13 @@ const data = "../testdata/data/"
 
 // plan builds a built-in template's plan on the real data, sized for
 // Google Sheets.
-func plan(t testing.TB, name, input string) *mapping.Plan {
+func plan(t testing.TB, name, file string) *mapping.Plan {
 	t.Helper()
 	tp, err := templates.Builtin(name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	src, err := mapping.Open(tp.Input.Format, []string{input})
+	src, err := input.Open(tp.Input.Format, []string{file})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -693,7 +694,7 @@ func TestEmptyBatch(t *testing.T) {
 	}
 	path := filepath.Join(t.TempDir(), "empty.jsonl")
 	os.WriteFile(path, nil, 0o644)
-	src, err := mapping.Open(tp.Input.Format, []string{path})
+	src, err := input.Open(tp.Input.Format, []string{path})
 	if err != nil {
 		t.Fatal(err)
 	}

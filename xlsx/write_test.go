@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/xuri/excelize/v2"
 
+	"github.com/annosheet/annosheet/input"
 	"github.com/annosheet/annosheet/internal/xlsxdump"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/templates"
@@ -69,7 +70,7 @@ func build(t testing.TB, c bookCase) (*templates.Template, *mapping.Result) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src, err := mapping.Open(tmpl.Input.Format, c.inputs)
+	src, err := input.Open(tmpl.Input.Format, c.inputs)
 	if err != nil {
 		t.Fatal(err)
 	}

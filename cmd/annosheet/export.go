@@ -15,6 +15,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/annosheet/annosheet/export"
+	"github.com/annosheet/annosheet/input"
 	"github.com/annosheet/annosheet/internal/atomicfile"
 	"github.com/annosheet/annosheet/internal/ojson"
 	"github.com/annosheet/annosheet/manifest"
@@ -155,7 +156,7 @@ func runExport(opt exportOptions, stdout, stderr io.Writer) error {
 	if len(t.Anonymize) > 0 && keys == nil {
 		return fmt.Errorf("template %s anonymises names; export needs the manifest (--manifest) to restore them", t.Name)
 	}
-	src, err := mapping.Open(t.Input.Format, inputs)
+	src, err := input.Open(t.Input.Format, inputs)
 	if err != nil {
 		return err
 	}

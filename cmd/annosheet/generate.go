@@ -16,6 +16,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/annosheet/annosheet/assign"
+	"github.com/annosheet/annosheet/input"
 	"github.com/annosheet/annosheet/internal/atomicfile"
 	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/mapping"
@@ -199,7 +200,7 @@ func isEmail(s string) bool { return strings.Contains(s, "@") }
 type generation struct {
 	opt    generateOptions
 	t      *templates.Template
-	src    *mapping.Spool
+	src    *input.Spool
 	record map[string]int // item -> the Index of its input record
 	study  string
 	limit  int
@@ -219,11 +220,11 @@ func runGenerate(ctx context.Context, opt generateOptions, stdout, stderr io.Wri
 	if err != nil {
 		return err
 	}
-	src, err := mapping.Open(t.Input.Format, opt.Inputs)
+	src, err := input.Open(t.Input.Format, opt.Inputs)
 	if err != nil {
 		return err
 	}
-	spool := mapping.NewSpool(src)
+	spool := input.NewSpool(src)
 	defer spool.Close()
 	g := &generation{opt: opt, t: t, src: spool, path: filepath.Join(opt.Out, manifest.FileName), stdout: stdout, stderr: stderr, limit: mapping.XLSXCellLimit}
 	var prev *manifest.Manifest

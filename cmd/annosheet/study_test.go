@@ -13,6 +13,7 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
+	"github.com/annosheet/annosheet/input"
 	"github.com/annosheet/annosheet/internal/goldtest"
 	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/mapping"
@@ -445,13 +446,13 @@ func TestBatchesFromSpool(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			src, err := mapping.Open(tp.Input.Format, []string{c.input})
+			src, err := input.Open(tp.Input.Format, []string{c.input})
 			if err != nil {
 				t.Fatal(err)
 			}
 			opt := generateOptions{Template: c.tmpl, Inputs: []string{c.input}, Out: t.TempDir(), Format: formatXLSX, Batch: "b01",
 				Seed: 3, SeedSet: true, Annotators: []string{"ak", "bt", "cm"}, Overlap: 2, BatchSize: 3}
-			spool := mapping.NewSpool(src)
+			spool := input.NewSpool(src)
 			defer spool.Close()
 			g := &generation{opt: opt, t: tp, src: spool, path: filepath.Join(opt.Out, manifest.FileName), stdout: io.Discard, stderr: io.Discard, limit: mapping.XLSXCellLimit}
 			if err := g.begin(nil); err != nil {

@@ -20,6 +20,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/annosheet/annosheet/input"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/templates"
 )
@@ -113,7 +114,7 @@ func FilledLegalPlan(dir string, n, cellLimit int) (*mapping.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	src, err := mapping.Open("jsonl", []string{in})
+	src, err := input.Open("jsonl", []string{in})
 	if err != nil {
 		return nil, err
 	}

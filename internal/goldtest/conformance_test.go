@@ -15,6 +15,7 @@ import (
 	"github.com/xuri/excelize/v2"
 	sheetsapi "google.golang.org/api/sheets/v4"
 
+	"github.com/annosheet/annosheet/input"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/sheets"
 	"github.com/annosheet/annosheet/sheets/googleauth"
@@ -159,7 +160,7 @@ func conformance(t *testing.T, backends ...backend) {
 			offers := map[string]*offer{}
 			grids := map[string][][]string{}
 			for _, b := range backends {
-				src, err := mapping.Open(tp.Input.Format, []string{tc.input})
+				src, err := input.Open(tp.Input.Format, []string{tc.input})
 				if err != nil {
 					t.Fatal(err)
 				}
