@@ -21,7 +21,7 @@ const data = "../testdata/data/"
 
 func buildWith(t *testing.T, tmpl string, opt mapping.Options, inputs ...string) (*templates.Template, *mapping.Result) {
 	t.Helper()
-	tp, err := templates.Resolve(tmpl, nil)
+	tp, err := input.Template(tmpl, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -66,7 +66,7 @@ func cellOf(cols []templates.ColumnSpec, row []string, key string) string {
 // build loads the case's template and builds its plan deterministically.
 func build(t testing.TB, c bookCase) (*templates.Template, *mapping.Result) {
 	t.Helper()
-	tmpl, err := templates.Resolve(c.template, c.params)
+	tmpl, err := input.Template(c.template, c.params)
 	if err != nil {
 		t.Fatal(err)
 	}

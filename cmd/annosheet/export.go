@@ -247,7 +247,7 @@ func exportTemplate(opt exportOptions, man *manifest.Manifest, recs []*export.Re
 	var err error
 	switch {
 	case opt.Template != "":
-		t, err = templates.Resolve(opt.Template, opt.Params)
+		t, err = input.Template(opt.Template, opt.Params)
 	case man != nil:
 		params := maps.Clone(man.Template.Params)
 		if params == nil {

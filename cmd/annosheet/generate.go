@@ -216,7 +216,7 @@ func runGenerate(ctx context.Context, opt generateOptions, stdout, stderr io.Wri
 	if err := opt.check(); err != nil {
 		return err
 	}
-	t, err := templates.Resolve(opt.Template, opt.Params)
+	t, err := input.Template(opt.Template, opt.Params)
 	if err != nil {
 		return err
 	}

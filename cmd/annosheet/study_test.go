@@ -17,7 +17,6 @@ import (
 	"github.com/annosheet/annosheet/internal/goldtest"
 	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/mapping"
-	"github.com/annosheet/annosheet/templates"
 )
 
 // statusJSON runs status --json.
@@ -442,7 +441,7 @@ func TestBatchesFromSpool(t *testing.T) {
 		{"factgenie-meta-eval", fgData},
 	} {
 		t.Run(c.tmpl, func(t *testing.T) {
-			tp, err := templates.Resolve(c.tmpl, nil)
+			tp, err := input.Template(c.tmpl, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -152,7 +152,7 @@ func TestRealGoogleHarness(t *testing.T) {
 func conformance(t *testing.T, backends ...backend) {
 	for _, tc := range conformanceCases() {
 		t.Run(filepath.Base(tc.template), func(t *testing.T) {
-			tp, err := templates.Resolve(tc.template, nil)
+			tp, err := input.Template(tc.template, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
