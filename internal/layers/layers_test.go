@@ -1,6 +1,6 @@
 // Package layers holds the test that keeps the architecture's layers apart
 // (see the house style): the template language and the mapping core know
-// nothing about spreadsheet files or HTTP, and backends do not depend on
+// nothing about files, spreadsheets or HTTP, and backends do not depend on
 // each other or on the command line.
 package layers
 
@@ -33,8 +33,13 @@ func TestLayers(t *testing.T) {
 		direct    bool // only what the package imports itself
 		forbidden []string
 	}{
-		{"templates", false, []string{"github.com/xuri/excelize", "google.golang.org/api", "net/http", module + "/mapping", module + "/xlsx", module + "/sheets", module + "/cmd"}},
-		{"mapping", false, []string{"github.com/xuri/excelize", "google.golang.org/api", "net/http", module + "/xlsx", module + "/sheets", module + "/cmd"}},
+		{"templates", false, []string{"github.com/xuri/excelize", "google.golang.org/api", "net/http", module + "/mapping", module + "/input", module + "/xlsx", module + "/sheets", module + "/cmd"}},
+		{"mapping", false, []string{"github.com/xuri/excelize", "google.golang.org/api", "net/http", module + "/input", module + "/xlsx", module + "/sheets", module + "/cmd"}},
+		// Files are read by package input; the template language and the
+		// mapping core are pure.
+		{"templates", true, []string{"os", "io/fs", "path/filepath"}},
+		{"mapping", true, []string{"os", "io/fs", "path/filepath"}},
+		{"input", false, []string{"github.com/xuri/excelize", "google.golang.org/api", "net/http", module + "/xlsx", module + "/sheets", module + "/cmd"}},
 		{"xlsx", false, []string{"google.golang.org/api", module + "/sheets", module + "/cmd"}},
 		// A backend renders the plan that mapping made from a template;
 		// it does not read templates itself.
