@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/input"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/templates"
 )
@@ -21,11 +22,11 @@ const data = "../testdata/data/"
 
 func buildWith(t *testing.T, tmpl string, opt mapping.Options, inputs ...string) (*templates.Template, *mapping.Result) {
 	t.Helper()
-	tp, err := templates.Resolve(tmpl, nil)
+	tp, err := input.Template(tmpl, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	src, err := mapping.Open(tp.Input.Format, inputs)
+	src, err := input.Open(tp.Input.Format, inputs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -284,7 +285,7 @@ func TestBuildReportsEveryProblem(t *testing.T) {
 	}
 	os.WriteFile(in, []byte(b.String()), 0o644)
 	tp, _ := templates.Builtin("legal-gaps")
-	src, _ := mapping.Open("jsonl", []string{in})
+	src, _ := input.Open("jsonl", []string{in})
 	_, err := mapping.Build(tp, src, mapping.Options{})
 	var ps mapping.Problems
 	if !errors.As(err, &ps) {
@@ -350,7 +351,7 @@ questions:
 	dir := t.TempDir()
 	in := filepath.Join(dir, "in.jsonl")
 	os.WriteFile(in, []byte(`{"id": "a", "text": "x"}`+"\n"), 0o644)
-	s, _ := mapping.Open("jsonl", []string{in})
+	s, _ := input.Open("jsonl", []string{in})
 	res, err := mapping.Build(tp, s, mapping.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -413,7 +414,7 @@ questions:
 	}
 	in := filepath.Join(t.TempDir(), "in.jsonl")
 	os.WriteFile(in, []byte(`{"id": "x", "text": "t"}`+"\n"), 0o644)
-	s, _ := mapping.Open("jsonl", []string{in})
+	s, _ := input.Open("jsonl", []string{in})
 	res, err := mapping.Build(tp, s, mapping.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -447,7 +448,7 @@ func TestUnitIDsAcrossRecords(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in, err := mapping.Open(tp.Input.Format, []string{data + "factgenie-d2t"})
+	in, err := input.Open(tp.Input.Format, []string{data + "factgenie-d2t"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/input"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/templates"
 )
@@ -15,7 +16,7 @@ func ExampleBuild() {
 	if err != nil {
 		panic(err)
 	}
-	src, err := mapping.Open(tmpl.Input.Format, []string{"../examples/legal-gaps.jsonl"})
+	src, err := input.Open(tmpl.Input.Format, []string{"../examples/legal-gaps.jsonl"})
 	if err != nil {
 		panic(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/input"
 	"github.com/annosheet/annosheet/internal/testing/goldtest"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/templates"
@@ -51,7 +52,7 @@ func newMemBook(t *testing.T, tp *templates.Template, records string) *memBook {
 	if err := os.WriteFile(in, []byte(records), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	src, err := mapping.Open("jsonl", []string{in})
+	src, err := input.Open("jsonl", []string{in})
 	if err != nil {
 		t.Fatal(err)
 	}

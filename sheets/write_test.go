@@ -17,6 +17,7 @@ import (
 	sheetsapi "google.golang.org/api/sheets/v4"
 
 	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/input"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/sheets"
 	"github.com/annosheet/annosheet/sheets/sheetsfake"
@@ -27,13 +28,13 @@ const data = "../testdata/data/"
 
 // plan builds a built-in template's plan on the real data, sized for
 // Google Sheets.
-func plan(t testing.TB, name, input string) *backend.Plan {
+func plan(t testing.TB, name, file string) *backend.Plan {
 	t.Helper()
 	tp, err := templates.Builtin(name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	src, err := mapping.Open(tp.Input.Format, []string{input})
+	src, err := input.Open(tp.Input.Format, []string{file})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -694,7 +695,7 @@ func TestEmptyBatch(t *testing.T) {
 	}
 	path := filepath.Join(t.TempDir(), "empty.jsonl")
 	os.WriteFile(path, nil, 0o644)
-	src, err := mapping.Open(tp.Input.Format, []string{path})
+	src, err := input.Open(tp.Input.Format, []string{path})
 	if err != nil {
 		t.Fatal(err)
 	}

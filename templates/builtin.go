@@ -4,8 +4,6 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path"
 	"slices"
 	"strings"
@@ -14,13 +12,13 @@ import (
 //go:embed builtin/*.yaml
 var builtinFS embed.FS
 
-// ErrUnknown is returned for a template name that is neither a built-in nor
-// a file.
+// ErrUnknown is returned for a template name that is not a built-in (and,
+// where a file may be given instead, not a file either).
 var ErrUnknown = errors.New("unknown template")
 
 // BuiltinNames lists the built-in templates, sorted.
 func BuiltinNames() []string {
-	entries, err := fs.ReadDir(builtinFS, "builtin")
+	entries, err := builtinFS.ReadDir("builtin")
 	if err != nil {
 		panic(err) // the embedded folder is part of the binary
 	}
@@ -51,33 +49,4 @@ func BuiltinWithParams(name string, params map[string]string) (*Template, error)
 		return nil, fmt.Errorf("%w %q (built-in templates: %s)", ErrUnknown, name, strings.Join(BuiltinNames(), ", "))
 	}
 	return LoadWithParams("builtin:"+name, src, params)
-}
-
-// Resolve loads a template given as a built-in name or a file path. A
-// built-in name always means the built-in (write ./NAME for a file of that
-// name); anything else is read as a file.
-func Resolve(nameOrFile string, params map[string]string) (*Template, error) {
-	if _, ok := BuiltinSource(nameOrFile); ok {
-		return BuiltinWithParams(nameOrFile, params)
-	}
-	if _, err := os.Stat(nameOrFile); err != nil && !strings.ContainsAny(nameOrFile, `/\.`) {
-		return nil, fmt.Errorf("%w %q: not a built-in (%s) and no such file", ErrUnknown, nameOrFile, strings.Join(BuiltinNames(), ", "))
-	}
-	return LoadFileWithParams(nameOrFile, params)
-}
-
-// LoadFileWithParams is LoadFile with values for the template's parameters.
-func LoadFileWithParams(name string, params map[string]string) (*Template, error) {
-	st, err := os.Stat(name)
-	if err != nil {
-		return nil, fmt.Errorf("read template: %w", err)
-	}
-	if st.Size() > MaxSize {
-		return nil, &Error{File: name, Msg: fmt.Sprintf("file is %d bytes; templates are limited to %d", st.Size(), MaxSize)}
-	}
-	src, err := os.ReadFile(name)
-	if err != nil {
-		return nil, fmt.Errorf("read template: %w", err)
-	}
-	return LoadWithParams(name, src, params)
 }

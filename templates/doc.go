@@ -7,7 +7,7 @@
 // file of the same shape. Loading checks the whole template and reports
 // every problem with its YAML line:
 //
-//	t, err := templates.Resolve("legal-gaps", nil) // or a path to a .yaml file
+//	t, err := templates.Builtin("legal-gaps") // or templates.Load(file, src)
 //	if err != nil {
 //		return err // an ErrorList: "my.yaml:12: question "gaps": ..."
 //	}
@@ -15,6 +15,7 @@
 //		fmt.Println(c.Header)
 //	}
 //
-// The package knows nothing about spreadsheets; package mapping turns a
-// template and records into a sheet plan.
+// The package knows nothing about spreadsheets or files: package input
+// reads a template file (input.Template takes a built-in name or a path),
+// and package mapping turns a template and records into a sheet plan.
 package templates

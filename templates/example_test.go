@@ -7,8 +7,8 @@ import (
 	"github.com/annosheet/annosheet/templates"
 )
 
-func ExampleResolve() {
-	t, err := templates.Resolve("legal-gaps", nil)
+func ExampleBuiltin() {
+	t, err := templates.Builtin("legal-gaps")
 	if err != nil {
 		fmt.Println(err)
 		return

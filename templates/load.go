@@ -16,11 +16,6 @@ import (
 // few kilobytes; the bound keeps a hostile file from exhausting memory.
 const MaxSize = 1 << 20
 
-// LoadFile reads and checks the template in the named file.
-func LoadFile(name string) (*Template, error) {
-	return LoadFileWithParams(name, nil)
-}
-
 // Load parses and checks a template. file names the source in errors. The
 // error, if any, is an ErrorList with every problem found, each with the
 // YAML line it concerns.

@@ -5,10 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"reflect"
 	"runtime/debug"
 	"slices"
@@ -706,27 +704,6 @@ func TestLoadSize(t *testing.T) {
 	if d := cmp.Diff(want, errorList(t, err)); d != "" {
 		t.Errorf("errors (-want +got):\n%s", d)
 	}
-
-	name := filepath.Join(t.TempDir(), "big.yaml")
-	if err := os.WriteFile(name, big, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	_, err = LoadFile(name)
-	var e *Error
-	if !errors.As(err, &e) || !errors.Is(err, ErrInvalid) {
-		t.Fatalf("LoadFile(big) = %v; want an *Error wrapping ErrInvalid", err)
-	}
-	if wantE := (Error{File: name, Msg: fmt.Sprintf("file is %d bytes; templates are limited to %d", len(big), MaxSize)}); *e != wantE {
-		t.Errorf("LoadFile(big) = %+v; want %+v", *e, wantE)
-	}
-}
-
-func TestLoadFileMissing(t *testing.T) {
-	name := filepath.Join(t.TempDir(), "missing.yaml")
-	_, err := LoadFile(name)
-	if !errors.Is(err, fs.ErrNotExist) || errors.Is(err, ErrInvalid) || errors.Is(err, ErrUnknown) {
-		t.Errorf("LoadFile(missing) = %v; want an error wrapping fs.ErrNotExist only", err)
-	}
 }
 
 // (a) Every built-in loads, and its columns have unique, non-empty headers
@@ -767,48 +744,6 @@ func TestBuiltins(t *testing.T) {
 	}
 	if _, ok := BuiltinSource("nope"); ok {
 		t.Errorf("BuiltinSource(nope) reported a template")
-	}
-}
-
-// (c) Resolve takes a built-in name or a file.
-func TestResolve(t *testing.T) {
-	tp, err := Resolve("legal-gaps", nil)
-	if err != nil || tp.Name != "legal-gaps" || tp.File != "builtin:legal-gaps" {
-		t.Fatalf("Resolve(legal-gaps) = %v, %v", tp, err)
-	}
-	const mqm = "../testdata/templates/mqm.yaml"
-	tp, err = Resolve(mqm, nil)
-	if err != nil {
-		t.Fatalf("Resolve(%s): %v", mqm, err)
-	}
-	if tp.Name != "mqm-translation" || tp.Version != 2 || tp.File != mqm {
-		t.Errorf("Resolve(%s): name %q version %d file %q", mqm, tp.Name, tp.Version, tp.File)
-	}
-
-	_, err = Resolve("no-such-template", nil)
-	if !errors.Is(err, ErrUnknown) {
-		t.Fatalf("Resolve(no-such-template) = %v; want ErrUnknown", err)
-	}
-	want := `unknown template "no-such-template": not a built-in (factgenie-meta-eval, legal-gaps, preference-likert, qa-span-errors) and no such file`
-	if err.Error() != want {
-		t.Errorf("Resolve(no-such-template) error:\n got %s\nwant %s", err, want)
-	}
-
-	// A name that looks like a file is read as one.
-	_, err = Resolve("no-such-template.yaml", nil)
-	if !errors.Is(err, fs.ErrNotExist) || errors.Is(err, ErrUnknown) {
-		t.Errorf("Resolve(no-such-template.yaml) = %v; want fs.ErrNotExist", err)
-	}
-
-	// A bad file gives its problems, located in the file.
-	bad := filepath.Join(t.TempDir(), "bad.yaml")
-	if err := os.WriteFile(bad, []byte(edit(t, base, "    min: 1\n", "    min: 7\n")), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	_, err = Resolve(bad, nil)
-	wantL := []*Error{{File: bad, Line: 30, Msg: `question "score": min 7 must be below max 5`}}
-	if d := cmp.Diff(wantL, errorList(t, err)); d != "" {
-		t.Errorf("Resolve(bad.yaml) (-want +got):\n%s", d)
 	}
 }
 

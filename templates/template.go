@@ -2,9 +2,9 @@ package templates
 
 // Template is one annotation scheme: what the annotator sees, what they
 // answer, which answers are allowed, and how answers map to the study's
-// native file. Load a template with Load, LoadFile or Builtin; the loaders
-// check it and compile its paths, so every method below may assume a valid
-// template.
+// native file. Load a template with Load or Builtin (input.Template reads
+// one from a file); the loaders check it and compile its paths, so every
+// method below may assume a valid template.
 type Template struct {
 	Name         string      `yaml:"name" json:"name"`
 	Version      int         `yaml:"version" json:"version"`

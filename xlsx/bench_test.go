@@ -11,6 +11,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/input"
 	"github.com/annosheet/annosheet/internal/testing/benchdata"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/templates"
@@ -72,7 +73,7 @@ func BenchmarkGenerate(b *testing.B) {
 				stop := peakHeap()
 				b.ResetTimer()
 				for range b.N {
-					src, err := mapping.Open("jsonl", []string{in})
+					src, err := input.Open("jsonl", []string{in})
 					if err != nil {
 						b.Fatal(err)
 					}
@@ -113,7 +114,7 @@ func BenchmarkNonStreamingBaseline(b *testing.B) {
 			stop := peakHeap()
 			b.ResetTimer()
 			for range b.N {
-				src, _ := mapping.Open("jsonl", []string{in})
+				src, _ := input.Open("jsonl", []string{in})
 				res, err := mapping.Build(tmpl, src, mapping.Options{Seed: 1})
 				if err != nil {
 					b.Fatal(err)

@@ -16,6 +16,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/input"
 	"github.com/annosheet/annosheet/internal/testing/xlsxdump"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/templates"
@@ -66,11 +67,11 @@ func cellOf(cols []templates.ColumnSpec, row []string, key string) string {
 // build loads the case's template and builds its plan deterministically.
 func build(t testing.TB, c bookCase) (*templates.Template, *mapping.Result) {
 	t.Helper()
-	tmpl, err := templates.Resolve(c.template, c.params)
+	tmpl, err := input.Template(c.template, c.params)
 	if err != nil {
 		t.Fatal(err)
 	}
-	src, err := mapping.Open(tmpl.Input.Format, c.inputs)
+	src, err := input.Open(tmpl.Input.Format, c.inputs)
 	if err != nil {
 		t.Fatal(err)
 	}

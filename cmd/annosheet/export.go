@@ -13,6 +13,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/annosheet/annosheet/export"
+	"github.com/annosheet/annosheet/input"
 	"github.com/annosheet/annosheet/internal/atomicfile"
 	"github.com/annosheet/annosheet/internal/ojson"
 	"github.com/annosheet/annosheet/manifest"
@@ -168,7 +169,7 @@ func runExport(ctx context.Context, opt exportOptions, stdout, stderr io.Writer)
 	if len(t.Anonymize) > 0 && keys == nil {
 		return fmt.Errorf("template %s anonymises names; export needs the manifest (--manifest) to restore them", t.Name)
 	}
-	src, err := mapping.Open(t.Input.Format, inputs)
+	src, err := input.Open(t.Input.Format, inputs)
 	if err != nil {
 		return err
 	}
@@ -288,7 +289,7 @@ func exportTemplate(opt exportOptions, man *study.Manifest, id mapping.TemplateI
 	var err error
 	switch {
 	case opt.Template != "":
-		t, err = templates.Resolve(opt.Template, opt.Params)
+		t, err = input.Template(opt.Template, opt.Params)
 	case man != nil:
 		params := maps.Clone(man.Template.Params)
 		if params == nil {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/annosheet/annosheet/input"
 	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/sheets"
@@ -194,15 +195,15 @@ func runGenerate(ctx context.Context, opt generateOptions, stdout, stderr io.Wri
 	if err := opt.check(); err != nil {
 		return err
 	}
-	t, err := templates.Resolve(opt.Template, opt.Params)
+	t, err := input.Template(opt.Template, opt.Params)
 	if err != nil {
 		return err
 	}
-	src, err := mapping.Open(t.Input.Format, opt.Inputs)
+	src, err := input.Open(t.Input.Format, opt.Inputs)
 	if err != nil {
 		return err
 	}
-	spool := mapping.NewSpool(src)
+	spool := input.NewSpool(src)
 	defer spool.Close()
 	var w study.Writer = xlsxWriter{dir: opt.Out, now: opt.Now}
 	var sw *sheetsWriter

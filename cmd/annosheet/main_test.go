@@ -199,7 +199,8 @@ func TestGenerateBuiltins(t *testing.T) {
 				t.Error("manifest does not keep the template text")
 			}
 			for _, in := range m.Inputs {
-				h, err := manifest.HashFile(in.Path)
+				// Paths are relative to the manifest's folder.
+				h, err := manifest.HashFile(filepath.Join(dir, filepath.FromSlash(in.Path)))
 				if err != nil || h.SHA256 != in.SHA256 || h.Bytes != in.Bytes {
 					t.Errorf("input %s: hash %s, file hashes to %s (%v)", in.Path, in.SHA256, h.SHA256, err)
 				}

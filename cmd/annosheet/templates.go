@@ -9,6 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/annosheet/annosheet/input"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -79,7 +80,7 @@ func runTemplatesList(w io.Writer) error {
 }
 
 func runTemplatesShow(name string, asJSON bool, w io.Writer) error {
-	t, err := templates.Resolve(name, nil)
+	t, err := input.Template(name, nil)
 	if err != nil {
 		return err
 	}
@@ -98,7 +99,7 @@ func runTemplatesCheck(files []string, w io.Writer) error {
 		if _, err := os.Stat(f); err != nil {
 			return fmt.Errorf("templates check: %w", err)
 		}
-		t, err := templates.LoadFile(f)
+		t, err := input.TemplateFile(f, nil)
 		if err != nil {
 			failed = append(failed, err)
 			continue

@@ -33,6 +33,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/input"
 	"github.com/annosheet/annosheet/internal/testing/goldtest"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/templates"
@@ -142,11 +143,11 @@ func Run(t *testing.T, b Backend) {
 			if filepath.Ext(ref) == ".yaml" {
 				ref = filepath.Join(root, ref)
 			}
-			tp, err := templates.Resolve(ref, nil)
+			tp, err := input.Template(ref, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			src, err := mapping.Open(tp.Input.Format, []string{filepath.Join(data, tc.input)})
+			src, err := input.Open(tp.Input.Format, []string{filepath.Join(data, tc.input)})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/input"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/templates"
 )
@@ -114,7 +115,7 @@ func FilledLegalPlan(dir string, n, cellLimit int) (*backend.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	src, err := mapping.Open("jsonl", []string{in})
+	src, err := input.Open("jsonl", []string{in})
 	if err != nil {
 		return nil, err
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/annosheet/annosheet/export"
+	"github.com/annosheet/annosheet/input"
 	"github.com/annosheet/annosheet/internal/ojson"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/schema"
@@ -59,7 +60,7 @@ func ValidateRecords(t testing.TB, jsonl []byte) {
 // returns its path.
 func Generate(t testing.TB, dir string, tmpl *templates.Template, opt mapping.Options, inputs ...string) (string, *mapping.Result) {
 	t.Helper()
-	src, err := mapping.Open(tmpl.Input.Format, inputs)
+	src, err := input.Open(tmpl.Input.Format, inputs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +124,7 @@ func Export(t testing.TB, tmpl *templates.Template, jsonl []byte, study Study, i
 	if err != nil {
 		t.Fatal(err)
 	}
-	src, err := mapping.Open(tmpl.Input.Format, inputs)
+	src, err := input.Open(tmpl.Input.Format, inputs)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/annosheet/annosheet/export"
+	"github.com/annosheet/annosheet/input"
 	"github.com/annosheet/annosheet/internal/ojson"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/templates"
@@ -132,7 +133,7 @@ func TestRecordsRoundTrip(t *testing.T) {
 
 func nativeFiles(t *testing.T, tp *templates.Template, recs []*mapping.Annotation, origins export.Origins, study Study, inputs []string) []export.File {
 	t.Helper()
-	src, err := mapping.Open(tp.Input.Format, inputs)
+	src, err := input.Open(tp.Input.Format, inputs)
 	if err != nil {
 		t.Fatal(err)
 	}

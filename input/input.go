@@ -1,4 +1,4 @@
-package mapping
+package input
 
 import (
 	"bufio"
@@ -12,39 +12,14 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/annosheet/annosheet/mapping"
 )
-
-// Record is one input record as read, before the template is applied.
-type Record struct {
-	Data  any             // the decoded JSON value; numbers are json.Number
-	Raw   json.RawMessage // the record as written
-	Key   string          // its key, when the input is a JSON object keyed by id
-	Index int             // 0-based position across all inputs
-	File  string
-	Line  int // the line the record starts on
-	// InvalidUTF8 is set when the raw record had bytes that are not UTF-8;
-	// the decoder replaced them with U+FFFD.
-	InvalidUTF8 bool
-}
-
-// Source is a set of input records that can be read more than once, so
-// that generating never has to hold every record in memory.
-type Source interface {
-	// Each calls fn for every record in input order. An error from fn stops
-	// the iteration and is returned.
-	Each(fn func(*Record) error) error
-	// Files lists the files the records come from, for the manifest.
-	Files() []string
-}
-
-// MaxErrors bounds how many problems one run collects before it stops
-// reading; past that point more messages help nobody.
-const MaxErrors = 100
 
 // Open returns the records of the given input files. format is jsonl, json,
 // factgenie or auto (by file extension: .jsonl, .json; a folder is
 // factgenie). Files are checked for existence now and read on each Each.
-func Open(format string, paths []string) (Source, error) {
+func Open(format string, paths []string) (mapping.Source, error) {
 	if len(paths) == 0 {
 		return nil, errors.New("no input given")
 	}
@@ -92,7 +67,7 @@ func (s *jsonSource) Files() []string {
 	return out
 }
 
-func (s *jsonSource) Each(fn func(*Record) error) error {
+func (s *jsonSource) Each(fn func(*mapping.Record) error) error {
 	index := 0
 	for _, f := range s.files {
 		var err error
@@ -116,14 +91,14 @@ var utf8BOM = []byte{0xef, 0xbb, 0xbf}
 // eachJSONL reads one JSON value per line. A malformed line is reported
 // with its line number; reading goes on so that every bad line is reported
 // at once (up to MaxErrors).
-func eachJSONL(name string, index *int, fn func(*Record) error) error {
+func eachJSONL(name string, index *int, fn func(*mapping.Record) error) error {
 	f, err := os.Open(name)
 	if err != nil {
 		return fmt.Errorf("input: %w", err)
 	}
 	defer f.Close()
 	r := bufio.NewReaderSize(f, 1<<16)
-	var bad Problems
+	var bad mapping.Problems
 	for line := 1; ; line++ {
 		b, err := r.ReadBytes('\n')
 		if len(b) > 0 {
@@ -135,7 +110,7 @@ func eachJSONL(name string, index *int, fn func(*Record) error) error {
 				rec, perr := decodeRecord(trimmed, name, line)
 				if perr != nil {
 					bad = append(bad, perr)
-					if len(bad) >= MaxErrors {
+					if len(bad) >= mapping.MaxErrors {
 						return bad
 					}
 				} else if len(bad) == 0 {
@@ -161,7 +136,7 @@ func eachJSONL(name string, index *int, fn func(*Record) error) error {
 }
 
 // decodeRecord decodes one JSON value, numbers kept as written.
-func decodeRecord(raw []byte, file string, line int) (*Record, *Problem) {
+func decodeRecord(raw []byte, file string, line int) (*mapping.Record, *mapping.Problem) {
 	d := json.NewDecoder(bytes.NewReader(raw))
 	d.UseNumber()
 	var v any
@@ -173,13 +148,13 @@ func decodeRecord(raw []byte, file string, line int) (*Record, *Problem) {
 		if d.More() {
 			msg = "more than one JSON value on the line (JSON Lines holds one record per line)"
 		}
-		return nil, &Problem{Severity: Error, File: file, Line: line, Err: ErrMalformed, Message: msg}
+		return nil, &mapping.Problem{Severity: mapping.Error, File: file, Line: line, Err: mapping.ErrMalformed, Message: msg}
 	}
-	return &Record{Data: v, Raw: raw, File: file, Line: line, InvalidUTF8: !utf8.Valid(raw)}, nil
+	return &mapping.Record{Data: v, Raw: raw, File: file, Line: line, InvalidUTF8: !utf8.Valid(raw)}, nil
 }
 
 // malformed turns a decoding error into a problem on the right line.
-func malformed(file string, line int, raw []byte, err error) *Problem {
+func malformed(file string, line int, raw []byte, err error) *mapping.Problem {
 	var se *json.SyntaxError
 	msg := err.Error()
 	if errors.As(err, &se) {
@@ -194,12 +169,12 @@ func malformed(file string, line int, raw []byte, err error) *Problem {
 	} else {
 		msg = "invalid JSON: " + msg
 	}
-	return &Problem{Severity: Error, File: file, Line: line, Message: msg, Err: ErrMalformed}
+	return &mapping.Problem{Severity: mapping.Error, File: file, Line: line, Message: msg, Err: mapping.ErrMalformed}
 }
 
 // eachJSON reads a JSON array of records or an object of records keyed by
 // id, streaming one record at a time.
-func eachJSON(name string, index *int, fn func(*Record) error) error {
+func eachJSON(name string, index *int, fn func(*mapping.Record) error) error {
 	f, err := os.Open(name)
 	if err != nil {
 		return fmt.Errorf("input: %w", err)
@@ -213,7 +188,7 @@ func eachJSON(name string, index *int, fn func(*Record) error) error {
 	d := json.NewDecoder(lc)
 	d.UseNumber()
 	problem := func(off int64, msg string) error {
-		return Problems{{Severity: Error, File: name, Line: lc.line(off), Message: msg, Err: ErrMalformed}}
+		return mapping.Problems{{Severity: mapping.Error, File: name, Line: lc.line(off), Message: msg, Err: mapping.ErrMalformed}}
 	}
 	// tokenFail reports an error of Token, whose offsets are exact.
 	tokenFail := func(err error) error {
@@ -278,7 +253,7 @@ func eachJSON(name string, index *int, fn func(*Record) error) error {
 		vs, _ := lc.valueStart(start, sep)
 		rec, perr := decodeRecord(raw, name, lc.line(vs))
 		if perr != nil {
-			return Problems{perr}
+			return mapping.Problems{perr}
 		}
 		rec.Key = key
 		rec.InvalidUTF8 = rec.InvalidUTF8 || badKey

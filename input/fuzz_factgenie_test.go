@@ -1,4 +1,4 @@
-package mapping
+package input
 
 import (
 	"bytes"
@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/annosheet/annosheet/mapping"
 )
 
 // FuzzFactgenie feeds arbitrary evaluator annotations and categories to the
@@ -35,12 +37,12 @@ func FuzzFactgenie(f *testing.F) {
 		os.WriteFile(filepath.Join(ev, "config.yaml"), cfg, 0o644)
 		src, err := OpenFactgenie([]string{dir})
 		if err != nil {
-			var ps Problems
+			var ps mapping.Problems
 			if !errors.As(err, &ps) || len(ps) == 0 {
 				t.Fatalf("error %v is not Problems", err)
 			}
 			for _, p := range ps {
-				if p.File == "" || p.Severity != Error {
+				if p.File == "" || p.Severity != mapping.Error {
 					t.Fatalf("problem without a file: %+v", p)
 				}
 			}
@@ -57,7 +59,7 @@ func FuzzFactgenie(f *testing.F) {
 			}
 		}
 		got := 0
-		src.Each(func(r *Record) error {
+		src.Each(func(r *mapping.Record) error {
 			got += len(r.Data.(map[string]any)["spans"].([]any))
 			return nil
 		})

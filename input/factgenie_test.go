@@ -1,4 +1,4 @@
-package mapping
+package input
 
 import (
 	"bytes"
@@ -13,6 +13,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/annosheet/annosheet/mapping"
 )
 
 const factgenieData = "../testdata/data/factgenie-d2t"
@@ -143,7 +145,7 @@ func factgenieExpected(t *testing.T) []inputRec {
 // factgenieCheckTypes checks that what the reader attaches has the Go
 // types the template engine expects: spans a []any of map[string]any,
 // numbers json.Number.
-func factgenieCheckTypes(t *testing.T, recs []*Record) {
+func factgenieCheckTypes(t *testing.T, recs []*mapping.Record) {
 	t.Helper()
 	for _, r := range recs {
 		m, ok := r.Data.(map[string]any)
@@ -714,7 +716,7 @@ func TestFactgenieErrors(t *testing.T) {
 				if want := strings.ReplaceAll(tc.err, "{dir}", dir); err.Error() != want {
 					t.Errorf("error:\n got %s\nwant %s", err, want)
 				}
-				var ps Problems
+				var ps mapping.Problems
 				if errors.As(err, &ps) {
 					t.Errorf("error is Problems, want a plain error: %v", err)
 				}
@@ -722,7 +724,7 @@ func TestFactgenieErrors(t *testing.T) {
 			}
 			want := make([]inputProb, len(tc.probs))
 			for i, p := range tc.probs {
-				p.Severity = Error
+				p.Severity = mapping.Error
 				p.File = filepath.FromSlash(p.File)
 				p.Message = strings.ReplaceAll(p.Message, "{dir}", dir)
 				want[i] = p

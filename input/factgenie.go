@@ -1,4 +1,4 @@
-package mapping
+package input
 
 import (
 	"encoding/json"
@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/annosheet/annosheet/mapping"
 )
 
 // A factgenie source joins generated outputs with the error spans that one
@@ -27,13 +29,13 @@ import (
 // categories under config.annotation_span_categories) and files/*.jsonl.
 // The evaluator's name is its folder's name.
 type factgenieSource struct {
-	records []*Record
+	records []*mapping.Record
 	files   []string
 }
 
 func (s *factgenieSource) Files() []string { return s.files }
 
-func (s *factgenieSource) Each(fn func(*Record) error) error {
+func (s *factgenieSource) Each(fn func(*mapping.Record) error) error {
 	for _, r := range s.records {
 		if err := fn(r); err != nil {
 			return err
@@ -48,7 +50,7 @@ type evaluatorDir struct {
 
 // OpenFactgenie reads factgenie outputs and evaluator annotations; see the
 // layouts above. Factgenie data sets are small, so they are read at once.
-func OpenFactgenie(paths []string) (Source, error) {
+func OpenFactgenie(paths []string) (mapping.Source, error) {
 	var outputs []string
 	var evals []evaluatorDir
 	for _, p := range paths {
@@ -97,20 +99,20 @@ func OpenFactgenie(paths []string) (Source, error) {
 	}
 
 	s := &factgenieSource{}
-	byKey := map[string]*Record{}
-	var bad Problems
+	byKey := map[string]*mapping.Record{}
+	var bad mapping.Problems
 	src, err := Open("jsonl", outputs)
 	if err != nil {
 		return nil, err
 	}
-	err = src.Each(func(r *Record) error {
+	err = src.Each(func(r *mapping.Record) error {
 		m, k, p := factgenieRecord(r, "a factgenie output")
 		if p != nil {
 			bad = append(bad, p)
 			return nil
 		}
 		if prev := byKey[k]; prev != nil {
-			bad = append(bad, &Problem{Severity: Error, File: r.File, Line: r.Line, Err: ErrDuplicateID,
+			bad = append(bad, &mapping.Problem{Severity: mapping.Error, File: r.File, Line: r.Line, Err: mapping.ErrDuplicateID,
 				Message: fmt.Sprintf("output %s is also at %s:%d", k, prev.File, prev.Line)})
 			return nil
 		}
@@ -127,7 +129,7 @@ func OpenFactgenie(paths []string) (Source, error) {
 		files, perr := readEvaluator(ev, byKey)
 		bad = append(bad, perr...)
 		s.files = append(s.files, files...)
-		if len(bad) >= MaxErrors {
+		if len(bad) >= mapping.MaxErrors {
 			break
 		}
 	}
@@ -148,14 +150,14 @@ func isEvaluatorDir(d string) bool {
 
 // factgenieRecord reads a record of a factgenie file (what names its kind
 // in messages) as an object and its key.
-func factgenieRecord(r *Record, what string) (map[string]any, string, *Problem) {
+func factgenieRecord(r *mapping.Record, what string) (map[string]any, string, *mapping.Problem) {
 	m, ok := r.Data.(map[string]any)
 	if !ok {
-		return nil, "", &Problem{Severity: Error, File: r.File, Line: r.Line, Err: ErrBadValue, Message: what + " must be a JSON object"}
+		return nil, "", &mapping.Problem{Severity: mapping.Error, File: r.File, Line: r.Line, Err: mapping.ErrBadValue, Message: what + " must be a JSON object"}
 	}
 	k, missing := factgenieKey(m)
 	if missing != "" {
-		return nil, "", &Problem{Severity: Error, File: r.File, Line: r.Line, Field: missing, Err: ErrMissingField,
+		return nil, "", &mapping.Problem{Severity: mapping.Error, File: r.File, Line: r.Line, Field: missing, Err: mapping.ErrMissingField,
 			Message: what + " needs dataset, split, setup_id and example_idx"}
 	}
 	return m, k, nil
@@ -190,11 +192,11 @@ func factgenieKey(m map[string]any) (key, missing string) {
 }
 
 // readEvaluator attaches one evaluator's spans to the outputs they concern.
-func readEvaluator(ev evaluatorDir, byKey map[string]*Record) ([]string, Problems) {
+func readEvaluator(ev evaluatorDir, byKey map[string]*mapping.Record) ([]string, mapping.Problems) {
 	var files []string
 	var cats []string
 	var catFile string
-	var bad Problems
+	var bad mapping.Problems
 	if p := filepath.Join(ev.dir, "annotations.jsonl"); fileExists(p) {
 		catFile = filepath.Join(ev.dir, "config.yaml")
 		files = append(files, p, catFile)
@@ -205,10 +207,10 @@ func readEvaluator(ev evaluatorDir, byKey map[string]*Record) ([]string, Problem
 		}
 		b, err := os.ReadFile(catFile)
 		if err != nil {
-			return nil, Problems{{Severity: Error, File: catFile, Err: ErrMissingField, Message: "cannot read the span categories: " + err.Error()}}
+			return nil, mapping.Problems{{Severity: mapping.Error, File: catFile, Err: mapping.ErrMissingField, Message: "cannot read the span categories: " + err.Error()}}
 		}
 		if err := yaml.Unmarshal(b, &cfg); err != nil {
-			return nil, Problems{{Severity: Error, File: catFile, Err: ErrMalformed, Message: "invalid YAML: " + err.Error()}}
+			return nil, mapping.Problems{{Severity: mapping.Error, File: catFile, Err: mapping.ErrMalformed, Message: "invalid YAML: " + err.Error()}}
 		}
 		for _, c := range cfg.Categories {
 			cats = append(cats, c.Name)
@@ -224,10 +226,10 @@ func readEvaluator(ev evaluatorDir, byKey map[string]*Record) ([]string, Problem
 		}
 		b, err := os.ReadFile(catFile)
 		if err != nil {
-			return nil, Problems{{Severity: Error, File: catFile, Err: ErrMissingField, Message: err.Error()}}
+			return nil, mapping.Problems{{Severity: mapping.Error, File: catFile, Err: mapping.ErrMissingField, Message: err.Error()}}
 		}
 		if err := json.Unmarshal(b, &meta); err != nil {
-			return nil, Problems{{Severity: Error, File: catFile, Err: ErrMalformed, Message: "invalid JSON: " + err.Error()}}
+			return nil, mapping.Problems{{Severity: mapping.Error, File: catFile, Err: mapping.ErrMalformed, Message: "invalid JSON: " + err.Error()}}
 		}
 		for _, c := range meta.Config.Categories {
 			cats = append(cats, c.Name)
@@ -237,11 +239,11 @@ func readEvaluator(ev evaluatorDir, byKey map[string]*Record) ([]string, Problem
 		files = append(files, catFile)
 		files = append(files, matches...)
 		if len(matches) == 0 {
-			return nil, Problems{{Severity: Error, File: filepath.Join(ev.dir, "files"), Err: ErrMissingField, Message: "a campaign folder needs its annotations in files/*.jsonl"}}
+			return nil, mapping.Problems{{Severity: mapping.Error, File: filepath.Join(ev.dir, "files"), Err: mapping.ErrMissingField, Message: "a campaign folder needs its annotations in files/*.jsonl"}}
 		}
 	}
 	if len(cats) == 0 {
-		bad = append(bad, &Problem{Severity: Error, File: catFile, Err: ErrMissingField, Message: "no annotation_span_categories: the span types cannot be named"})
+		bad = append(bad, &mapping.Problem{Severity: mapping.Error, File: catFile, Err: mapping.ErrMissingField, Message: "no annotation_span_categories: the span types cannot be named"})
 		return files, bad
 	}
 	var spanFiles []string
@@ -252,9 +254,9 @@ func readEvaluator(ev evaluatorDir, byKey map[string]*Record) ([]string, Problem
 	}
 	src, err := Open("jsonl", spanFiles)
 	if err != nil {
-		return files, Problems{{Severity: Error, File: ev.dir, Err: ErrMalformed, Message: err.Error()}}
+		return files, mapping.Problems{{Severity: mapping.Error, File: ev.dir, Err: mapping.ErrMalformed, Message: err.Error()}}
 	}
-	err = src.Each(func(r *Record) error {
+	err = src.Each(func(r *mapping.Record) error {
 		m, k, p := factgenieRecord(r, "an annotation record")
 		if p != nil {
 			bad = append(bad, p)
@@ -262,14 +264,14 @@ func readEvaluator(ev evaluatorDir, byKey map[string]*Record) ([]string, Problem
 		}
 		out := byKey[k]
 		if out == nil {
-			bad = append(bad, &Problem{Severity: Error, File: r.File, Line: r.Line, Err: ErrMissingField,
+			bad = append(bad, &mapping.Problem{Severity: mapping.Error, File: r.File, Line: r.Line, Err: mapping.ErrMissingField,
 				Message: fmt.Sprintf("no output %s in the outputs for these spans", k)})
 			return nil
 		}
 		anns, ok := m["annotations"].([]any)
 		if !ok {
 			if _, present := m["annotations"]; !present || m["annotations"] != nil {
-				bad = append(bad, &Problem{Severity: Error, File: r.File, Line: r.Line, Field: "annotations", Err: ErrMissingField, Message: "expected a list of annotations"})
+				bad = append(bad, &mapping.Problem{Severity: mapping.Error, File: r.File, Line: r.Line, Field: "annotations", Err: mapping.ErrMissingField, Message: "expected a list of annotations"})
 			}
 			return nil
 		}
@@ -278,7 +280,7 @@ func readEvaluator(ev evaluatorDir, byKey map[string]*Record) ([]string, Problem
 		for i, a := range anns {
 			am, ok := a.(map[string]any)
 			if !ok {
-				bad = append(bad, &Problem{Severity: Error, File: r.File, Line: r.Line, Field: fmt.Sprintf("annotations[%d]", i), Err: ErrBadValue, Message: "an annotation must be an object"})
+				bad = append(bad, &mapping.Problem{Severity: mapping.Error, File: r.File, Line: r.Line, Field: fmt.Sprintf("annotations[%d]", i), Err: mapping.ErrBadValue, Message: "an annotation must be an object"})
 				continue
 			}
 			span := map[string]any{"evaluator": ev.name, "index": json.Number(fmt.Sprint(i))}
@@ -289,7 +291,7 @@ func readEvaluator(ev evaluatorDir, byKey map[string]*Record) ([]string, Problem
 			}
 			typ, err := asInt(am["type"])
 			if err != nil || typ < 0 || typ >= len(cats) {
-				bad = append(bad, &Problem{Severity: Error, File: r.File, Line: r.Line, Field: fmt.Sprintf("annotations[%d].type", i), Err: ErrBadValue,
+				bad = append(bad, &mapping.Problem{Severity: mapping.Error, File: r.File, Line: r.Line, Field: fmt.Sprintf("annotations[%d].type", i), Err: mapping.ErrBadValue,
 					Message: fmt.Sprintf("type %v is not an index into the %d categories of %s", am["type"], len(cats), catFile)})
 				continue
 			}
@@ -299,11 +301,11 @@ func readEvaluator(ev evaluatorDir, byKey map[string]*Record) ([]string, Problem
 		om["spans"] = spans
 		return nil
 	})
-	var ps Problems
+	var ps mapping.Problems
 	if errors.As(err, &ps) {
 		bad = append(bad, ps...)
 	} else if err != nil {
-		bad = append(bad, &Problem{Severity: Error, File: ev.dir, Err: ErrMalformed, Message: err.Error()})
+		bad = append(bad, &mapping.Problem{Severity: mapping.Error, File: ev.dir, Err: mapping.ErrMalformed, Message: err.Error()})
 	}
 	return files, bad
 }

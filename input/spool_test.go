@@ -1,4 +1,4 @@
-package mapping
+package input
 
 import (
 	"errors"
@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/annosheet/annosheet/mapping"
 )
 
 // testData holds the real data sets.
@@ -14,7 +16,7 @@ const testData = "../testdata/data/"
 
 // sameRecords fails unless got and want are the same records, field by
 // field (the decoded data too).
-func sameRecords(t testing.TB, what string, got, want []*Record) {
+func sameRecords(t testing.TB, what string, got, want []*mapping.Record) {
 	t.Helper()
 	if len(got) != len(want) {
 		t.Fatalf("%s: %d records, want %d", what, len(got), len(want))
@@ -28,7 +30,7 @@ func sameRecords(t testing.TB, what string, got, want []*Record) {
 
 // checkSpool reads the input again through a Spool, whole and in
 // subsets, and fails unless every read gives want's records.
-func checkSpool(t testing.TB, format string, paths []string, want []*Record, rng *rand.Rand) {
+func checkSpool(t testing.TB, format string, paths []string, want []*mapping.Record, rng *rand.Rand) {
 	t.Helper()
 	src, err := Open(format, paths)
 	if err != nil {
@@ -47,7 +49,7 @@ func checkSpool(t testing.TB, format string, paths []string, want []*Record, rng
 	// each, in input order.
 	for range 4 {
 		var idx []int
-		var sub []*Record
+		var sub []*mapping.Record
 		for i, r := range want {
 			if rng.IntN(3) == 0 {
 				idx = append(idx, i, i)
@@ -103,7 +105,7 @@ func TestSpool(t *testing.T) {
 
 // legalSpool is a Spool of the legal-gaps sample, not yet read, and its
 // records; its temporary files go to a folder of the test's.
-func legalSpool(t *testing.T) (*Spool, []*Record) {
+func legalSpool(t *testing.T) (*Spool, []*mapping.Record) {
 	t.Helper()
 	t.Setenv("TMPDIR", t.TempDir())
 	src, err := Open("jsonl", []string{testData + "legal-gaps/examples.sample.jsonl"})
@@ -125,7 +127,7 @@ func TestSpoolStopped(t *testing.T) {
 	s, want := legalSpool(t)
 	stop := errors.New("stop")
 	n := 0
-	err := s.Each(func(*Record) error {
+	err := s.Each(func(*mapping.Record) error {
 		if n++; n == 3 {
 			return stop
 		}
@@ -141,11 +143,11 @@ func TestSpoolStopped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sameRecords(t, "subset before the copy", got, []*Record{want[1], want[4]})
+	sameRecords(t, "subset before the copy", got, []*mapping.Record{want[1], want[4]})
 	got, _ = inputReadAll(s)
 	sameRecords(t, "whole", got, want)
 	got, _ = inputReadAll(s.Subset([]int{4, 1}))
-	sameRecords(t, "subset from the copy", got, []*Record{want[1], want[4]})
+	sameRecords(t, "subset from the copy", got, []*mapping.Record{want[1], want[4]})
 	if _, err := inputReadAll(s.Subset([]int{99})); err == nil {
 		t.Error("a subset beyond the input gave no error")
 	}
@@ -155,8 +157,8 @@ func TestSpoolStopped(t *testing.T) {
 // input, and the copy it is making stays whole.
 func TestSpoolNested(t *testing.T) {
 	s, want := legalSpool(t)
-	var outer []*Record
-	err := s.Each(func(r *Record) error {
+	var outer []*mapping.Record
+	err := s.Each(func(r *mapping.Record) error {
 		outer = append(outer, r)
 		inner, err := inputReadAll(s)
 		if err != nil {
@@ -167,7 +169,7 @@ func TestSpoolNested(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		sameRecords(t, "inner subset", sub, []*Record{want[r.Index]})
+		sameRecords(t, "inner subset", sub, []*mapping.Record{want[r.Index]})
 		return nil
 	})
 	if err != nil {

@@ -1,4 +1,4 @@
-package mapping
+package input
 
 import (
 	"bufio"
@@ -8,6 +8,8 @@ import (
 	"io"
 	"os"
 	"slices"
+
+	"github.com/annosheet/annosheet/mapping"
 )
 
 // Spool is a Source that copies the records of another into a temporary
@@ -16,7 +18,7 @@ import (
 // reads its input once, not once per batch. Sources that hold their
 // records in memory (factgenie) are not copied. Close removes the file.
 type Spool struct {
-	src   Source
+	src   mapping.Source
 	f     *os.File
 	offs  []int64  // the offset in f of the record with each Index
 	files []string // Record.File values, by number
@@ -27,7 +29,7 @@ type Spool struct {
 }
 
 // NewSpool wraps src. Nothing is read until Each.
-func NewSpool(src Source) *Spool { return &Spool{src: src} }
+func NewSpool(src mapping.Source) *Spool { return &Spool{src: src} }
 
 // Files lists the input files.
 func (s *Spool) Files() []string { return s.src.Files() }
@@ -45,7 +47,7 @@ func (s *Spool) Close() error {
 
 // Each calls fn for every record in input order, from the input the first
 // time and from the copy afterwards.
-func (s *Spool) Each(fn func(*Record) error) error {
+func (s *Spool) Each(fn func(*mapping.Record) error) error {
 	if s.done {
 		return s.read(nil, true, fn)
 	}
@@ -66,7 +68,7 @@ func (s *Spool) Each(fn func(*Record) error) error {
 	var buf []byte
 	s.copying = true
 	defer func() { s.copying = false }()
-	err = s.src.Each(func(r *Record) error {
+	err = s.src.Each(func(r *mapping.Record) error {
 		if r.Index != len(s.offs) {
 			return fmt.Errorf("spool the input: record %d comes as the %dth", r.Index, len(s.offs))
 		}
@@ -108,7 +110,7 @@ func (s *Spool) Each(fn func(*Record) error) error {
 // Subset is a Source of the records with these indexes (Record.Index), in
 // input order. It reads them from the copy when there is one, otherwise it
 // reads the input and skips the others.
-func (s *Spool) Subset(indexes []int) Source {
+func (s *Spool) Subset(indexes []int) mapping.Source {
 	idx := slices.Clone(indexes)
 	slices.Sort(idx)
 	return &subset{s: s, idx: slices.Compact(idx)}
@@ -121,11 +123,11 @@ type subset struct {
 
 func (ss *subset) Files() []string { return ss.s.Files() }
 
-func (ss *subset) Each(fn func(*Record) error) error {
+func (ss *subset) Each(fn func(*mapping.Record) error) error {
 	if ss.s.done && !ss.s.copying {
 		return ss.s.read(ss.idx, false, fn)
 	}
-	return ss.s.src.Each(func(r *Record) error {
+	return ss.s.src.Each(func(r *mapping.Record) error {
 		if _, ok := slices.BinarySearch(ss.idx, r.Index); !ok {
 			return nil
 		}
@@ -135,7 +137,7 @@ func (ss *subset) Each(fn func(*Record) error) error {
 
 // read calls fn for the copied records with these indexes, or for all of
 // them.
-func (s *Spool) read(indexes []int, all bool, fn func(*Record) error) error {
+func (s *Spool) read(indexes []int, all bool, fn func(*mapping.Record) error) error {
 	if all {
 		indexes = make([]int, len(s.offs))
 		for i := range indexes {
@@ -175,7 +177,7 @@ func (s *Spool) read(indexes []int, all bool, fn func(*Record) error) error {
 
 // readSpooled reads one record as Spool.Each wrote it (file number, line,
 // invalid UTF-8, key, raw record), decoding it again as the input did.
-func readSpooled(r *countingReader, files []string) (*Record, error) {
+func readSpooled(r *countingReader, files []string) (*mapping.Record, error) {
 	var err error
 	uvarint := func() uint64 {
 		var n uint64

@@ -1,0 +1,153 @@
+package study
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/annosheet/annosheet/manifest"
+	"github.com/annosheet/annosheet/mapping"
+)
+
+// ErrInputChanged is wrapped when a study's input no longer has the
+// content the workbooks were made from.
+var ErrInputChanged = errors.New("input changed since the workbooks were generated")
+
+// ErrInputMissing is wrapped when a study's input cannot be found.
+var ErrInputMissing = errors.New("input not found")
+
+// InputPaths finds the study's inputs, as generate was given them. Paths
+// in the manifest are relative to its folder: they are looked for there
+// first (the study moved with its inputs), then where the study was made
+// (the study moved alone), then as written (manifests of older versions,
+// relative to where generate ran). Every file must have the content it
+// had: a found file whose SHA-256 differs is an error.
+func (m *Manifest) InputPaths() ([]string, error) {
+	bases := []func(string) string{func(p string) string { return joinRel(m.Dir(), p) }}
+	if m.Manifest.Dir != "" {
+		bases = append(bases, func(p string) string { return joinRel(filepath.FromSlash(m.Manifest.Dir), p) })
+	}
+	bases = append(bases, func(p string) string { return filepath.FromSlash(p) })
+	var changed error
+	for _, base := range bases {
+		ok := true
+		for _, in := range m.Inputs {
+			path := base(in.Path)
+			h, err := manifest.HashFile(path)
+			if err != nil {
+				ok = false
+				break
+			}
+			if h.SHA256 != in.SHA256 {
+				if changed == nil {
+					changed = fmt.Errorf("%s: %w (SHA-256 %s…, was %s…); give --input to use it anyway", path, ErrInputChanged, h.SHA256[:12], in.SHA256[:12])
+				}
+				ok = false
+				break
+			}
+		}
+		if ok {
+			out := make([]string, len(m.InputArgs))
+			for i, a := range m.InputArgs {
+				out[i] = base(a)
+			}
+			return out, nil
+		}
+	}
+	if changed != nil {
+		return nil, changed
+	}
+	var names []string
+	for _, in := range m.Inputs {
+		names = append(names, in.Path)
+	}
+	return nil, fmt.Errorf("%s: %w: %s (looked beside the manifest and where the study was made); give --input", m.Path, ErrInputMissing, strings.Join(names, ", "))
+}
+
+// joinRel joins a relative path to dir; an absolute path stays.
+func joinRel(dir, p string) string {
+	p = filepath.FromSlash(p)
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(dir, p)
+}
+
+// ChangedInputs lists the inputs given in place of the manifest's whose
+// content differs from the study's, for a warning.
+func (m *Manifest) ChangedInputs(files []string) []string {
+	var out []string
+	for i, f := range files {
+		if i >= len(m.Inputs) {
+			break
+		}
+		h, err := manifest.HashFile(f)
+		if err != nil || h.SHA256 != m.Inputs[i].SHA256 {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// ErrProblems is wrapped when records to export have error-level problems.
+var ErrProblems = errors.New("records with errors")
+
+// Selection is what SelectForExport keeps and leaves out.
+type Selection struct {
+	Records []*mapping.Annotation
+	// Left out, by status: with CompleteOnly, the partial, empty and
+	// missing units; always the missing ones (there is nothing of them).
+	Partial, Empty, Missing int
+	// WithErrors counts the records kept although they have errors
+	// (AllowProblems).
+	WithErrors int
+}
+
+// SelectForExport picks the records to export. A record with an
+// error-level problem is refused unless allowProblems; completeOnly
+// keeps only complete units.
+func SelectForExport(recs []*mapping.Annotation, completeOnly, allowProblems bool) (*Selection, error) {
+	s := &Selection{}
+	var bad []string
+	for _, r := range recs {
+		switch {
+		case r.Status == mapping.StatusMissing:
+			s.Missing++
+			continue
+		case completeOnly && r.Status == mapping.StatusPartial:
+			s.Partial++
+			continue
+		case completeOnly && r.Status == mapping.StatusEmpty:
+			s.Empty++
+			continue
+		}
+		if hasError(r) {
+			if !allowProblems {
+				bad = append(bad, r.Unit+by(r.Annotator))
+				continue
+			}
+			s.WithErrors++
+		}
+		s.Records = append(s.Records, r)
+	}
+	if n := len(bad); n > 0 {
+		more := ""
+		if n > 5 {
+			more = fmt.Sprintf(" and %d more", n-5)
+			bad = bad[:5]
+		}
+		return nil, fmt.Errorf("%w: %s (%s%s): fix them and pull again, export only complete units (--complete-only), or export them as they are (--allow-problems)",
+			ErrProblems, plural(n, "unit")+" with error-level problems", strings.Join(bad, ", "), more)
+	}
+	return s, nil
+}
+
+func hasError(r *mapping.Annotation) bool {
+	for _, p := range r.Problems {
+		if p.Severity == mapping.Error {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,581 @@
+package study
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/annosheet/annosheet/assign"
+	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/internal/atomicfile"
+	"github.com/annosheet/annosheet/manifest"
+	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/templates"
+)
+
+// ErrAnswered is wrapped by the error that refuses to rewrite workbooks
+// annotators have answered in.
+var ErrAnswered = errors.New("workbooks hold answers")
+
+// answeredError is ErrAnswered in words that say which workbooks.
+type answeredError string
+
+func (e answeredError) Error() string        { return string(e) }
+func (e answeredError) Is(target error) bool { return target == ErrAnswered }
+
+// GenerateOptions describe a study to make.
+type GenerateOptions struct {
+	Template *templates.Template
+	// Inputs are the input paths as given.
+	Inputs []string
+	// Dir is the study's folder: its manifest, and its workbook files.
+	Dir string
+	// Batch names the single shared workbook.
+	Batch string
+	// Seed seeds the assignment, anonymised labels and shuffled orders;
+	// a random one when SeedSet is false.
+	Seed    uint64
+	SeedSet bool
+	Now     time.Time
+	// Force replaces what a previous run made; DiscardAnswers lets it
+	// replace workbooks that hold answers.
+	Force, DiscardAnswers bool
+	// Assignment.
+	Annotators []string
+	Overlap    int
+	BatchSize  int
+
+	// Warn is told of each problem of the inputs that does not stop the
+	// study; Note of each step worth saying; Wrote of each workbook made.
+	Warn  func(error)
+	Note  func(string)
+	Wrote func(where string, b *manifest.Batch)
+	// Progress is told how many rows will be written, then of each row.
+	Progress func(total int64) func(rows int)
+}
+
+// Generated is what Generate made.
+type Generated struct {
+	Manifest *manifest.Manifest
+	Path     string // of the manifest
+	// All is the whole study's build: units, warnings, keys, orders.
+	All *mapping.Result
+	// Kept counts the workbooks a previous run had made and this one
+	// kept.
+	Kept int
+}
+
+// Records are a study's input records, read as often as needed: the
+// whole set, or the records of one batch by their indexes.
+type Records interface {
+	mapping.Source
+	Subset(indexes []int) mapping.Source
+}
+
+// generation is one Generate run.
+type generation struct {
+	opt    GenerateOptions
+	w      Writer
+	t      *templates.Template
+	src    Records
+	record map[string]int // item -> the Index of its input record
+	study  string
+	all    *mapping.Result
+	plan   []assign.Batch
+	man    *manifest.Manifest
+	path   string
+}
+
+// Generate plans a study, shares its instances out among the annotators
+// and makes a workbook per batch through w, saving the manifest as each
+// comes into being. A previous run of the same study in the folder is
+// finished, never made twice; what it made is replaced only with Force,
+// and workbooks that hold answers only with DiscardAnswers too.
+func Generate(ctx context.Context, opt GenerateOptions, src Records, w Writer) (*Generated, error) {
+	g := &generation{opt: opt, w: w, t: opt.Template, src: src, path: filepath.Join(opt.Dir, manifest.FileName)}
+	if g.opt.Warn == nil {
+		g.opt.Warn = func(error) {}
+	}
+	if g.opt.Note == nil {
+		g.opt.Note = func(string) {}
+	}
+	if g.opt.Wrote == nil {
+		g.opt.Wrote = func(string, *manifest.Batch) {}
+	}
+	prev, err := g.previous()
+	if err != nil {
+		return nil, err
+	}
+	if err := g.begin(prev); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	kept, err := g.check(ctx, prev)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(opt.Dir, 0o755); err != nil {
+		return nil, err
+	}
+	if err := g.write(ctx, prev, kept); err != nil {
+		return nil, err
+	}
+	return &Generated{Manifest: g.man, Path: g.path, All: g.all, Kept: len(kept)}, nil
+}
+
+// previous reads the manifest a previous run left in the folder, if any.
+func (g *generation) previous() (*manifest.Manifest, error) {
+	if _, err := os.Lstat(g.path); err != nil {
+		return nil, nil
+	}
+	prev, err := manifest.Read(g.path)
+	if err != nil {
+		if g.opt.Force {
+			g.opt.Warn(fmt.Errorf("%w; --force replaces it", err))
+			return nil, nil
+		}
+		return nil, fmt.Errorf("%w\n(move it away, or use --force to replace it)", err)
+	}
+	if prev.Format != g.w.Format() && !g.opt.Force {
+		return nil, fmt.Errorf("%s: %w: it records a study of %s workbooks (use another --out, or --force to replace it)", g.path, atomicfile.ErrExists, prev.Format)
+	}
+	return prev, nil
+}
+
+// begin draws the study's identity and seed (those of the previous run,
+// when it is the same study), checks every record, and shares out the
+// instances.
+func (g *generation) begin(prev *manifest.Manifest) error {
+	opt := &g.opt
+	var err error
+	if prev != nil && prev.Format == g.w.Format() && g.samePlan(prev) {
+		g.study, opt.Seed, opt.SeedSet = prev.Study, prev.Seed, true
+	} else if g.study, err = newStudyID(); err != nil {
+		return err
+	}
+	if !opt.SeedSet {
+		var b [8]byte
+		if _, err := rand.Read(b[:]); err != nil {
+			return err
+		}
+		opt.Seed = binary.LittleEndian.Uint64(b[:])
+	}
+	g.all, err = mapping.Build(g.t, g.src, mapping.Options{Batch: opt.Batch, Study: g.study, CellLimit: g.w.CellLimit(), Seed: opt.Seed})
+	if err != nil {
+		return err
+	}
+	for _, w := range g.all.Warnings {
+		opt.Warn(w)
+	}
+	var items []assign.Item
+	g.record = map[string]int{}
+	for _, u := range g.all.Units {
+		g.record[u.Item] = u.Record
+		if n := len(items); n > 0 && items[n-1].ID == u.Item {
+			items[n-1].Units++
+			continue
+		}
+		items = append(items, assign.Item{ID: u.Item, Units: 1})
+	}
+	g.plan, err = assign.Plan(items, assign.Options{Annotators: opt.Annotators, Overlap: opt.Overlap, BatchSize: opt.BatchSize, Seed: opt.Seed})
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrPlan, err)
+	}
+	if len(g.plan) == 1 && g.plan[0].Annotator == "" {
+		g.plan[0].ID = opt.Batch
+	}
+	g.man, err = g.newManifest()
+	return err
+}
+
+// ErrPlan is wrapped by an assignment that cannot be made as asked (more
+// overlap than annotators, say): the command line is at fault.
+var ErrPlan = errors.New("cannot share out the instances")
+
+// check decides what happens to what a previous run made: the batches it
+// finished are kept when this is the same study; anything else this run
+// would replace needs Force, and workbooks that hold answers need
+// DiscardAnswers too. It returns the batches to keep.
+func (g *generation) check(ctx context.Context, prev *manifest.Manifest) (map[string]manifest.Batch, error) {
+	same := prev != nil && prev.Format == g.w.Format() && g.samePlan(prev)
+	if prev != nil && !same && !g.opt.Force {
+		return nil, fmt.Errorf("%s: %w: it records another study (its template, inputs, annotators or seed differ): use another --out, or --force to replace it", g.path, atomicfile.ErrExists)
+	}
+	kept := map[string]manifest.Batch{}
+	// In the way: the previous run's workbooks that this run replaces
+	// (or leaves behind), and other files where this run's go.
+	var there []*manifest.Batch
+	listed := map[string]bool{}
+	if prev != nil {
+		for i := range prev.Batches {
+			b := &prev.Batches[i]
+			listed[b.File] = b.File != ""
+			ok, err := g.w.Exists(ctx, b)
+			if err != nil {
+				return nil, err
+			}
+			switch {
+			case !ok:
+			case same && !g.opt.Force && g.finished(b):
+				kept[b.ID] = *b
+			case same && !g.opt.Force:
+				// Left unfinished: this run finishes it in place.
+			default:
+				there = append(there, b)
+			}
+		}
+	}
+	for i := range g.plan {
+		mb := &g.man.Batches[i]
+		if _, ok := kept[mb.ID]; ok {
+			continue
+		}
+		g.place(mb)
+		if mb.File == "" || listed[mb.File] {
+			continue
+		}
+		ok, err := g.w.Exists(ctx, mb)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			there = append(there, &manifest.Batch{ID: mb.ID, File: mb.File})
+		}
+	}
+	if same && !g.opt.Force && len(kept) == len(g.plan) {
+		noun := "workbook"
+		if g.w.Format() == FormatGSheets {
+			noun = "spreadsheet"
+		}
+		return nil, fmt.Errorf("%s: %w: all %d %ss of this study are made (use --force to rewrite them)", g.path, atomicfile.ErrExists, len(kept), noun)
+	}
+	if len(there) > 0 && !g.opt.Force {
+		var names []string
+		for _, b := range there {
+			names = append(names, g.where(b))
+		}
+		return nil, fmt.Errorf("%s: %w (use --force to replace it)", strings.Join(names, ", "), atomicfile.ErrExists)
+	}
+	if g.opt.DiscardAnswers {
+		return kept, nil
+	}
+	var answered []string
+	total := 0
+	for _, b := range there {
+		n, err := g.answered(ctx, b)
+		if err != nil {
+			return nil, err
+		}
+		if n > 0 {
+			answered = append(answered, fmt.Sprintf("%s holds answers for %s", g.where(b), plural(n, "unit")))
+			total += n
+		}
+	}
+	if total > 0 {
+		return nil, answeredError(strings.Join(answered, "; ") + ": pull them first, then add --discard-answers to replace them")
+	}
+	return kept, nil
+}
+
+// finished says whether a previous run finished a batch's workbook.
+func (g *generation) finished(b *manifest.Batch) bool {
+	return b.Spreadsheet == nil || b.Spreadsheet.Status == manifest.Complete
+}
+
+// where names a batch's workbook in messages.
+func (g *generation) where(b *manifest.Batch) string {
+	if b.Spreadsheet != nil {
+		return b.Spreadsheet.URL
+	}
+	return filepath.Join(g.opt.Dir, b.File)
+}
+
+// answered counts the units a workbook holds answers for. A workbook that
+// cannot be read is an error: never "nothing to lose".
+func (g *generation) answered(ctx context.Context, b *manifest.Batch) (int, error) {
+	grid, closeFn, err := g.w.Open(ctx, b)
+	if errors.Is(err, ErrNotFound) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("%s: cannot tell whether it holds answers: %w (move it away, or add --discard-answers)", g.where(b), err)
+	}
+	defer closeFn()
+	p, err := mapping.Pull(grid, mapping.PullOptions{})
+	if err != nil {
+		return 0, fmt.Errorf("%s: cannot tell whether it holds answers: %w (move it away, or add --discard-answers)", g.where(b), unprefixed(err, grid.Name))
+	}
+	n := 0
+	for _, r := range p.Records {
+		if answered(r) {
+			n++
+		}
+	}
+	return n, nil
+}
+
+// place says where a batch's workbook goes when it is a file.
+func (g *generation) place(mb *manifest.Batch) {
+	if g.w.Format() == FormatXLSX {
+		mb.File = fmt.Sprintf("%s-%s.xlsx", g.t.Name, mb.ID)
+	}
+}
+
+// Formats of a study's workbooks, as the manifest names them.
+const (
+	FormatXLSX    = "xlsx"
+	FormatGSheets = "gsheets"
+)
+
+// write makes every batch's workbook, saving the manifest as each comes
+// into being, so that a failure at any point loses track of nothing.
+func (g *generation) write(ctx context.Context, prev *manifest.Manifest, kept map[string]manifest.Batch) error {
+	save := func() error {
+		if err := atomicfile.Write(g.path, true, 0o644, g.man.Encode); err != nil {
+			return fmt.Errorf("write %s: %w", g.path, err)
+		}
+		return nil
+	}
+	before := map[string]manifest.Batch{}
+	if prev != nil {
+		for _, b := range prev.Batches {
+			before[b.ID] = b
+		}
+	}
+	step := func(int) {}
+	if g.opt.Progress != nil {
+		step = g.opt.Progress(g.rows())
+	}
+	for i, b := range g.plan {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		mb := &g.man.Batches[i]
+		if k, ok := kept[b.ID]; ok {
+			*mb = k
+			g.opt.Note(fmt.Sprintf("kept %s (batch %s)", g.where(mb), b.ID))
+			continue
+		}
+		res, err := g.build(b)
+		if err != nil {
+			return err
+		}
+		mb.Rows, mb.Units = res.Rows, nil
+		for _, u := range res.Units {
+			mb.Units = append(mb.Units, manifest.Unit{ID: u.ID, Item: u.Item})
+		}
+		if old := before[b.ID].Spreadsheet; old != nil && g.w.Format() == FormatGSheets {
+			// Rewritten in place, keeping its link.
+			mb.Spreadsheet = old
+			if old.Status == manifest.Complete {
+				g.opt.Note("rewriting " + old.URL)
+			} else {
+				g.opt.Note("finishing " + old.URL)
+			}
+		}
+		g.place(mb)
+		where, err := g.w.Write(ctx, counted(res.Plan, step), mb, save)
+		if err != nil {
+			return err
+		}
+		if err := save(); err != nil {
+			return err
+		}
+		g.opt.Wrote(where, mb)
+	}
+	return save()
+}
+
+// build renders one batch's plan: the whole study's when it is one shared
+// workbook, already checked.
+func (g *generation) build(b assign.Batch) (*mapping.Result, error) {
+	if len(g.plan) == 1 && b.Annotator == "" && b.ID == g.opt.Batch {
+		return g.all, nil
+	}
+	picked := make(map[string]bool, len(b.Items))
+	records := make([]int, 0, len(b.Items))
+	for _, it := range b.Items {
+		picked[it] = true
+		records = append(records, g.record[it])
+	}
+	// Only the batch's records are read again (every record was checked
+	// by begin).
+	return mapping.Build(g.t, g.src.Subset(records), mapping.Options{
+		Batch: b.ID, Study: g.study, CellLimit: g.w.CellLimit(), Seed: g.opt.Seed,
+		Keys: g.all.Keys, Items: func(item string) bool { return picked[item] }, Annotator: b.Annotator,
+	})
+}
+
+// rows counts the sheet rows the plan writes, for progress.
+func (g *generation) rows() int64 {
+	per := map[string]int{}
+	for _, u := range g.all.Units {
+		per[u.Item] += u.Rows
+	}
+	var n int64
+	for _, b := range g.plan {
+		for _, it := range b.Items {
+			n += int64(per[it])
+		}
+	}
+	return n
+}
+
+// counted reports each row of the Annotate sheet as it is written.
+func counted(p *backend.Plan, step func(int)) *backend.Plan {
+	out := *p
+	out.Sheets = slices.Clone(p.Sheets)
+	for i, sh := range out.Sheets {
+		if sh.Name != backend.SheetAnnotate {
+			continue
+		}
+		c := *sh
+		rows := sh.Rows
+		c.Rows = func(emit func(backend.Row) error) error {
+			first := true
+			return rows(func(r backend.Row) error {
+				if !first {
+					step(1)
+				}
+				first = false
+				return emit(r)
+			})
+		}
+		out.Sheets[i] = &c
+	}
+	return &out
+}
+
+// newManifest is the study's record, with a batch for every workbook
+// planned (filled in as each is made).
+func (g *generation) newManifest() (*manifest.Manifest, error) {
+	opt, res := g.opt, g.all
+	m := &manifest.Manifest{
+		Schema:  manifest.Schema,
+		Study:   g.study,
+		Created: opt.Now.UTC().Format(time.RFC3339),
+		Format:  g.w.Format(),
+		Template: manifest.Template{
+			Name: g.t.Name, Version: g.t.Version, SHA256: mapping.TemplateHash(g.t),
+			Params: g.t.ParamValues(), Source: string(g.t.Source),
+		},
+		InputArgs:  relativeTo(opt.Dir, opt.Inputs),
+		Dir:        absDir(opt.Dir),
+		Seed:       opt.Seed,
+		Assignment: &manifest.Assignment{Annotators: opt.Annotators, Overlap: max(opt.Overlap, 1), BatchSize: opt.BatchSize},
+		Keys:       res.Keys,
+		Orders:     res.Orders,
+	}
+	if len(m.Keys) == 0 {
+		m.Keys = nil
+	}
+	for _, f := range g.src.Files() {
+		in, err := manifest.HashFile(f)
+		if err != nil {
+			return nil, err
+		}
+		in.Path = relativeTo(opt.Dir, []string{f})[0]
+		m.Inputs = append(m.Inputs, in)
+	}
+	// Every batch's units are known before any workbook is made, so that a
+	// batch never made still counts its units as missing.
+	unitsOf := map[string][]manifest.Unit{}
+	for _, u := range res.Units {
+		unitsOf[u.Item] = append(unitsOf[u.Item], manifest.Unit{ID: u.ID, Item: u.Item})
+	}
+	for _, b := range g.plan {
+		mb := manifest.Batch{ID: b.ID, Annotator: b.Annotator}
+		for _, it := range b.Items {
+			mb.Units = append(mb.Units, unitsOf[it]...)
+		}
+		m.Batches = append(m.Batches, mb)
+	}
+	return m, nil
+}
+
+// relativeTo writes paths relative to the study's folder, so that the
+// study still finds its inputs when the folder and its inputs move
+// together; a path that cannot be made relative stays absolute.
+func relativeTo(dir string, paths []string) []string {
+	out := make([]string, len(paths))
+	absDir, errDir := filepath.Abs(dir)
+	for i, p := range paths {
+		abs, err := filepath.Abs(p)
+		out[i] = abs
+		if err != nil {
+			out[i] = p
+			continue
+		}
+		if errDir == nil {
+			if rel, err := filepath.Rel(absDir, abs); err == nil {
+				out[i] = filepath.ToSlash(rel)
+			}
+		}
+	}
+	return out
+}
+
+// absDir is a folder's absolute path, with forward slashes.
+func absDir(dir string) string {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return ""
+	}
+	return filepath.ToSlash(abs)
+}
+
+// samePlan reports whether a previous run's manifest is of this very
+// study: the same template, inputs, assignment and seed.
+func (g *generation) samePlan(prev *manifest.Manifest) bool {
+	opt := g.opt
+	if prev.Template.SHA256 != mapping.TemplateHash(g.t) || opt.SeedSet && opt.Seed != prev.Seed {
+		return false
+	}
+	a := prev.Assignment
+	if a == nil {
+		a = &manifest.Assignment{Overlap: 1}
+	}
+	if !slices.Equal(a.Annotators, opt.Annotators) || a.Overlap != max(opt.Overlap, 1) || a.BatchSize != opt.BatchSize {
+		return false
+	}
+	if len(prev.Batches) == 1 && prev.Batches[0].Annotator == "" && prev.Batches[0].ID != opt.Batch && opt.BatchSize == 0 && len(opt.Annotators) == 0 {
+		return false
+	}
+	files := g.src.Files()
+	if len(files) != len(prev.Inputs) {
+		return false
+	}
+	for i, f := range files {
+		in, err := manifest.HashFile(f)
+		if err != nil || in.SHA256 != prev.Inputs[i].SHA256 {
+			return false
+		}
+	}
+	return true
+}
+
+func newStudyID() (string, error) {
+	var b [8]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(b[:]), nil
+}
+
+// plural is "1 unit", "2 units".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

@@ -1,0 +1,358 @@
+package study
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/manifest"
+	"github.com/annosheet/annosheet/mapping"
+)
+
+// PullOptions tune Pull.
+type PullOptions struct {
+	// Template, when set, is the template name every workbook must have
+	// been made with; others are refused with a warning.
+	Template string
+	// Annotators declares who may claim units in shared workbooks (the
+	// manifest's declared annotators are added); an ID outside them is
+	// warned about by cell.
+	Annotators []string
+	// Progress, when set, is called after each workbook is read.
+	Progress func(done, total int)
+}
+
+// Workbook is one workbook read.
+type Workbook struct {
+	File     string              `json:"file"`
+	Template mapping.TemplateRef `json:"template"`
+	Batch    string              `json:"batch"`
+	Study    string              `json:"study,omitempty"`
+	Units    int                 `json:"units"`
+}
+
+// Result is everything a pull of a study read.
+type Result struct {
+	// Records has one record per (unit, annotator): the batches in the
+	// order of the sources, units in workbook order; missing units too.
+	Records  []*mapping.Annotation
+	Problems mapping.Problems
+	// Workbooks lists the workbooks read.
+	Workbooks []Workbook
+	// Conflicts lists the units that copies of a batch answer
+	// differently. Their records hold the first copy's answers and an
+	// error; Pull's caller decides whether to write them.
+	Conflicts []Conflict
+
+	batchOf     map[string]string    // a problem's file -> its batch
+	annotatorOf map[[2]string]string // batch, unit -> annotator
+}
+
+// NothingRead says that no workbook was read and no study named: every
+// source was refused (see the problems).
+func (r *Result) NothingRead(src *Sources) bool {
+	return len(r.Workbooks) == 0 && len(src.Manifests) == 0
+}
+
+// Counts tallies a result: records by status, problems by severity.
+type Counts struct {
+	Records, Complete, Partial, Empty, Missing int
+	Errors, Warnings                           int
+}
+
+// Counts tallies the records by status and problems by severity.
+func (r *Result) Counts() Counts {
+	c := Counts{Records: len(r.Records)}
+	for _, rec := range r.Records {
+		switch rec.Status {
+		case mapping.StatusComplete:
+			c.Complete++
+		case mapping.StatusPartial:
+			c.Partial++
+		case mapping.StatusEmpty:
+			c.Empty++
+		case mapping.StatusMissing:
+			c.Missing++
+		}
+	}
+	for _, p := range r.Problems {
+		if p.Severity == mapping.Error {
+			c.Errors++
+		} else {
+			c.Warnings++
+		}
+	}
+	return c
+}
+
+type batchKey struct{ study, batch string }
+
+// puller is one Pull run.
+type puller struct {
+	src    *Sources
+	opt    PullOptions
+	res    *Result
+	orders map[string]map[string][]string
+	order  []batchKey // batches in the order of the sources
+	noted  map[batchKey]bool
+	copies map[batchKey][]*copyOf // the workbooks read of each batch
+	listed map[batchKey]Ref
+	why    map[batchKey]string // why a listed workbook gave nothing
+}
+
+// Pull reads every workbook of the sources. A workbook the sources name
+// directly that cannot be read is an error. A workbook a manifest lists
+// that is not there, or is not the one it lists (another study's, another
+// batch's), turns its units into missing records, with an error that says
+// why, unless another workbook holds that batch (a returned copy, say).
+// A workbook of another study or template than the sources' is refused
+// with a warning that names it. Several workbooks of one batch are merged
+// unit by unit (see Merge).
+func Pull(ctx context.Context, src *Sources, opt PullOptions) (*Result, error) {
+	p := &puller{src: src, opt: opt, res: &Result{batchOf: map[string]string{}}, orders: map[string]map[string][]string{},
+		noted: map[batchKey]bool{}, copies: map[batchKey][]*copyOf{}, listed: map[batchKey]Ref{}, why: map[batchKey]string{}}
+	for _, m := range src.Manifests {
+		if opt.Template != "" && m.Template.Name != opt.Template {
+			return nil, fmt.Errorf("%s: %w: the study was made with template %s, not %s", m.Path, mapping.ErrOtherStudy, m.Template.Name, opt.Template)
+		}
+		if m.Orders != nil {
+			p.orders[m.Study] = m.Orders
+		}
+	}
+	for _, k := range src.Skipped {
+		p.res.Problems = append(p.res.Problems, &mapping.Problem{Severity: mapping.Warning, File: k.Path, Message: "not read: " + k.Why})
+	}
+	seen := map[string]bool{}
+	for i, ref := range src.Refs {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if ref.Batch != nil {
+			k := batchKey{ref.Study, ref.Batch.ID}
+			p.note(k)
+			p.listed[k] = ref
+		}
+		// The same workbook given twice (a folder and a file in it, say)
+		// is read once.
+		if key := ref.key(); !seen[key] {
+			seen[key] = true
+			if err := p.read(ctx, ref); err != nil {
+				return nil, err
+			}
+		}
+		if opt.Progress != nil {
+			opt.Progress(i+1, len(src.Refs))
+		}
+	}
+	for _, k := range p.order {
+		books := p.copies[k]
+		if len(books) == 0 {
+			p.missingWorkbook(p.listed[k], p.why[k])
+			continue
+		}
+		m := Merge(books)
+		p.res.Records = append(p.res.Records, m.Records...)
+		p.res.Problems = append(p.res.Problems, m.Problems...)
+		p.res.Conflicts = append(p.res.Conflicts, m.Conflicts...)
+	}
+	p.res.Problems.Sort()
+	p.res.annotatorOf = map[[2]string]string{}
+	for _, r := range p.res.Records {
+		k := [2]string{r.Batch, r.Unit}
+		if _, ok := p.res.annotatorOf[k]; !ok || r.Annotator != "" {
+			p.res.annotatorOf[k] = r.Annotator
+		}
+	}
+	return p.res, nil
+}
+
+func (p *puller) note(k batchKey) {
+	if !p.noted[k] {
+		p.noted[k] = true
+		p.order = append(p.order, k)
+	}
+}
+
+// warn adds a warning about a whole workbook.
+func (p *puller) warn(file, format string, args ...any) {
+	p.res.Problems = append(p.res.Problems, &mapping.Problem{Severity: mapping.Warning, File: file, Message: fmt.Sprintf(format, args...)})
+}
+
+// read reads one workbook and files it under its batch.
+func (p *puller) read(ctx context.Context, ref Ref) error {
+	g, closeFn, err := p.open(ctx, ref)
+	var k batchKey
+	if ref.Batch != nil {
+		k = batchKey{ref.Study, ref.Batch.ID}
+	}
+	switch {
+	case err != nil && ref.Batch != nil && errors.Is(err, ErrNotFound):
+		switch {
+		case ref.Spreadsheet != "":
+			p.why[k] = "was not found, or this sign-in cannot open it (annosheet reaches only the spreadsheets it made while signed in as the same account)"
+		case ref.Batch.File == "":
+			p.why[k] = "was never made (generate did not finish)"
+		default:
+			p.why[k] = "is missing"
+		}
+		return nil
+	case err != nil && ref.Batch != nil && ref.Spreadsheet == "":
+		// A damaged file, say: its units are not in hand, and the rest of
+		// the study goes on. (A spreadsheet that cannot be reached is a
+		// matter of sign-in or network, which stops the run.)
+		p.why[k] = "could not be read: " + strings.TrimPrefix(err.Error(), ref.Path+": ")
+		return nil
+	case err != nil && ref.Found:
+		// A file found in a folder that cannot be read: said, and the
+		// rest of the study goes on.
+		p.res.Problems = append(p.res.Problems, &mapping.Problem{Severity: mapping.Error, File: ref.Path, Message: "not read: " + strings.TrimPrefix(err.Error(), ref.Path+": ")})
+		return nil
+	case err != nil:
+		return err
+	}
+	defer closeFn()
+	popt := mapping.PullOptions{Template: p.opt.Template, Study: ref.Study, StudyOrders: p.orders}
+	if m := ref.Manifest; m != nil {
+		popt.Template, popt.Version = m.Template.Name, m.Template.Version
+		popt.Annotators = declared(m.Manifest, p.opt.Annotators)
+	} else {
+		popt.Annotators = p.opt.Annotators
+	}
+	pulled, err := mapping.Pull(g, popt)
+	if err == nil && ref.Manifest != nil && pulled.Meta.Template.SHA256 != "" && ref.Manifest.Template.SHA256 != "" && pulled.Meta.Template.SHA256 != ref.Manifest.Template.SHA256 {
+		err = fmt.Errorf("%s: %w: made with another text of template %s version %d than the study's", g.Name, mapping.ErrOtherStudy, pulled.Meta.Template.Name, pulled.Meta.Template.Version)
+	}
+	if err == nil && ref.Loose && ref.Manifest == nil && len(p.src.Manifests) > 1 && !p.ofStudies(pulled.Meta.Study) {
+		err = fmt.Errorf("%s: %w: it belongs to study %s, which none of the manifests given is", g.Name, mapping.ErrOtherStudy, pulled.Meta.Study)
+	}
+	if errors.Is(err, mapping.ErrOtherStudy) || (errors.Is(err, mapping.ErrNotWorkbook) && (ref.Batch != nil || ref.Found)) {
+		why := strings.TrimPrefix(err.Error(), g.Name+": ")
+		switch {
+		case ref.Batch != nil:
+			// Not the workbook the study made for this batch: its units
+			// are not in hand.
+			p.why[k] = "is not the one the manifest lists (" + why + ")"
+		case ref.Loose && ref.Found:
+			p.warn(ref.Path, "not read: it is in the study's folder but not of its study (%s)", why)
+		case ref.Loose:
+			p.warn(ref.Path, "not read: it was given with the manifest of study %s but is not of that study (%s)", ref.Study, why)
+		default:
+			p.warn(ref.Path, "not read: %s", why)
+		}
+		return nil
+	}
+	switch {
+	case err != nil && ref.Batch != nil:
+		p.why[k] = "could not be read: " + unprefixed(err, g.Name).Error()
+		return nil
+	case err != nil && ref.Found:
+		p.res.Problems = append(p.res.Problems, &mapping.Problem{Severity: mapping.Error, File: ref.Path, Message: "not read: " + unprefixed(err, g.Name).Error()})
+		return nil
+	case err != nil:
+		return fmt.Errorf("%s: %w", ref.Path, unprefixed(err, g.Name))
+	}
+	// Messages name the file as the user gave it; records keep the
+	// workbook's own name as their source.
+	for _, pr := range pulled.Problems {
+		if pr.File == g.Name {
+			pr.File = ref.Path
+		}
+	}
+	bk := batchKey{pulled.Meta.Study, pulled.Meta.Batch}
+	if ref.Batch != nil && pulled.Meta.Batch != ref.Batch.ID {
+		p.why[k] = fmt.Sprintf("is not the one the manifest lists (it is batch %s)", pulled.Meta.Batch)
+	}
+	p.note(bk)
+	p.res.batchOf[ref.Path] = pulled.Meta.Batch
+	p.copies[bk] = append(p.copies[bk], &copyOf{Path: ref.Path, Pulled: pulled})
+	p.res.Workbooks = append(p.res.Workbooks, Workbook{File: ref.Path, Template: pulled.Meta.Template, Batch: pulled.Meta.Batch, Study: pulled.Meta.Study, Units: len(pulled.Units)})
+	return nil
+}
+
+func (p *puller) ofStudies(study string) bool {
+	for _, m := range p.src.Manifests {
+		if m.Study == study {
+			return true
+		}
+	}
+	return false
+}
+
+// unprefixed drops a leading "NAME: " from an error's text, keeping the
+// error itself for errors.Is.
+func unprefixed(err error, name string) error {
+	if msg := err.Error(); strings.HasPrefix(msg, name+": ") {
+		return prefixless{err, strings.TrimPrefix(msg, name+": ")}
+	}
+	return err
+}
+
+type prefixless struct {
+	err error
+	msg string
+}
+
+func (e prefixless) Error() string { return e.msg }
+func (e prefixless) Unwrap() error { return e.err }
+
+// open opens a ref's workbook through its backend. A workbook the
+// manifest lists that was never made counts as not found.
+func (p *puller) open(ctx context.Context, ref Ref) (*backend.Grid, func() error, error) {
+	b := p.src.backends
+	if ref.Spreadsheet != "" {
+		if b.Spreadsheets == nil {
+			return nil, nil, fmt.Errorf("%s: a spreadsheet, and no way to reach spreadsheets was given", ref.Path)
+		}
+		var recorded *manifest.Spreadsheet
+		if ref.Batch != nil {
+			recorded = ref.Batch.Spreadsheet
+		}
+		return b.Spreadsheets.Open(ctx, ref.Spreadsheet, recorded)
+	}
+	if ref.Batch != nil && ref.Batch.File == "" {
+		return nil, nil, fmt.Errorf("%w: never made", ErrNotFound)
+	}
+	if b.Files == nil {
+		return nil, nil, fmt.Errorf("%s: no way to read workbook files was given", ref.Path)
+	}
+	return b.Files.Open(ctx, ref.Path)
+}
+
+// declared is who may claim units of a study's shared workbooks.
+func declared(m *manifest.Manifest, more []string) []string {
+	var out []string
+	if m.Assignment != nil {
+		out = append(out, m.Assignment.Annotators...)
+	}
+	return append(out, more...)
+}
+
+// missingWorkbook records every unit of a workbook that was not returned.
+func (p *puller) missingWorkbook(ref Ref, why string) {
+	if why == "" {
+		why = "is not the one the manifest lists (it was read as another study's or batch's)"
+	}
+	name, kind := ref.Path, "xlsx"
+	if ref.Spreadsheet != "" {
+		name, kind = ref.Spreadsheet, "gsheets"
+	}
+	p.res.batchOf[name] = ref.Batch.ID
+	p.res.Problems = append(p.res.Problems, &mapping.Problem{Severity: mapping.Error, File: name, Err: mapping.ErrMissingUnit,
+		Message: fmt.Sprintf("the workbook of batch %s %s; its %d units are reported missing", ref.Batch.ID, why, len(ref.Batch.Units))})
+	source := name
+	if kind == "xlsx" && ref.Batch.File != "" {
+		source = ref.Batch.File
+	}
+	m := ref.Manifest
+	for _, u := range ref.Batch.Units {
+		p.res.Records = append(p.res.Records, &mapping.Annotation{
+			Schema:   mapping.AnnotationSchema,
+			Template: mapping.TemplateID{Name: m.Template.Name, Version: m.Template.Version},
+			Batch:    ref.Batch.ID, Unit: u.ID, Item: u.Item, Annotator: ref.Batch.Annotator, Status: mapping.StatusMissing,
+			Values: map[string]any{}, Source: mapping.RecordSource{Kind: kind, File: source, Rows: []int{}},
+			Problems: []mapping.UnitProblem{{Severity: mapping.Error, Message: "the workbook " + why}},
+		})
+	}
+}

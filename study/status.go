@@ -1,0 +1,141 @@
+package study
+
+import (
+	"github.com/annosheet/annosheet/mapping"
+)
+
+// Tally counts a group's units by status.
+type Tally struct {
+	Batch     string `json:"batch,omitempty"`
+	Annotator string `json:"annotator"`
+	Workbook  string `json:"workbook,omitempty"`
+	Units     int    `json:"units"`
+	Complete  int    `json:"complete"`
+	Partial   int    `json:"partial"`
+	Empty     int    `json:"empty"`
+	Missing   int    `json:"missing"`
+	// Errors and Warnings count the problems pull reports about these
+	// units and their workbooks.
+	Errors   int `json:"errors"`
+	Warnings int `json:"warnings"`
+}
+
+func (t *Tally) add(r *mapping.Annotation) {
+	t.Units++
+	switch r.Status {
+	case mapping.StatusComplete:
+		t.Complete++
+	case mapping.StatusPartial:
+		t.Partial++
+	case mapping.StatusEmpty:
+		t.Empty++
+	case mapping.StatusMissing:
+		t.Missing++
+	}
+}
+
+func (t *Tally) problem(p *mapping.Problem) {
+	if p.Severity == mapping.Error {
+		t.Errors++
+	} else {
+		t.Warnings++
+	}
+}
+
+// Done is the share of units complete.
+func (t *Tally) Done() float64 {
+	if t.Units == 0 {
+		return 0
+	}
+	return float64(t.Complete) / float64(t.Units)
+}
+
+// Bar splits a bar of width cells into the cells of complete units and of
+// partial ones, rounding each boundary to the nearest cell.
+func (t *Tally) Bar(width int) (complete, partial int) {
+	if t.Units == 0 {
+		return 0, 0
+	}
+	cell := func(n int) int { return (n*width*2 + t.Units) / (t.Units * 2) }
+	complete = cell(t.Complete)
+	return complete, cell(t.Complete+t.Partial) - complete
+}
+
+// StatusSchema tags the status report.
+const StatusSchema = "annosheet.status/1"
+
+// Status is how far along a study is.
+type Status struct {
+	Schema     string   `json:"schema"`
+	Batches    []*Tally `json:"batches"`
+	Annotators []*Tally `json:"annotators"`
+	Total      *Tally   `json:"total"`
+	// Conflicts are the units copies disagree on.
+	Conflicts []Conflict `json:"conflicts,omitempty"`
+}
+
+// CountStatus groups a pull's records per batch and annotator (in the
+// order they come), and per annotator. In a shared workbook, units nobody
+// has claimed yet count under the annotator "".
+func CountStatus(res *Result) *Status {
+	files := map[string]string{}
+	for _, b := range res.Workbooks {
+		if _, ok := files[b.Batch]; !ok {
+			files[b.Batch] = b.File
+		}
+	}
+	for _, r := range res.Records {
+		if _, ok := files[r.Batch]; !ok && r.Status == mapping.StatusMissing {
+			files[r.Batch] = r.Source.File
+		}
+	}
+	rep := &Status{Schema: StatusSchema, Total: &Tally{Annotator: "all"}, Conflicts: res.Conflicts}
+	byBatch := map[[2]string]*Tally{}
+	byAnn := map[string]*Tally{}
+	for _, r := range res.Records {
+		key := [2]string{r.Batch, foldID(r.Annotator)}
+		bt := byBatch[key]
+		if bt == nil {
+			bt = &Tally{Batch: r.Batch, Annotator: r.Annotator, Workbook: files[r.Batch]}
+			byBatch[key] = bt
+			rep.Batches = append(rep.Batches, bt)
+		}
+		bt.add(r)
+		at := byAnn[foldID(r.Annotator)]
+		if at == nil {
+			at = &Tally{Annotator: r.Annotator}
+			byAnn[foldID(r.Annotator)] = at
+			rep.Annotators = append(rep.Annotators, at)
+		}
+		at.add(r)
+		rep.Total.add(r)
+	}
+	// Each problem counts for the batch (and annotator) it is about; one
+	// about no batch (a file not read) counts for the study only.
+	for _, p := range res.Problems {
+		rep.Total.problem(p)
+		batch, ok := res.batchOf[p.File]
+		if !ok {
+			continue
+		}
+		var t *Tally
+		if p.Record != "" {
+			t = byBatch[[2]string{batch, foldID(res.annotatorOf[[2]string{batch, p.Record}])}]
+		}
+		if t == nil {
+			for _, bt := range rep.Batches {
+				if bt.Batch == batch {
+					t = bt
+					break
+				}
+			}
+		}
+		if t != nil {
+			t.problem(p)
+			if at := byAnn[foldID(t.Annotator)]; at != nil {
+				at.problem(p)
+			}
+		}
+	}
+	return rep
+}
