@@ -100,6 +100,7 @@ type puller struct {
 	copies map[batchKey][]*copyOf // the workbooks read of each batch
 	listed map[batchKey]Ref
 	why    map[batchKey]string // why a listed workbook gave nothing
+	cause  map[batchKey]error  // the error behind why, if any
 }
 
 // Pull reads every workbook of the sources. A workbook the sources name
@@ -112,7 +113,7 @@ type puller struct {
 // unit by unit (see Merge).
 func Pull(ctx context.Context, src *Sources, opt PullOptions) (*Result, error) {
 	p := &puller{src: src, opt: opt, res: &Result{batchOf: map[string]string{}}, orders: map[string]map[string][]string{},
-		noted: map[batchKey]bool{}, copies: map[batchKey][]*copyOf{}, listed: map[batchKey]Ref{}, why: map[batchKey]string{}}
+		noted: map[batchKey]bool{}, copies: map[batchKey][]*copyOf{}, listed: map[batchKey]Ref{}, why: map[batchKey]string{}, cause: map[batchKey]error{}}
 	for _, m := range src.Manifests {
 		if opt.Template != "" && m.Template.Name != opt.Template {
 			return nil, fmt.Errorf("%s: %w: the study was made with template %s, not %s", m.Path, mapping.ErrOtherStudy, m.Template.Name, opt.Template)
@@ -149,7 +150,7 @@ func Pull(ctx context.Context, src *Sources, opt PullOptions) (*Result, error) {
 	for _, k := range p.order {
 		books := p.copies[k]
 		if len(books) == 0 {
-			p.missingWorkbook(p.listed[k], p.why[k])
+			p.missingWorkbook(p.listed[k], p.why[k], p.cause[k])
 			continue
 		}
 		m := Merge(books)
@@ -203,11 +204,12 @@ func (p *puller) read(ctx context.Context, ref Ref) error {
 		// the study goes on. (A spreadsheet that cannot be reached is a
 		// matter of sign-in or network, which stops the run.)
 		p.why[k] = "could not be read: " + strings.TrimPrefix(err.Error(), ref.Path+": ")
+		p.cause[k] = err
 		return nil
 	case err != nil && ref.Found:
 		// A file found in a folder that cannot be read: said, and the
 		// rest of the study goes on.
-		p.res.Problems = append(p.res.Problems, &mapping.Problem{Severity: mapping.Error, File: ref.Path, Message: "not read: " + strings.TrimPrefix(err.Error(), ref.Path+": ")})
+		p.res.Problems = append(p.res.Problems, &mapping.Problem{Severity: mapping.Error, File: ref.Path, Err: err, Message: "not read: " + strings.TrimPrefix(err.Error(), ref.Path+": ")})
 		return nil
 	case err != nil:
 		return err
@@ -234,6 +236,7 @@ func (p *puller) read(ctx context.Context, ref Ref) error {
 			// Not the workbook the study made for this batch: its units
 			// are not in hand.
 			p.why[k] = "is not the one the manifest lists (" + why + ")"
+			p.cause[k] = err
 		case ref.Loose && ref.Found:
 			p.warn(ref.Path, "not read: it is in the study's folder but not of its study (%s)", why)
 		case ref.Loose:
@@ -246,9 +249,10 @@ func (p *puller) read(ctx context.Context, ref Ref) error {
 	switch {
 	case err != nil && ref.Batch != nil:
 		p.why[k] = "could not be read: " + unprefixed(err, g.Name).Error()
+		p.cause[k] = err
 		return nil
 	case err != nil && ref.Found:
-		p.res.Problems = append(p.res.Problems, &mapping.Problem{Severity: mapping.Error, File: ref.Path, Message: "not read: " + unprefixed(err, g.Name).Error()})
+		p.res.Problems = append(p.res.Problems, &mapping.Problem{Severity: mapping.Error, File: ref.Path, Err: err, Message: "not read: " + unprefixed(err, g.Name).Error()})
 		return nil
 	case err != nil:
 		return fmt.Errorf("%s: %w", ref.Path, unprefixed(err, g.Name))
@@ -329,8 +333,9 @@ func declared(m *manifest.Manifest, more []string) []string {
 	return append(out, more...)
 }
 
-// missingWorkbook records every unit of a workbook that was not returned.
-func (p *puller) missingWorkbook(ref Ref, why string) {
+// missingWorkbook records every unit of a workbook that was not returned;
+// its problem keeps cause, the error that said why, for errors.Is.
+func (p *puller) missingWorkbook(ref Ref, why string, cause error) {
 	if why == "" {
 		why = "is not the one the manifest lists (it was read as another study's or batch's)"
 	}
@@ -339,7 +344,11 @@ func (p *puller) missingWorkbook(ref Ref, why string) {
 		name, kind = ref.Spreadsheet, "gsheets"
 	}
 	p.res.batchOf[name] = ref.Batch.ID
-	p.res.Problems = append(p.res.Problems, &mapping.Problem{Severity: mapping.Error, File: name, Err: mapping.ErrMissingUnit,
+	sentinel := mapping.ErrMissingUnit
+	if cause != nil {
+		sentinel = errors.Join(mapping.ErrMissingUnit, cause)
+	}
+	p.res.Problems = append(p.res.Problems, &mapping.Problem{Severity: mapping.Error, File: name, Err: sentinel,
 		Message: fmt.Sprintf("the workbook of batch %s %s; its %d units are reported missing", ref.Batch.ID, why, len(ref.Batch.Units))})
 	source := name
 	if kind == "xlsx" && ref.Batch.File != "" {
