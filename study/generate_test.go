@@ -1,0 +1,180 @@
+package study
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/internal/atomicfile"
+	"github.com/annosheet/annosheet/manifest"
+)
+
+// errBroken is a backend that cannot read what is there.
+var errBroken = errors.New("read legal-gaps-ak-b01.xlsx: input/output error")
+
+// answer reads cell F2 of batch ak-b01's Annotate sheet, where the tests
+// type an answer.
+func answer(w *memWriter) string {
+	rows := w.books["ak-b01"][backend.SheetAnnotate]
+	if len(rows) < 2 || len(rows[1]) < 6 {
+		return ""
+	}
+	return rows[1][5]
+}
+
+// TestGenerateAgain runs Generate a second time over a study it made.
+func TestGenerateAgain(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name string
+		// between changes the workbooks after the first run; again the
+		// options of the second.
+		between func(w *memWriter)
+		again   func(o *GenerateOptions)
+		wantErr string // with the study's folder as DIR
+		wantIs  error
+		// What the second run leaves: the workbooks it kept, whether the
+		// study is the first run's (ID and seed), the answer typed in F2.
+		kept      int
+		sameStudy bool
+		answer    string
+	}{
+		{
+			name:    "all made: nothing to do without Force",
+			wantErr: "DIR/manifest.json: file exists: all 2 workbooks of this study are made (use --force to rewrite them)",
+			wantIs:  atomicfile.ErrExists,
+		},
+		{
+			name:      "Force rewrites the same study, keeping its ID and seed",
+			again:     func(o *GenerateOptions) { o.Force = true },
+			sameStudy: true,
+		},
+		{
+			name:      "a drawn seed is kept as well",
+			again:     func(o *GenerateOptions) { o.Force, o.Seed, o.SeedSet = true, 0, false },
+			sameStudy: true,
+		},
+		{
+			name:  "another plan is another study",
+			again: func(o *GenerateOptions) { o.Force, o.Annotators = true, []string{"ak", "bt", "cm"} },
+		},
+		{
+			name:    "Force over a workbook with answers is refused, naming it",
+			between: func(w *memWriter) { w.set("ak-b01", "F2", "TRUE") },
+			again:   func(o *GenerateOptions) { o.Force = true },
+			wantErr: "DIR/legal-gaps-ak-b01.xlsx holds answers for 1 unit: pull them first, then add --discard-answers to replace them",
+			wantIs:  ErrAnswered,
+			answer:  "TRUE",
+		},
+		{
+			name:      "DiscardAnswers replaces it",
+			between:   func(w *memWriter) { w.set("ak-b01", "F2", "TRUE") },
+			again:     func(o *GenerateOptions) { o.Force, o.DiscardAnswers = true, true },
+			sameStudy: true,
+		},
+		{
+			name:    "a workbook that cannot be read is never nothing to lose",
+			between: func(w *memWriter) { w.fail = errBroken },
+			again:   func(o *GenerateOptions) { o.Force = true },
+			wantErr: "DIR/legal-gaps-ak-b01.xlsx: cannot tell whether it holds answers: read legal-gaps-ak-b01.xlsx: input/output error (move it away, or add --discard-answers)",
+			wantIs:  errBroken,
+		},
+		{
+			name: "a batch not made is made; the others are kept as they are",
+			between: func(w *memWriter) {
+				w.set("ak-b01", "F2", "TRUE")
+				delete(w.books, "bt-b01")
+			},
+			kept:      1,
+			sameStudy: true,
+			answer:    "TRUE",
+		},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			w := &memWriter{}
+			opt := legalOptions(t, dir)
+			first, err := generate(t, opt, w)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.between != nil {
+				c.between(w)
+			}
+			if c.again != nil {
+				c.again(&opt)
+			}
+			second, err := generate(t, opt, w)
+			if c.wantErr != "" {
+				if err == nil || strings.ReplaceAll(err.Error(), dir, "DIR") != c.wantErr || !errors.Is(err, c.wantIs) {
+					t.Fatalf("second Generate: error %v, want %s (%v)", err, c.wantErr, c.wantIs)
+				}
+				if got := answer(w); got != c.answer {
+					t.Errorf("F2 of ak-b01 is %q after the refusal, want %q", got, c.answer)
+				}
+				// The manifest on disk is still the first run's.
+				m, err := manifest.Read(first.Path)
+				if err != nil || m.Study != first.Manifest.Study {
+					t.Errorf("the manifest was changed by a refused run: %v", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("second Generate: %v", err)
+			}
+			same := second.Manifest.Study == first.Manifest.Study
+			if same != c.sameStudy || c.sameStudy && second.Manifest.Seed != first.Manifest.Seed {
+				t.Errorf("study %s seed %d, then %s seed %d: want the same study %v", first.Manifest.Study, first.Manifest.Seed,
+					second.Manifest.Study, second.Manifest.Seed, c.sameStudy)
+			}
+			if second.Kept != c.kept {
+				t.Errorf("kept %d workbooks, want %d", second.Kept, c.kept)
+			}
+			if got := answer(w); got != c.answer {
+				t.Errorf("F2 of ak-b01 is %q, want %q", got, c.answer)
+			}
+			for _, b := range second.Manifest.Batches {
+				if _, ok := w.books[b.ID]; !ok && len(b.Units) > 0 {
+					t.Errorf("batch %s was not made", b.ID)
+				}
+			}
+			m, err := manifest.Read(second.Path)
+			if err != nil || m.Study != second.Manifest.Study {
+				t.Errorf("the manifest on disk is not the second run's: %v", err)
+			}
+		})
+	}
+}
+
+func TestGeneratePlanErrors(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name string
+		opt  func(o *GenerateOptions)
+	}{
+		{"more overlap than annotators", func(o *GenerateOptions) { o.Annotators, o.Overlap = []string{"ak"}, 2 }},
+		{"overlap without annotators", func(o *GenerateOptions) { o.Annotators, o.Overlap = nil, 2 }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			dir := filepath.Join(t.TempDir(), "study")
+			w := &memWriter{}
+			opt := legalOptions(t, dir)
+			c.opt(&opt)
+			_, err := generate(t, opt, w)
+			if !errors.Is(err, ErrPlan) {
+				t.Fatalf("Generate: error %v, want ErrPlan", err)
+			}
+			if len(w.books) > 0 {
+				t.Errorf("%d workbooks made by a plan that cannot be", len(w.books))
+			}
+			if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("the study's folder was made by a plan that cannot be: %v", err)
+			}
+		})
+	}
+}
