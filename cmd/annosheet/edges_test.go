@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -197,28 +198,32 @@ func TestCorruptManifest(t *testing.T) {
 	t.Parallel()
 	dir, _ := legalStudy(t)
 	man := filepath.Join(dir, manifest.FileName)
+	records := filepath.Join(t.TempDir(), "a.jsonl")
+	if code, _, errs := runCLI(t, "pull", dir, "--out", records); code != 0 {
+		t.Fatal(errs)
+	}
 	if err := os.WriteFile(man, []byte("{\"schema\": \"annosheet.manifest/1\", garbage"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
 		name string
-		args []string
+		args []string // OUT stands for a file that must not be written
 	}{
-		{"pull", []string{"pull", dir, "--report", "report.json"}},
+		{"pull", []string{"pull", dir, "--out", "OUT"}},
+		{"pull report", []string{"pull", dir, "--report", "OUT"}},
+		{"pull manifest", []string{"pull", man, "--out", "OUT"}},
 		{"status", []string{"status", dir}},
-		{"status --json", []string{"status", dir, "--json"}},
-		{"export", []string{"export", dir, "--native"}},
+		{"status json", []string{"status", dir, "--json"}},
+		{"export", []string{"export", dir, "--native", "--out", "OUT"}},
+		{"export manifest", []string{"export", records, "--native", "--manifest", man, "--out", "OUT"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			out := filepath.Join(t.TempDir(), "out")
-			args := append(append([]string{}, c.args...), "--out", out)
-			if c.name != "export" && c.name != "pull" {
-				args = c.args
-			}
+			args := slices.Clone(c.args)
 			for i, a := range args {
-				if a == "report.json" {
-					args[i] = filepath.Join(filepath.Dir(out), a)
+				if a == "OUT" {
+					args[i] = out
 				}
 			}
 			code, _, errs := runCLI(t, args...)
@@ -226,7 +231,6 @@ func TestCorruptManifest(t *testing.T) {
 				t.Errorf("exit %d: %s", code, errs)
 			}
 			noFile(t, out)
-			noFile(t, filepath.Join(filepath.Dir(out), "report.json"))
 		})
 	}
 }
@@ -498,14 +502,17 @@ func TestConflictKeepsStatus(t *testing.T) {
 	if !strings.Contains(errs, one+" and "+two+" answer unit "+`"`+unit+`"`) || !regexp.MustCompile(`"1".* vs .*"3"`).MatchString(errs) {
 		t.Errorf("status does not name the conflict:\n%s", errs)
 	}
-	rep := statusJSON(t, dir)
-	if len(rep.Conflicts) != 1 || rep.Conflicts[0].Unit != unit {
-		t.Errorf("status --json conflicts: %+v", rep.Conflicts)
-	}
+	code, js, _ := runCLI(t, "status", dir, "--json")
 	var raw map[string]json.RawMessage
-	_, js, _ := runCLI(t, "status", dir, "--json")
-	if err := json.Unmarshal([]byte(js), &raw); err != nil || !bytes.HasPrefix(bytes.TrimSpace(raw["conflicts"]), []byte("[")) {
-		t.Errorf("no conflicts array in status --json: %s", js)
+	var conflicts []struct {
+		Unit  string
+		Files []string
+	}
+	if err := json.Unmarshal([]byte(js), &raw); err != nil || code != 0 {
+		t.Fatalf("status --json: exit %d, %v: %s", code, err, js)
+	}
+	if err := json.Unmarshal(raw["conflicts"], &conflicts); err != nil || len(conflicts) != 1 || conflicts[0].Unit != unit || !slices.Equal(conflicts[0].Files, []string{one, two}) {
+		t.Errorf("status --json conflicts (%v): %s", err, raw["conflicts"])
 	}
 }
 
