@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/input"
 	"github.com/annosheet/annosheet/manifest"
-	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -78,7 +78,7 @@ func (m *made) path(i int) string { return filepath.Join(m.dir, m.gen.Manifest.B
 // in dir, shared out to ak and bt.
 func legalOptions(t *testing.T, dir string) GenerateOptions {
 	t.Helper()
-	tp, err := templates.Resolve("legal-gaps", nil)
+	tp, err := input.Template("legal-gaps", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,11 +89,11 @@ func legalOptions(t *testing.T, dir string) GenerateOptions {
 // legalRecords are the records of the sample legal-gaps input.
 func legalRecords(t *testing.T, tp *templates.Template) Records {
 	t.Helper()
-	src, err := mapping.Open(tp.Input.Format, []string{legalData})
+	src, err := input.Open(tp.Input.Format, []string{legalData})
 	if err != nil {
 		t.Fatal(err)
 	}
-	spool := mapping.NewSpool(src)
+	spool := input.NewSpool(src)
 	t.Cleanup(func() { spool.Close() })
 	return spool
 }
