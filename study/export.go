@@ -41,7 +41,7 @@ func (m *Manifest) InputPaths() ([]string, error) {
 			}
 			if h.SHA256 != in.SHA256 {
 				if changed == nil {
-					changed = fmt.Errorf("%s: %w (SHA-256 %s…, was %s…); give --input to use it anyway", path, ErrInputChanged, h.SHA256[:12], in.SHA256[:12])
+					changed = fmt.Errorf("%s: %w (SHA-256 %s…, was %s…)", path, ErrInputChanged, h.SHA256[:12], in.SHA256[:12])
 				}
 				ok = false
 				break
@@ -62,7 +62,7 @@ func (m *Manifest) InputPaths() ([]string, error) {
 	for _, in := range m.Inputs {
 		names = append(names, in.Path)
 	}
-	return nil, fmt.Errorf("%s: %w: %s (looked beside the manifest and where the study was made); give --input", m.Path, ErrInputMissing, strings.Join(names, ", "))
+	return nil, fmt.Errorf("%s: %w: %s (looked beside the manifest and where the study was made)", m.Path, ErrInputMissing, strings.Join(names, ", "))
 }
 
 // joinRel joins a relative path to dir; an absolute path stays.
@@ -137,7 +137,7 @@ func SelectForExport(recs []*mapping.Annotation, completeOnly, allowProblems boo
 			more = fmt.Sprintf(" and %d more", n-5)
 			bad = bad[:5]
 		}
-		return nil, fmt.Errorf("%w: %s (%s%s): fix them and pull again, export only complete units (--complete-only), or export them as they are (--allow-problems)",
+		return nil, fmt.Errorf("%w: %s (%s%s)",
 			ErrProblems, plural(n, "unit")+" with error-level problems", strings.Join(bad, ", "), more)
 	}
 	return s, nil

@@ -35,7 +35,7 @@ func TestSelectForExport(t *testing.T) {
 	for i := range 7 {
 		many = append(many, rec(fmt.Sprintf("u%d", i), "", mapping.StatusComplete, nil, bad))
 	}
-	const fix = ": fix them and pull again, export only complete units (--complete-only), or export them as they are (--allow-problems)"
+	const fix = ""
 	for _, c := range []struct {
 		name                        string
 		recs                        []*mapping.Annotation
@@ -190,7 +190,7 @@ func TestInputPaths(t *testing.T) {
 			path:    "study/manifest.json",
 			inputs:  []manifest.Input{{Path: "data/in.jsonl", SHA256: sum(made)}},
 			args:    []string{"data/in.jsonl"},
-			wantErr: "ROOT/study/data/in.jsonl: input changed since the workbooks were generated (SHA-256 " + sum("edited\n")[:12] + "…, was " + sum(made)[:12] + "…); give --input to use it anyway",
+			wantErr: "ROOT/study/data/in.jsonl: input changed since the workbooks were generated (SHA-256 " + sum("edited\n")[:12] + "…, was " + sum(made)[:12] + "…)",
 			wantIs:  ErrInputChanged,
 		},
 		{
@@ -199,7 +199,7 @@ func TestInputPaths(t *testing.T) {
 			dir:     "made/study",
 			inputs:  []manifest.Input{rel, {Path: "../data/more.jsonl", SHA256: sum(made)}},
 			args:    []string{"../data"},
-			wantErr: "ROOT/study/manifest.json: input not found: ../data/in.jsonl, ../data/more.jsonl (looked beside the manifest and where the study was made); give --input",
+			wantErr: "ROOT/study/manifest.json: input not found: ../data/in.jsonl, ../data/more.jsonl (looked beside the manifest and where the study was made)",
 			wantIs:  ErrInputMissing,
 		},
 	} {

@@ -25,6 +25,10 @@ import (
 // annotators have answered in.
 var ErrAnswered = errors.New("workbooks hold answers")
 
+// ErrUnknownAnswers is wrapped when a workbook to replace cannot be read
+// to tell whether it holds answers: never taken for "nothing to lose".
+var ErrUnknownAnswers = errors.New("cannot tell whether it holds answers")
+
 // answeredError is ErrAnswered in words that say which workbooks.
 type answeredError string
 
@@ -141,13 +145,13 @@ func (g *generation) previous() (*manifest.Manifest, error) {
 	prev, err := manifest.Read(g.path)
 	if err != nil {
 		if g.opt.Force {
-			g.opt.Warn(fmt.Errorf("%w; --force replaces it", err))
+			g.opt.Warn(fmt.Errorf("%w; it is replaced", err))
 			return nil, nil
 		}
-		return nil, fmt.Errorf("%w\n(move it away, or use --force to replace it)", err)
+		return nil, fmt.Errorf("%w: %w", atomicfile.ErrExists, err)
 	}
 	if prev.Format != g.w.Format() && !g.opt.Force {
-		return nil, fmt.Errorf("%s: %w: it records a study of %s workbooks (use another --out, or --force to replace it)", g.path, atomicfile.ErrExists, prev.Format)
+		return nil, fmt.Errorf("%s: %w: it records a study of %s workbooks", g.path, atomicfile.ErrExists, prev.Format)
 	}
 	return prev, nil
 }
@@ -209,7 +213,7 @@ var ErrPlan = errors.New("cannot share out the instances")
 func (g *generation) check(ctx context.Context, prev *manifest.Manifest) (map[string]manifest.Batch, error) {
 	same := prev != nil && prev.Format == g.w.Format() && g.samePlan(prev)
 	if prev != nil && !same && !g.opt.Force {
-		return nil, fmt.Errorf("%s: %w: it records another study (its template, inputs, annotators or seed differ): use another --out, or --force to replace it", g.path, atomicfile.ErrExists)
+		return nil, fmt.Errorf("%s: %w: it records another study (its template, inputs, annotators or seed differ)", g.path, atomicfile.ErrExists)
 	}
 	kept := map[string]manifest.Batch{}
 	// In the way: the previous run's workbooks that this run replaces
@@ -257,14 +261,14 @@ func (g *generation) check(ctx context.Context, prev *manifest.Manifest) (map[st
 		if g.w.Format() == FormatGSheets {
 			noun = "spreadsheet"
 		}
-		return nil, fmt.Errorf("%s: %w: all %d %ss of this study are made (use --force to rewrite them)", g.path, atomicfile.ErrExists, len(kept), noun)
+		return nil, fmt.Errorf("%s: %w: all %d %ss of this study are made", g.path, atomicfile.ErrExists, len(kept), noun)
 	}
 	if len(there) > 0 && !g.opt.Force {
 		var names []string
 		for _, b := range there {
 			names = append(names, g.where(b))
 		}
-		return nil, fmt.Errorf("%s: %w (use --force to replace it)", strings.Join(names, ", "), atomicfile.ErrExists)
+		return nil, fmt.Errorf("%s: %w", strings.Join(names, ", "), atomicfile.ErrExists)
 	}
 	if g.opt.DiscardAnswers {
 		return kept, nil
@@ -282,7 +286,7 @@ func (g *generation) check(ctx context.Context, prev *manifest.Manifest) (map[st
 		}
 	}
 	if total > 0 {
-		return nil, answeredError(strings.Join(answered, "; ") + ": pull them first, then add --discard-answers to replace them")
+		return nil, answeredError(strings.Join(answered, "; "))
 	}
 	return kept, nil
 }
@@ -308,12 +312,12 @@ func (g *generation) answered(ctx context.Context, b *manifest.Batch) (int, erro
 		return 0, nil
 	}
 	if err != nil {
-		return 0, fmt.Errorf("%s: cannot tell whether it holds answers: %w (move it away, or add --discard-answers)", g.where(b), err)
+		return 0, fmt.Errorf("%s: %w: %w", g.where(b), ErrUnknownAnswers, err)
 	}
 	defer closeFn()
 	p, err := mapping.Pull(grid, mapping.PullOptions{})
 	if err != nil {
-		return 0, fmt.Errorf("%s: cannot tell whether it holds answers: %w (move it away, or add --discard-answers)", g.where(b), unprefixed(err, grid.Name))
+		return 0, fmt.Errorf("%s: %w: %w", g.where(b), ErrUnknownAnswers, unprefixed(err, grid.Name))
 	}
 	n := 0
 	for _, r := range p.Records {

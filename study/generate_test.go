@@ -44,7 +44,7 @@ func TestGenerateAgain(t *testing.T) {
 	}{
 		{
 			name:    "all made: nothing to do without Force",
-			wantErr: "DIR/manifest.json: file exists: all 2 workbooks of this study are made (use --force to rewrite them)",
+			wantErr: "DIR/manifest.json: file exists: all 2 workbooks of this study are made",
 			wantIs:  atomicfile.ErrExists,
 		},
 		{
@@ -65,7 +65,7 @@ func TestGenerateAgain(t *testing.T) {
 			name:    "Force over a workbook with answers is refused, naming it",
 			between: func(w *memWriter) { w.set("ak-b01", "F2", "TRUE") },
 			again:   func(o *GenerateOptions) { o.Force = true },
-			wantErr: "DIR/legal-gaps-ak-b01.xlsx holds answers for 1 unit: pull them first, then add --discard-answers to replace them",
+			wantErr: "DIR/legal-gaps-ak-b01.xlsx holds answers for 1 unit",
 			wantIs:  ErrAnswered,
 			answer:  "TRUE",
 		},
@@ -79,7 +79,7 @@ func TestGenerateAgain(t *testing.T) {
 			name:    "a workbook that cannot be read is never nothing to lose",
 			between: func(w *memWriter) { w.fail = errBroken },
 			again:   func(o *GenerateOptions) { o.Force = true },
-			wantErr: "DIR/legal-gaps-ak-b01.xlsx: cannot tell whether it holds answers: read legal-gaps-ak-b01.xlsx: input/output error (move it away, or add --discard-answers)",
+			wantErr: "DIR/legal-gaps-ak-b01.xlsx: cannot tell whether it holds answers: read legal-gaps-ak-b01.xlsx: input/output error",
 			wantIs:  errBroken,
 		},
 		{

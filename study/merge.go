@@ -18,11 +18,13 @@ type copyOf struct {
 
 // Conflict is a unit that two copies of a batch answer differently.
 type Conflict struct {
-	Batch, Unit, Annotator string
+	Batch     string `json:"batch"`
+	Unit      string `json:"unit"`
+	Annotator string `json:"annotator"`
 	// Files are the two copies, as the user gave them; Answers what each
 	// says, as JSON.
-	Files   [2]string
-	Answers [2]string
+	Files   [2]string `json:"files"`
+	Answers [2]string `json:"answers"`
 }
 
 // Error says which copies disagree, on which unit, and how.

@@ -9,7 +9,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/annosheet/annosheet/internal/atomicfile"
 	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/study"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -82,11 +84,33 @@ func printError(w io.Writer, err error) {
 		var ue usageError
 		if errors.As(err, &ue) {
 			msg += " (see --help)"
+		} else if h := hint(err); h != "" {
+			msg += " (" + h + ")"
 		}
 		for _, line := range strings.Split(msg, "\n") {
 			fmt.Fprintln(w, "annosheet: "+line)
 		}
 	}
+}
+
+// hint says what to do about an error, in the command line's words: the
+// packages below say what is wrong, and only here are flags named.
+func hint(err error) string {
+	switch {
+	case errors.Is(err, study.ErrAnswered):
+		return "pull them first, then add --discard-answers to replace them"
+	case errors.Is(err, study.ErrUnknownAnswers):
+		return "move it away, or add --discard-answers"
+	case errors.Is(err, atomicfile.ErrExists):
+		return "use another --out, or --force to replace it"
+	case errors.Is(err, study.ErrInputChanged):
+		return "give --input to export with it anyway"
+	case errors.Is(err, study.ErrInputMissing):
+		return "give --input"
+	case errors.Is(err, study.ErrProblems):
+		return "fix them and pull again, export only complete units with --complete-only, or export them as they are with --allow-problems"
+	}
+	return ""
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {

@@ -109,7 +109,7 @@ func exportRecords(ctx context.Context, opt *exportOptions, stderr io.Writer, te
 		}
 		printProblems(stderr, res.Problems)
 		if len(res.Conflicts) > 0 {
-			return nil, nil, nil, fmt.Errorf("%d units are answered differently by copies of their batch (see above); keep only the current copy of each batch, then export again", len(res.Conflicts))
+			return nil, nil, nil, fmt.Errorf("%s answered differently by copies of their batch (see above); keep only the current copy of each batch, then export again", plural(len(res.Conflicts), "unit"))
 		}
 		if _, err := template(man, mapping.TemplateID{Name: man.Template.Name, Version: man.Template.Version}); err != nil {
 			return nil, nil, nil, err

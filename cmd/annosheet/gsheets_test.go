@@ -225,7 +225,7 @@ func TestGSheetsResume(t *testing.T) {
 		t.Errorf("finished manifest: %+v (study %s→%s)", m2.Batches[0].Spreadsheet, m.Study, m2.Study)
 	}
 	// Finished: a new run needs --force, and then rewrites in place.
-	if code, _, errs := runCLI(t, args...); code != exitFailure || !strings.Contains(errs, "all 1 spreadsheets of this study are made (use --force to rewrite them)") {
+	if code, _, errs := runCLI(t, args...); code != exitFailure || !strings.Contains(errs, "all 1 spreadsheets of this study are made (use another --out, or --force to replace it)") {
 		t.Errorf("run over a finished batch: exit %d: %s", code, errs)
 	}
 	if code, _, errs := runCLI(t, append(args, "--force")...); code != 0 || !strings.Contains(errs, "rewriting "+sp.URL) {
@@ -243,7 +243,7 @@ func TestGSheetsResume(t *testing.T) {
 	fillAsAnnotator(t, endpoint, sp.ID, func(w *goldtest.Workbook) error { return goldtest.FillQA(w, tp, recs[:3], "ann") })
 	before := readManifest(t, dir)
 	code, _, errs = runCLI(t, append(args, "--force")...)
-	if code != exitFailure || !strings.Contains(errs, "holds answers for 3 units: pull them first, then add --discard-answers") {
+	if code != exitFailure || !strings.Contains(errs, "holds answers for 3 units (pull them first, then add --discard-answers") {
 		t.Errorf("--force over answers: exit %d: %s", code, errs)
 	}
 	if after := readManifest(t, dir); after.Study != before.Study {
@@ -515,10 +515,10 @@ func TestGSheetsDamagedManifest(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, manifest.FileName), []byte(`{"schema":"old"}`), 0o644)
 	args := []string{"generate", "-t", "legal-gaps", "-i", legalData, "-o", dir, "--format", "gsheets", "--endpoint", endpoint, "--no-auth"}
-	if code, _, errs := runCLI(t, args...); code != exitFailure || !strings.Contains(errs, "move it away, or use --force") {
+	if code, _, errs := runCLI(t, args...); code != exitFailure || !strings.Contains(errs, "not an annosheet manifest") || !strings.Contains(errs, "use another --out, or --force to replace it") {
 		t.Errorf("damaged manifest: exit %d: %s", code, errs)
 	}
-	if code, _, errs := runCLI(t, append(args, "--force")...); code != 0 || !strings.Contains(errs, "--force replaces it") {
+	if code, _, errs := runCLI(t, append(args, "--force")...); code != 0 || !strings.Contains(errs, "not an annosheet manifest (schema \"old\", want \"annosheet.manifest/1\"); it is replaced") {
 		t.Errorf("damaged manifest, --force: exit %d: %s", code, errs)
 	}
 }

@@ -110,7 +110,7 @@ func runPull(ctx context.Context, opt pullOptions, stdout, stderr io.Writer) err
 	}
 	printProblems(stderr, res.Problems)
 	if len(res.Conflicts) > 0 {
-		return fmt.Errorf("%d units are answered differently by copies of their batch (see above); keep only the current copy of each batch among the sources, then pull again", len(res.Conflicts))
+		return fmt.Errorf("%s answered differently by copies of their batch (see above); keep only the current copy of each batch among the sources, then pull again", plural(len(res.Conflicts), "unit"))
 	}
 	write := func(w io.Writer) error {
 		enc := json.NewEncoder(w)
