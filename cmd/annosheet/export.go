@@ -190,7 +190,7 @@ func runExport(ctx context.Context, opt exportOptions, stdout, stderr io.Writer)
 			fmt.Fprintln(stderr, "warning: "+w)
 		}
 	}
-	left := leftOut(sel)
+	left := leftOut(sel, t)
 	if len(files) == 0 {
 		fmt.Fprintln(stderr, "annosheet: nothing to export: no record has an annotator"+left)
 		return nil
@@ -237,12 +237,21 @@ func runExport(ctx context.Context, opt exportOptions, stdout, stderr io.Writer)
 }
 
 // leftOut says what the export left out, and what it kept despite errors.
-func leftOut(sel *study.Selection) string {
+func leftOut(sel *study.Selection, t *templates.Template) string {
+	empty := sel.Empty
+	if t.Export != nil && t.Export.Include != "all" {
+		// Units nobody answered are not in the native file either.
+		for _, r := range sel.Records {
+			if r.Status == mapping.StatusEmpty {
+				empty++
+			}
+		}
+	}
 	var parts []string
 	for _, c := range []struct {
 		n    int
 		what string
-	}{{sel.Partial, "partial"}, {sel.Empty, "empty"}, {sel.Missing, "missing"}} {
+	}{{sel.Partial, "partial"}, {empty, "empty"}, {sel.Missing, "missing"}} {
 		if c.n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", c.n, c.what))
 		}
