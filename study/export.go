@@ -21,7 +21,8 @@ var ErrInputMissing = errors.New("input not found")
 // in the manifest are relative to its folder: they are looked for there
 // first (the study moved with its inputs), then where the study was made
 // (the study moved alone), then as written (manifests of older versions,
-// relative to where generate ran). Every file must have the content it
+// relative to where generate ran), then in the manifest's folder itself
+// (the inputs sent along with the study). Every file must have the content it
 // had: a found file whose SHA-256 differs is an error.
 func (m *Manifest) InputPaths() ([]string, error) {
 	bases := []func(string) string{func(p string) string { return joinRel(m.Dir(), p) }}
@@ -29,6 +30,9 @@ func (m *Manifest) InputPaths() ([]string, error) {
 		bases = append(bases, func(p string) string { return joinRel(filepath.FromSlash(m.Manifest.Dir), p) })
 	}
 	bases = append(bases, func(p string) string { return filepath.FromSlash(p) })
+	// Copied into the study's folder, as when the study is sent as one
+	// archive with its inputs.
+	bases = append(bases, func(p string) string { return filepath.Join(m.Dir(), filepath.Base(filepath.FromSlash(p))) })
 	var changed error
 	for _, base := range bases {
 		ok := true
