@@ -2,7 +2,6 @@ package sheets_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -114,47 +113,35 @@ func realGoogle(t *testing.T) *sheetsBackend {
 	return &sheetsBackend{c: c, ctx: ctx, folder: folder, remove: true}
 }
 
-func (*sheetsBackend) Limits() backend.Limits { return backend.GSheets }
-
-func (b *sheetsBackend) Write(t *testing.T, p *backend.Plan) string {
-	w, err := b.c.Write(b.ctx, p, sheets.WriteOptions{Folder: b.folder})
-	var inc *sheets.IncompleteError
-	if b.remove && (err == nil || errors.As(err, &inc)) {
-		id := w.ID // Write returns what it made, finished or not
-		if inc != nil {
-			id = inc.ID
-		}
-		t.Cleanup(func() {
-			if err := b.c.Drive.Files.Delete(id).SupportsAllDrives(true).Context(b.ctx).Do(); err != nil {
-				t.Errorf("delete test spreadsheet %s: %v", id, err)
-			}
-		})
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	return w.ID
+func (b *sheetsBackend) Store() backend.Store {
+	return sheets.Store{Client: func(context.Context) (*sheets.Client, error) { return b.c, nil }, Folder: b.folder}
 }
 
-func (b *sheetsBackend) Fill(t *testing.T, ref string) *goldtest.Workbook {
-	w, err := goldtest.OpenSpreadsheet(b.ctx, b.c.Sheets, ref)
+func (*sheetsBackend) Target(*testing.T) backend.Location {
+	return backend.Location{Kind: backend.KindGSheets}
+}
+
+func (b *sheetsBackend) Created(t *testing.T, at backend.Location) {
+	if !b.remove {
+		return
+	}
+	t.Cleanup(func() {
+		if err := b.c.Drive.Files.Delete(at.ID).SupportsAllDrives(true).Context(b.ctx).Do(); err != nil {
+			t.Errorf("delete test spreadsheet %s: %v", at.ID, err)
+		}
+	})
+}
+
+func (b *sheetsBackend) Fill(t *testing.T, at backend.Location) *goldtest.Workbook {
+	w, err := goldtest.OpenSpreadsheet(b.ctx, b.c.Sheets, at.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return w
 }
 
-func (b *sheetsBackend) Grid(t *testing.T, ref string) *backend.Grid {
-	g, closeFn, err := b.c.Open(b.ctx, ref)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { closeFn() })
-	return g
-}
-
-func (b *sheetsBackend) Offer(t *testing.T, ref string) *backendtest.Offer {
-	ss, err := b.c.Sheets.Spreadsheets.Get(ref).IncludeGridData(true).Context(b.ctx).Do()
+func (b *sheetsBackend) Offer(t *testing.T, at backend.Location) *backendtest.Offer {
+	ss, err := b.c.Sheets.Spreadsheets.Get(at.ID).IncludeGridData(true).Context(b.ctx).Do()
 	if err != nil {
 		t.Fatal(err)
 	}

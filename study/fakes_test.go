@@ -30,7 +30,8 @@ func (f *fakeFiles) Readable(name string) (bool, string) {
 	return ext == ".xlsx", ""
 }
 
-func (f *fakeFiles) Open(_ context.Context, path string) (*backend.Grid, func() error, error) {
+func (f *fakeFiles) Open(_ context.Context, at backend.Location) (*backend.Grid, func() error, error) {
+	path := at.Path
 	if open, ok := f.books[path]; ok {
 		return open()
 	}
@@ -42,7 +43,8 @@ func (f *fakeFiles) serve(path string, w *memWriter, b manifest.Batch) {
 	if f.books == nil {
 		f.books = map[string]func() (*backend.Grid, func() error, error){}
 	}
-	f.books[path] = func() (*backend.Grid, func() error, error) { return w.Open(context.Background(), &b) }
+	at := backend.Location{Kind: backend.KindXLSX, Path: filepath.Join("any", b.File)}
+	f.books[path] = func() (*backend.Grid, func() error, error) { return w.Open(context.Background(), at) }
 }
 
 // fail makes path fail to open with err.
@@ -58,8 +60,8 @@ type fakeSheets struct{}
 
 func (fakeSheets) ID(link string) (string, bool) { return strings.CutPrefix(link, "sheet:") }
 
-func (fakeSheets) Open(_ context.Context, id string, _ *manifest.Spreadsheet) (*backend.Grid, func() error, error) {
-	return nil, nil, fmt.Errorf("spreadsheet %s: %w", id, ErrNotFound)
+func (fakeSheets) Open(_ context.Context, at backend.Location) (*backend.Grid, func() error, error) {
+	return nil, nil, fmt.Errorf("spreadsheet %s: %w", at.ID, ErrNotFound)
 }
 
 // made is a study generated into memory: its folder holds only the

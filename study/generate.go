@@ -61,7 +61,10 @@ type GenerateOptions struct {
 	// study; Note of each step worth saying; Wrote of each workbook made.
 	Warn  func(error)
 	Note  func(string)
-	Wrote func(where string, b *manifest.Batch)
+	Wrote func(where string, b *manifest.Batch, sharedWith []string)
+	// Endpoint is the API the store reaches spreadsheets on ("" for
+	// Google's); a previous run's spreadsheets elsewhere stop the run.
+	Endpoint string
 	// Progress is told how many rows will be written, then of each row.
 	Progress func(total int64) func(rows int)
 }
@@ -87,7 +90,8 @@ type Records interface {
 // generation is one Generate run.
 type generation struct {
 	opt    GenerateOptions
-	w      Writer
+	w      backend.Store
+	format string
 	t      *templates.Template
 	src    Records
 	record map[string]int // item -> the Index of its input record
@@ -103,8 +107,8 @@ type generation struct {
 // comes into being. A previous run of the same study in the folder is
 // finished, never made twice; what it made is replaced only with Force,
 // and workbooks that hold answers only with DiscardAnswers too.
-func Generate(ctx context.Context, opt GenerateOptions, src Records, w Writer) (*Generated, error) {
-	g := &generation{opt: opt, w: w, t: opt.Template, src: src, path: filepath.Join(opt.Dir, manifest.FileName)}
+func Generate(ctx context.Context, opt GenerateOptions, src Records, w backend.Store) (*Generated, error) {
+	g := &generation{opt: opt, w: w, format: w.Limits().Kind, t: opt.Template, src: src, path: filepath.Join(opt.Dir, manifest.FileName)}
 	if g.opt.Warn == nil {
 		g.opt.Warn = func(error) {}
 	}
@@ -112,7 +116,7 @@ func Generate(ctx context.Context, opt GenerateOptions, src Records, w Writer) (
 		g.opt.Note = func(string) {}
 	}
 	if g.opt.Wrote == nil {
-		g.opt.Wrote = func(string, *manifest.Batch) {}
+		g.opt.Wrote = func(string, *manifest.Batch, []string) {}
 	}
 	prev, err := g.previous()
 	if err != nil {
@@ -150,7 +154,7 @@ func (g *generation) previous() (*manifest.Manifest, error) {
 		}
 		return nil, fmt.Errorf("%w: %w", atomicfile.ErrExists, err)
 	}
-	if prev.Format != g.w.Format() && !g.opt.Force {
+	if prev.Format != g.format && !g.opt.Force {
 		return nil, fmt.Errorf("%s: %w: it records a study of %s workbooks", g.path, atomicfile.ErrExists, prev.Format)
 	}
 	return prev, nil
@@ -162,7 +166,7 @@ func (g *generation) previous() (*manifest.Manifest, error) {
 func (g *generation) begin(prev *manifest.Manifest) error {
 	opt := &g.opt
 	var err error
-	if prev != nil && prev.Format == g.w.Format() && g.samePlan(prev) {
+	if prev != nil && prev.Format == g.format && g.samePlan(prev) {
 		g.study, opt.Seed, opt.SeedSet = prev.Study, prev.Seed, true
 	} else if g.study, err = newStudyID(); err != nil {
 		return err
@@ -174,7 +178,7 @@ func (g *generation) begin(prev *manifest.Manifest) error {
 		}
 		opt.Seed = binary.LittleEndian.Uint64(b[:])
 	}
-	g.all, err = mapping.Build(g.t, g.src, mapping.Options{Batch: opt.Batch, Study: g.study, CellLimit: g.w.CellLimit(), Seed: opt.Seed})
+	g.all, err = mapping.Build(g.t, g.src, mapping.Options{Batch: opt.Batch, Study: g.study, CellLimit: g.w.Limits().CellChars, Seed: opt.Seed})
 	if err != nil {
 		return err
 	}
@@ -211,7 +215,7 @@ var ErrPlan = errors.New("cannot share out the instances")
 // would replace needs Force, and workbooks that hold answers need
 // DiscardAnswers too. It returns the batches to keep.
 func (g *generation) check(ctx context.Context, prev *manifest.Manifest) (map[string]manifest.Batch, error) {
-	same := prev != nil && prev.Format == g.w.Format() && g.samePlan(prev)
+	same := prev != nil && prev.Format == g.format && g.samePlan(prev)
 	if prev != nil && !same && !g.opt.Force {
 		return nil, fmt.Errorf("%s: %w: it records another study (its template, inputs, annotators or seed differ)", g.path, atomicfile.ErrExists)
 	}
@@ -224,7 +228,7 @@ func (g *generation) check(ctx context.Context, prev *manifest.Manifest) (map[st
 		for i := range prev.Batches {
 			b := &prev.Batches[i]
 			listed[b.File] = b.File != ""
-			ok, err := g.w.Exists(ctx, b)
+			ok, err := g.exists(ctx, b)
 			if err != nil {
 				return nil, err
 			}
@@ -248,7 +252,7 @@ func (g *generation) check(ctx context.Context, prev *manifest.Manifest) (map[st
 		if mb.File == "" || listed[mb.File] {
 			continue
 		}
-		ok, err := g.w.Exists(ctx, mb)
+		ok, err := g.exists(ctx, mb)
 		if err != nil {
 			return nil, err
 		}
@@ -258,7 +262,7 @@ func (g *generation) check(ctx context.Context, prev *manifest.Manifest) (map[st
 	}
 	if same && !g.opt.Force && len(kept) == len(g.plan) {
 		noun := "workbook"
-		if g.w.Format() == FormatGSheets {
+		if g.format == FormatGSheets {
 			noun = "spreadsheet"
 		}
 		return nil, fmt.Errorf("%s: %w: all %d %ss of this study are made", g.path, atomicfile.ErrExists, len(kept), noun)
@@ -291,6 +295,40 @@ func (g *generation) check(ctx context.Context, prev *manifest.Manifest) (map[st
 	return kept, nil
 }
 
+// exists says whether a batch's workbook, as the manifest records it, is
+// there (a recorded spreadsheet on another API than the one in use is an
+// error).
+func (g *generation) exists(ctx context.Context, b *manifest.Batch) (bool, error) {
+	if sp := b.Spreadsheet; sp != nil && sp.Endpoint != g.opt.Endpoint {
+		return false, &EndpointError{Spreadsheet: sp.URL, Recorded: sp.Endpoint, Used: g.opt.Endpoint}
+	}
+	at := g.location(b)
+	if at.Path == "" && at.ID == "" {
+		return false, nil
+	}
+	return g.w.Exists(ctx, at)
+}
+
+// location is where a batch's workbook is, or goes.
+func (g *generation) location(b *manifest.Batch) backend.Location {
+	if sp := b.Spreadsheet; sp != nil {
+		return backend.Location{Kind: backend.KindGSheets, ID: sp.ID, URL: sp.URL, Endpoint: sp.Endpoint}
+	}
+	if g.format == FormatXLSX && b.File != "" {
+		return backend.Location{Kind: backend.KindXLSX, Path: filepath.Join(g.opt.Dir, b.File)}
+	}
+	return backend.Location{Kind: g.format}
+}
+
+// sharedWith is who gets a batch's spreadsheet besides those every
+// spreadsheet goes to: its annotator, when the ID is an email address.
+func sharedWith(b *manifest.Batch) []string {
+	if strings.Contains(b.Annotator, "@") {
+		return []string{b.Annotator}
+	}
+	return nil
+}
+
 // finished says whether a previous run finished a batch's workbook.
 func (g *generation) finished(b *manifest.Batch) bool {
 	return b.Spreadsheet == nil || b.Spreadsheet.Status == manifest.Complete
@@ -307,7 +345,7 @@ func (g *generation) where(b *manifest.Batch) string {
 // answered counts the units a workbook holds answers for. A workbook that
 // cannot be read is an error: never "nothing to lose".
 func (g *generation) answered(ctx context.Context, b *manifest.Batch) (int, error) {
-	grid, closeFn, err := g.w.Open(ctx, b)
+	grid, closeFn, err := g.w.Open(ctx, g.location(b))
 	if errors.Is(err, ErrNotFound) {
 		return 0, nil
 	}
@@ -330,7 +368,7 @@ func (g *generation) answered(ctx context.Context, b *manifest.Batch) (int, erro
 
 // place says where a batch's workbook goes when it is a file.
 func (g *generation) place(mb *manifest.Batch) {
-	if g.w.Format() == FormatXLSX {
+	if g.format == FormatXLSX {
 		mb.File = fmt.Sprintf("%s-%s.xlsx", g.t.Name, mb.ID)
 	}
 }
@@ -378,7 +416,7 @@ func (g *generation) write(ctx context.Context, prev *manifest.Manifest, kept ma
 		for _, u := range res.Units {
 			mb.Units = append(mb.Units, manifest.Unit{ID: u.ID, Item: u.Item})
 		}
-		if old := before[b.ID].Spreadsheet; old != nil && g.w.Format() == FormatGSheets {
+		if old := before[b.ID].Spreadsheet; old != nil && g.format == FormatGSheets {
 			// Rewritten in place, keeping its link.
 			mb.Spreadsheet = old
 			if old.Status == manifest.Complete {
@@ -388,14 +426,34 @@ func (g *generation) write(ctx context.Context, prev *manifest.Manifest, kept ma
 			}
 		}
 		g.place(mb)
-		where, err := g.w.Write(ctx, counted(res.Plan, step), mb, save)
+		share := sharedWith(mb)
+		at, err := g.w.Write(ctx, counted(res.Plan, step), g.location(mb), backend.WriteOptions{Share: share,
+			// Recorded before anything else can fail, so that the next
+			// run finishes this workbook instead of making another.
+			Created: func(at backend.Location) error {
+				if at.Kind == backend.KindGSheets && at.ID != "" && (mb.Spreadsheet == nil || mb.Spreadsheet.ID != at.ID) {
+					mb.Spreadsheet = &manifest.Spreadsheet{ID: at.ID, URL: at.URL, Status: manifest.Incomplete, Endpoint: at.Endpoint}
+					g.opt.Note("created " + at.URL)
+					return save()
+				}
+				return nil
+			}})
+		if errors.Is(err, backend.ErrNotFound) {
+			return fmt.Errorf("%w\n(recorded in %s: move it away to start afresh)", err, g.path)
+		}
 		if err != nil {
 			return err
+		}
+		if at.Kind == backend.KindGSheets {
+			if mb.Spreadsheet == nil {
+				mb.Spreadsheet = &manifest.Spreadsheet{ID: at.ID, Endpoint: at.Endpoint}
+			}
+			mb.Spreadsheet.URL, mb.Spreadsheet.Status = at.URL, manifest.Complete
 		}
 		if err := save(); err != nil {
 			return err
 		}
-		g.opt.Wrote(where, mb)
+		g.opt.Wrote(at.String(), mb, share)
 	}
 	return save()
 }
@@ -415,7 +473,7 @@ func (g *generation) build(b assign.Batch) (*mapping.Result, error) {
 	// Only the batch's records are read again (every record was checked
 	// by begin).
 	return mapping.Build(g.t, g.src.Subset(records), mapping.Options{
-		Batch: b.ID, Study: g.study, CellLimit: g.w.CellLimit(), Seed: g.opt.Seed,
+		Batch: b.ID, Study: g.study, CellLimit: g.w.Limits().CellChars, Seed: g.opt.Seed,
 		Keys: g.all.Keys, Items: func(item string) bool { return picked[item] }, Annotator: b.Annotator,
 	})
 }
@@ -468,7 +526,7 @@ func (g *generation) newManifest() (*manifest.Manifest, error) {
 		Schema:  manifest.Schema,
 		Study:   g.study,
 		Created: opt.Now.UTC().Format(time.RFC3339),
-		Format:  g.w.Format(),
+		Format:  g.format,
 		Template: manifest.Template{
 			Name: g.t.Name, Version: g.t.Version, SHA256: mapping.TemplateHash(g.t),
 			Params: g.t.ParamValues(), Source: string(g.t.Source),

@@ -58,7 +58,7 @@ func TestBatchesFromSpool(t *testing.T) {
 				for _, it := range b.Items {
 					picked[it] = true
 				}
-				want, err := mapping.Build(tp, src, mapping.Options{Batch: b.ID, Study: g.study, CellLimit: g.w.CellLimit(), Seed: opt.Seed,
+				want, err := mapping.Build(tp, src, mapping.Options{Batch: b.ID, Study: g.study, CellLimit: g.w.Limits().CellChars, Seed: opt.Seed,
 					Keys: g.all.Keys, Items: func(item string) bool { return picked[item] }, Annotator: b.Annotator})
 				if err != nil {
 					t.Fatal(err)

@@ -3,29 +3,36 @@ package study
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/annosheet/annosheet/backend"
-	"github.com/annosheet/annosheet/manifest"
 )
 
-// memWriter is a backend that keeps workbooks in memory as the text of
-// their cells, so the study's logic runs below any real backend.
+// memWriter is a backend.Store that keeps workbooks in memory as the text
+// of their cells, so the study's logic runs below any real backend. It
+// keeps each workbook under its batch's ID, read off the file name a
+// legal-gaps study gives it (legal-gaps-ak-b01.xlsx is ak-b01).
 type memWriter struct {
 	books map[string]map[string][][]string // batch ID -> sheet -> rows
 	order map[string][]string              // batch ID -> sheet names
 	fail  error                            // Open fails with it when set
 }
 
-func (w *memWriter) Format() string { return FormatXLSX }
-func (w *memWriter) CellLimit() int { return backend.XLSXCellLimit }
+func (w *memWriter) Limits() backend.Limits { return backend.XLSX }
 
-func (w *memWriter) Exists(_ context.Context, b *manifest.Batch) (bool, error) {
-	_, ok := w.books[b.ID]
-	return ok && b.File != "", nil
+// batch is the batch ID a location's file name gives.
+func batch(at backend.Location) string {
+	return strings.TrimPrefix(strings.TrimSuffix(filepath.Base(at.Path), ".xlsx"), "legal-gaps-")
 }
 
-func (w *memWriter) Write(_ context.Context, plan *backend.Plan, b *manifest.Batch, saved func() error) (string, error) {
+func (w *memWriter) Exists(_ context.Context, at backend.Location) (bool, error) {
+	_, ok := w.books[batch(at)]
+	return ok, nil
+}
+
+func (w *memWriter) Write(_ context.Context, plan *backend.Plan, at backend.Location, opt backend.WriteOptions) (backend.Location, error) {
 	if w.books == nil {
 		w.books, w.order = map[string]map[string][][]string{}, map[string][]string{}
 	}
@@ -51,26 +58,30 @@ func (w *memWriter) Write(_ context.Context, plan *backend.Plan, b *manifest.Bat
 			return nil
 		})
 		if err != nil {
-			return "", err
+			return at, err
 		}
 		book[sh.Name] = rows
 	}
-	w.books[b.ID], w.order[b.ID] = book, names
-	if err := saved(); err != nil {
-		return "", err
+	id := batch(at)
+	w.books[id], w.order[id] = book, names
+	if opt.Created != nil {
+		if err := opt.Created(at); err != nil {
+			return at, err
+		}
 	}
-	return "mem:" + b.ID, nil
+	return at, nil
 }
 
-func (w *memWriter) Open(_ context.Context, b *manifest.Batch) (*backend.Grid, func() error, error) {
+func (w *memWriter) Open(_ context.Context, at backend.Location) (*backend.Grid, func() error, error) {
 	if w.fail != nil {
 		return nil, nil, w.fail
 	}
-	book, ok := w.books[b.ID]
+	id := batch(at)
+	book, ok := w.books[id]
 	if !ok {
 		return nil, nil, ErrNotFound
 	}
-	return &backend.Grid{Kind: "xlsx", Name: b.File, Sheets: w.order[b.ID], Rows: func(sheet string, fn func(int, []string) error) error {
+	return &backend.Grid{Kind: "xlsx", Name: filepath.Base(at.Path), Sheets: w.order[id], Rows: func(sheet string, fn func(int, []string) error) error {
 		for i, r := range book[sheet] {
 			if err := fn(i+1, r); err != nil {
 				return err

@@ -309,11 +309,15 @@ func (p *puller) open(ctx context.Context, ref Ref) (*backend.Grid, func() error
 		if b.Spreadsheets == nil {
 			return nil, nil, fmt.Errorf("%s: a spreadsheet, and no way to reach spreadsheets was given", ref.Path)
 		}
-		var recorded *manifest.Spreadsheet
-		if ref.Batch != nil {
-			recorded = ref.Batch.Spreadsheet
+		at := backend.Location{Kind: backend.KindGSheets, ID: ref.Spreadsheet, URL: ref.Path, Endpoint: b.Endpoint}
+		if ref.Batch != nil && ref.Batch.Spreadsheet != nil {
+			sp := ref.Batch.Spreadsheet
+			if sp.Endpoint != b.Endpoint {
+				return nil, nil, &EndpointError{Spreadsheet: sp.URL, Recorded: sp.Endpoint, Used: b.Endpoint}
+			}
+			at.URL = sp.URL
 		}
-		return b.Spreadsheets.Open(ctx, ref.Spreadsheet, recorded)
+		return b.Spreadsheets.Open(ctx, at)
 	}
 	if ref.Batch != nil && ref.Batch.File == "" {
 		return nil, nil, fmt.Errorf("%w: never made", ErrNotFound)
@@ -321,7 +325,7 @@ func (p *puller) open(ctx context.Context, ref Ref) (*backend.Grid, func() error
 	if b.Files == nil {
 		return nil, nil, fmt.Errorf("%s: no way to read workbook files was given", ref.Path)
 	}
-	return b.Files.Open(ctx, ref.Path)
+	return b.Files.Open(ctx, backend.Location{Kind: backend.KindXLSX, Path: ref.Path})
 }
 
 // declared is who may claim units of a study's shared workbooks.

@@ -22,39 +22,29 @@ func TestConformance(t *testing.T) {
 // with excelize, as a second reader of what the backend writes.
 type xlsxBackend struct{ dir string }
 
-func (*xlsxBackend) Limits() backend.Limits { return backend.XLSX }
+func (*xlsxBackend) Store() backend.Store { return xlsx.Store{} }
 
-func (b *xlsxBackend) Write(t *testing.T, p *backend.Plan) string {
+func (b *xlsxBackend) Target(t *testing.T) backend.Location {
 	f, err := os.CreateTemp(b.dir, "*.xlsx")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	if err := xlsx.Write(p, f, xlsx.WriteOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	return f.Name()
+	f.Close()
+	return backend.Location{Kind: backend.KindXLSX, Path: f.Name()}
 }
 
-func (*xlsxBackend) Fill(t *testing.T, ref string) *goldtest.Workbook {
-	w, err := goldtest.OpenWorkbook(ref)
+func (*xlsxBackend) Created(*testing.T, backend.Location) {}
+
+func (*xlsxBackend) Fill(t *testing.T, at backend.Location) *goldtest.Workbook {
+	w, err := goldtest.OpenWorkbook(at.Path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return w
 }
 
-func (*xlsxBackend) Grid(t *testing.T, ref string) *backend.Grid {
-	g, closeFn, err := xlsx.Open(ref)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { closeFn() })
-	return g
-}
-
-func (*xlsxBackend) Offer(t *testing.T, ref string) *backendtest.Offer {
-	f, err := excelize.OpenFile(ref)
+func (*xlsxBackend) Offer(t *testing.T, at backend.Location) *backendtest.Offer {
+	f, err := excelize.OpenFile(at.Path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -97,6 +97,8 @@ func printError(w io.Writer, err error) {
 // packages below say what is wrong, and only here are flags named.
 func hint(err error) string {
 	switch {
+	case errors.As(err, new(*study.EndpointError)):
+		return "use another --out for this one"
 	case errors.Is(err, study.ErrAnswered):
 		return "pull them first, then add --discard-answers to replace them"
 	case errors.Is(err, study.ErrUnknownAnswers):

@@ -105,7 +105,7 @@ func exportRecords(ctx context.Context, opt *exportOptions, stderr io.Writer, te
 		man := src.Manifests[0]
 		res, err := study.Pull(ctx, src, study.PullOptions{})
 		if err != nil {
-			return nil, nil, nil, err
+			return nil, nil, nil, endpointUsage(err)
 		}
 		printProblems(stderr, res.Problems)
 		if len(res.Conflicts) > 0 {

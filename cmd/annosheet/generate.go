@@ -12,12 +12,14 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/input"
 	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/sheets"
 	"github.com/annosheet/annosheet/study"
 	"github.com/annosheet/annosheet/templates"
+	"github.com/annosheet/annosheet/xlsx"
 )
 
 type generateOptions struct {
@@ -205,35 +207,31 @@ func runGenerate(ctx context.Context, opt generateOptions, stdout, stderr io.Wri
 	}
 	spool := input.NewSpool(src)
 	defer spool.Close()
-	var w study.Writer = xlsxWriter{dir: opt.Out, now: opt.Now}
-	var sw *sheetsWriter
+	var w backend.Store = xlsx.Store{Created: opt.Now}
 	if opt.Format == formatGSheets {
-		sw = &sheetsWriter{google: &googleSheets{opt: opt.Google, stderr: stderr}, share: opt.Share, message: opt.Message,
-			folder: opt.Folder, protect: opt.Protect, stderr: stderr}
-		w = sw
+		w = googleStore(opt.Google, stderr, sheets.Store{Folder: opt.Folder, Share: opt.Share, Message: opt.Message, Protect: opt.Protect})
 	}
 	var bar progress = noProgress{}
 	defer func() { bar.Finish() }()
 	what := "writing workbooks"
-	if sw != nil {
+	if opt.Format == formatGSheets {
 		what = "making spreadsheets"
 	}
 	gen, err := study.Generate(ctx, study.GenerateOptions{
 		Template: t, Inputs: opt.Inputs, Dir: opt.Out, Batch: opt.Batch, Seed: opt.Seed, SeedSet: opt.SeedSet, Now: opt.Now,
 		Force: opt.Force, DiscardAnswers: opt.DiscardAnswers,
 		Annotators: opt.Annotators, Overlap: opt.Overlap, BatchSize: opt.BatchSize,
-		Warn: func(err error) { fmt.Fprintln(stderr, "warning: "+err.Error()) },
-		Note: func(s string) { fmt.Fprintln(stderr, s) },
-		Wrote: func(where string, b *manifest.Batch) {
+		Warn:     func(err error) { fmt.Fprintln(stderr, "warning: "+err.Error()) },
+		Note:     func(s string) { fmt.Fprintln(stderr, s) },
+		Endpoint: opt.Google.Endpoint,
+		Wrote: func(where string, b *manifest.Batch, sharedWith []string) {
 			who := ""
 			if b.Annotator != "" {
 				who = "for " + b.Annotator + ", "
 			}
 			fmt.Fprintf(stdout, "wrote %s: %s in %s (%sbatch %s)\n", where, plural(len(b.Units), "unit"), plural(b.Rows, "row"), who, b.ID)
-			if sw != nil {
-				if share := sw.shareWith(b); len(share) > 0 {
-					fmt.Fprintf(stdout, "  shared with %s (can edit)\n", strings.Join(share, ", "))
-				}
+			if share := append(append([]string{}, opt.Share...), sharedWith...); opt.Format == formatGSheets && len(share) > 0 {
+				fmt.Fprintf(stdout, "  shared with %s (can edit)\n", strings.Join(share, ", "))
 			}
 		},
 		Progress: func(total int64) func(int) {

@@ -61,11 +61,6 @@ func pullCommand() *cli.Command {
 	}
 }
 
-// backends wires the study to XLSX files and Google Sheets.
-func backends(g googleOptions, stderr io.Writer) study.Backends {
-	return study.Backends{Files: xlsxFiles{}, Spreadsheets: &googleSheets{opt: g, stderr: stderr}}
-}
-
 // pullStudy opens and pulls the sources, with a progress bar. When every
 // source was refused, it prints why and fails.
 func pullStudy(ctx context.Context, sources []string, opt study.PullOptions, g googleOptions, stderr io.Writer) (*study.Result, error) {
@@ -77,18 +72,27 @@ func pullStudy(ctx context.Context, sources []string, opt study.PullOptions, g g
 	defer bar.Finish()
 	opt.Progress = func(int, int) { bar.Add(1) }
 	res, err := study.Pull(ctx, src, opt)
-	var ue usageError
-	if errors.As(err, &ue) {
-		return nil, ue
-	}
 	if err != nil {
-		return nil, err
+		return nil, endpointUsage(err)
 	}
 	if res.NothingRead(src) {
 		printProblems(stderr, res.Problems)
 		return nil, errors.New("no workbook was read: every source was refused (see above)")
 	}
 	return res, nil
+}
+
+// endpointUsage turns a spreadsheet sought on the wrong API into the
+// usage error that says which --endpoint to give.
+func endpointUsage(err error) error {
+	var ee *study.EndpointError
+	switch {
+	case !errors.As(err, &ee):
+		return err
+	case ee.Recorded == "":
+		return usagef("the spreadsheet %s is on Google: leave out --endpoint (and %s)", ee.Spreadsheet, envEndpoint)
+	}
+	return usagef("the spreadsheet %s is on %s (a dry run): give --endpoint %s --no-auth", ee.Spreadsheet, ee.Recorded, ee.Recorded)
 }
 
 // printProblems writes a pull's problems, one line each, with their

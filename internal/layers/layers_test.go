@@ -53,9 +53,8 @@ var rules = []rule{
 		deps: []string{excelize, google, netHTTP, m("xlsx"), m("sheets"), m("cmd"), m("input"), m("study")},
 		why:  "pure transforms: no file formats or HTTP"},
 	{pkg: "input",
-		optional: true,
-		deps:     []string{excelize, google, netHTTP, m("xlsx"), m("sheets"), m("cmd"), m("study")},
-		why:      "reads study inputs; knows nothing of workbooks"},
+		deps: []string{excelize, google, netHTTP, m("xlsx"), m("sheets"), m("cmd"), m("study")},
+		why:  "reads study inputs; knows nothing of workbooks"},
 	// A backend renders the plan that mapping made from a template; it
 	// does not read templates, nor call into mapping, itself.
 	{pkg: "xlsx",
@@ -73,9 +72,8 @@ var rules = []rule{
 		deps: []string{excelize, m("mapping"), m("xlsx"), m("cmd")},
 		why:  "signing in to Google"},
 	{pkg: "study",
-		optional: true,
-		direct:   []string{m("xlsx"), m("sheets")},
-		why:      "talks to backends through a small interface that cmd fills in"},
+		deps: []string{excelize, google, netHTTP, m("xlsx"), m("sheets"), m("cmd")},
+		why:  "talks to backends only through backend.Store and its small interfaces, which cmd fills in"},
 	{pkg: "manifest",
 		deps: []string{excelize, google, m("xlsx"), m("cmd")},
 		why:  "the coordinator's record"},

@@ -20,10 +20,13 @@
 //	func TestConformance(t *testing.T) {
 //		backendtest.Run(t, &xlsxBackend{dir: t.TempDir()})
 //	}
+//
+// where xlsxBackend's Store is the xlsx.Store the study writes through.
 package backendtest
 
 import (
 	"bytes"
+	"context"
 	"flag"
 	"fmt"
 	"os"
@@ -41,22 +44,54 @@ import (
 
 var update = flag.Bool("update-conformance", false, "rewrite the conformance suite's golden files")
 
-// Backend makes, fills and reads workbooks of one kind for the suite.
-// Each method fails the test on an error.
+// Backend is a backend under test: its backend.Store, as the study
+// writes and reads through it, and what only a test needs — where to put
+// a workbook, the application's own view of it, and a way to fill it as
+// an annotator's application stores answers. Each method fails the test
+// on an error.
 type Backend interface {
-	// Limits names the backend and its limits; the suite builds plans
-	// for them, and expects pull to record Limits().Kind as the source.
-	Limits() backend.Limits
-	// Write renders a plan and returns its reference (a path or an ID).
-	Write(t *testing.T, p *backend.Plan) string
+	// Store is the backend's backend.Store; the suite builds plans for
+	// its Limits, and expects pull to record Limits().Kind as the source.
+	Store() backend.Store
+	// Target is where a new workbook goes: a fresh file, or no
+	// spreadsheet yet.
+	Target(t *testing.T) backend.Location
+	// Created is told of each workbook as soon as it exists (a test on a
+	// real service removes it afterwards).
+	Created(t *testing.T, at backend.Location)
 	// Offer reads what the written workbook offers an annotator, with the
-	// application's own view of it (not through Grid).
-	Offer(t *testing.T, ref string) *Offer
+	// application's own view of it (not through the Store).
+	Offer(t *testing.T, at backend.Location) *Offer
 	// Fill opens the written workbook for an annotator to fill, as the
 	// application would store the answers.
-	Fill(t *testing.T, ref string) *goldtest.Workbook
-	// Grid reads the workbook as pull does.
-	Grid(t *testing.T, ref string) *backend.Grid
+	Fill(t *testing.T, at backend.Location) *goldtest.Workbook
+}
+
+// write renders a plan through the backend's Store.
+func write(t *testing.T, b Backend, p *backend.Plan) backend.Location {
+	t.Helper()
+	at, err := b.Store().Write(context.Background(), p, b.Target(t), backend.WriteOptions{Created: func(at backend.Location) error {
+		b.Created(t, at)
+		return nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return at
+}
+
+// grid reads a workbook back through the Store, as pull does.
+func grid(t *testing.T, s backend.Store, at backend.Location) *backend.Grid {
+	t.Helper()
+	if ok, err := s.Exists(context.Background(), at); err != nil || !ok {
+		t.Fatalf("the workbook written at %s does not exist (%v)", at, err)
+	}
+	g, closeFn, err := s.Open(context.Background(), at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { closeFn() })
+	return g
 }
 
 // Offer is what an annotator is offered, in terms common to all backends.
@@ -135,7 +170,8 @@ func cases() []testCase {
 func Run(t *testing.T, b Backend) {
 	root := moduleRoot(t)
 	data := filepath.Join(root, "testdata", "data")
-	kind := b.Limits().Kind
+	store := b.Store()
+	kind := store.Limits().Kind
 	for _, tc := range cases() {
 		name := filepath.Base(tc.template)
 		t.Run(name, func(t *testing.T) {
@@ -151,13 +187,13 @@ func Run(t *testing.T, b Backend) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := mapping.Build(tp, src, mapping.Options{Study: "conformance", Seed: 7, CellLimit: b.Limits().CellChars})
+			res, err := mapping.Build(tp, src, mapping.Options{Study: "conformance", Seed: 7, CellLimit: store.Limits().CellChars})
 			if err != nil {
 				t.Fatal(err)
 			}
-			wb := b.Write(t, res.Plan)
+			wb := write(t, b, res.Plan)
 			o := b.Offer(t, wb)
-			cells := gridCells(t, b.Grid(t, wb))
+			cells := gridCells(t, grid(t, store, wb))
 			if len(o.Validations) == 0 || len(o.Open) == 0 || len(o.Fills) == 0 || o.Frozen[0] != 1 {
 				t.Errorf("the offer is thin: %d validations, %d open columns, %d fills, frozen %v", len(o.Validations), len(o.Open), len(o.Fills), o.Frozen)
 			}
@@ -168,7 +204,7 @@ func Run(t *testing.T, b Backend) {
 			if err := w.Save(); err != nil {
 				t.Fatal(err)
 			}
-			p, err := mapping.Pull(b.Grid(t, wb), mapping.PullOptions{Template: tp.Name, Study: "conformance"})
+			p, err := mapping.Pull(grid(t, store, wb), mapping.PullOptions{Template: tp.Name, Study: "conformance"})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,0 +1,79 @@
+package sheets
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+
+	"google.golang.org/api/googleapi"
+
+	"github.com/annosheet/annosheet/backend"
+)
+
+// Store keeps workbooks as Google spreadsheets: the backend.Store of
+// Google Sheets.
+type Store struct {
+	// Client gives the client, signing in on first use.
+	Client func(ctx context.Context) (*Client, error)
+	// Endpoint is the API the client talks to ("" for Google's), recorded
+	// in each location.
+	Endpoint string
+	// Folder, Share, Message and Protect are as in WriteOptions; Share
+	// here goes to every spreadsheet, besides each write's own.
+	Folder  string
+	Share   []string
+	Message string
+	Protect string
+}
+
+// Limits are Google Sheets'.
+func (Store) Limits() backend.Limits { return backend.GSheets }
+
+// Write makes a spreadsheet, or rewrites at.ID in place, keeping its link.
+func (s Store) Write(ctx context.Context, p *backend.Plan, at backend.Location, opt backend.WriteOptions) (backend.Location, error) {
+	c, err := s.Client(ctx)
+	if err != nil {
+		return at, err
+	}
+	wo := WriteOptions{Existing: at.ID, ExistingURL: at.URL, Folder: s.Folder, Message: s.Message, Protect: s.Protect,
+		Share: append(append([]string{}, s.Share...), opt.Share...)}
+	if opt.Created != nil {
+		wo.Created = func(id, url string) error {
+			return opt.Created(backend.Location{Kind: backend.KindGSheets, ID: id, URL: url, Endpoint: s.Endpoint})
+		}
+	}
+	w, err := c.Write(ctx, p, wo)
+	var ge *googleapi.Error
+	if at.ID != "" && errors.As(err, &ge) && ge.Code == http.StatusNotFound {
+		return at, fmt.Errorf("spreadsheet %s is gone: %w: %w", at, backend.ErrNotFound, err)
+	}
+	if err != nil {
+		return at, err
+	}
+	return backend.Location{Kind: backend.KindGSheets, ID: w.ID, URL: w.URL, Endpoint: s.Endpoint}, nil
+}
+
+// Exists says whether a location names a spreadsheet; whether it is still
+// there shows when it is opened or rewritten.
+func (Store) Exists(_ context.Context, at backend.Location) (bool, error) {
+	return at.ID != "", nil
+}
+
+// ID finds a spreadsheet's ID in a link, or the ID itself.
+func (Store) ID(link string) (string, bool) { return SpreadsheetID(link) }
+
+// Open reads a spreadsheet; one that is not there, or not open to this
+// sign-in, wraps backend.ErrNotFound.
+func (s Store) Open(ctx context.Context, at backend.Location) (*backend.Grid, func() error, error) {
+	c, err := s.Client(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	g, closeFn, err := c.Open(ctx, at.ID)
+	var ge *googleapi.Error
+	if errors.As(err, &ge) && ge.Code == http.StatusNotFound {
+		return nil, nil, fmt.Errorf("%w: %w", backend.ErrNotFound, err)
+	}
+	return g, closeFn, err
+}
