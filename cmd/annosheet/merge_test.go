@@ -34,21 +34,7 @@ func copyFile(t *testing.T, from, to string) {
 // given indexes, and saves it.
 func tick(t *testing.T, path, code string, units ...int) []string {
 	t.Helper()
-	w, err := goldtest.OpenWorkbook(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ids []string
-	for _, i := range units {
-		if err := w.Set(w.Rows[w.Units[i]][0], "q:gaps="+code, true); err != nil {
-			t.Fatal(err)
-		}
-		ids = append(ids, w.Units[i])
-	}
-	if err := w.Save(); err != nil {
-		t.Fatal(err)
-	}
-	return ids
+	return answer(t, path, "q:gaps="+code, true, units...)
 }
 
 // byUnit indexes records by unit and annotator, and fails on a pair seen

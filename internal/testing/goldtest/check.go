@@ -124,6 +124,13 @@ func Export(t testing.TB, tmpl *templates.Template, jsonl []byte, study Study, i
 	if err != nil {
 		t.Fatal(err)
 	}
+	return Native(t, tmpl, recs, origins, study, inputs)
+}
+
+// Native writes the native file(s) of typed records, with the study's
+// inputs, keys and orders.
+func Native(t testing.TB, tmpl *templates.Template, recs []*mapping.Annotation, origins export.Origins, study Study, inputs []string) []export.File {
+	t.Helper()
 	src, err := input.Open(tmpl.Input.Format, inputs)
 	if err != nil {
 		t.Fatal(err)

@@ -3,14 +3,11 @@ package goldtest
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/annosheet/annosheet/export"
-	"github.com/annosheet/annosheet/input"
-	"github.com/annosheet/annosheet/internal/ojson"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/templates"
 )
@@ -107,8 +104,8 @@ func TestRecordsRoundTrip(t *testing.T) {
 			if diff := cmp.Diff(p.Records, read); diff != "" {
 				t.Fatalf("records read back differ from those pulled (-pulled +read):\n%s", diff)
 			}
-			direct := nativeFiles(t, c.tp, p.Records, nil, c.study, c.inputs)
-			fromJSONL := nativeFiles(t, c.tp, read, origins, c.study, c.inputs)
+			direct := Native(t, c.tp, p.Records, nil, c.study, c.inputs)
+			fromJSONL := Native(t, c.tp, read, origins, c.study, c.inputs)
 			if len(direct) == 0 || len(direct) != len(fromJSONL) {
 				t.Fatalf("%d native files from the pull, %d from its JSON Lines", len(direct), len(fromJSONL))
 			}
@@ -129,29 +126,4 @@ func TestRecordsRoundTrip(t *testing.T) {
 			}
 		})
 	}
-}
-
-func nativeFiles(t *testing.T, tp *templates.Template, recs []*mapping.Annotation, origins export.Origins, study Study, inputs []string) []export.File {
-	t.Helper()
-	src, err := input.Open(tp.Input.Format, inputs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var items []*mapping.SourceItem
-	if err := mapping.Items(tp, src, study.Keys, func(it *mapping.SourceItem) error { items = append(items, it); return nil }); err != nil {
-		t.Fatal(err)
-	}
-	opt := export.Options{Orders: study.Orders, Origins: origins}
-	if st, err := os.Stat(inputs[0]); err == nil && !st.IsDir() {
-		b, err := os.ReadFile(inputs[0])
-		if err != nil {
-			t.Fatal(err)
-		}
-		opt.Style = ojson.DetectStyle(b)
-	}
-	files, err := export.Native(tp, recs, items, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return files
 }
