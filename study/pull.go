@@ -237,6 +237,8 @@ func (p *puller) read(ctx context.Context, ref Ref) error {
 			// are not in hand.
 			p.why[k] = "is not the one the manifest lists (" + why + ")"
 			p.cause[k] = err
+		case ref.Loose && ref.Manifest == nil:
+			p.warn(ref.Path, "not read: %s", why)
 		case ref.Loose && ref.Found:
 			p.warn(ref.Path, "not read: it is in the study's folder but not of its study (%s)", why)
 		case ref.Loose:

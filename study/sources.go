@@ -110,11 +110,18 @@ func Open(sources []string, b Backends) (*Sources, error) {
 			loose = append(loose, Ref{Path: arg})
 		}
 	}
-	// A workbook given with a study's manifest is read as that study's.
-	if len(s.Manifests) == 1 {
+	// A workbook given with a study's manifest is read as that study's;
+	// given with several, it must be of one of them.
+	switch len(s.Manifests) {
+	case 0:
+	case 1:
 		m := s.Manifests[0]
 		for i := range loose {
 			loose[i].Study, loose[i].Manifest, loose[i].Loose = m.Study, m, true
+		}
+	default:
+		for i := range loose {
+			loose[i].Loose = true
 		}
 	}
 	s.Refs = append(s.Refs, loose...)
