@@ -2,12 +2,14 @@ package study
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/internal/atomicfile"
 	"github.com/annosheet/annosheet/manifest"
 )
 
@@ -84,5 +86,83 @@ func TestPullStudyFolderCopy(t *testing.T) {
 	}
 	if got != "complete" {
 		t.Errorf("unit gpt4o-12, answered in %s, is %q, want complete (workbooks read: %v)", returned, got, res.Workbooks)
+	}
+}
+
+// gsheetsMem is memWriter posing as the Sheets backend.
+type gsheetsMem struct{ *memWriter }
+
+func (gsheetsMem) Limits() backend.Limits { return backend.GSheets }
+
+// TestGenerateOverAnotherFormat: a study of another format in the folder
+// is replaced only with DiscardAnswers: this run's backend cannot tell
+// whether its workbooks hold answers, and the manifest that leads to them
+// is replaced.
+func TestGenerateOverAnotherFormat(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name string
+		// between changes the first run's study; store is the second run's.
+		between func(t *testing.T, w *memWriter, path string)
+		store   func(w *memWriter) backend.Store
+	}{
+		{
+			name: "XLSX workbooks with answers, then Sheets",
+			between: func(t *testing.T, w *memWriter, path string) {
+				w.set("ak-b01", "F2", "TRUE")
+				// The files the XLSX backend would have written.
+				touch(t, filepath.Join(filepath.Dir(path), "legal-gaps-ak-b01.xlsx"))
+				touch(t, filepath.Join(filepath.Dir(path), "legal-gaps-bt-b01.xlsx"))
+			},
+			store: func(w *memWriter) backend.Store { return gsheetsMem{w} },
+		},
+		{
+			name: "spreadsheets, then XLSX",
+			between: func(t *testing.T, w *memWriter, path string) {
+				m, err := manifest.Read(path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				m.Format = FormatGSheets
+				for i := range m.Batches {
+					b := &m.Batches[i]
+					b.File, b.Spreadsheet = "", &manifest.Spreadsheet{ID: "sheet" + b.ID, URL: "https://example.invalid/" + b.ID, Status: manifest.Complete}
+				}
+				if err := atomicfile.Write(path, true, 0o644, m.Encode); err != nil {
+					t.Fatal(err)
+				}
+				w.books = nil
+			},
+			store: func(w *memWriter) backend.Store { return w },
+		},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			w := &memWriter{}
+			opt := legalOptions(t, dir)
+			first, err := generate(t, opt, w)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.between(t, w, first.Path)
+			before, err := os.ReadFile(first.Path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			opt.Force = true
+			_, err = Generate(context.Background(), opt, legalRecords(t, opt.Template), c.store(w))
+			if !errors.Is(err, ErrUnknownAnswers) {
+				t.Errorf("Generate --force over a study of another format: error %v, want %v", err, ErrUnknownAnswers)
+			}
+			after, err := os.ReadFile(first.Path)
+			if err != nil || string(after) != string(before) {
+				t.Errorf("the previous study's manifest was replaced (%v)", err)
+			}
+			opt.DiscardAnswers = true
+			if _, err := Generate(context.Background(), opt, legalRecords(t, opt.Template), c.store(w)); err != nil {
+				t.Errorf("Generate with DiscardAnswers: %v", err)
+			}
+		})
 	}
 }
