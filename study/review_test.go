@@ -3,6 +3,7 @@ package study
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -164,5 +165,32 @@ func TestGenerateOverAnotherFormat(t *testing.T) {
 				t.Errorf("Generate with DiscardAnswers: %v", err)
 			}
 		})
+	}
+}
+
+// TestPullDamagedOriginalBesideCopy: a listed workbook that cannot be read
+// is reported even when a returned copy of its batch is read: it may hold
+// answers the copy does not.
+func TestPullDamagedOriginalBesideCopy(t *testing.T) {
+	t.Parallel()
+	m := makeStudy(t)
+	back := filepath.Join(m.dir, "legal-gaps-ak-b01 (returned).xlsx")
+	touch(t, back)
+	m.files.serve(back, m.w, m.gen.Manifest.Batches[0])
+	m.files.fail(m.path(0), fmt.Errorf("%s: %w", m.path(0), errDamaged))
+	src, err := Open([]string{m.dir}, Backends{Files: m.files})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Pull(context.Background(), src, PullOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, p := range res.Problems {
+		found = found || p.File == m.path(0) && errors.Is(p, errDamaged)
+	}
+	if !found {
+		t.Errorf("no problem says %s could not be read: %v", m.path(0), res.Problems)
 	}
 }
