@@ -223,10 +223,20 @@ func (g *generation) check(ctx context.Context, prev *manifest.Manifest) (map[st
 	// In the way: the previous run's workbooks that this run replaces
 	// (or leaves behind), and other files where this run's go.
 	var there []*manifest.Batch
+	// Another backend's workbooks, which this run's cannot read: whether
+	// they hold answers cannot be told, and the manifest that leads to
+	// them is replaced.
+	var foreign []*manifest.Batch
 	listed := map[string]bool{}
 	if prev != nil {
 		for i := range prev.Batches {
 			b := &prev.Batches[i]
+			if prev.Format != g.format {
+				if g.made(b) {
+					foreign = append(foreign, b)
+				}
+				continue
+			}
 			listed[b.File] = b.File != ""
 			ok, err := g.exists(ctx, b)
 			if err != nil {
@@ -277,6 +287,13 @@ func (g *generation) check(ctx context.Context, prev *manifest.Manifest) (map[st
 	if g.opt.DiscardAnswers {
 		return kept, nil
 	}
+	if len(foreign) > 0 {
+		var names []string
+		for _, b := range foreign {
+			names = append(names, g.where(b))
+		}
+		return nil, fmt.Errorf("%s: %w: of the study of %s workbooks this run replaces, which it cannot read", strings.Join(names, ", "), ErrUnknownAnswers, prev.Format)
+	}
 	var answered []string
 	total := 0
 	for _, b := range there {
@@ -307,6 +324,19 @@ func (g *generation) exists(ctx context.Context, b *manifest.Batch) (bool, error
 		return false, nil
 	}
 	return g.w.Exists(ctx, at)
+}
+
+// made says whether a previous run of another format made a batch's
+// workbook: a spreadsheet it recorded, or a file still there.
+func (g *generation) made(b *manifest.Batch) bool {
+	if b.Spreadsheet != nil {
+		return b.Spreadsheet.ID != ""
+	}
+	if b.File == "" {
+		return false
+	}
+	_, err := os.Lstat(filepath.Join(g.opt.Dir, b.File))
+	return err == nil
 }
 
 // location is where a batch's workbook is, or goes.

@@ -153,6 +153,12 @@ func Pull(ctx context.Context, src *Sources, opt PullOptions) (*Result, error) {
 			p.missingWorkbook(p.listed[k], p.why[k], p.cause[k])
 			continue
 		}
+		if ref, cause := p.listed[k], p.cause[k]; cause != nil && !errors.Is(cause, mapping.ErrOtherStudy) {
+			// The listed workbook may hold answers its copies do not.
+			p.res.batchOf[ref.Path] = k.batch
+			p.res.Problems = append(p.res.Problems, &mapping.Problem{Severity: mapping.Error, File: ref.Path, Err: cause,
+				Message: fmt.Sprintf("the workbook of batch %s %s; its units are read from the other copies", k.batch, p.why[k])})
+		}
 		m := Merge(books)
 		p.res.Records = append(p.res.Records, m.Records...)
 		p.res.Problems = append(p.res.Problems, m.Problems...)
@@ -237,6 +243,8 @@ func (p *puller) read(ctx context.Context, ref Ref) error {
 			// are not in hand.
 			p.why[k] = "is not the one the manifest lists (" + why + ")"
 			p.cause[k] = err
+		case ref.Loose && ref.Manifest == nil:
+			p.warn(ref.Path, "not read: %s", why)
 		case ref.Loose && ref.Found:
 			p.warn(ref.Path, "not read: it is in the study's folder but not of its study (%s)", why)
 		case ref.Loose:

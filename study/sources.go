@@ -110,11 +110,18 @@ func Open(sources []string, b Backends) (*Sources, error) {
 			loose = append(loose, Ref{Path: arg})
 		}
 	}
-	// A workbook given with a study's manifest is read as that study's.
-	if len(s.Manifests) == 1 {
+	// A workbook given with a study's manifest is read as that study's;
+	// given with several, it must be of one of them.
+	switch len(s.Manifests) {
+	case 0:
+	case 1:
 		m := s.Manifests[0]
 		for i := range loose {
 			loose[i].Study, loose[i].Manifest, loose[i].Loose = m.Study, m, true
+		}
+	default:
+		for i := range loose {
+			loose[i].Loose = true
 		}
 	}
 	s.Refs = append(s.Refs, loose...)
@@ -139,9 +146,23 @@ func readManifest(path string) (*Manifest, error) {
 // counts for its batch.
 func (s *Sources) addStudy(m *Manifest) error {
 	for _, other := range s.Manifests {
-		if other.Study == m.Study {
+		if other.Study != m.Study {
+			continue
+		}
+		if sameFile(other.Path, m.Path) {
 			return nil // the same study given twice
 		}
+		// A copy of the study's folder (returned whole by an annotator,
+		// say): its workbooks are copies of the study's batches.
+		refs, err := s.folder(m.Dir(), nil)
+		if err != nil {
+			return err
+		}
+		for _, r := range refs {
+			r.Study, r.Manifest, r.Loose = other.Study, other, true
+			s.Refs = append(s.Refs, r)
+		}
+		return nil
 	}
 	s.Manifests = append(s.Manifests, m)
 	dir := m.Dir()
@@ -226,4 +247,14 @@ func (r Ref) key() string {
 		}
 	}
 	return key
+}
+
+// sameFile says whether two paths lead to the same file.
+func sameFile(a, b string) bool {
+	sa, errA := os.Stat(a)
+	sb, errB := os.Stat(b)
+	if errA != nil || errB != nil {
+		return filepath.Clean(a) == filepath.Clean(b)
+	}
+	return os.SameFile(sa, sb)
 }
