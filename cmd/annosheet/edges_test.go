@@ -553,3 +553,23 @@ func TestProblemLines(t *testing.T) {
 		t.Errorf("pull counts %q, status %q:\npull: %s\nstatus: %s", p, s, errs, serrs)
 	}
 }
+
+// TestPullOutputNeverASource: --out and --report never write over a
+// workbook or a manifest, whatever their name says.
+func TestPullOutputNeverASource(t *testing.T) {
+	t.Parallel()
+	dir, book := legalStudy(t)
+	man := filepath.Join(dir, "manifest.json")
+	for _, args := range [][]string{
+		{"pull", dir, "--out", book},
+		{"pull", dir, "--out", man},
+		{"pull", dir, "--report", filepath.Join(dir, "returned.ods")},
+	} {
+		before := snapshot(t, book, man)
+		code, _, errs := runCLI(t, args...)
+		if code != exitUsage || !strings.Contains(errs, "that is a workbook or a study's manifest, which pull reads") {
+			t.Errorf("%v: exit %d: %s", args, code, errs)
+		}
+		unchanged(t, before)
+	}
+}

@@ -6,12 +6,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/annosheet/annosheet/internal/atomicfile"
+	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/study"
+	"github.com/annosheet/annosheet/xlsx"
 )
 
 type pullOptions struct {
@@ -107,7 +110,26 @@ func printProblems(w io.Writer, ps mapping.Problems) {
 	}
 }
 
+// notOutput refuses to write pull's output over a workbook or a manifest
+// (a path typed in the wrong place): those are what pull reads.
+func notOutput(flag, path string) error {
+	if path == "" {
+		return nil
+	}
+	k, _ := xlsx.Classify(path)
+	if k != xlsx.NotSpreadsheet || filepath.Base(path) == manifest.FileName {
+		return usagef("--%s %s: that is a workbook or a study's manifest, which pull reads; give a new .jsonl (or .json) file", flag, path)
+	}
+	return nil
+}
+
 func runPull(ctx context.Context, opt pullOptions, stdout, stderr io.Writer) error {
+	if err := notOutput("out", opt.Out); err != nil {
+		return err
+	}
+	if err := notOutput("report", opt.Report); err != nil {
+		return err
+	}
 	res, err := pullStudy(ctx, opt.Sources, study.PullOptions{Template: opt.Template, Annotators: opt.Annotators}, opt.Google, stderr)
 	if err != nil {
 		return err
