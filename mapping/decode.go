@@ -100,9 +100,11 @@ func (p *puller) decode() []*Annotation {
 }
 
 // deletedRows reports a block that has fewer of its generated rows (those
-// with its unit cell) than the workbook's metadata records for it: rows
-// were deleted, with whatever answers they held. Without the unit column
-// generated rows cannot be told from inserted ones, and nothing is said.
+// with its unit cell; where rows are numbered, those with a place of their
+// own, so that a copied row does not hide a deleted one) than the
+// workbook's metadata records for it: rows were deleted, with whatever
+// answers they held. Without the unit column generated rows cannot be told
+// from inserted ones, and nothing is said.
 func (p *puller) deletedRows(u unitRow, rows []sheetRow) bool {
 	if p.at[p.colIndex(templates.RoleUnit)] < 0 {
 		return false
@@ -110,7 +112,7 @@ func (p *puller) deletedRows(u unitRow, rows []sheetRow) bool {
 	generated := 0
 	var now []int
 	for _, r := range rows {
-		if !r.inserted {
+		if r.pos > 0 || p.meta.RowMark == "" && !r.inserted {
 			generated++
 		}
 		now = append(now, r.n)
