@@ -78,7 +78,7 @@ func (p *puller) decode() []*Annotation {
 		case len(rows) == 0:
 			p.problem(Error, ErrMissingUnit, u.ID, 0, -1, "unit %q (row %d when generated) is not in the sheet: was its row deleted?", u.ID, u.FirstRow)
 		case p.t.Rows.Per == templates.PerBlock:
-			answered = p.decodeBlock(u, rows, rec)
+			answered = p.decodeBlock(u, blockOrder(rows), rec)
 			if p.deletedRows(u, rows) {
 				// The deleted rows may have held answers: the block is
 				// not complete, and not empty either.

@@ -459,9 +459,9 @@ func (p *puller) unitOf(cell string) (k, pos int, ok bool) {
 // names one unit; inside a block, by its neighbours (see blockOf). Rows
 // that cannot be placed are reported with their answers.
 //
-// A block's rows keep their order on the sheet and an inserted row goes
-// with the row above it, so a block moved elsewhere, inserted rows and
-// all, reads as it did before the move.
+// A block's rows are kept in sheet order here, an inserted row with the
+// row above it, so a block moved elsewhere, inserted rows and all, stays
+// whole; decode reads them in the order the block had them (see blockOrder).
 func (p *puller) place(seq []placedRow) {
 	unitCol := p.colIndex(templates.RoleUnit)
 	for i := range seq {
@@ -511,6 +511,32 @@ func (p *puller) place(seq []placedRow) {
 		}
 		p.rows[r.k] = append(p.rows[r.k], r.row)
 	}
+}
+
+// blockOrder returns a block's rows (given in sheet order) in the order
+// the block had them, whatever sorting did to the sheet: the generated
+// rows by their place in the block, each followed by the rows below it on
+// the sheet that have no place of their own (inserted or copied), in sheet
+// order; such rows above every generated row come first. Without numbered
+// rows, sheet order is all there is.
+func blockOrder(rows []sheetRow) []sheetRow {
+	type run struct {
+		pos  int
+		rows []sheetRow
+	}
+	var runs []run
+	for _, r := range rows {
+		if r.pos > 0 || len(runs) == 0 {
+			runs = append(runs, run{pos: r.pos})
+		}
+		runs[len(runs)-1].rows = append(runs[len(runs)-1].rows, r)
+	}
+	slices.SortStableFunc(runs, func(a, b run) int { return a.pos - b.pos })
+	out := make([]sheetRow, 0, len(rows))
+	for _, r := range runs {
+		out = append(out, r.rows...)
+	}
+	return out
 }
 
 // blockOf finds the block of a row inserted among blocks' rows: the block
