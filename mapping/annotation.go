@@ -28,9 +28,10 @@ type Annotation struct {
 	// shown in, not put back on their candidates (pull with the manifest).
 	Shuffled bool `json:"shuffled,omitempty"`
 	// Spans are the answer rows of a block: one entry per row with any
-	// answer, in the order the block's rows were written in (a row an
-	// annotator inserted comes after the row above it), whichever place
-	// the block was moved to; each entry's Row says where it is now.
+	// answer, in the order the block's rows were generated in, however
+	// the sheet was sorted or the block moved since; a row an annotator
+	// inserted or copied comes right after the row of the block above it
+	// on the sheet. Each entry's Row says where it is now.
 	Spans    []SpanAnswer  `json:"spans,omitempty"`
 	Source   RecordSource  `json:"source"`
 	Problems []UnitProblem `json:"problems"`

@@ -93,6 +93,7 @@ func Build(t *templates.Template, src Source, opt Options) (*Result, error) {
 	if err := b.scan(); err != nil {
 		return nil, err
 	}
+	b.rowMark = rowMark(t, b.res.Units)
 	// The Annotate sheet registers the dropdown lists that the Lists sheet
 	// then holds, so it is laid out first.
 	annotate := b.annotateSheet()
@@ -126,7 +127,8 @@ type builder struct {
 	lists    []listColumn
 	bandKey  string
 	band     int
-	collect  bool // collect warnings (the first pass) or not (the second)
+	collect  bool   // collect warnings (the first pass) or not (the second)
+	rowMark  string // see WorkbookMeta.RowMark
 	warnSeen map[string]bool
 }
 
@@ -547,6 +549,35 @@ func (b *builder) scan() error {
 }
 
 var errTooMany = errors.New("too many problems")
+
+// rowMark chooses the mark that numbers the rows of blocks in their
+// hidden unit cells (see WorkbookMeta.RowMark): "#", unless some unit's
+// numbered cell would read as another unit's ID ("q" and "q#2" both
+// units), with or without surrounding spaces; then "##", and so on, until
+// every cell names one unit and one row.
+func rowMark(t *templates.Template, units []Unit) string {
+	if t.Rows.Per != templates.PerBlock || t.Rows.AnswerRows < 2 {
+		return ""
+	}
+	ids := map[string]bool{}
+	for _, u := range units {
+		ids[strings.TrimSpace(u.ID)] = true
+	}
+	mark := "#"
+	for clash := true; clash; {
+		clash = false
+		for _, u := range units {
+			for k := 2; k <= u.Rows && !clash; k++ {
+				clash = ids[strings.TrimSpace(u.ID+mark+strconv.Itoa(k))]
+			}
+			if clash {
+				mark += "#"
+				break
+			}
+		}
+	}
+	return mark
+}
 
 // picked reports whether this workbook holds an instance.
 func (b *builder) picked(it *item) bool { return b.opt.Items == nil || b.opt.Items(it.id) }

@@ -78,7 +78,7 @@ func (p *puller) decode() []*Annotation {
 		case len(rows) == 0:
 			p.problem(Error, ErrMissingUnit, u.ID, 0, -1, "unit %q (row %d when generated) is not in the sheet: was its row deleted?", u.ID, u.FirstRow)
 		case p.t.Rows.Per == templates.PerBlock:
-			answered = p.decodeBlock(u, rows, rec)
+			answered = p.decodeBlock(u, blockOrder(rows), rec)
 			if p.deletedRows(u, rows) {
 				// The deleted rows may have held answers: the block is
 				// not complete, and not empty either.
@@ -100,9 +100,11 @@ func (p *puller) decode() []*Annotation {
 }
 
 // deletedRows reports a block that has fewer of its generated rows (those
-// with its unit cell) than the workbook's metadata records for it: rows
-// were deleted, with whatever answers they held. Without the unit column
-// generated rows cannot be told from inserted ones, and nothing is said.
+// with its unit cell; where rows are numbered, those with a place of their
+// own, so that a copied row does not hide a deleted one) than the
+// workbook's metadata records for it: rows were deleted, with whatever
+// answers they held. Without the unit column generated rows cannot be told
+// from inserted ones, and nothing is said.
 func (p *puller) deletedRows(u unitRow, rows []sheetRow) bool {
 	if p.at[p.colIndex(templates.RoleUnit)] < 0 {
 		return false
@@ -110,7 +112,7 @@ func (p *puller) deletedRows(u unitRow, rows []sheetRow) bool {
 	generated := 0
 	var now []int
 	for _, r := range rows {
-		if !r.inserted {
+		if r.pos > 0 || p.meta.RowMark == "" && !r.inserted {
 			generated++
 		}
 		now = append(now, r.n)

@@ -74,6 +74,10 @@ type sheetRow struct {
 	// inserted: the row has no unit cell of its own (an annotator added
 	// it), so it is none of the rows the workbook was generated with.
 	inserted bool
+	// pos is the row's place in its block when generated (1 for the
+	// first), read from its unit cell; 0 when unknown: an inserted row, a
+	// copy of a row read before it, a workbook whose rows are not numbered.
+	pos int
 }
 
 type puller struct {
@@ -379,12 +383,12 @@ func (p *puller) readSheet() error {
 		}
 		k := -1
 		if unit := row.cells[unitCol]; hasText(unit) {
-			found, ok := p.findUnit(unit)
+			found, pos, ok := p.unitOf(unit)
 			if !ok {
 				p.unattributed(row, fmt.Sprintf("its unit %q is not one of this workbook's units (a row from another workbook?)", strings.TrimSpace(unit)))
 				return nil
 			}
-			k = found
+			k, row.pos = found, pos
 		}
 		seq = append(seq, placedRow{row: row, k: k, id: strings.TrimSpace(row.cells[idCol])})
 		return nil
@@ -412,25 +416,52 @@ type placedRow struct {
 	id  string
 }
 
-// findUnit finds a unit by the text of its hidden unit cell: exactly, or
-// with surrounding white space dropped (which spreadsheets may trim).
-func (p *puller) findUnit(cell string) (int, bool) {
-	if k, ok := p.byID[cell]; ok {
+// findUnit finds a unit by its ID: exactly, or with surrounding white
+// space dropped (which spreadsheets may trim).
+func (p *puller) findUnit(id string) (int, bool) {
+	if k, ok := p.byID[id]; ok {
 		return k, true
 	}
-	k, ok := p.byTrimmed[strings.TrimSpace(cell)]
+	k, ok := p.byTrimmed[strings.TrimSpace(id)]
 	return k, ok && k >= 0
+}
+
+// unitOf reads a hidden unit cell: the unit, and the row's place in its
+// block when the workbook numbers them (see WorkbookMeta.RowMark). A cell
+// is a numbered row only when what precedes the mark is a unit with that
+// many rows; generate chose the mark so that no such cell is also a unit's
+// ID.
+func (p *puller) unitOf(cell string) (k, pos int, ok bool) {
+	mark := p.meta.RowMark
+	if mark == "" {
+		k, ok = p.findUnit(cell)
+		return k, 0, ok
+	}
+	if k, ok := p.byID[cell]; ok {
+		return k, 1, true
+	}
+	s := strings.TrimSpace(cell)
+	i := len(s)
+	for i > 0 && s[i-1] >= '0' && s[i-1] <= '9' {
+		i--
+	}
+	digits, rest := s[i:], s[:i]
+	if n, err := strconv.Atoi(digits); err == nil && strconv.Itoa(n) == digits && strings.HasSuffix(rest, mark) {
+		if k, ok := p.findUnit(strings.TrimSuffix(rest, mark)); ok && n >= 2 && n <= p.units[k].Rows {
+			return k, n, true
+		}
+	}
+	k, ok = p.findUnit(cell)
+	return k, 1, ok
 }
 
 // place gives every row without a unit cell its unit: by its ID where that
 // names one unit; inside a block, by its neighbours (see blockOf). Rows
 // that cannot be placed are reported with their answers.
 //
-// A block's rows keep their order on the sheet and an inserted row goes
-// with the row above it, so a block moved elsewhere, inserted rows and
-// all, reads as it did before the move. (The generated rows of a block all
-// carry the same unit cell: rows moved within a block cannot be told
-// apart, and are read in their new order.)
+// A block's rows are kept in sheet order here, an inserted row with the
+// row above it, so a block moved elsewhere, inserted rows and all, stays
+// whole; decode reads them in the order the block had them (see blockOrder).
 func (p *puller) place(seq []placedRow) {
 	unitCol := p.colIndex(templates.RoleUnit)
 	for i := range seq {
@@ -463,11 +494,49 @@ func (p *puller) place(seq []placedRow) {
 			p.unattributed(r.row, "it belongs to no unit (an inserted row?)")
 		}
 	}
+	seen := map[[2]int]bool{} // unit, place in its block
 	for _, r := range seq {
-		if r.k >= 0 {
-			p.rows[r.k] = append(p.rows[r.k], r.row)
+		if r.k < 0 {
+			continue
 		}
+		if r.row.pos > 0 {
+			// A copied row: the first in sheet order is the row
+			// generated there; the copies read as inserted below their
+			// neighbour above.
+			at := [2]int{r.k, r.row.pos}
+			if seen[at] {
+				r.row.pos = 0
+			}
+			seen[at] = true
+		}
+		p.rows[r.k] = append(p.rows[r.k], r.row)
 	}
+}
+
+// blockOrder returns a block's rows (given in sheet order) in the order
+// the block had them, whatever sorting did to the sheet: the generated
+// rows by their place in the block, each followed by the rows below it on
+// the sheet that have no place of their own (inserted or copied), in sheet
+// order; such rows above every generated row come first. Without numbered
+// rows, sheet order is all there is.
+func blockOrder(rows []sheetRow) []sheetRow {
+	type run struct {
+		pos  int
+		rows []sheetRow
+	}
+	var runs []run
+	for _, r := range rows {
+		if r.pos > 0 || len(runs) == 0 {
+			runs = append(runs, run{pos: r.pos})
+		}
+		runs[len(runs)-1].rows = append(runs[len(runs)-1].rows, r)
+	}
+	slices.SortStableFunc(runs, func(a, b run) int { return a.pos - b.pos })
+	out := make([]sheetRow, 0, len(rows))
+	for _, r := range runs {
+		out = append(out, r.rows...)
+	}
+	return out
 }
 
 // blockOf finds the block of a row inserted among blocks' rows: the block

@@ -52,7 +52,11 @@ func newMemBook(t *testing.T, tp *templates.Template, records string) *memBook {
 	if err := os.WriteFile(in, []byte(records), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	src, err := input.Open("jsonl", []string{in})
+	format := tp.Input.Format
+	if format == "" {
+		format = "jsonl"
+	}
+	src, err := input.Open(format, []string{in})
 	if err != nil {
 		t.Fatal(err)
 	}

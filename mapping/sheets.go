@@ -201,6 +201,9 @@ func (b *builder) itemRows(it *item, emit func(backend.Row) error) error {
 				cell.Style = backend.Style{Fill: band, Wrap: true}
 			case templates.RoleUnit:
 				cell.Value = unit
+				if k > 0 && b.rowMark != "" {
+					cell.Value = unit + b.rowMark + strconv.Itoa(k+1)
+				}
 			case templates.RoleContext:
 				cell.Style = styleContext
 				show := k == 0 || t.Rows.Per == templates.PerElement && !c.Context.FirstRowOnly
@@ -482,6 +485,13 @@ type WorkbookMeta struct {
 	// Shuffled says the candidates were shown in a shuffled order; the
 	// orders themselves are only in the coordinator's manifest.
 	Shuffled bool `json:"shuffled,omitempty"`
+	// RowMark numbers the rows of a block: the hidden unit cell of a
+	// block's first row holds the unit ID, that of its row k (from 2) the
+	// ID, RowMark and k ("q7#2"), so that pull reads a block's answers in
+	// the order they were written even after the sheet is sorted. Empty
+	// for one-row units, and in workbooks made before rows were numbered
+	// (every row of a block holds the bare ID).
+	RowMark string `json:"row_mark,omitempty"`
 }
 
 // TemplateRef names a template and pins its exact text.
@@ -526,6 +536,7 @@ func (b *builder) meta() WorkbookMeta {
 
 		Annotator: b.opt.Annotator,
 		Shuffled:  b.t.Shuffle != nil,
+		RowMark:   b.rowMark,
 	}
 	if len(m.Params) == 0 {
 		m.Params = nil

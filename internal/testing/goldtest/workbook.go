@@ -74,16 +74,37 @@ func newWorkbook(path string, rows func(sheet string) ([][]string, error), cs ce
 	if err != nil {
 		return nil, err
 	}
+	units := map[string]bool{}
+	for _, r := range meta {
+		if len(r) > 1 && r[0] == "unit" {
+			units[r[1]] = true
+		}
+	}
 	uc := w.Col[templates.RoleUnit]
 	for i, r := range ann[1:] {
 		if uc < len(r) && r[uc] != "" {
-			if len(w.Rows[r[uc]]) == 0 {
-				w.Units = append(w.Units, r[uc])
+			u := unitOf(r[uc], wm.RowMark, units)
+			if len(w.Rows[u]) == 0 {
+				w.Units = append(w.Units, u)
 			}
-			w.Rows[r[uc]] = append(w.Rows[r[uc]], i+2)
+			w.Rows[u] = append(w.Rows[u], i+2)
 		}
 	}
 	return w, nil
+}
+
+// unitOf is the unit of a hidden unit cell: the cell itself, or for a
+// block's numbered row (see mapping.WorkbookMeta.RowMark) what precedes
+// the mark and the row's number.
+func unitOf(cell, mark string, units map[string]bool) string {
+	if units[cell] || mark == "" {
+		return cell
+	}
+	base := strings.TrimRight(cell, "0123456789")
+	if base != cell && strings.HasSuffix(base, mark) && units[strings.TrimSuffix(base, mark)] {
+		return strings.TrimSuffix(base, mark)
+	}
+	return cell
 }
 
 // Cell is the A1 name of a column key on a row.
