@@ -106,9 +106,9 @@ func (e *Expr) decodeNode(d *decoder, n *yaml.Node) {
 		n = n.Alias
 	}
 	if n.Kind != yaml.MappingNode {
-		v, err := constValue(n, 0)
+		v, err := d.constValue(n, 0)
 		if err != nil {
-			d.errs.add(n.Line, "%v", err)
+			d.constError(n.Line, err)
 			return
 		}
 		e.Const, e.IsConst = v, true
@@ -119,10 +119,16 @@ func (e *Expr) decodeNode(d *decoder, n *yaml.Node) {
 
 // constValue reads a YAML constant into the shapes encoding/json produces
 // for input values (json.Number for numbers, map[string]any for
-// mappings), keeping dates as the text they are written as.
-func constValue(n *yaml.Node, depth int) (any, error) {
+// mappings), keeping dates as the text they are written as. Every node it
+// visits, through aliases too, is counted against the decoder's budget, so
+// that aliases which repeat aliases cannot blow a few lines up into
+// billions of values.
+func (d *decoder) constValue(n *yaml.Node, depth int) (any, error) {
 	if depth > 32 {
 		return nil, fmt.Errorf("constant nested too deeply")
+	}
+	if d.budget--; d.budget < 0 {
+		return nil, errExpands
 	}
 	for n.Kind == yaml.AliasNode {
 		n = n.Alias
@@ -153,7 +159,7 @@ func constValue(n *yaml.Node, depth int) (any, error) {
 	case yaml.SequenceNode:
 		out := make([]any, len(n.Content))
 		for i, c := range n.Content {
-			v, err := constValue(c, depth+1)
+			v, err := d.constValue(c, depth+1)
 			if err != nil {
 				return nil, err
 			}
@@ -167,7 +173,7 @@ func constValue(n *yaml.Node, depth int) (any, error) {
 			if k.Kind != yaml.ScalarNode || k.ShortTag() != "!!str" {
 				return nil, fmt.Errorf("constant keys must be text, got %q", k.Value)
 			}
-			v, err := constValue(n.Content[i+1], depth+1)
+			v, err := d.constValue(n.Content[i+1], depth+1)
 			if err != nil {
 				return nil, err
 			}

@@ -93,6 +93,8 @@ func loadSeeds(t testing.TB) [][]byte {
 		"name: x\nanonymize: [{field: \"@.e\", as: l}]\nrows: {per: element, path: s, unit: \"{$id}{@.l}\"}\nbands: {key: [\"{@.e}\"], palette: [FFFFFF]}\n",
 		"name: x\nrules:\n  - when: &c {question: q, answered: true}\n    then: {all: [*c, *c]}\n",
 		"name: x\nexport:\n  fields:\n    a: &e {value: q}\n    b: {json: *e, default: *e}\n",
+		// Aliases that repeat aliases, in a constant and in a default.
+		"x: {a: &a [1, 1, 1, 1, 1, 1, 1, 1], b: &b [*a, *a, *a, *a, *a, *a, *a, *a], c: &c [*b, *b, *b, *b, *b, *b, *b, *b]}\nname: x\nexport:\n  fields:\n    k: [*c, *c, *c, *c, *c, *c, *c, *c]\n    d: {value: q, default: [*c, *c, *c, *c]}\n",
 	} {
 		seeds = append(seeds, []byte(s))
 	}

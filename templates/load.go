@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
 	"regexp"
@@ -95,6 +96,21 @@ type decoder struct {
 }
 
 // countNodes counts the nodes of a document without following aliases.
+// constError reports a constant that cannot be read; a budget run out is
+// reported once.
+func (d *decoder) constError(line int, err error) {
+	if errors.Is(err, errExpands) {
+		if d.failed {
+			return
+		}
+		d.failed = true
+	}
+	d.errs.add(line, "%v", err)
+}
+
+// errExpands says the decoding budget ran out.
+var errExpands = errors.New("the template expands to too many values (aliases that repeat aliases?)")
+
 func countNodes(n *yaml.Node) int {
 	c := 1
 	for _, x := range n.Content {
@@ -118,7 +134,7 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value) {
 	if d.budget--; d.budget < 0 {
 		if !d.failed {
 			d.failed = true
-			d.errs.add(n.Line, "the template expands to too many values (aliases that repeat aliases?)")
+			d.errs.add(n.Line, "%v", errExpands)
 		}
 		return
 	}
@@ -178,9 +194,9 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value) {
 			d.errs.add(n.Line, "expected %s, got %q", typeWord(v.Kind()), n.Value)
 		}
 	case reflect.Interface:
-		x, err := constValue(n, 0)
+		x, err := d.constValue(n, 0)
 		if err != nil {
-			d.errs.add(n.Line, "%v", err)
+			d.constError(n.Line, err)
 			return
 		}
 		if x != nil {
