@@ -200,9 +200,24 @@ func (s *Sources) folder(dir string, skip map[string]bool) ([]Ref, error) {
 	}
 	var names []string
 	for _, e := range entries {
-		if !e.IsDir() && !skip[e.Name()] {
-			names = append(names, e.Name())
+		if e.IsDir() || skip[e.Name()] {
+			continue
 		}
+		if !e.Type().IsRegular() {
+			// A link is followed; a named pipe or a device is never
+			// opened (reading one would block), but it is said.
+			st, err := os.Stat(filepath.Join(dir, e.Name()))
+			if err == nil && st.IsDir() {
+				continue
+			}
+			if err != nil || !st.Mode().IsRegular() {
+				if ok, _ := s.readable(e.Name()); ok {
+					s.Skipped = append(s.Skipped, Skipped{Path: filepath.Join(dir, e.Name()), Why: "it is not a regular file"})
+				}
+				continue
+			}
+		}
+		names = append(names, e.Name())
 	}
 	sort.Strings(names)
 	var refs []Ref

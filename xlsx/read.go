@@ -90,6 +90,11 @@ func sniff(head []byte) content {
 
 func (o opener) open(ctx context.Context, path string) (*backend.Grid, func() error, error) {
 	kind, why := Classify(path)
+	// A FIFO or a device would block the read, or never end: only a
+	// regular file (through links) is a workbook.
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		return nil, nil, fmt.Errorf("%s: %w: it is not a regular file (%s)", path, ErrNotSpreadsheet, fileKind(st.Mode()))
+	}
 	head, err := readHead(path, 128)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", path, err)
@@ -184,4 +189,19 @@ func openBook(file, name string) (*backend.Grid, func() error, error) {
 		},
 	}
 	return g, f.Close, nil
+}
+
+// fileKind names what a file that is not a regular file is.
+func fileKind(m os.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a folder"
+	case m&os.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	}
+	return "a special file"
 }

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/annosheet/annosheet/backend"
@@ -571,5 +572,24 @@ func TestPullOutputNeverASource(t *testing.T) {
 			t.Errorf("%v: exit %d: %s", args, code, errs)
 		}
 		unchanged(t, before)
+	}
+}
+
+// TestPullFIFO: a named pipe called like a workbook, in a study's folder
+// or given by name, is never opened (pull would block on it), and is said.
+func TestPullFIFO(t *testing.T) {
+	t.Parallel()
+	dir, _ := legalStudy(t)
+	fifo := filepath.Join(dir, "returned.xlsx")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skipf("no named pipes here: %v", err)
+	}
+	code, out, errs := runCLI(t, "pull", dir)
+	if code != 0 || !strings.Contains(errs, "warning: "+fifo+": not read: it is not a regular file") || len(readRecords(t, out)) != 5 {
+		t.Errorf("folder: exit %d: %s", code, errs)
+	}
+	code, _, errs = runCLI(t, "pull", fifo)
+	if code != exitFailure || !strings.Contains(errs, "it is not a regular file (a named pipe)") {
+		t.Errorf("by name: exit %d: %s", code, errs)
 	}
 }
