@@ -172,6 +172,8 @@ func (opt generateOptions) check() error {
 		return usagef("generate needs --out DIR")
 	case opt.Format != formatXLSX && opt.Format != formatGSheets:
 		return usagef("--format %q: use xlsx or gsheets", opt.Format)
+	case len(opt.Batch) > maxBatch:
+		return usagef("--batch is %d characters long; a batch ID has at most %d (it names a file)", len(opt.Batch), maxBatch)
 	case !validBatch(opt.Batch):
 		return usagef("--batch %q: use letters, digits, '-' and '_' (it names a file)", opt.Batch)
 	case opt.BatchSet && (len(opt.Annotators) > 0 || opt.BatchSize > 0):
@@ -284,8 +286,11 @@ func itemsOf(res *mapping.Result) []string {
 	return out
 }
 
+// maxBatch bounds a batch ID, which goes into file names.
+const maxBatch = 64
+
 func validBatch(s string) bool {
-	if s == "" || len(s) > 64 {
+	if s == "" || len(s) > maxBatch {
 		return false
 	}
 	for _, c := range s {

@@ -335,6 +335,11 @@ func TestUsageErrors(t *testing.T) {
 			t.Errorf("%q: exit %d, stderr %q; want a usage error (2)", args, code, errs)
 		}
 	}
+	long := strings.Repeat("b", 65)
+	if code, _, errs := runCLI(t, "generate", "-t", "legal-gaps", "-i", legalData, "-o", t.TempDir(), "--batch", long); code != exitUsage ||
+		!strings.Contains(errs, "--batch is 65 characters long; a batch ID has at most 64") {
+		t.Errorf("long --batch: exit %d, %s", code, errs)
+	}
 	if code, _, errs := runCLI(t, "generate", "-t", "no-such-template", "-i", legalData, "-o", t.TempDir()); code != exitFailure ||
 		!strings.Contains(errs, `unknown template "no-such-template"`) {
 		t.Errorf("unknown template: exit %d, %s", code, errs)

@@ -84,9 +84,8 @@ func ReadClientSecret(path string) (*oauth2.Config, error) {
 		return nil, fmt.Errorf("client secret %s: auth_uri or token_uri is missing", path)
 	}
 	for _, u := range []string{c.AuthURI, c.TokenURI} {
-		p, err := url.Parse(u)
-		if err != nil || p.Scheme != "https" && !loopback.URL(u) {
-			return nil, fmt.Errorf("client secret %s: %q is not an https URL", path, u)
+		if !Trusted(u) {
+			return nil, fmt.Errorf("client secret %s: %q is neither Google's (https://*.google.com, https://*.googleapis.com) nor this machine's: annosheet sends the client secret and your sign-in only there", path, u)
 		}
 	}
 	return &oauth2.Config{
@@ -253,18 +252,42 @@ func DefaultPath() (string, error) {
 	return filepath.Join(dir, "annosheet", "token.json"), nil
 }
 
+// Trusted says whether credentials may be sent to a URL: Google's own
+// (https on google.com or googleapis.com and their subdomains), or this
+// machine (a fake for tests and dry runs).
+func Trusted(u string) bool {
+	if loopback.URL(u) {
+		return true
+	}
+	p, err := url.Parse(u)
+	if err != nil || p.Scheme != "https" || p.User != nil {
+		return false
+	}
+	h := strings.ToLower(p.Hostname())
+	for _, d := range []string{"google.com", "googleapis.com"} {
+		if h == d || strings.HasSuffix(h, "."+d) {
+			return true
+		}
+	}
+	return false
+}
+
 // Store is the token file.
 type Store struct{ Path string }
 
 // Load reads the cache; ErrNotSignedIn when there is none. A file that
 // others could read is made private first.
 func (s Store) Load() (*Cache, error) {
-	st, err := os.Stat(s.Path)
+	st, err := os.Lstat(s.Path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, ErrNotSignedIn
 	}
 	if err != nil {
 		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		// A link is not followed: its target's mode is not ours to change.
+		return nil, fmt.Errorf("%s is not a regular file (a link?); remove it and run 'annosheet auth login' again", s.Path)
 	}
 	if st.Mode().Perm()&0o077 != 0 {
 		if err := os.Chmod(s.Path, 0o600); err != nil {
@@ -278,6 +301,11 @@ func (s Store) Load() (*Cache, error) {
 	var c Cache
 	if err := json.Unmarshal(b, &c); err != nil || c.Token == nil || c.TokenURL == "" {
 		return nil, fmt.Errorf("%s is not an annosheet token file; run 'annosheet auth login' again", s.Path)
+	}
+	for _, u := range []string{c.TokenURL, c.AuthURL} {
+		if u != "" && !Trusted(u) {
+			return nil, fmt.Errorf("%s names %q, which is neither Google's nor this machine's: annosheet sends tokens only there; run 'annosheet auth login' again", s.Path, u)
+		}
 	}
 	return &c, nil
 }

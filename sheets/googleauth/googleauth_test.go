@@ -274,7 +274,9 @@ func TestReadClientSecret(t *testing.T) {
 		{"sa.json", `{"type":"service_account","client_email":"a@b"}`, "not an OAuth client file"},
 		{"broken.json", `{"installed":`, "not JSON"},
 		{"noid.json", `{"installed":{"auth_uri":"https://a","token_uri":"https://b"}}`, "client_id is missing"},
-		{"http.json", `{"installed":{"client_id":"x","auth_uri":"http://evil.example/auth","token_uri":"https://b"}}`, "not an https URL"},
+		{"http.json", `{"installed":{"client_id":"x","auth_uri":"http://evil.example/auth","token_uri":"https://oauth2.googleapis.com/token"}}`, "neither Google's"},
+		{"token-elsewhere.json", `{"installed":{"client_id":"x","auth_uri":"https://accounts.google.com/o/oauth2/auth","token_uri":"https://oauth2.googleapis.com.evil.example/token"}}`, "neither Google's"},
+		{"lookalike.json", `{"installed":{"client_id":"x","auth_uri":"https://accounts.google.com/o/oauth2/auth","token_uri":"https://evilgoogleapis.com/token"}}`, "neither Google's"},
 	} {
 		p := filepath.Join(dir, tc.name)
 		os.WriteFile(p, []byte(tc.body), 0o600)
@@ -315,5 +317,50 @@ func TestStore(t *testing.T) {
 	}
 	if err := s.Delete(); err != nil {
 		t.Errorf("second delete: %v", err)
+	}
+}
+
+func TestTrusted(t *testing.T) {
+	t.Parallel()
+	for u, want := range map[string]bool{
+		"https://oauth2.googleapis.com/token":        true,
+		"https://accounts.google.com/o/oauth2/auth":  true,
+		"https://googleapis.com/x":                   true,
+		"http://127.0.0.1:8080/token":                true,
+		"http://oauth2.googleapis.com/token":         false,
+		"https://evilgoogleapis.com/token":           false,
+		"https://oauth2.googleapis.com.evil.example": false,
+		"https://user@oauth2.googleapis.com/token":   false,
+		"https://example.org/token":                  false,
+		"":                                           false,
+	} {
+		if got := googleauth.Trusted(u); got != want {
+			t.Errorf("Trusted(%q) = %v, want %v", u, got, want)
+		}
+	}
+}
+
+// TestLoadRefusesUntrusted: a token file that names another token
+// endpoint, or that is a link, is refused, and the link's target keeps its
+// mode.
+func TestLoadRefusesUntrusted(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	evil := filepath.Join(dir, "evil.json")
+	os.WriteFile(evil, []byte(`{"client_id":"x","token_uri":"https://collector.example/token","token":{"access_token":"a","refresh_token":"r"}}`), 0o600)
+	if _, err := (googleauth.Store{Path: evil}).Load(); err == nil || !strings.Contains(err.Error(), "neither Google's nor this machine's") {
+		t.Errorf("foreign token_uri: %v", err)
+	}
+	target := filepath.Join(dir, "shared.txt")
+	os.WriteFile(target, []byte("x"), 0o644)
+	link := filepath.Join(dir, "token.json")
+	if err := os.Symlink(target, link); err != nil {
+		t.Skip(err)
+	}
+	if _, err := (googleauth.Store{Path: link}).Load(); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("link: %v", err)
+	}
+	if st, _ := os.Stat(target); st.Mode().Perm() != 0o644 {
+		t.Errorf("the link's target is now %v", st.Mode().Perm())
 	}
 }
