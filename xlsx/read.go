@@ -159,6 +159,9 @@ func unpath(err error) error {
 // openBook reads the workbook at file as the grid of name, the path the
 // caller gave.
 func openBook(file, name string) (*backend.Grid, func() error, error) {
+	if err := verify(file, name); err != nil {
+		return nil, nil, err
+	}
 	f, err := excelize.OpenFile(file)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w: %w", name, ErrDamaged, err)
