@@ -132,6 +132,9 @@ func Pull(g *backend.Grid, opt PullOptions) (*Pulled, error) {
 	if err := p.readSheet(); err != nil {
 		return nil, err
 	}
+	if err := p.otherSheets(); err != nil {
+		return nil, err
+	}
 	out := &Pulled{Meta: m, Template: p.t}
 	for _, u := range p.units {
 		out.Units = append(out.Units, u.Unit)
@@ -624,4 +627,53 @@ func (p *puller) unattributed(r sheetRow, why string) {
 		return
 	}
 	p.problem(Error, ErrLayout, "", r.n, -1, "the row's answers cannot be read: %s; they are %s", why, strings.Join(vals, ", "))
+}
+
+// errStopSheet ends the reading of a sheet early, on purpose.
+var errStopSheet = errors.New("stop")
+
+// otherSheets looks at the sheets annosheet did not make. A copy of the
+// Annotate sheet (Excel names one "Annotate (2)") may hold the answers
+// while the original stays blank: it is an error that names it, never a
+// silent blank. Any other sheet with content is said not to be read.
+func (p *puller) otherSheets() error {
+	known := map[string]bool{p.sheet: true, backend.SheetInstructions: true, backend.SheetLists: true, backend.SheetMeta: true}
+	headers := map[string]bool{}
+	for _, mc := range p.meta.Columns {
+		if mc.Header != "" {
+			headers[fold(mc.Header)] = true
+		}
+	}
+	for _, name := range p.g.Sheets {
+		if known[name] {
+			continue
+		}
+		var first []string
+		err := p.g.Rows(name, func(_ int, cells []string) error {
+			first = cells
+			return errStopSheet
+		})
+		if err != nil && !errors.Is(err, errStopSheet) {
+			return fmt.Errorf("%s: read sheet %s: %w", p.g.Name, name, err)
+		}
+		if first == nil {
+			continue
+		}
+		same := 0
+		for _, c := range first {
+			if headers[fold(c)] {
+				same++
+			}
+		}
+		pr := &Problem{File: p.g.Name, Sheet: name, Err: ErrLayout}
+		if len(headers) > 0 && same*2 >= len(headers) {
+			pr.Severity = Error
+			pr.Message = fmt.Sprintf("sheet %q looks like a copy of %s, and annosheet reads only %s: move any answers typed here into %s (or delete %s and give this sheet its name), then pull again", name, p.sheet, p.sheet, p.sheet, p.sheet)
+		} else {
+			pr.Severity = Warning
+			pr.Message = fmt.Sprintf("sheet %q: a sheet annosheet did not make; it is not read", name)
+		}
+		p.probs = append(p.probs, pr)
+	}
+	return nil
 }

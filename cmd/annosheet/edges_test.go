@@ -15,6 +15,7 @@ import (
 	"github.com/annosheet/annosheet/internal/testing/goldtest"
 	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/mapping"
+	"github.com/xuri/excelize/v2"
 )
 
 // The tests in this file reproduce, through the CLI, each way a study
@@ -591,5 +592,37 @@ func TestPullFIFO(t *testing.T) {
 	code, _, errs = runCLI(t, "pull", fifo)
 	if code != exitFailure || !strings.Contains(errs, "it is not a regular file (a named pipe)") {
 		t.Errorf("by name: exit %d: %s", code, errs)
+	}
+}
+
+// TestCopiedAnnotateSheet: answers typed into a copy of the Annotate
+// sheet, the original left blank, are an error naming the copy, never a
+// quiet "empty"; a sheet of the annotator's own is said not to be read.
+func TestCopiedAnnotateSheet(t *testing.T) {
+	t.Parallel()
+	_, book := legalStudy(t)
+	f, err := excelize.OpenFile(book)
+	if err != nil {
+		t.Fatal(err)
+	}
+	from, _ := f.GetSheetIndex(backend.SheetAnnotate)
+	to, err := f.NewSheet("Annotate (2)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.CopySheet(from, to); err != nil {
+		t.Fatal(err)
+	}
+	f.SetCellValue("Annotate (2)", "H2", true)
+	f.NewSheet("My notes")
+	f.SetCellValue("My notes", "A1", "ask about gpt4o-11")
+	if err := f.Save(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	code, _, errs := runCLI(t, "pull", book, "--strict", "--out", filepath.Join(t.TempDir(), "a.jsonl"))
+	if code != exitStrict || !strings.Contains(errs, `error: `+book+`: sheet "Annotate (2)" looks like a copy of Annotate`) ||
+		!strings.Contains(errs, `warning: `+book+`: sheet "My notes": a sheet annosheet did not make; it is not read`) {
+		t.Errorf("exit %d: %s", code, errs)
 	}
 }
