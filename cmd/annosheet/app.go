@@ -106,7 +106,7 @@ func hint(err error) string {
 	case errors.Is(err, atomicfile.ErrExists):
 		return "use another --out, or --force to replace it"
 	case errors.Is(err, study.ErrInputChanged):
-		return "give --input to export with it anyway"
+		return "give it with --input and --input-changed to export with it anyway"
 	case errors.Is(err, study.ErrInputMissing):
 		return "give --input"
 	case errors.Is(err, study.ErrProblems):

@@ -299,6 +299,10 @@ func TestMovedStudy(t *testing.T) {
 		t.Errorf("a changed input: exit %d: %s", code, errs)
 	}
 	code, _, errs = export("overridden", filepath.Join(moved, "study"), "--input", changed)
+	if code != exitFailure || !strings.Contains(errs, "--input-changed") {
+		t.Errorf("--input alone over a changed input: exit %d: %s", code, errs)
+	}
+	code, _, errs = export("overridden", filepath.Join(moved, "study"), "--input", changed, "--input-changed")
 	if code != 0 || !regexp.MustCompile(`(?m)^warning: .*`+regexp.QuoteMeta(changed)).MatchString(errs) {
 		t.Errorf("--input over a changed input: exit %d: %s", code, errs)
 	}

@@ -35,7 +35,10 @@ type exportOptions struct {
 	// CompleteOnly exports complete units only; AllowProblems exports
 	// units with error-level problems as they are.
 	CompleteOnly, AllowProblems bool
-	Google                      googleOptions
+	// InputChanged lets --input name files whose content differs from
+	// the study's inputs.
+	InputChanged bool
+	Google       googleOptions
 }
 
 func exportCommand() *cli.Command {
@@ -64,6 +67,7 @@ func exportCommand() *cli.Command {
 			&cli.StringSliceFlag{Name: "param", Usage: "template parameter `NAME=VALUE`, as given to generate"},
 			&cli.StringFlag{Name: "annotator", Usage: "export the records of annotator `ID` only"},
 			&cli.BoolFlag{Name: "force", Usage: "replace existing output files"},
+			&cli.BoolFlag{Name: "input-changed", Usage: "export with --input files whose content differs from what the workbooks were made from"},
 			&cli.BoolFlag{Name: "complete-only", Usage: "export complete units only (leave out partial and empty ones)"},
 			&cli.BoolFlag{Name: "allow-problems", Usage: "export units that pull found errors in, as they are"},
 		}, googleFlags()...),
@@ -82,7 +86,7 @@ func exportCommand() *cli.Command {
 				Annotations: c.Args().First(), Native: true, Out: c.String("out"), Manifest: c.String("manifest"),
 				Inputs: c.StringSlice("input"), Template: c.String("template"), Params: params,
 				Annotator: c.String("annotator"), Force: c.Bool("force"), Google: googleFrom(c),
-				CompleteOnly: c.Bool("complete-only"), AllowProblems: c.Bool("allow-problems"),
+				CompleteOnly: c.Bool("complete-only"), AllowProblems: c.Bool("allow-problems"), InputChanged: c.Bool("input-changed"),
 			}, c.App.Writer, c.App.ErrWriter)
 		},
 	}
@@ -160,7 +164,10 @@ func runExport(ctx context.Context, opt exportOptions, stdout, stderr io.Writer)
 				return err
 			}
 		} else if changed := man.ChangedInputs(inputs); len(changed) > 0 {
-			fmt.Fprintf(stderr, "warning: %s: not the content the workbooks were generated from; exported with it as --input says (offsets may not match)\n", strings.Join(changed, ", "))
+			if !opt.InputChanged {
+				return fmt.Errorf("--input %s: not the content the workbooks were generated from, so offsets and records may not match the answers (add --input-changed if you mean it)", strings.Join(changed, ", "))
+			}
+			fmt.Fprintf(stderr, "warning: %s: not the content the workbooks were generated from; exported with it as --input-changed says (offsets may not match)\n", strings.Join(changed, ", "))
 		}
 	}
 	if len(inputs) == 0 {
