@@ -98,7 +98,11 @@ func eachJSONL(name string, index *int, fn func(*mapping.Record) error) error {
 	}
 	defer f.Close()
 	r := bufio.NewReaderSize(f, 1<<16)
+	if p := utf16(r, name); p != nil {
+		return mapping.Problems{p}
+	}
 	var bad mapping.Problems
+	first := true
 	for line := 1; ; line++ {
 		b, err := r.ReadBytes('\n')
 		if len(b) > 0 {
@@ -108,6 +112,13 @@ func eachJSONL(name string, index *int, fn func(*mapping.Record) error) error {
 			trimmed := bytes.TrimSpace(b)
 			if len(trimmed) > 0 {
 				rec, perr := decodeRecord(trimmed, name, line)
+				if perr != nil && first && (trimmed[0] == '[' || trimmed[0] == '{') && cutOff(trimmed) {
+					// The first record is cut off at the end of its line:
+					// a JSON array or object written over several lines.
+					return mapping.Problems{{Severity: mapping.Error, File: name, Line: line, Err: mapping.ErrMalformed,
+						Message: "this file holds one JSON value written over several lines (a JSON array, or pretty-printed JSON), and the template reads JSON Lines, one record per line: write one record per line, or give the template input.format: json"}}
+				}
+				first = false
 				if perr != nil {
 					bad = append(bad, perr)
 					if len(bad) >= mapping.MaxErrors {
@@ -181,6 +192,9 @@ func eachJSON(name string, index *int, fn func(*mapping.Record) error) error {
 	}
 	defer f.Close()
 	br := bufio.NewReaderSize(f, 1<<16)
+	if p := utf16(br, name); p != nil {
+		return mapping.Problems{p}
+	}
 	if b, _ := br.Peek(len(utf8BOM)); bytes.Equal(b, utf8BOM) {
 		br.Discard(len(utf8BOM))
 	}
@@ -380,4 +394,27 @@ func Base(p string) string {
 		return filepath.Base(p)
 	}
 	return p
+}
+
+// cutOff says whether raw is the start of a JSON value that goes on past
+// its end.
+func cutOff(raw []byte) bool {
+	var v any
+	return json.NewDecoder(bytes.NewReader(raw)).Decode(&v) == io.ErrUnexpectedEOF
+}
+
+// utf16 says, as a problem, that a file is UTF-16 (or UTF-32) text, which
+// JSON files are not: by its byte order mark, or by the zero bytes beside
+// its first characters.
+func utf16(r *bufio.Reader, name string) *mapping.Problem {
+	b, _ := r.Peek(4)
+	wide := len(b) >= 2 && (b[0] == 0xff && b[1] == 0xfe || b[0] == 0xfe && b[1] == 0xff)
+	if !wide && len(b) == 4 {
+		wide = b[0] != 0 && b[1] == 0 && b[2] != 0 && b[3] == 0 || b[0] == 0 && b[1] != 0 && b[2] == 0 && b[3] != 0
+	}
+	if !wide {
+		return nil
+	}
+	return &mapping.Problem{Severity: mapping.Error, File: name, Line: 1, Err: mapping.ErrMalformed,
+		Message: "the file is UTF-16 text (as some Windows programs save it); save it as UTF-8 and try again"}
 }

@@ -303,11 +303,27 @@ func TestInputJSONL(t *testing.T) {
 		{
 			name:    "a pretty-printed object is not JSON Lines",
 			content: "{\n  \"a\": 1\n}\n",
-			probs: []inputProb{
-				{Line: 1, Message: "invalid JSON: the value is cut off"},
-				{Line: 2, Message: "more than one JSON value on the line (JSON Lines holds one record per line)"},
-				{Line: 3, Message: "invalid JSON: invalid character '}' looking for beginning of value"},
-			},
+			probs:   []inputProb{{Line: 1, Message: "this file holds one JSON value written over several lines (a JSON array, or pretty-printed JSON), and the template reads JSON Lines, one record per line: write one record per line, or give the template input.format: json"}},
+		},
+		{
+			name:    "a JSON array over several lines is not JSON Lines",
+			content: "[\n  {\"id\": \"a\"},\n  {\"id\": \"b\"}\n]\n",
+			probs:   []inputProb{{Line: 1, Message: "this file holds one JSON value written over several lines (a JSON array, or pretty-printed JSON), and the template reads JSON Lines, one record per line: write one record per line, or give the template input.format: json"}},
+		},
+		{
+			name:    "a bad first line that is not cut off is reported as it is",
+			content: "{\"id\": }\n{\"id\": \"b\"}\n",
+			probs:   []inputProb{{Line: 1, Message: "invalid JSON: invalid character '}' looking for beginning of value"}},
+		},
+		{
+			name:    "UTF-16 with a byte order mark",
+			content: "\xff\xfe{\x00\"\x00",
+			probs:   []inputProb{{Line: 1, Message: "the file is UTF-16 text (as some Windows programs save it); save it as UTF-8 and try again"}},
+		},
+		{
+			name:    "UTF-16 without one",
+			content: "{\x00\"\x00i\x00d\x00",
+			probs:   []inputProb{{Line: 1, Message: "the file is UTF-16 text (as some Windows programs save it); save it as UTF-8 and try again"}},
 		},
 	}
 	for _, tc := range tests {
