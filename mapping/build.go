@@ -397,6 +397,14 @@ func anonLabel(n int, a templates.Anonymize) string {
 	return a.Prefix + s
 }
 
+// nullNote says that a field is there but null.
+func nullNote(present bool) string {
+	if present {
+		return ", which is null"
+	}
+	return ""
+}
+
 // checkFields reports the fields the template reads that the record lacks.
 func (b *builder) checkFields(it *item) Problems {
 	var bad Problems
@@ -408,15 +416,17 @@ func (b *builder) checkFields(it *item) Problems {
 		p := cx.ValuePath()
 		if p.Root == "@" {
 			for k, e := range it.elems {
-				if _, ok := p.Lookup(it.env(e, k)); !ok {
-					bad = append(bad, b.problem(it, cx.Path, ErrMissingField, "context %q needs this field (element %d); mark it optional: true if it may be absent", cx.Name, k+1))
+				// A null is no value: shown, it would be an empty cell
+				// that nobody asked for.
+				if v, ok := p.Lookup(it.env(e, k)); !ok || v == nil {
+					bad = append(bad, b.problem(it, cx.Path, ErrMissingField, "context %q needs this field (element %d)%s; mark it optional: true if it may be absent", cx.Name, k+1, nullNote(ok)))
 					break
 				}
 			}
 			continue
 		}
-		if _, ok := p.Lookup(it.env(nil, 0)); !ok {
-			bad = append(bad, b.problem(it, cx.Path, ErrMissingField, "context %q needs this field; mark it optional: true if it may be absent", cx.Name))
+		if v, ok := p.Lookup(it.env(nil, 0)); !ok || v == nil {
+			bad = append(bad, b.problem(it, cx.Path, ErrMissingField, "context %q needs this field%s; mark it optional: true if it may be absent", cx.Name, nullNote(ok)))
 		}
 	}
 	for i := range b.t.Questions {

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/input"
@@ -456,5 +457,28 @@ func TestUnitIDsAcrossRecords(t *testing.T) {
 	var ps mapping.Problems
 	if !errors.As(err, &ps) || !errors.Is(ps[0].Err, mapping.ErrDuplicateID) || !strings.Contains(ps[0].Message, `the unit id "A1" is also a unit of the record at`) {
 		t.Fatalf("got %v", err)
+	}
+}
+
+// TestBuildNullField: a required field that is null is missing, said so,
+// never an empty cell without a word.
+func TestBuildNullField(t *testing.T) {
+	t.Parallel()
+	in := filepath.Join(t.TempDir(), "in.jsonl")
+	os.WriteFile(in, []byte(`{"id": "a", "previous_context": "p", "generation": "g", "cited_paragraphs": [], "target": null}`+"\n"), 0o644)
+	tp, _ := templates.Builtin("legal-gaps")
+	src, _ := input.Open("jsonl", []string{in})
+	_, err := mapping.Build(tp, src, mapping.Options{})
+	want := mapping.Problems{{Severity: mapping.Error, File: in, Line: 1, Record: "a", Field: "target", Err: mapping.ErrMissingField,
+		Message: `context "target" needs this field, which is null; mark it optional: true if it may be absent`}}
+	var got mapping.Problems
+	if !errors.As(err, &got) {
+		t.Fatalf("error %v is not Problems", err)
+	}
+	if len(got) != 1 {
+		t.Fatalf("%d problems: %v", len(got), got)
+	}
+	if diff := cmp.Diff(*want[0], *got[0], cmpopts.EquateErrors()); diff != "" {
+		t.Errorf("problem (-want +got):\n%s", diff)
 	}
 }
