@@ -11,6 +11,7 @@ import (
 	"unicode"
 
 	"github.com/annosheet/annosheet/templates"
+	"golang.org/x/text/unicode/norm"
 )
 
 // Sentinels of problems found in filled sheets.
@@ -39,7 +40,7 @@ var (
 // fold normalises text for lenient matching: trimmed, inner white space
 // collapsed, case folded.
 func fold(s string) string {
-	return strings.ToLower(strings.Join(strings.Fields(s), " "))
+	return strings.ToLower(strings.Join(strings.Fields(norm.NFC.String(s)), " "))
 }
 
 // cellIssue is what reading one cell found: an error or a warning.
@@ -63,8 +64,11 @@ func normalised(format string, args ...any) *cellIssue {
 // a code. Exact matches are silent; matches after trimming and case folding
 // are warnings; anything else is an error naming the allowed labels.
 func parseChoice(q *templates.Question, cell string) (string, *cellIssue) {
+	// The same text in another Unicode form (an accent typed as a letter
+	// and a combining mark, as macOS does) is the same label.
+	nfc := norm.NFC.String(cell)
 	for _, o := range q.Options {
-		if cell == o.Label || cell == o.Code {
+		if nfc == norm.NFC.String(o.Label) || nfc == norm.NFC.String(o.Code) {
 			return o.Code, nil
 		}
 	}
