@@ -205,7 +205,13 @@ func (b *builder) expand(rec *Record) (*item, Problems) {
 	if strings.TrimSpace(id) == "" {
 		return nil, append(bad, b.problem(it, "", ErrBadValue, "the id %q is empty for this record", t.Input.ID))
 	}
-	it.id = id
+	// The ID is made safe once, here, and the same text goes into the
+	// workbook, the manifest and what pull reads back.
+	if clean, r := Clean(id, 0); r.Changed() {
+		it.id = clean
+		b.warn(it, "", ErrReplaced, "the id %q has control characters or bytes that are not UTF-8; it is %q in the workbook and the manifest", id, clean)
+	}
+	it.id = cleanID(id)
 	switch t.Rows.Per {
 	case templates.PerElement:
 		v, ok := t.Rows.ListPath().Lookup(it.env(nil, 0))
@@ -252,6 +258,7 @@ func (b *builder) expand(rec *Record) (*item, Problems) {
 				bad = append(bad, b.problem(it, missingPath(err), ErrMissingField, "the unit id %q needs this field (element %d)", t.Rows.Unit, i+1))
 				continue
 			}
+			u = cleanID(u)
 			if seen[u] {
 				bad = append(bad, b.problem(it, "", ErrDuplicateID, "two elements have the unit id %q; make rows.unit unique, e.g. with {$id} and {$n}", u))
 			}
@@ -259,7 +266,7 @@ func (b *builder) expand(rec *Record) (*item, Problems) {
 			it.units = append(it.units, u)
 		}
 	default:
-		it.units = []string{id}
+		it.units = []string{it.id}
 	}
 	return it, append(bad, b.checkFields(it)...)
 }
@@ -646,6 +653,13 @@ func (b *builder) gather(it *item) {
 		b.blobs[units[k]] = string(j)
 		b.blobCols = max(b.blobCols, metaUnitCells+len(chunks(string(j))))
 	}
+}
+
+// cleanID is an ID as a cell shows it: control characters and bytes that
+// are not UTF-8 replaced visibly (see Clean).
+func cleanID(id string) string {
+	clean, _ := Clean(id, 0)
+	return clean
 }
 
 // warn records a warning once per record and field, during the first pass.

@@ -630,3 +630,22 @@ func TestCopiedAnnotateSheet(t *testing.T) {
 		t.Errorf("exit %d: %s", code, errs)
 	}
 }
+
+// TestControlCharacterID: an ID with a NUL is shown visibly, and the same
+// ID is in the workbook, the manifest and the pull, so the study matches.
+func TestControlCharacterID(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.jsonl")
+	os.WriteFile(in, []byte(`{"id": "a\u0000b", "previous_context": "p", "generation": "g", "cited_paragraphs": [], "target": "t"}`+"\n"), 0o644)
+	out := filepath.Join(dir, "study")
+	code, _, errs := runCLI(t, "generate", "-t", "legal-gaps", "-i", in, "-o", out)
+	if code != 0 || !strings.Contains(errs, `"a\x00b" has control characters`) {
+		t.Fatalf("generate: exit %d: %s", code, errs)
+	}
+	code, stdout, errs := runCLI(t, "pull", out)
+	recs := readRecords(t, stdout)
+	if code != 0 || len(recs) != 1 || recs[0].Unit != "a\u2400b" || recs[0].Status != mapping.StatusEmpty || !strings.Contains(errs, "1 empty, 0 missing; 0 errors") {
+		t.Errorf("pull: exit %d: %+v\n%s", code, recs, errs)
+	}
+}
