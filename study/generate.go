@@ -428,9 +428,21 @@ func (g *generation) write(ctx context.Context, prev *manifest.Manifest, kept ma
 	if g.opt.Progress != nil {
 		step = g.opt.Progress(g.rows())
 	}
+	made := 0
+	// stopped says what an interrupted run leaves: the workbooks made,
+	// recorded in the manifest, so that the same command goes on.
+	stopped := func(err error) error {
+		if made == 0 && len(kept) == 0 {
+			return fmt.Errorf("interrupted (%w): no workbook was made", err)
+		}
+		if serr := save(); serr != nil {
+			return errors.Join(err, serr)
+		}
+		return fmt.Errorf("interrupted (%w): %d of %d workbooks are made and recorded in %s; the same command makes the rest", err, made+len(kept), len(g.plan), g.path)
+	}
 	for i, b := range g.plan {
 		if err := ctx.Err(); err != nil {
-			return err
+			return stopped(err)
 		}
 		mb := &g.man.Batches[i]
 		if k, ok := kept[b.ID]; ok {
@@ -457,7 +469,7 @@ func (g *generation) write(ctx context.Context, prev *manifest.Manifest, kept ma
 		}
 		g.place(mb)
 		share := sharedWith(mb)
-		at, err := g.w.Write(ctx, counted(res.Plan, step), g.location(mb), backend.WriteOptions{Share: share,
+		at, err := g.w.Write(ctx, counted(ctx, res.Plan, step), g.location(mb), backend.WriteOptions{Share: share,
 			// Recorded before anything else can fail, so that the next
 			// run finishes this workbook instead of making another.
 			Created: func(at backend.Location) error {
@@ -471,6 +483,9 @@ func (g *generation) write(ctx context.Context, prev *manifest.Manifest, kept ma
 		if errors.Is(err, backend.ErrNotFound) {
 			return fmt.Errorf("%w\n(recorded in %s: move it away to start afresh)", err, g.path)
 		}
+		if ctxErr := ctx.Err(); err != nil && ctxErr != nil {
+			return stopped(ctxErr)
+		}
 		if err != nil {
 			return err
 		}
@@ -483,6 +498,7 @@ func (g *generation) write(ctx context.Context, prev *manifest.Manifest, kept ma
 		if err := save(); err != nil {
 			return err
 		}
+		made++
 		g.opt.Wrote(at.String(), mb, share)
 	}
 	return save()
@@ -523,8 +539,10 @@ func (g *generation) rows() int64 {
 	return n
 }
 
-// counted reports each row of the Annotate sheet as it is written.
-func counted(p *backend.Plan, step func(int)) *backend.Plan {
+// counted reports each row of the Annotate sheet as it is written, and
+// stops the writing when ctx is done (Ctrl-C in the middle of a large
+// workbook).
+func counted(ctx context.Context, p *backend.Plan, step func(int)) *backend.Plan {
 	out := *p
 	out.Sheets = slices.Clone(p.Sheets)
 	for i, sh := range out.Sheets {
@@ -535,7 +553,13 @@ func counted(p *backend.Plan, step func(int)) *backend.Plan {
 		rows := sh.Rows
 		c.Rows = func(emit func(backend.Row) error) error {
 			first := true
+			n := 0
 			return rows(func(r backend.Row) error {
+				if n++; n%256 == 0 {
+					if err := ctx.Err(); err != nil {
+						return err
+					}
+				}
 				if !first {
 					step(1)
 				}

@@ -1,0 +1,68 @@
+package study
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/manifest"
+)
+
+// TestGenerateInterrupted: a run stopped after its first workbook records
+// it in the manifest and says so; the same run again makes only the rest,
+// in the same study.
+func TestGenerateInterrupted(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	w := &memWriter{}
+	opt := legalOptions(t, dir)
+	opt.SeedSet = false // as a coordinator runs it: the seed is drawn
+	ctx, cancel := context.WithCancel(context.Background())
+	opt.Wrote = func(string, *manifest.Batch, []string) { cancel() }
+	_, err := Generate(ctx, opt, legalRecords(t, opt.Template), w)
+	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "1 of 2 workbooks are made and recorded in") {
+		t.Fatalf("Generate: %v", err)
+	}
+	m, err := manifest.Read(dir + "/" + manifest.FileName)
+	if err != nil {
+		t.Fatalf("the interrupted run left no manifest: %v", err)
+	}
+	if len(w.books) != 1 {
+		t.Fatalf("%d workbooks made", len(w.books))
+	}
+	var made []string
+	opt.Wrote = func(_ string, b *manifest.Batch, _ []string) { made = append(made, b.ID) }
+	gen, err := Generate(context.Background(), opt, legalRecords(t, opt.Template), w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(made) != 1 || gen.Kept != 1 || gen.Manifest.Study != m.Study || gen.Manifest.Seed != m.Seed {
+		t.Errorf("resumed: made %v, kept %d, study %s (was %s)", made, gen.Kept, gen.Manifest.Study, m.Study)
+	}
+}
+
+// TestCountedStops: the rows of a large sheet stop coming once the run is
+// interrupted, so that Ctrl-C is honoured in the middle of a workbook.
+func TestCountedStops(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	p := &backend.Plan{Sheets: []*backend.Sheet{{Name: backend.SheetAnnotate, Rows: func(emit func(backend.Row) error) error {
+		for range 100_000 {
+			if err := emit(backend.Row{}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}}}}
+	n := 0
+	err := counted(ctx, p, func(int) {
+		if n++; n == 1000 {
+			cancel()
+		}
+	}).Sheets[0].Rows(func(backend.Row) error { return nil })
+	if !errors.Is(err, context.Canceled) || n > 1300 {
+		t.Errorf("rows went on to %d after the interrupt: %v", n, err)
+	}
+}
