@@ -11,27 +11,9 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/annosheet/annosheet/internal/testing/fuzzdata"
 	"github.com/annosheet/annosheet/mapping"
 )
-
-// fuzzSnippet reads the first n bytes of a real data file, cut back to the
-// end of a line when cutLine is set.
-func fuzzSnippet(f *testing.F, path string, n int, cutLine bool) []byte {
-	f.Helper()
-	b, err := os.ReadFile(filepath.Join("../testdata/data", path))
-	if err != nil {
-		f.Fatal(err)
-	}
-	if len(b) > n {
-		b = b[:n]
-		if cutLine {
-			if i := bytes.LastIndexByte(b, '\n'); i >= 0 {
-				b = b[:i+1]
-			}
-		}
-	}
-	return b
-}
 
 // fuzzRead writes data to dir/name and reads it whole. Each fuzzing
 // process runs its inputs one at a time, so one folder serves them all.
@@ -93,10 +75,10 @@ func fuzzLineOf(data []byte, off int) int {
 }
 
 func FuzzJSONL(f *testing.F) {
-	f.Add(fuzzSnippet(f, "mqm/segments.jsonl", 1000, true))
-	f.Add(fuzzSnippet(f, "factgenie-d2t/outputs.jsonl", 800, true))
-	f.Add(fuzzSnippet(f, "factgenie-d2t/evaluators/llama3-3/annotations.jsonl", 1500, true))
-	f.Add(fuzzSnippet(f, "legal-gaps/examples.sample.jsonl", 600, false))
+	f.Add(fuzzdata.Snippet(f, "mqm/segments.jsonl", 1000, true))
+	f.Add(fuzzdata.Snippet(f, "factgenie-d2t/outputs.jsonl", 800, true))
+	f.Add(fuzzdata.Snippet(f, "factgenie-d2t/evaluators/llama3-3/annotations.jsonl", 1500, true))
+	f.Add(fuzzdata.Snippet(f, "legal-gaps/examples.sample.jsonl", 600, false))
 	f.Add([]byte("\xef\xbb\xbf{\"a\":1}\r\n\r\n{\"a\":\"x\\u00e9\"}\r\n"))
 	f.Add([]byte("{\"a\":1}\n{\"a\":\n\n[1,2]\n\"s\" 2\n"))
 	f.Add([]byte("{\"s\":\"a\xffb\"}\n"))
@@ -151,8 +133,8 @@ func FuzzJSONL(f *testing.F) {
 }
 
 func FuzzJSON(f *testing.F) {
-	f.Add(fuzzSnippet(f, "qa-feedback/dev_feedback.sample.json", 1200, false))
-	f.Add(fuzzSnippet(f, "preference/preference_json_1.json", 900, false))
+	f.Add(fuzzdata.Snippet(f, "qa-feedback/dev_feedback.sample.json", 1200, false))
+	f.Add(fuzzdata.Snippet(f, "preference/preference_json_1.json", 900, false))
 	f.Add([]byte("[\n  {\"id\": \"a\"},\n  {\"id\": \"b\",\n   \"n\": tru},\n  {\"id\": \"c\"}\n]\n"))
 	f.Add([]byte("{\n  \"x1\": {\"text\": \"a\"},\n  \"x2\": [1,\n 2], \"x3\": null\n}\n"))
 	f.Add([]byte("[1, \"s\", {\"a\": [true, false]}, -2.5e3]"))

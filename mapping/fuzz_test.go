@@ -3,31 +3,12 @@ package mapping
 import (
 	"bytes"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
-)
 
-// fuzzSnippet reads the first n bytes of a real data file, cut back to the
-// end of a line when cutLine is set.
-func fuzzSnippet(f *testing.F, path string, n int, cutLine bool) []byte {
-	f.Helper()
-	b, err := os.ReadFile(filepath.Join("../testdata/data", path))
-	if err != nil {
-		f.Fatal(err)
-	}
-	if len(b) > n {
-		b = b[:n]
-		if cutLine {
-			if i := bytes.LastIndexByte(b, '\n'); i >= 0 {
-				b = b[:i+1]
-			}
-		}
-	}
-	return b
-}
+	"github.com/annosheet/annosheet/internal/testing/fuzzdata"
+)
 
 // fuzzIsControl is what a cell must not hold, written out from the
 // specification rather than taken from text.go.
@@ -43,7 +24,7 @@ func fuzzIsControl(r rune) bool {
 
 func FuzzClean(f *testing.F) {
 	var outputs []map[string]any
-	for _, l := range bytes.Split(fuzzSnippet(f, "factgenie-d2t/outputs.jsonl", 2000, true), []byte{'\n'}) {
+	for _, l := range bytes.Split(fuzzdata.Snippet(f, "factgenie-d2t/outputs.jsonl", 2000, true), []byte{'\n'}) {
 		var m map[string]any
 		if json.Unmarshal(l, &m) == nil {
 			outputs = append(outputs, m)
@@ -52,7 +33,7 @@ func FuzzClean(f *testing.F) {
 	for _, m := range outputs {
 		f.Add(m["output"].(string), 200)
 	}
-	f.Add(string(fuzzSnippet(f, "legal-gaps/examples.sample.jsonl", 700, false)), 250)
+	f.Add(string(fuzzdata.Snippet(f, "legal-gaps/examples.sample.jsonl", 700, false)), 250)
 	f.Add("plain text", 0)
 	f.Add("a\x00b\x07c\x1bd\x7fe\u0085f\ufffeg\uffff", 32767)
 	f.Add("tab\tnewline\ncr\r", 10)
