@@ -403,10 +403,11 @@ func (g *generation) place(mb *manifest.Batch) {
 	}
 }
 
-// Formats of a study's workbooks, as the manifest names them.
+// Formats of a study's workbooks, as the manifest names them: the kinds
+// of their backends.
 const (
-	FormatXLSX    = "xlsx"
-	FormatGSheets = "gsheets"
+	FormatXLSX    = backend.KindXLSX
+	FormatGSheets = backend.KindGSheets
 )
 
 // write makes every batch's workbook, saving the manifest as each comes
@@ -467,7 +468,6 @@ func (g *generation) write(ctx context.Context, prev *manifest.Manifest, kept ma
 				g.opt.Note("finishing " + old.URL)
 			}
 		}
-		g.place(mb)
 		share := sharedWith(mb)
 		at, err := g.w.Write(ctx, counted(ctx, res.Plan, step), g.location(mb), backend.WriteOptions{Share: share,
 			// Recorded before anything else can fail, so that the next
