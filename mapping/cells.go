@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/templates"
 	"golang.org/x/text/unicode/norm"
 )
@@ -250,4 +251,30 @@ func parseEvidence(passageCell, sentencesCell string, counts []int) (*Evidence, 
 // hasText reports whether a cell holds anything but white space.
 func hasText(s string) bool {
 	return strings.IndexFunc(s, func(r rune) bool { return !unicode.IsSpace(r) }) >= 0
+}
+
+// typeIssue says why a cell of a type other than text or number cannot be
+// q's answer, or nil when its text is read as usual: a boolean or a date
+// where a number, a checkbox or codes are asked for, a formula's error,
+// a formula with no saved value.
+func typeIssue(q *templates.Question, key string, c backend.ReadCell) *cellIssue {
+	switch c.Type {
+	case backend.CellNoValue:
+		return invalid("a formula with no saved value (=%s): open the workbook in a spreadsheet application and save it, or type the value", c.Formula)
+	case backend.CellError:
+		return invalid("the cell shows the formula error %s; type the answer instead", c.Value)
+	}
+	checkbox := q.Type == templates.TypeBool || (q.Type == templates.TypeMulti && strings.Contains(key, "="))
+	coded := q.Type == templates.TypeEvidence || (q.Type == templates.TypeMulti && !checkbox)
+	switch {
+	case c.Type == backend.CellBool && q.Type == templates.TypeScale:
+		return invalid("%s is a true/false value, not a whole number from %d to %d", c.Value, *q.Min, *q.Max)
+	case c.Type == backend.CellDate && q.Type == templates.TypeScale:
+		return invalid("the cell shows the date %s, not a whole number from %d to %d (the spreadsheet application turned what was typed into a date: type the number again)", c.Shown, *q.Min, *q.Max)
+	case c.Type == backend.CellDate && checkbox:
+		return invalid("the cell shows the date %s, not a checkbox value; use TRUE or FALSE", c.Shown)
+	case c.Type == backend.CellDate && coded:
+		return invalid("the cell shows the date %s: the spreadsheet application turned what was typed into a date; type it again starting with an apostrophe (')", c.Shown)
+	}
+	return nil
 }

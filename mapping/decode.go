@@ -517,7 +517,12 @@ func (p *puller) primarySpan() string {
 // row may need.
 func (p *puller) readAnswers(u unitRow, r sheetRow, scope string, block *answers) *answers {
 	a := &answers{vals: map[string]any{}, cells: map[string]int{}, row: r.n, parent: block}
-	cell := func(key string) (string, int) {
+	var report func(q *templates.Question, col int, is *cellIssue)
+	// cell is the text of a question's cell and its column. A cell whose
+	// type the question cannot take (a date in a scale, a formula with no
+	// saved value) is reported here and reads as "": its question counts
+	// as answered, with an invalid answer.
+	cell := func(q *templates.Question, key string) (string, int) {
 		i, ok := p.colByKey[key]
 		if !ok {
 			return "", -1
@@ -525,9 +530,15 @@ func (p *puller) readAnswers(u unitRow, r sheetRow, scope string, block *answers
 		if hasText(r.cells[i]) && !p.notYet(key, r.cells[i]) {
 			a.touched = true
 		}
+		if c, ok := r.typed[i]; ok {
+			if is := typeIssue(q, key, c); is != nil {
+				report(q, p.at[i], is)
+				return "", p.at[i]
+			}
+		}
 		return r.cells[i], p.at[i]
 	}
-	report := func(q *templates.Question, col int, is *cellIssue) {
+	report = func(q *templates.Question, col int, is *cellIssue) {
 		if is == nil {
 			return
 		}
@@ -549,7 +560,7 @@ func (p *puller) readAnswers(u unitRow, r sheetRow, scope string, block *answers
 		key := "q:" + q.Name
 		switch q.Type {
 		case templates.TypeChoice:
-			s, col := cell(key)
+			s, col := cell(q, key)
 			if hasText(s) {
 				code, is := parseChoice(q, s)
 				report(q, col, is)
@@ -559,7 +570,7 @@ func (p *puller) readAnswers(u unitRow, r sheetRow, scope string, block *answers
 			}
 		case templates.TypeMulti:
 			if q.Render == "list" {
-				s, col := cell(key)
+				s, col := cell(q, key)
 				if hasText(s) {
 					codes, is := parseCodeList(q, s)
 					report(q, col, is)
@@ -573,7 +584,7 @@ func (p *puller) readAnswers(u unitRow, r sheetRow, scope string, block *answers
 			any, bad := false, false
 			firstCol := -1
 			for _, o := range q.Options {
-				s, col := cell(key + "=" + o.Code)
+				s, col := cell(q, key+"="+o.Code)
 				if firstCol < 0 {
 					firstCol = col
 				}
@@ -588,6 +599,9 @@ func (p *puller) readAnswers(u unitRow, r sheetRow, scope string, block *answers
 					codes = append(codes, o.Code)
 				}
 			}
+			if _, inv := a.vals[q.Name].(invalidAnswer); inv {
+				continue // a cell of it was reported
+			}
 			if any && !bad {
 				slices.Sort(codes)
 				if codes == nil {
@@ -596,7 +610,7 @@ func (p *puller) readAnswers(u unitRow, r sheetRow, scope string, block *answers
 				a.vals[q.Name], a.cells[q.Name] = codes, firstCol
 			}
 		case templates.TypeScale:
-			s, col := cell(key)
+			s, col := cell(q, key)
 			if hasText(s) {
 				n, ok, is := parseScale(q, s)
 				report(q, col, is)
@@ -605,7 +619,7 @@ func (p *puller) readAnswers(u unitRow, r sheetRow, scope string, block *answers
 				}
 			}
 		case templates.TypeBool:
-			s, col := cell(key)
+			s, col := cell(q, key)
 			if hasText(s) {
 				b, is := parseBool(s)
 				report(q, col, is)
@@ -614,17 +628,20 @@ func (p *puller) readAnswers(u unitRow, r sheetRow, scope string, block *answers
 				}
 			}
 		case templates.TypeText:
-			s, col := cell(key)
+			s, col := cell(q, key)
 			if hasText(s) {
 				a.vals[q.Name], a.cells[q.Name] = s, col
 			}
 		case templates.TypeSpan:
 			spans = append(spans, q)
 		case templates.TypeEvidence:
-			ps, pcol := cell(key + "#" + templates.PartPassage)
-			ss, scol := cell(key + "#" + templates.PartSentences)
+			ps, pcol := cell(q, key+"#"+templates.PartPassage)
+			ss, scol := cell(q, key+"#"+templates.PartSentences)
 			if !hasText(ps) && !hasText(ss) {
 				continue
+			}
+			if _, inv := a.vals[q.Name].(invalidAnswer); inv {
+				continue // a cell of it was reported
 			}
 			ev, pIssue, sIssue := parseEvidence(ps, ss, u.evidence[q.Name])
 			report(q, pcol, pIssue)
@@ -640,11 +657,11 @@ func (p *puller) readAnswers(u unitRow, r sheetRow, scope string, block *answers
 	// Spans last, anchored ones after the spans they must precede.
 	sort.SliceStable(spans, func(i, j int) bool { return spans[i].Before == "" && spans[j].Before != "" })
 	for _, q := range spans {
-		s, col := cell("q:" + q.Name)
+		s, col := cell(q, "q:"+q.Name)
 		if !hasText(s) {
 			continue
 		}
-		occ, ocol := cell("q:" + q.Name + "#" + templates.PartOccurrence)
+		occ, ocol := cell(q, "q:"+q.Name+"#"+templates.PartOccurrence)
 		v, is := p.locate(u, q, s, occ, a)
 		if is != nil {
 			icol := col

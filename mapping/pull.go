@@ -70,7 +70,11 @@ type unitRow struct {
 // order ("" where the column is missing).
 type sheetRow struct {
 	n     int
-	cells []string
+	cells []string // the text of each cell, as the annotator sees it
+	// typed holds the cells that are not plain text or numbers (booleans,
+	// dates, formula errors, formulas without a value), by template
+	// column; nil when the row has none.
+	typed map[int]backend.ReadCell
 	// inserted: the row has no unit cell of its own (an annotator added
 	// it), so it is none of the rows the workbook was generated with.
 	inserted bool
@@ -196,8 +200,8 @@ func (p *puller) readMeta() error {
 	// is the workbook failing to read, which says nothing about whether
 	// it is one of ours.
 	var damaged error
-	err := g.Rows(backend.SheetMeta, func(row int, cells []string) error {
-		damaged = p.metaRow(row, cells, &wb, &src)
+	err := g.Rows(backend.SheetMeta, func(row int, cells []backend.ReadCell) error {
+		damaged = p.metaRow(row, texts(cells), &wb, &src)
 		return damaged
 	})
 	switch {
@@ -361,13 +365,13 @@ func (p *puller) readSheet() error {
 	header := true
 	unitCol, idCol := p.colIndex(templates.RoleUnit), p.colIndex(templates.RoleID)
 	var seq []placedRow // every non-empty row, in sheet order
-	err := p.g.Rows(p.sheet, func(n int, cells []string) error {
+	err := p.g.Rows(p.sheet, func(n int, cells []backend.ReadCell) error {
 		if header {
 			header = false
 			if n != 1 {
 				p.mapColumns(nil)
 			} else {
-				p.mapColumns(cells)
+				p.mapColumns(texts(cells))
 				return nil
 			}
 		}
@@ -377,8 +381,15 @@ func (p *puller) readSheet() error {
 			// Context is not read back: keeping it would hold every long
 			// text of the sheet in memory.
 			if j >= 0 && j < len(cells) && p.cols[i].Role != templates.RoleContext {
-				row.cells[i] = cells[j]
-				any = any || hasText(cells[j])
+				c := cells[j]
+				row.cells[i] = cellText(c)
+				any = any || hasText(row.cells[i])
+				if c.Type != backend.CellString && c.Type != backend.CellNumber {
+					if row.typed == nil {
+						row.typed = map[int]backend.ReadCell{}
+					}
+					row.typed[i] = c
+				}
 			}
 		}
 		if !any {
@@ -649,8 +660,8 @@ func (p *puller) otherSheets() error {
 			continue
 		}
 		var first []string
-		err := p.g.Rows(name, func(_ int, cells []string) error {
-			first = cells
+		err := p.g.Rows(name, func(_ int, cells []backend.ReadCell) error {
+			first = texts(cells)
 			return errStopSheet
 		})
 		if err != nil && !errors.Is(err, errStopSheet) {
@@ -676,4 +687,23 @@ func (p *puller) otherSheets() error {
 		p.probs = append(p.probs, pr)
 	}
 	return nil
+}
+
+// cellText is the text of a read cell as pull compares it: what the
+// annotator sees, and a formula with no saved value as its formula (so
+// that the cell counts as filled and is reported).
+func cellText(c backend.ReadCell) string {
+	if c.Type == backend.CellNoValue {
+		return "=" + c.Formula
+	}
+	return c.Text()
+}
+
+// texts is the text of a row of read cells.
+func texts(cells []backend.ReadCell) []string {
+	out := make([]string, len(cells))
+	for i, c := range cells {
+		out[i] = cellText(c)
+	}
+	return out
 }

@@ -14,8 +14,8 @@ import (
 // or truncated file, or a network read, does mid-stream.
 func failAt(g *backend.Grid, sheet string, row int, cause error) *backend.Grid {
 	rows := g.Rows
-	g.Rows = func(s string, fn func(int, []string) error) error {
-		return rows(s, func(n int, cells []string) error {
+	g.Rows = func(s string, fn func(int, []backend.ReadCell) error) error {
+		return rows(s, func(n int, cells []backend.ReadCell) error {
 			if s == sheet && n == row {
 				return cause
 			}

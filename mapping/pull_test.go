@@ -29,6 +29,9 @@ type memBook struct {
 	sheets map[string][][]string
 	cols   map[string]int // column key -> index at generation
 	rows   map[string]int // unit -> row at generation
+	// typed overrides cells of the Annotate sheet with a typed value
+	// (a boolean, a date): row, column (both 0-based) -> cell.
+	typed map[[2]int]backend.ReadCell
 }
 
 func cellText(v any) string {
@@ -92,6 +95,15 @@ func (m *memBook) annotate() [][]string { return m.sheets[backend.SheetAnnotate]
 // set writes into the cell of a unit's first row and a column key.
 func (m *memBook) set(unit, key, v string) { m.setRow(m.rows[unit], key, v) }
 
+// setTyped puts a typed cell into a unit's first row, at a column key.
+func (m *memBook) setTyped(unit, key string, c backend.ReadCell) {
+	m.set(unit, key, c.Text())
+	if m.typed == nil {
+		m.typed = map[[2]int]backend.ReadCell{}
+	}
+	m.typed[[2]int{m.rows[unit] - 1, m.col(key)}] = c
+}
+
 // setRow writes into a 1-based row of the Annotate sheet by column key.
 func (m *memBook) setRow(row int, key, v string) {
 	rows := m.annotate()
@@ -113,12 +125,20 @@ func (m *memBook) col(key string) int {
 
 func (m *memBook) grid() *backend.Grid {
 	return &backend.Grid{Kind: "xlsx", Name: "book.xlsx", Sheets: m.names,
-		Rows: func(sheet string, fn func(int, []string) error) error {
+		Rows: func(sheet string, fn func(int, []backend.ReadCell) error) error {
 			for i, r := range m.sheets[sheet] {
 				if len(r) == 0 {
 					continue
 				}
-				if err := fn(i+1, slices.Clone(r)); err != nil {
+				cells := backend.StringCells(r...)
+				if sheet == backend.SheetAnnotate {
+					for at, c := range m.typed {
+						if at[0] == i && at[1] < len(cells) {
+							cells[at[1]] = c
+						}
+					}
+				}
+				if err := fn(i+1, cells); err != nil {
 					return err
 				}
 			}

@@ -72,7 +72,7 @@ func (c *Client) Open(ctx context.Context, id string) (g *backend.Grid, closeFn 
 			order = append(order, n)
 		}
 	}
-	r := &valueReader{c: c, ctx: ctx, id: id, order: order, kept: map[string][][]string{}}
+	r := &valueReader{c: c, ctx: ctx, id: id, order: order, kept: map[string][][]backend.ReadCell{}}
 	if err := r.start(); err != nil {
 		return nil, nil, err
 	}
@@ -88,7 +88,7 @@ type valueReader struct {
 	ctx   context.Context
 	id    string
 	order []string
-	kept  map[string][][]string
+	kept  map[string][][]backend.ReadCell
 	// The stream, at the start of range next; nil once ended or broken.
 	body io.ReadCloser
 	dec  *json.Decoder
@@ -149,7 +149,7 @@ func (r *valueReader) close() error {
 	return err
 }
 
-func (r *valueReader) rows(sheet string, fn func(int, []string) error) error {
+func (r *valueReader) rows(sheet string, fn func(int, []backend.ReadCell) error) error {
 	if rows, ok := r.kept[sheet]; ok {
 		for i, row := range rows {
 			if len(row) > 0 {
@@ -179,8 +179,8 @@ func (r *valueReader) rows(sheet string, fn func(int, []string) error) error {
 		return readRange(dec, fn)
 	}
 	for r.next < at {
-		var rows [][]string
-		err := readRange(r.dec, func(n int, cells []string) error {
+		var rows [][]backend.ReadCell
+		err := readRange(r.dec, func(n int, cells []backend.ReadCell) error {
 			for len(rows) < n-1 {
 				rows = append(rows, nil)
 			}
@@ -195,7 +195,7 @@ func (r *valueReader) rows(sheet string, fn func(int, []string) error) error {
 		r.next++
 	}
 	var stop error
-	err := readRange(r.dec, func(n int, cells []string) error {
+	err := readRange(r.dec, func(n int, cells []backend.ReadCell) error {
 		if err := fn(n, cells); err != nil {
 			stop = err
 			return err
@@ -240,7 +240,7 @@ func enterRanges(dec *json.Decoder) error {
 
 // readRange reads one ValueRange object from the stream, handing each
 // non-empty row to fn with its 1-based number.
-func readRange(dec *json.Decoder, fn func(int, []string) error) error {
+func readRange(dec *json.Decoder, fn func(int, []backend.ReadCell) error) error {
 	if !dec.More() {
 		return errors.New("the answer has fewer value ranges than sheets asked for")
 	}
@@ -270,9 +270,9 @@ func readRange(dec *json.Decoder, fn func(int, []string) error) error {
 			if len(row) == 0 {
 				continue
 			}
-			cells := make([]string, len(row))
+			cells := make([]backend.ReadCell, len(row))
 			for j, v := range row {
-				cells[j] = cellText(v)
+				cells[j] = readCell(v)
 			}
 			if err := fn(n, cells); err != nil {
 				return err
@@ -296,25 +296,39 @@ func expectDelim(dec *json.Decoder, want json.Delim) error {
 	return nil
 }
 
-// cellText renders an unformatted value as the text pull reads.
-func cellText(v any) string {
+// readCell types an unformatted value: JSON's booleans, numbers and
+// strings. (Sheets answers a date as its serial number, unformatted: it is
+// read as a number.)
+func readCell(v any) backend.ReadCell {
 	switch v := v.(type) {
 	case nil:
-		return ""
+		return backend.ReadCell{}
 	case bool:
 		if v {
-			return "TRUE"
+			return backend.ReadCell{Value: "TRUE", Type: backend.CellBool}
 		}
-		return "FALSE"
+		return backend.ReadCell{Value: "FALSE", Type: backend.CellBool}
 	case json.Number:
 		if f, err := strconv.ParseFloat(string(v), 64); err == nil {
-			return strconv.FormatFloat(f, 'f', -1, 64)
+			return backend.ReadCell{Value: strconv.FormatFloat(f, 'f', -1, 64), Type: backend.CellNumber}
 		}
-		return string(v)
+		return backend.ReadCell{Value: string(v), Type: backend.CellNumber}
 	case float64:
-		return strconv.FormatFloat(v, 'f', -1, 64)
+		return backend.ReadCell{Value: strconv.FormatFloat(v, 'f', -1, 64), Type: backend.CellNumber}
 	case string:
-		return v
+		if isErrorValue(v) {
+			return backend.ReadCell{Value: v, Type: backend.CellError}
+		}
+		return backend.ReadCell{Value: v}
 	}
-	return fmt.Sprint(v)
+	return backend.ReadCell{Value: fmt.Sprint(v)}
+}
+
+// isErrorValue reports a formula's error as Sheets answers it unformatted.
+func isErrorValue(s string) bool {
+	switch s {
+	case "#N/A", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#NULL!", "#ERROR!":
+		return true
+	}
+	return false
 }

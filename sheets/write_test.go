@@ -545,8 +545,8 @@ func TestOpenStream(t *testing.T) {
 	}
 	read := func(g *backend.Grid, sh string) [][]string {
 		var out [][]string
-		if err := g.Rows(sh, func(n int, cells []string) error {
-			out = append(out, append([]string{fmt.Sprint(n)}, cells...))
+		if err := g.Rows(sh, func(n int, cells []backend.ReadCell) error {
+			out = append(out, append([]string{fmt.Sprint(n)}, backend.Texts(cells)...))
 			return nil
 		}); err != nil {
 			t.Fatal(err)
@@ -590,13 +590,13 @@ func TestOpenStream(t *testing.T) {
 	}
 	defer closeFn()
 	stop := errors.New("stop")
-	if err := g.Rows(backend.SheetMeta, func(int, []string) error { return stop }); err != stop {
+	if err := g.Rows(backend.SheetMeta, func(int, []backend.ReadCell) error { return stop }); err != stop {
 		t.Errorf("the callback's error was not returned: %v", err)
 	}
 	if diff := cmp.Diff(want[backend.SheetAnnotate], read(g, backend.SheetAnnotate)); diff != "" {
 		t.Errorf("after a stopped read (-want +got):\n%s", diff)
 	}
-	if err := g.Rows("Nope", func(int, []string) error { return nil }); err == nil {
+	if err := g.Rows("Nope", func(int, []backend.ReadCell) error { return nil }); err == nil {
 		t.Error("no error for a sheet that is not there")
 	}
 }

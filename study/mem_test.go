@@ -81,9 +81,9 @@ func (w *memWriter) Open(_ context.Context, at backend.Location) (*backend.Grid,
 	if !ok {
 		return nil, nil, ErrNotFound
 	}
-	return &backend.Grid{Kind: "xlsx", Name: filepath.Base(at.Path), Sheets: w.order[id], Rows: func(sheet string, fn func(int, []string) error) error {
+	return &backend.Grid{Kind: "xlsx", Name: filepath.Base(at.Path), Sheets: w.order[id], Rows: func(sheet string, fn func(int, []backend.ReadCell) error) error {
 		for i, r := range book[sheet] {
-			if err := fn(i+1, r); err != nil {
+			if err := fn(i+1, backend.StringCells(r...)); err != nil {
 				return err
 			}
 		}

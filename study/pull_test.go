@@ -264,7 +264,7 @@ func TestNothingRead(t *testing.T) {
 	t.Parallel()
 	notWorkbook := func() (*backend.Grid, func() error, error) {
 		return &backend.Grid{Kind: "xlsx", Name: "sheet.xlsx", Sheets: []string{"Sheet1"},
-			Rows: func(string, func(int, []string) error) error { return nil }}, func() error { return nil }, nil
+			Rows: func(string, func(int, []backend.ReadCell) error) error { return nil }}, func() error { return nil }, nil
 	}
 	for _, c := range []struct {
 		name  string

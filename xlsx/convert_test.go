@@ -92,7 +92,8 @@ func readAll(t *testing.T, path string) (map[string]map[int][]string, *mapping.P
 	sheets := map[string]map[int][]string{}
 	for _, s := range g.Sheets {
 		rows := map[int][]string{}
-		err := g.Rows(s, func(row int, cells []string) error {
+		err := g.Rows(s, func(row int, read []backend.ReadCell) error {
+			cells := backend.Texts(read)
 			for len(cells) > 0 && cells[len(cells)-1] == "" {
 				cells = cells[:len(cells)-1]
 			}

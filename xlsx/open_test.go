@@ -15,6 +15,7 @@ import (
 
 	"github.com/xuri/excelize/v2"
 
+	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/internal/testing/testreaders"
 	"github.com/annosheet/annosheet/mapping"
 )
@@ -154,8 +155,8 @@ func TestOpenReads(t *testing.T) {
 				t.Errorf("grid %s (%s) of sheets %q", g.Name, g.Kind, g.Sheets)
 			}
 			var got []string
-			err = g.Rows("Sheet1", func(row int, cells []string) error {
-				got = append(got, cells...)
+			err = g.Rows("Sheet1", func(row int, cells []backend.ReadCell) error {
+				got = append(got, backend.Texts(cells)...)
 				return nil
 			})
 			if err != nil || len(got) != 1 || got[0] != "hello" {

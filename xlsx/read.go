@@ -170,7 +170,7 @@ func openBook(file, name string) (*backend.Grid, func() error, error) {
 		Kind:   backend.KindXLSX,
 		Name:   filepath.Base(name),
 		Sheets: f.GetSheetList(),
-		Rows: func(sheet string, fn func(row int, cells []string) error) error {
+		Rows: func(sheet string, fn func(row int, cells []backend.ReadCell) error) error {
 			rows, err := f.Rows(sheet)
 			if err != nil {
 				return err
@@ -184,7 +184,7 @@ func openBook(file, name string) (*backend.Grid, func() error, error) {
 				if len(cells) == 0 {
 					continue
 				}
-				if err := fn(n, cells); err != nil {
+				if err := fn(n, backend.StringCells(cells...)); err != nil {
 					return err
 				}
 			}

@@ -268,7 +268,8 @@ func gridCells(t *testing.T, g *backend.Grid) [][]string {
 	t.Helper()
 	var out [][]string
 	for _, sh := range g.Sheets {
-		err := g.Rows(sh, func(row int, cells []string) error {
+		err := g.Rows(sh, func(row int, read []backend.ReadCell) error {
+			cells := backend.Texts(read)
 			for len(cells) > 0 && cells[len(cells)-1] == "" {
 				cells = cells[:len(cells)-1]
 			}
