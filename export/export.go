@@ -189,7 +189,7 @@ func (x *exporter) distinct(recs []*mapping.Annotation) ([]*mapping.Annotation, 
 		if r.Status == mapping.StatusComplete && len(r.Values) == 0 && len(r.Spans) == 0 {
 			return nil, fmt.Errorf("%s: %w: unit %s is %q but has no values and no spans", x.where[r], ErrExport, r.Unit, r.Status)
 		}
-		if r.Annotator == "" && (r.Status == mapping.StatusEmpty || r.Status == mapping.StatusMissing) {
+		if r.Annotator == "" && (r.Status == mapping.StatusEmpty || !mapping.InHand(r.Status)) {
 			// Nobody's: an unanswered unit may be in several copies.
 			out = append(out, r)
 			continue
@@ -210,9 +210,9 @@ func (x *exporter) distinct(recs []*mapping.Annotation) ([]*mapping.Annotation, 
 // included reports whether a record goes into the native file.
 func (x *exporter) included(r *mapping.Annotation) bool {
 	if x.e.Include == "all" {
-		return r.Status != mapping.StatusMissing
+		return mapping.InHand(r.Status)
 	}
-	return r.Status != mapping.StatusEmpty && r.Status != mapping.StatusMissing
+	return r.Status != mapping.StatusEmpty && mapping.InHand(r.Status)
 }
 
 // file builds one native file from records (of one annotator, when set).

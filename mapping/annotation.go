@@ -9,8 +9,18 @@ const (
 	StatusComplete = "complete" // every required question answered, no error
 	StatusPartial  = "partial"  // some answers, but not all required ones, or errors
 	StatusEmpty    = "empty"    // nothing answered
-	StatusMissing  = "missing"  // the unit's rows are not in the returned sheet
+	StatusMissing  = "missing"  // the unit's rows are not in the returned sheet, or its workbook is not there
+	// StatusUnreadable: the unit's workbook is there but could not be read
+	// (damaged, truncated, refused as too large); its answers are not in
+	// hand, and may well exist.
+	StatusUnreadable = "unreadable"
 )
+
+// InHand reports whether a record's status says its workbook was read: a
+// missing or unreadable unit has nothing of its answers.
+func InHand(status string) bool {
+	return status != StatusMissing && status != StatusUnreadable
+}
 
 // Annotation is one canonical record: one unit as one annotator answered
 // it. Values are typed: a choice's code, a multi's sorted codes, a scale's

@@ -233,6 +233,7 @@ func TestPullCells(t *testing.T) {
 	cases := []struct {
 		name   string
 		cells  map[string]string // column key -> text, on r1's row
+		typed  map[string]backend.ReadCell
 		values map[string]any
 		status string
 		probs  []prob
@@ -358,12 +359,53 @@ func TestPullCells(t *testing.T) {
 				{"error", "P2", "r1", "the row has answers but no annotator ID", mapping.ErrAnnotator},
 			},
 		},
+		{
+			name:   "booleans and dates are typed: a checkbox takes a boolean, a text a date as shown",
+			cells:  map[string]string{"q:pick": "Yes", "annotator": "AK"},
+			typed:  map[string]backend.ReadCell{"q:ok": {Value: "TRUE", Type: backend.CellBool}, "q:note": {Value: "45356", Type: backend.CellDate, Shown: "2024-03-05"}, "q:tags=b": {Value: "TRUE", Type: backend.CellBool}},
+			values: map[string]any{"pick": "y", "ok": true, "note": "2024-03-05", "tags": []string{"b"}},
+			status: mapping.StatusComplete,
+		},
+		{
+			name:   "a boolean and a date are not scores, a date is not a checkbox",
+			cells:  map[string]string{"q:pick": "Yes", "annotator": "AK"},
+			typed:  map[string]backend.ReadCell{"q:score": {Value: "TRUE", Type: backend.CellBool}, "q:tags=b": {Value: "45356", Type: backend.CellDate, Shown: "2024-03-05"}, "q:codes": {Value: "45293", Type: backend.CellDate, Shown: "2024-01-02"}},
+			values: map[string]any{"pick": "y"},
+			status: mapping.StatusPartial,
+			probs: []prob{
+				{"error", "E2", "r1", "the cell shows the date 2024-03-05, not a checkbox value; use TRUE or FALSE", mapping.ErrInvalidAnswer},
+				{"error", "G2", "r1", "the cell shows the date 2024-01-02: the spreadsheet application turned what was typed into a date; type it again starting with an apostrophe (')", mapping.ErrInvalidAnswer},
+				{"error", "H2", "r1", "TRUE is a true/false value, not a whole number from 1 to 5", mapping.ErrInvalidAnswer},
+			},
+		},
+		{
+			name:   "FALSE and a date in a scale are errors, never 'not answered'",
+			cells:  map[string]string{"q:pick": "Yes", "annotator": "AK"},
+			typed:  map[string]backend.ReadCell{"q:score": {Value: "FALSE", Type: backend.CellBool}},
+			values: map[string]any{"pick": "y"},
+			status: mapping.StatusPartial,
+			probs:  []prob{{"error", "H2", "r1", "FALSE is a true/false value, not a whole number from 1 to 5", mapping.ErrInvalidAnswer}},
+		},
+		{
+			name:   "a formula with no saved value, and a formula error",
+			cells:  map[string]string{"annotator": "AK"},
+			typed:  map[string]backend.ReadCell{"q:pick": {Type: backend.CellNoValue, Formula: `IF(1,"Yes")`}, "q:note": {Value: "#N/A", Type: backend.CellError}},
+			values: map[string]any{},
+			status: mapping.StatusPartial,
+			probs: []prob{
+				{"error", "C2", "r1", `a formula with no saved value (=IF(1,"Yes")): open the workbook in a spreadsheet application and save it, or type the value`, mapping.ErrInvalidAnswer},
+				{"error", "J2", "r1", "the cell shows the formula error #N/A; type the answer instead", mapping.ErrInvalidAnswer},
+			},
+		},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			m := newMemBook(t, tp, ksRecords)
 			for k, v := range c.cells {
 				m.set("r1", k, v)
+			}
+			for k, v := range c.typed {
+				m.setTyped("r1", k, v)
 			}
 			p := pullMem(t, m, mapping.PullOptions{})
 			r := record(p, "r1")

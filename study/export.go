@@ -101,8 +101,9 @@ var ErrProblems = errors.New("records with errors")
 type Selection struct {
 	Records []*mapping.Annotation
 	// Left out, by status: with CompleteOnly, the partial, empty and
-	// missing units; always the missing ones (there is nothing of them).
-	Partial, Empty, Missing int
+	// missing units; always the missing and unreadable ones (there is
+	// nothing of them).
+	Partial, Empty, Missing, Unreadable int
 	// WithErrors counts the records kept although they have errors
 	// (AllowProblems).
 	WithErrors int
@@ -118,6 +119,9 @@ func SelectForExport(recs []*mapping.Annotation, completeOnly, allowProblems boo
 		switch {
 		case r.Status == mapping.StatusMissing:
 			s.Missing++
+			continue
+		case r.Status == mapping.StatusUnreadable:
+			s.Unreadable++
 			continue
 		case completeOnly && r.Status == mapping.StatusPartial:
 			s.Partial++

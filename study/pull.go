@@ -58,7 +58,7 @@ func (r *Result) NothingRead(src *Sources) bool {
 
 // Counts tallies a result: records by status, problems by severity.
 type Counts struct {
-	Records, Complete, Partial, Empty, Missing int
+	Records, Complete, Partial, Empty, Missing, Unreadable int
 	Errors, Warnings                           int
 }
 
@@ -75,6 +75,8 @@ func (r *Result) Counts() Counts {
 			c.Empty++
 		case mapping.StatusMissing:
 			c.Missing++
+		case mapping.StatusUnreadable:
+			c.Unreadable++
 		}
 	}
 	for _, p := range r.Problems {
@@ -336,6 +338,12 @@ func (p *puller) open(ctx context.Context, ref Ref) (*backend.Grid, func() error
 	return b.Files.Open(ctx, backend.Location{Kind: backend.KindXLSX, Path: ref.Path})
 }
 
+// unreadable reports an error that says a workbook is there but could not
+// be read, rather than absent or another study's.
+func unreadable(cause error) bool {
+	return cause != nil && !errors.Is(cause, ErrNotFound) && !errors.Is(cause, mapping.ErrOtherStudy)
+}
+
 // declared is who may claim units of a study's shared workbooks.
 func declared(m *manifest.Manifest, more []string) []string {
 	var out []string
@@ -360,8 +368,14 @@ func (p *puller) missingWorkbook(ref Ref, why string, cause error) {
 	if cause != nil {
 		sentinel = errors.Join(mapping.ErrMissingUnit, cause)
 	}
+	// A workbook that is there but could not be read may hold answers:
+	// its units are unreadable, not missing.
+	status, reported := mapping.StatusMissing, "missing"
+	if unreadable(cause) && !(ref.Batch.Spreadsheet != nil && ref.Batch.Spreadsheet.Status == manifest.Incomplete) {
+		status, reported = mapping.StatusUnreadable, "unreadable"
+	}
 	p.res.Problems = append(p.res.Problems, &mapping.Problem{Severity: mapping.Error, File: name, Err: sentinel,
-		Message: fmt.Sprintf("the workbook of batch %s %s; its %d units are reported missing", ref.Batch.ID, why, len(ref.Batch.Units))})
+		Message: fmt.Sprintf("the workbook of batch %s %s; its %d units are reported %s", ref.Batch.ID, why, len(ref.Batch.Units), reported)})
 	source := name
 	if kind == "xlsx" && ref.Batch.File != "" {
 		source = ref.Batch.File
@@ -371,7 +385,7 @@ func (p *puller) missingWorkbook(ref Ref, why string, cause error) {
 		p.res.Records = append(p.res.Records, &mapping.Annotation{
 			Schema:   mapping.AnnotationSchema,
 			Template: mapping.TemplateID{Name: m.Template.Name, Version: m.Template.Version},
-			Batch:    ref.Batch.ID, Unit: u.ID, Item: u.Item, Annotator: ref.Batch.Annotator, Status: mapping.StatusMissing,
+			Batch:    ref.Batch.ID, Unit: u.ID, Item: u.Item, Annotator: ref.Batch.Annotator, Status: status,
 			Values: map[string]any{}, Source: mapping.RecordSource{Kind: kind, File: source, Rows: []int{}},
 			Problems: []mapping.UnitProblem{{Severity: mapping.Error, Message: "the workbook " + why}},
 		})

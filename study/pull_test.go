@@ -90,11 +90,11 @@ func TestPull(t *testing.T) {
 			},
 			want: pulled{
 				Records: append([]string{
-					"ak-b01 llama3-11 ak missing", "  error: the workbook could not be read: zip: not a valid zip file",
-					"ak-b01 gpt4o-12 ak missing", "  error: the workbook could not be read: zip: not a valid zip file",
-					"ak-b01 llama3-12 ak missing", "  error: the workbook could not be read: zip: not a valid zip file",
+					"ak-b01 llama3-11 ak unreadable", "  error: the workbook could not be read: zip: not a valid zip file",
+					"ak-b01 gpt4o-12 ak unreadable", "  error: the workbook could not be read: zip: not a valid zip file",
+					"ak-b01 llama3-12 ak unreadable", "  error: the workbook could not be read: zip: not a valid zip file",
 				}, btRead...),
-				Problems:  []string{"error: STUDY/legal-gaps-ak-b01.xlsx: the workbook of batch ak-b01 could not be read: zip: not a valid zip file; its 3 units are reported missing"},
+				Problems:  []string{"error: STUDY/legal-gaps-ak-b01.xlsx: the workbook of batch ak-b01 could not be read: zip: not a valid zip file; its 3 units are reported unreadable"},
 				Workbooks: bothRead[1:],
 			},
 		},

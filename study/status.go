@@ -14,6 +14,9 @@ type Tally struct {
 	Partial   int    `json:"partial"`
 	Empty     int    `json:"empty"`
 	Missing   int    `json:"missing"`
+	// Unreadable counts the units of workbooks that are there but could
+	// not be read.
+	Unreadable int `json:"unreadable"`
 	// Errors and Warnings count the problems pull reports about these
 	// units and their workbooks.
 	Errors   int `json:"errors"`
@@ -31,6 +34,8 @@ func (t *Tally) add(r *mapping.Annotation) {
 		t.Empty++
 	case mapping.StatusMissing:
 		t.Missing++
+	case mapping.StatusUnreadable:
+		t.Unreadable++
 	}
 }
 
@@ -85,7 +90,7 @@ func CountStatus(res *Result) *Status {
 		}
 	}
 	for _, r := range res.Records {
-		if _, ok := files[r.Batch]; !ok && r.Status == mapping.StatusMissing {
+		if _, ok := files[r.Batch]; !ok && !mapping.InHand(r.Status) {
 			files[r.Batch] = r.Source.File
 		}
 	}

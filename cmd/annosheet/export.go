@@ -258,7 +258,7 @@ func leftOut(sel *study.Selection, t *templates.Template) string {
 	for _, c := range []struct {
 		n    int
 		what string
-	}{{sel.Partial, "partial"}, {empty, "empty"}, {sel.Missing, "missing"}} {
+	}{{sel.Partial, "partial"}, {empty, "empty"}, {sel.Missing, "missing"}, {sel.Unreadable, "unreadable"}} {
 		if c.n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", c.n, c.what))
 		}

@@ -172,7 +172,7 @@ func runPull(ctx context.Context, opt pullOptions, stdout, stderr io.Writer) err
 			Problems  mapping.Problems `json:"problems"`
 		}{"annosheet.report/1", workbooks, map[string]int{
 			"records": c.Records, mapping.StatusComplete: c.Complete, mapping.StatusPartial: c.Partial,
-			mapping.StatusEmpty: c.Empty, mapping.StatusMissing: c.Missing, "errors": c.Errors, "warnings": c.Warnings,
+			mapping.StatusEmpty: c.Empty, mapping.StatusMissing: c.Missing, mapping.StatusUnreadable: c.Unreadable, "errors": c.Errors, "warnings": c.Warnings,
 		}, problems}
 		err := atomicfile.Write(opt.Report, true, 0o644, func(w io.Writer) error {
 			enc := json.NewEncoder(w)
@@ -184,8 +184,12 @@ func runPull(ctx context.Context, opt pullOptions, stdout, stderr io.Writer) err
 			return fmt.Errorf("write %s: %w", opt.Report, err)
 		}
 	}
-	fmt.Fprintf(stderr, "pulled %d records from %d workbook(s): %d complete, %d partial, %d empty, %d missing; %d errors, %d warnings\n",
-		c.Records, len(res.Workbooks), c.Complete, c.Partial, c.Empty, c.Missing, c.Errors, c.Warnings)
+	unreadable := ""
+	if c.Unreadable > 0 {
+		unreadable = fmt.Sprintf(", %d unreadable", c.Unreadable)
+	}
+	fmt.Fprintf(stderr, "pulled %d records from %d workbook(s): %d complete, %d partial, %d empty, %d missing%s; %d errors, %d warnings\n",
+		c.Records, len(res.Workbooks), c.Complete, c.Partial, c.Empty, c.Missing, unreadable, c.Errors, c.Warnings)
 	if opt.Strict && c.Errors > 0 {
 		return errStrict
 	}

@@ -73,9 +73,19 @@ func runStatusCounts(ctx context.Context, opt statusOptions, stdout, stderr io.W
 		return a
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "batch\tannotator\tunits\tdone\tpartial\tempty\tmissing\terrors\tprogress")
+	// The unreadable column is shown when a workbook could not be read.
+	unreadable := rep.Total.Unreadable > 0
+	head := "batch\tannotator\tunits\tdone\tpartial\tempty\tmissing\t"
+	if unreadable {
+		head += "unreadable\t"
+	}
+	fmt.Fprintln(tw, head+"errors\tprogress")
 	row := func(batch, ann string, t *study.Tally) {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%s\n", batch, ann, t.Units, t.Complete, t.Partial, t.Empty, t.Missing, t.Errors, bar(t))
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t", batch, ann, t.Units, t.Complete, t.Partial, t.Empty, t.Missing)
+		if unreadable {
+			fmt.Fprintf(tw, "%d\t", t.Unreadable)
+		}
+		fmt.Fprintf(tw, "%d\t%s\n", t.Errors, bar(t))
 	}
 	for _, t := range rep.Batches {
 		row(t.Batch, who(t.Annotator), t)
