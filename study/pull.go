@@ -162,6 +162,9 @@ func Pull(ctx context.Context, src *Sources, opt PullOptions) (*Result, error) {
 				Message: fmt.Sprintf("the workbook of batch %s %s; its units are read from the other copies", k.batch, p.why[k])})
 		}
 		m := Merge(books)
+		if ref, ok := p.listed[k]; ok && ref.Batch != nil {
+			m.Records = p.checkUnits(ref, m.Records, books[0].Path)
+		}
 		p.res.Records = append(p.res.Records, m.Records...)
 		p.res.Problems = append(p.res.Problems, m.Problems...)
 		p.res.Conflicts = append(p.res.Conflicts, m.Conflicts...)
@@ -359,9 +362,9 @@ func (p *puller) missingWorkbook(ref Ref, why string, cause error) {
 	if why == "" {
 		why = "is not the one the manifest lists (it was read as another study's or batch's)"
 	}
-	name, kind := ref.Path, "xlsx"
+	name := ref.Path
 	if ref.Spreadsheet != "" {
-		name, kind = ref.Spreadsheet, "gsheets"
+		name = ref.Spreadsheet
 	}
 	p.res.batchOf[name] = ref.Batch.ID
 	sentinel := mapping.ErrMissingUnit
@@ -376,18 +379,69 @@ func (p *puller) missingWorkbook(ref Ref, why string, cause error) {
 	}
 	p.res.Problems = append(p.res.Problems, &mapping.Problem{Severity: mapping.Error, File: name, Err: sentinel,
 		Message: fmt.Sprintf("the workbook of batch %s %s; its %d units are reported %s", ref.Batch.ID, why, len(ref.Batch.Units), reported)})
-	source := name
-	if kind == "xlsx" && ref.Batch.File != "" {
+	for _, u := range ref.Batch.Units {
+		p.res.Records = append(p.res.Records, absentRecord(ref, u, status, "the workbook "+why))
+	}
+}
+
+// absentRecord is the record of a unit the manifest lists whose answers
+// are not in hand.
+func absentRecord(ref Ref, u manifest.Unit, status, why string) *mapping.Annotation {
+	kind, source := backend.KindXLSX, ref.Path
+	switch {
+	case ref.Spreadsheet != "":
+		kind, source = backend.KindGSheets, ref.Spreadsheet
+	case ref.Batch.File != "":
 		source = ref.Batch.File
 	}
 	m := ref.Manifest
-	for _, u := range ref.Batch.Units {
-		p.res.Records = append(p.res.Records, &mapping.Annotation{
-			Schema:   mapping.AnnotationSchema,
-			Template: mapping.TemplateID{Name: m.Template.Name, Version: m.Template.Version},
-			Batch:    ref.Batch.ID, Unit: u.ID, Item: u.Item, Annotator: ref.Batch.Annotator, Status: status,
-			Values: map[string]any{}, Source: mapping.RecordSource{Kind: kind, File: source, Rows: []int{}},
-			Problems: []mapping.UnitProblem{{Severity: mapping.Error, Message: "the workbook " + why}},
-		})
+	return &mapping.Annotation{
+		Schema:   mapping.AnnotationSchema,
+		Template: mapping.TemplateID{Name: m.Template.Name, Version: m.Template.Version},
+		Batch:    ref.Batch.ID, Unit: u.ID, Item: u.Item, Annotator: ref.Batch.Annotator, Status: status,
+		Values: map[string]any{}, Source: mapping.RecordSource{Kind: kind, File: source, Rows: []int{}},
+		Problems: []mapping.UnitProblem{{Severity: mapping.Error, Message: why}},
 	}
+}
+
+// checkUnits holds a batch's records to the units its manifest lists: the
+// study's list wins over the workbook's metadata. A unit the manifest
+// lists and the workbook does not gets a missing record; a unit the
+// workbook has and the manifest does not, or has under another instance,
+// keeps its answers with an error. file is the workbook read, for the
+// problems.
+func (p *puller) checkUnits(ref Ref, recs []*mapping.Annotation, file string) []*mapping.Annotation {
+	listed := make(map[string]string, len(ref.Batch.Units))
+	for _, u := range ref.Batch.Units {
+		listed[u.ID] = u.Item
+	}
+	seen := map[string]bool{}
+	for _, r := range recs {
+		seen[r.Unit] = true
+		item, ok := listed[r.Unit]
+		var msg string
+		switch {
+		case !ok:
+			msg = fmt.Sprintf("unit %s is not one the manifest lists for batch %s (the workbook's metadata was edited, or it is another study's)", r.Unit, ref.Batch.ID)
+		case item != r.Item:
+			msg = fmt.Sprintf("unit %s is of instance %s in the workbook but of %s in the manifest (the workbook's metadata was edited)", r.Unit, r.Item, item)
+		default:
+			continue
+		}
+		r.Problems = append(r.Problems, mapping.UnitProblem{Severity: mapping.Error, Message: msg})
+		p.res.Problems = append(p.res.Problems, &mapping.Problem{Severity: mapping.Error, File: file, Record: r.Unit, Err: mapping.ErrOtherStudy, Message: msg})
+	}
+	var absent []string
+	for _, u := range ref.Batch.Units {
+		if !seen[u.ID] {
+			absent = append(absent, u.ID)
+			recs = append(recs, absentRecord(ref, u, mapping.StatusMissing, "the workbook does not list this unit, which the manifest lists for its batch"))
+		}
+	}
+	if len(absent) > 0 {
+		p.res.Problems = append(p.res.Problems, &mapping.Problem{Severity: mapping.Error, File: file, Err: mapping.ErrMissingUnit,
+			Message: fmt.Sprintf("the workbook of batch %s does not list %s that the manifest lists for it (%s): its metadata sheet was edited; they are reported missing",
+				ref.Batch.ID, plural(len(absent), "unit"), strings.Join(absent, ", "))})
+	}
+	return recs
 }

@@ -83,6 +83,34 @@ func TestPull(t *testing.T) {
 			},
 		},
 		{
+			name: "a unit taken out of a workbook's metadata is missing through the manifest, which wins",
+			setup: func(t *testing.T, m, _ *made) []string {
+				meta := m.w.books["ak-b01"][backend.SheetMeta]
+				var kept [][]string
+				for _, row := range meta {
+					switch {
+					case len(row) > 1 && row[0] == "unit" && row[1] == "llama3-12":
+						continue
+					case len(row) > 1 && row[0] == "workbook":
+						row = []string{"workbook", strings.Replace(strings.Join(row[1:], ""), `"units":3`, `"units":2`, 1)}
+					}
+					kept = append(kept, row)
+				}
+				m.w.books["ak-b01"][backend.SheetMeta] = kept
+				return []string{filepath.Join(m.dir, "manifest.json")}
+			},
+			want: pulled{
+				Records: append([]string{akRead, akGPT,
+					"ak-b01 llama3-12 ak missing", "  error: the workbook does not list this unit, which the manifest lists for its batch",
+				}, btRead...),
+				Problems: []string{
+					"error: STUDY/legal-gaps-ak-b01.xlsx: the workbook of batch ak-b01 does not list 1 unit that the manifest lists for it (llama3-12): its metadata sheet was edited; they are reported missing",
+					"error: STUDY/legal-gaps-ak-b01.xlsx: Annotate!4:4: the row's answers cannot be read: its unit \"llama3-12\" is not one of this workbook's units (a row from another workbook?); they are K4=\"ak\"",
+				},
+				Workbooks: bothRead,
+			},
+		},
+		{
 			name: "a damaged workbook's units are missing, saying why, and the other batches are read",
 			setup: func(t *testing.T, m, _ *made) []string {
 				m.files.fail(m.path(0), fmt.Errorf("%s: %w", m.path(0), errDamaged))
