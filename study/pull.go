@@ -59,7 +59,7 @@ func (r *Result) NothingRead(src *Sources) bool {
 // Counts tallies a result: records by status, problems by severity.
 type Counts struct {
 	Records, Complete, Partial, Empty, Missing, Unreadable int
-	Errors, Warnings                           int
+	Errors, Warnings                                       int
 }
 
 // Counts tallies the records by status and problems by severity.
