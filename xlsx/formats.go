@@ -24,7 +24,19 @@ var (
 	// ErrDamaged: the file has a workbook's container but cannot be read
 	// (cut short in a transfer, say). The cause is wrapped too.
 	ErrDamaged = errors.New("the workbook is damaged")
+	// ErrEncrypted: a workbook protected by a password to open. It is an
+	// ErrUnsupported too.
+	ErrEncrypted error = narrower{"an encrypted workbook", ErrUnsupported}
 )
+
+// narrower is a sentinel error that is also a broader one.
+type narrower struct {
+	msg   string
+	wider error
+}
+
+func (e narrower) Error() string { return e.msg }
+func (e narrower) Unwrap() error { return e.wider }
 
 // Kind says what Open can make of a file, judged by its name alone.
 type Kind int

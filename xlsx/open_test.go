@@ -2,6 +2,7 @@ package xlsx
 
 import (
 	"archive/zip"
+	"bytes"
 	"context"
 	"errors"
 	"io/fs"
@@ -61,6 +62,27 @@ func odsHead(t *testing.T) []byte {
 	return []byte(b.String()[:200])
 }
 
+// encryptedBook is a workbook saved with a password to open, as Excel
+// encrypts it (ECMA-376 agile encryption).
+func encryptedBook(t *testing.T) []byte {
+	t.Helper()
+	f := excelize.NewFile()
+	defer f.Close()
+	f.SetCellValue("Sheet1", "A1", "secret")
+	path := filepath.Join(t.TempDir(), "enc.xlsx")
+	if err := f.SaveAs(path, excelize.Options{Password: "pw"}); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(b, []byte(ole[:8])) {
+		t.Fatal("excelize did not write a compound file")
+	}
+	return b
+}
+
 const ole = "\xD0\xCF\x11\xE0\xA1\xB1\x1A\xE1" + "\x00\x00\x00\x00\x00\x00\x00\x00"
 
 // TestOpenErrors checks that every file Open cannot read gives an error
@@ -87,7 +109,8 @@ func TestOpenErrors(t *testing.T) {
 		{name: "~$returned.xlsx", content: []byte("owner"), want: []error{ErrNotSpreadsheet}},
 		{name: ".~lock.returned.ods#", content: []byte("lock"), want: []error{ErrNotSpreadsheet}},
 		{name: "damaged.xlsx", content: book[:len(book)/2], want: []error{ErrDamaged, zip.ErrFormat}},
-		{name: "encrypted.xlsx", content: []byte(ole), want: []error{ErrUnsupported}},
+		{name: "renamed-xls.xlsx", content: []byte(ole), want: []error{ErrUnsupported}},
+		{name: "encrypted.xlsx", content: encryptedBook(t), want: []error{ErrEncrypted, ErrUnsupported}},
 		{name: "returned.numbers", content: []byte("PK\x03\x04numbers"), want: []error{ErrUnsupported}},
 		{name: "export.csv", content: []byte("id,answer\n"), want: []error{ErrUnsupported}},
 		{name: "returned.ods", content: odsHead(t), opener: noSoffice, want: []error{ErrNeedsConversion}},

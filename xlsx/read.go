@@ -116,8 +116,11 @@ func (o opener) open(ctx context.Context, path string) (*backend.Grid, func() er
 		// An .xls that is really an .xlsx (renamed, or saved so by a web
 		// application) opens directly too.
 		return openBook(path, path)
+	case c == contentOLE && isEncrypted(path):
+		return nil, nil, fmt.Errorf("%s: %w (protected by a password to open): open it, save it without the password (in Excel: File > Info > Protect Workbook > Encrypt with Password, and clear it) as .xlsx, and pull again",
+			path, ErrEncrypted)
 	case c == contentOLE:
-		return nil, nil, fmt.Errorf("%s: %w: the file is encrypted (protected by a password to open) or is an old Excel 97-2003 file under a new name: open it, remove any password to open, save it as .xlsx (Excel Workbook) and pull again",
+		return nil, nil, fmt.Errorf("%s: %w: an old Excel 97-2003 file under a new name: open it, save it as .xlsx (Excel Workbook) and pull again",
 			path, ErrUnsupported)
 	}
 	return nil, nil, fmt.Errorf("%s: %w: cannot read as %s, which its name says it is", path, ErrNotSpreadsheet, formatNames[ext])
