@@ -58,14 +58,17 @@ type File struct {
 	Annotator string
 	Data      []byte
 	Records   int
-	// Warnings name the units exported although pull found errors in
+	// Warnings name the records given more than once, identically (see
+	// Duplicate), and the units exported although pull found errors in
 	// them: their native records may lack what the errors concern.
 	Warnings []string
 }
 
 // Native writes the template's native format from canonical records and
 // the input records they came from. It returns one file, or one per
-// annotator when the template's export says per_annotator.
+// annotator when the template's export says per_annotator. Records that
+// contradict each other are refused and identical copies kept once, as
+// Distinct says.
 func Native(t *templates.Template, recs []*mapping.Annotation, items []*mapping.SourceItem, opt Options) ([]File, error) {
 	e := t.Export
 	if e == nil {
@@ -73,17 +76,18 @@ func Native(t *templates.Template, recs []*mapping.Annotation, items []*mapping.
 	}
 	x := &exporter{t: t, e: e, items: map[string]*mapping.SourceItem{}, opt: opt, where: map[*mapping.Annotation]string{}}
 	for _, r := range recs {
-		x.where[r] = x.origin(r)
+		x.where[r] = opt.Origins.name(r)
 		if r.Template.Name != t.Name || r.Template.Version != t.Version {
 			return nil, fmt.Errorf("%s: %w: a record of template %s version %d among those of %s version %d", x.where[r], ErrExport, r.Template.Name, r.Template.Version, t.Name, t.Version)
 		}
 	}
-	recs, err := x.distinct(recs)
+	recs, dups, err := Distinct(recs, opt.Origins)
 	if err != nil {
 		return nil, err
 	}
 	if opt.Annotator != "" {
 		recs = slices.DeleteFunc(recs, func(r *mapping.Annotation) bool { return r.Annotator != opt.Annotator })
+		dups = slices.DeleteFunc(dups, func(d Duplicate) bool { return d.Annotator != opt.Annotator })
 	}
 	for i, r := range recs {
 		if !r.Shuffled {
@@ -125,7 +129,7 @@ func Native(t *templates.Template, recs []*mapping.Annotation, items []*mapping.
 		if err != nil {
 			return nil, err
 		}
-		return []File{{Data: data, Records: n, Warnings: warnings}}, nil
+		return []File{{Data: data, Records: n, Warnings: append(dupWarnings(dups, nil), warnings...)}}, nil
 	}
 	var names []string
 	by := map[string][]*mapping.Annotation{}
@@ -145,9 +149,22 @@ func Native(t *templates.Template, recs []*mapping.Annotation, items []*mapping.
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, File{Annotator: a, Data: data, Records: n, Warnings: warnings})
+		mine := func(d Duplicate) bool { return d.Annotator == a }
+		out = append(out, File{Annotator: a, Data: data, Records: n, Warnings: append(dupWarnings(dups, mine), warnings...)})
 	}
 	return out, nil
+}
+
+// dupWarnings are the warnings of the duplicates that keep says concern a
+// file (all when keep is nil).
+func dupWarnings(dups []Duplicate, keep func(Duplicate) bool) []string {
+	var out []string
+	for _, d := range dups {
+		if keep == nil || keep(d) {
+			out = append(out, d.String())
+		}
+	}
+	return out
 }
 
 type exporter struct {
@@ -159,10 +176,10 @@ type exporter struct {
 	where map[*mapping.Annotation]string // where each record was read
 }
 
-// origin names where a record was read: its line, or its sheet.
-func (x *exporter) origin(r *mapping.Annotation) string {
-	if o, ok := x.opt.Origins[r]; ok {
-		return o
+// name says where a record was read: its line, or its sheet.
+func (o Origins) name(r *mapping.Annotation) string {
+	if where, ok := o[r]; ok {
+		return where
 	}
 	s := r.Source
 	where := s.File
@@ -178,33 +195,71 @@ func (x *exporter) origin(r *mapping.Annotation) string {
 	return where
 }
 
-// distinct refuses records that contradict each other: two records of one
-// unit by one annotator (pulled twice, say) are one when identical and an
-// error when not; a complete record must have answers.
-func (x *exporter) distinct(recs []*mapping.Annotation) ([]*mapping.Annotation, error) {
-	type key struct{ unit, annotator string }
-	seen := map[key]*mapping.Annotation{}
+// Duplicate is a record given more than once, the same each time (a
+// pulled file concatenated with itself, say). It is kept once: the copies
+// lose nothing, but they are named so that the file can be put right.
+type Duplicate struct {
+	Unit, Annotator string
+	// Where names every copy in the order given ("both.jsonl:1",
+	// "both.jsonl:6"); the first is the one kept.
+	Where []string
+}
+
+// String is the warning that names the copies, starting with where they
+// are.
+func (d Duplicate) String() string {
+	times := "twice"
+	if n := len(d.Where); n > 2 {
+		times = strconv.Itoa(n) + " times"
+	}
+	where := strings.Join(d.Where[:len(d.Where)-1], ", ") + " and " + d.Where[len(d.Where)-1]
+	whose := fmt.Sprintf("of annotator %q", d.Annotator)
+	if d.Annotator == "" {
+		whose = "(unclaimed)"
+	}
+	return fmt.Sprintf("%s: unit %s %s is recorded %s, identically; kept once", where, d.Unit, whose, times)
+}
+
+// Distinct checks records against each other before anything is selected
+// from them, so that leaving some out cannot hide a contradiction: two
+// records of one unit by one annotator (pulled twice, say) are an error
+// when they differ, and a complete record must have answers. Identical
+// copies are kept once (the first) and returned as duplicates. origins
+// name the records in errors and duplicates, as in Options.
+func Distinct(recs []*mapping.Annotation, origins Origins) ([]*mapping.Annotation, []Duplicate, error) {
+	type key struct {
+		unit, annotator string
+		// copies: nobody's unanswered unit, which may be in several
+		// batches' copies that differ.
+		copies bool
+	}
+	kept := map[key][]*mapping.Annotation{}
+	dupOf := map[*mapping.Annotation]int{} // kept record -> its entry in dups
+	var dups []Duplicate
 	out := make([]*mapping.Annotation, 0, len(recs))
 	for _, r := range recs {
 		if r.Status == mapping.StatusComplete && len(r.Values) == 0 && len(r.Spans) == 0 {
-			return nil, fmt.Errorf("%s: %w: unit %s is %q but has no values and no spans", x.where[r], ErrExport, r.Unit, r.Status)
+			return nil, nil, fmt.Errorf("%s: %w: unit %s is %q but has no values and no spans", origins.name(r), ErrExport, r.Unit, r.Status)
 		}
-		if r.Annotator == "" && (r.Status == mapping.StatusEmpty || !mapping.InHand(r.Status)) {
-			// Nobody's: an unanswered unit may be in several copies.
-			out = append(out, r)
+		k := key{r.Unit, r.Annotator, r.Annotator == "" && (r.Status == mapping.StatusEmpty || !mapping.InHand(r.Status))}
+		if i := slices.IndexFunc(kept[k], func(p *mapping.Annotation) bool { return reflect.DeepEqual(p, r) }); i >= 0 {
+			first := kept[k][i]
+			d, ok := dupOf[first]
+			if !ok {
+				d = len(dups)
+				dupOf[first] = d
+				dups = append(dups, Duplicate{Unit: r.Unit, Annotator: r.Annotator, Where: []string{origins.name(first)}})
+			}
+			dups[d].Where = append(dups[d].Where, origins.name(r))
 			continue
 		}
-		k := key{r.Unit, r.Annotator}
-		if prev, ok := seen[k]; ok {
-			if reflect.DeepEqual(prev, r) {
-				continue
-			}
-			return nil, fmt.Errorf("%s and %s: %w: unit %s of annotator %q is recorded twice, differently; keep one of them", x.where[prev], x.where[r], ErrExport, r.Unit, r.Annotator)
+		if prev := kept[k]; len(prev) > 0 && !k.copies {
+			return nil, nil, fmt.Errorf("%s and %s: %w: unit %s of annotator %q is recorded twice, differently; keep one of them", origins.name(prev[0]), origins.name(r), ErrExport, r.Unit, r.Annotator)
 		}
-		seen[k] = r
+		kept[k] = append(kept[k], r)
 		out = append(out, r)
 	}
-	return out, nil
+	return out, dups, nil
 }
 
 // included reports whether a record goes into the native file.

@@ -221,3 +221,137 @@ func TestNativeSheetOrigins(t *testing.T) {
 		t.Errorf("error %v\nwant  %s", err, want)
 	}
 }
+
+// TestDistinct: copies of a record are compared before anything is left
+// out; identical ones are kept once and named, others refused.
+func TestDistinct(t *testing.T) {
+	t.Parallel()
+	tp := tmpl(t)
+	u1 := line("u1", "ann", "complete", `{"pick":"y"}`)
+	u2 := line("u2", "ann", "partial", `{"score":3}`)
+	nobody := line("u3", "", "empty", `{}`)
+	tests := []struct {
+		name  string
+		lines []string
+		kept  []string // origins of the records kept, in order
+		dups  []export.Duplicate
+		err   string
+	}{
+		{"all distinct", []string{u1, u2, line("u1", "bob", "complete", `{"pick":"n"}`)},
+			[]string{"ann.jsonl:1", "ann.jsonl:2", "ann.jsonl:3"}, nil, ""},
+		{"a file twice", []string{u1, u2, u1, u2},
+			[]string{"ann.jsonl:1", "ann.jsonl:2"},
+			[]export.Duplicate{{Unit: "u1", Annotator: "ann", Where: []string{"ann.jsonl:1", "ann.jsonl:3"}}, {Unit: "u2", Annotator: "ann", Where: []string{"ann.jsonl:2", "ann.jsonl:4"}}}, ""},
+		{"three times", []string{u1, "", u1, u1},
+			[]string{"ann.jsonl:1"},
+			[]export.Duplicate{{Unit: "u1", Annotator: "ann", Where: []string{"ann.jsonl:1", "ann.jsonl:3", "ann.jsonl:4"}}}, ""},
+		{"nobody's copies from two batches are two", []string{nobody, strings.Replace(nobody, `"b01"`, `"b02"`, 1), nobody},
+			[]string{"ann.jsonl:1", "ann.jsonl:2"},
+			[]export.Duplicate{{Unit: "u3", Where: []string{"ann.jsonl:1", "ann.jsonl:3"}}}, ""},
+		{"one unit, differently", []string{u1, u2, line("u1", "ann", "complete", `{"pick":"n"}`)},
+			nil, nil, `ann.jsonl:1 and ann.jsonl:3: cannot export: unit u1 of annotator "ann" is recorded twice, differently; keep one of them`},
+		{"a partial copy of a complete unit", []string{u1, line("u1", "ann", "partial", `{"score":3}`)},
+			nil, nil, `ann.jsonl:1 and ann.jsonl:2: cannot export: unit u1 of annotator "ann" is recorded twice, differently; keep one of them`},
+		{"the same answers from another workbook", []string{u1, strings.Replace(u1, `"et-b01.xlsx"`, `"et-b01 (1).xlsx"`, 1)},
+			nil, nil, `ann.jsonl:1 and ann.jsonl:2: cannot export: unit u1 of annotator "ann" is recorded twice, differently; keep one of them`},
+		{"a conflict after a duplicate", []string{u1, u1, line("u1", "ann", "complete", `{"pick":"n"}`)},
+			nil, nil, `ann.jsonl:1 and ann.jsonl:3: cannot export: unit u1 of annotator "ann" is recorded twice, differently; keep one of them`},
+		{"complete without answers", []string{u1, line("u2", "ann", "complete", `{}`)},
+			nil, nil, `ann.jsonl:2: cannot export: unit u2 is "complete" but has no values and no spans`},
+		{"complete without answers, twice", []string{line("u2", "ann", "complete", `{}`), line("u2", "ann", "complete", `{}`)},
+			nil, nil, `ann.jsonl:1: cannot export: unit u2 is "complete" but has no values and no spans`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			recs, origins, err := read(t, tp, tc.lines...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			kept, dups, err := export.Distinct(recs, origins)
+			if tc.err != "" {
+				if err == nil || err.Error() != tc.err || !errors.Is(err, export.ErrExport) {
+					t.Fatalf("error %v\nwant  %s (wrapping ErrExport)", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var where []string
+			for _, r := range kept {
+				where = append(where, origins[r])
+			}
+			if diff := cmp.Diff(tc.kept, where); diff != "" {
+				t.Errorf("kept (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tc.dups, dups); diff != "" {
+				t.Errorf("duplicates (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestDuplicateString(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		d    export.Duplicate
+		want string
+	}{
+		{export.Duplicate{Unit: "u1", Annotator: "ann", Where: []string{"a.jsonl:1", "a.jsonl:6"}},
+			`a.jsonl:1 and a.jsonl:6: unit u1 of annotator "ann" is recorded twice, identically; kept once`},
+		{export.Duplicate{Unit: "u1", Annotator: "ann", Where: []string{"a.jsonl:1", "a.jsonl:6", "a.jsonl:11"}},
+			`a.jsonl:1, a.jsonl:6 and a.jsonl:11: unit u1 of annotator "ann" is recorded 3 times, identically; kept once`},
+		{export.Duplicate{Unit: "u3", Where: []string{"b.xlsx: Annotate row 4", "b.xlsx: Annotate row 4"}},
+			`b.xlsx: Annotate row 4 and b.xlsx: Annotate row 4: unit u3 (unclaimed) is recorded twice, identically; kept once`},
+	}
+	for _, tc := range tests {
+		if got := tc.d.String(); got != tc.want {
+			t.Errorf("got  %s\nwant %s", got, tc.want)
+		}
+	}
+}
+
+// TestNativeDuplicates: Native keeps identical copies once and names them
+// among the warnings of the file they concern.
+func TestNativeDuplicates(t *testing.T) {
+	t.Parallel()
+	tp := tmpl(t)
+	ann := line("u1", "ann", "complete", `{"pick":"y"}`)
+	bob := line("u1", "bob", "complete", `{"pick":"n"}`)
+	lines := []string{ann, bob, line("u2", "", "empty", `{}`), ann, bob, line("u2", "", "empty", `{}`)}
+	annLine := `{"unit":"u1","who":"ann","pick":"y","labels":[]}` + "\n"
+	bobLine := `{"unit":"u1","who":"bob","pick":"n","labels":[]}` + "\n"
+	annDup := `ann.jsonl:1 and ann.jsonl:4: unit u1 of annotator "ann" is recorded twice, identically; kept once`
+	bobDup := `ann.jsonl:2 and ann.jsonl:5: unit u1 of annotator "bob" is recorded twice, identically; kept once`
+	nobodyDup := `ann.jsonl:3 and ann.jsonl:6: unit u2 (unclaimed) is recorded twice, identically; kept once`
+	tests := []struct {
+		name string
+		opt  export.Options
+		want []export.File
+	}{
+		{"one file", export.Options{},
+			[]export.File{{Data: []byte(annLine + bobLine), Records: 2, Warnings: []string{annDup, bobDup, nobodyDup}}}},
+		{"one annotator", export.Options{Annotator: "bob"},
+			[]export.File{{Data: []byte(bobLine), Records: 1, Warnings: []string{bobDup}}}},
+		{"a file each", export.Options{PerAnnotator: true},
+			[]export.File{{Annotator: "ann", Data: []byte(annLine), Records: 1, Warnings: []string{annDup}}, {Annotator: "bob", Data: []byte(bobLine), Records: 1, Warnings: []string{bobDup}}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			recs, origins, err := read(t, tp, lines...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tc.opt.Origins = origins
+			files, err := export.Native(tp, recs, nil, tc.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, files); diff != "" {
+				t.Errorf("files (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

@@ -150,6 +150,16 @@ func runExport(ctx context.Context, opt exportOptions, stdout, stderr io.Writer)
 	if err != nil {
 		return err
 	}
+	// Copies are compared before any record is left out: --complete-only
+	// leaving out a partial copy would otherwise export the other side of
+	// a contradiction, and a record given twice would be counted twice.
+	all, dups, err := export.Distinct(all, origins)
+	if err != nil {
+		return err
+	}
+	for _, d := range dups {
+		fmt.Fprintln(stderr, "warning: "+d.String())
+	}
 	sel, err := study.SelectForExport(all, opt.CompleteOnly, opt.AllowProblems)
 	if err != nil {
 		return err
@@ -197,7 +207,7 @@ func runExport(ctx context.Context, opt exportOptions, stdout, stderr io.Writer)
 			fmt.Fprintln(stderr, "warning: "+w)
 		}
 	}
-	left := leftOut(sel, t)
+	left := leftOut(sel, t, len(dups))
 	if len(files) == 0 {
 		fmt.Fprintln(stderr, "annosheet: nothing to export: no record has an annotator"+left)
 		return nil
@@ -243,8 +253,9 @@ func runExport(ctx context.Context, opt exportOptions, stdout, stderr io.Writer)
 	return nil
 }
 
-// leftOut says what the export left out, and what it kept despite errors.
-func leftOut(sel *study.Selection, t *templates.Template) string {
+// leftOut says what the export left out, and what it kept despite errors
+// or once of several identical copies (dups of them).
+func leftOut(sel *study.Selection, t *templates.Template, dups int) string {
 	empty := sel.Empty
 	if t.Export != nil && t.Export.Include != "all" {
 		// Units nobody answered are not in the native file either.
@@ -269,6 +280,9 @@ func leftOut(sel *study.Selection, t *templates.Template) string {
 	}
 	if sel.WithErrors > 0 {
 		out += fmt.Sprintf("; %s with errors kept (--allow-problems)", plural(sel.WithErrors, "unit"))
+	}
+	if dups > 0 {
+		out += fmt.Sprintf("; %s repeated identically, each kept once", plural(dups, "record"))
 	}
 	return out
 }
