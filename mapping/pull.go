@@ -130,7 +130,15 @@ func Pull(g *backend.Grid, opt PullOptions) (*Pulled, error) {
 	}
 	p.sheet = m.Sheet
 	if !slices.Contains(g.Sheets, p.sheet) {
-		return nil, fmt.Errorf("%s: %w: the sheet %q is missing (renamed or deleted?)", g.Name, ErrNotWorkbook, p.sheet)
+		renamed, err := p.renamedSheet()
+		switch {
+		case err != nil:
+			return nil, err
+		case renamed == "":
+			return nil, fmt.Errorf("%s: %w: the sheet %q is missing (renamed or deleted?)", g.Name, ErrNotWorkbook, p.sheet)
+		}
+		p.sheet = renamed
+		p.problem(Warning, ErrLayout, "", 0, -1, "the sheet %s was renamed %q; it is read as %s", m.Sheet, renamed, m.Sheet)
 	}
 	p.rows = make([][]sheetRow, len(p.units))
 	if err := p.readSheet(); err != nil {
@@ -648,6 +656,49 @@ var errStopSheet = errors.New("stop")
 // while the original stays blank: it is an error that names it, never a
 // silent blank. Any other sheet with content is said not to be read.
 func (p *puller) otherSheets() error {
+	return p.eachOtherSheet(func(name string, copyOf, empty bool) {
+		pr := &Problem{File: p.g.Name, Sheet: name, Err: ErrLayout}
+		switch {
+		case empty:
+			return
+		case copyOf:
+			pr.Severity = Error
+			pr.Message = fmt.Sprintf("sheet %q looks like a copy of %s, and annosheet reads only %s: move any answers typed here into %s (or delete %s and give this sheet its name), then pull again", name, p.sheet, p.sheet, p.sheet, p.sheet)
+		default:
+			pr.Severity = Warning
+			pr.Message = fmt.Sprintf("sheet %q: a sheet annosheet did not make; it is not read", name)
+		}
+		p.probs = append(p.probs, pr)
+	})
+}
+
+// renamedSheet finds the Annotate sheet under another name, when the
+// workbook has none by its own: the one other sheet whose header row is
+// the template's. Two such sheets are an error, as either may hold the
+// answers.
+func (p *puller) renamedSheet() (string, error) {
+	var found []string
+	err := p.eachOtherSheet(func(name string, copyOf, _ bool) {
+		if copyOf {
+			found = append(found, name)
+		}
+	})
+	switch {
+	case err != nil:
+		return "", err
+	case len(found) > 1:
+		return "", fmt.Errorf("%s: %w: the sheet %q is missing, and sheets %q all look like it: keep the one with the answers, named %s, and pull again",
+			p.g.Name, ErrNotWorkbook, p.sheet, found, p.sheet)
+	case len(found) == 1:
+		return found[0], nil
+	}
+	return "", nil
+}
+
+// eachOtherSheet calls fn for each sheet annosheet did not make, saying
+// whether its header row is mostly the template's (a copy, or a renamed
+// Annotate sheet), or it is empty.
+func (p *puller) eachOtherSheet(fn func(name string, copyOf, empty bool)) error {
 	known := map[string]bool{p.sheet: true, backend.SheetInstructions: true, backend.SheetLists: true, backend.SheetMeta: true}
 	headers := map[string]bool{}
 	for _, mc := range p.meta.Columns {
@@ -667,24 +718,13 @@ func (p *puller) otherSheets() error {
 		if err != nil && !errors.Is(err, errStopSheet) {
 			return fmt.Errorf("%s: read sheet %s: %w", p.g.Name, name, err)
 		}
-		if first == nil {
-			continue
-		}
 		same := 0
 		for _, c := range first {
 			if headers[fold(c)] {
 				same++
 			}
 		}
-		pr := &Problem{File: p.g.Name, Sheet: name, Err: ErrLayout}
-		if len(headers) > 0 && same*2 >= len(headers) {
-			pr.Severity = Error
-			pr.Message = fmt.Sprintf("sheet %q looks like a copy of %s, and annosheet reads only %s: move any answers typed here into %s (or delete %s and give this sheet its name), then pull again", name, p.sheet, p.sheet, p.sheet, p.sheet)
-		} else {
-			pr.Severity = Warning
-			pr.Message = fmt.Sprintf("sheet %q: a sheet annosheet did not make; it is not read", name)
-		}
-		p.probs = append(p.probs, pr)
+		fn(name, len(headers) > 0 && same*2 >= len(headers), first == nil)
 	}
 	return nil
 }

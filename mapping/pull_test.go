@@ -850,3 +850,43 @@ func TestPullInsertedBlockRows(t *testing.T) {
 		}
 	})
 }
+
+// TestPullRenamedSheet: an Annotate sheet renamed by the annotator is
+// found by its header row and read, with a warning; two candidates are
+// an error, never a guess.
+func TestPullRenamedSheet(t *testing.T) {
+	t.Parallel()
+	tp, err := templates.Load("ks.yaml", []byte(kitchenSink))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rename := func(m *memBook, to ...string) {
+		rows := m.sheets[backend.SheetAnnotate]
+		delete(m.sheets, backend.SheetAnnotate)
+		i := slices.Index(m.names, backend.SheetAnnotate)
+		m.names = slices.Delete(m.names, i, i+1)
+		for _, name := range to {
+			m.sheets[name] = rows
+			m.names = append(m.names, name)
+		}
+	}
+	m := newMemBook(t, tp, ksRecords)
+	m.set("r1", "q:pick", "Yes")
+	m.set("r1", "annotator", "AK")
+	rename(m, "Mine")
+	p := pullMem(t, m, mapping.PullOptions{})
+	if r := record(p, "r1"); r.Status != mapping.StatusComplete || r.Values["pick"] != "y" || r.Source.Sheet != "Mine" {
+		t.Errorf("r1: %s %v from sheet %q", r.Status, r.Values, r.Source.Sheet)
+	}
+	want := []prob{{Severity: "warning", Message: `the sheet Annotate was renamed "Mine"; it is read as Annotate`, Err: mapping.ErrLayout}}
+	if diff := cmp.Diff(want, probs(p.Problems), cmpErr); diff != "" {
+		t.Errorf("problems (-want +got):\n%s", diff)
+	}
+
+	m = newMemBook(t, tp, ksRecords)
+	rename(m, "Mine", "Mine (2)")
+	_, err = mapping.Pull(m.grid(), mapping.PullOptions{})
+	if !errors.Is(err, mapping.ErrNotWorkbook) || !strings.Contains(err.Error(), `sheets ["Mine" "Mine (2)"] all look like it`) {
+		t.Errorf("two renamed copies: %v", err)
+	}
+}

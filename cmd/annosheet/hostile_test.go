@@ -260,6 +260,21 @@ func hostileCases() []hostileCase {
 			stderr: []string{`sheet "Annotate \(2\)" looks like a copy of Annotate`},
 		},
 		{
+			name: "answers in a renamed Annotate sheet",
+			setup: func(t *testing.T, dir string) []string {
+				book := hostileStudy(t, dir)
+				answer(t, book, "q:gaps=2", true, 0)
+				answer(t, book, "annotator", "ak", 0)
+				editBook(t, book, func(f *excelize.File) {
+					if err := f.SetSheetName(backend.SheetAnnotate, "Mine"); err != nil {
+						t.Fatal(err)
+					}
+				})
+				return []string{"pull", "study", "-o", "out.jsonl"}
+			},
+			stderr: []string{`the sheet Annotate was renamed "Mine"; it is read as Annotate`, `1 complete`},
+		},
+		{
 			name: "a template swapped in the workbook, its hash recomputed",
 			setup: func(t *testing.T, dir string) []string {
 				book := hostileStudy(t, dir)
