@@ -149,6 +149,10 @@ func Pull(ctx context.Context, src *Sources, opt PullOptions) (*Result, error) {
 			opt.Progress(i+1, len(src.Refs))
 		}
 	}
+	// A read cut short by Ctrl-C is no unreadable workbook.
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	for _, k := range p.order {
 		books := p.copies[k]
 		if len(books) == 0 {
@@ -195,6 +199,9 @@ func (p *puller) warn(file, format string, args ...any) {
 // read reads one workbook and files it under its batch.
 func (p *puller) read(ctx context.Context, ref Ref) error {
 	g, closeFn, err := p.open(ctx, ref)
+	if err == nil {
+		g = interruptible(ctx, g)
+	}
 	var k batchKey
 	if ref.Batch != nil {
 		k = batchKey{ref.Study, ref.Batch.ID}
@@ -339,6 +346,25 @@ func (p *puller) open(ctx context.Context, ref Ref) (*backend.Grid, func() error
 		return nil, nil, fmt.Errorf("%s: no way to read workbook files was given", ref.Path)
 	}
 	return b.Files.Open(ctx, backend.Location{Kind: backend.KindXLSX, Path: ref.Path})
+}
+
+// interruptible stops the reading of a grid's rows soon after ctx ends
+// (Ctrl-C), however large the sheet.
+func interruptible(ctx context.Context, g *backend.Grid) *backend.Grid {
+	rows := g.Rows
+	out := *g
+	out.Rows = func(sheet string, fn func(int, []backend.ReadCell) error) error {
+		n := 0
+		return rows(sheet, func(row int, cells []backend.ReadCell) error {
+			if n++; n%256 == 0 {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+			}
+			return fn(row, cells)
+		})
+	}
+	return &out
 }
 
 // unreadable reports an error that says a workbook is there but could not

@@ -343,3 +343,46 @@ func TestNothingRead(t *testing.T) {
 		})
 	}
 }
+
+// TestPullInterrupted: Ctrl-C in the middle of a workbook's rows stops
+// the pull with the context's error, and never turns that workbook's
+// units into unreadable records.
+func TestPullInterrupted(t *testing.T) {
+	t.Parallel()
+	m := makeStudy(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	last := m.path(len(m.gen.Manifest.Batches) - 1)
+	serve := m.files.books[last]
+	m.files.books[last] = func() (*backend.Grid, func() error, error) {
+		g, closeFn, err := serve()
+		if err != nil {
+			return nil, nil, err
+		}
+		rows := g.Rows
+		g.Rows = func(sheet string, fn func(int, []backend.ReadCell) error) error {
+			return rows(sheet, func(n int, cells []backend.ReadCell) error {
+				if sheet == backend.SheetAnnotate {
+					// The user presses Ctrl-C here; the sheet goes on for
+					// many rows.
+					cancel()
+					for i := 0; i < 1000; i++ {
+						if err := fn(n, cells); err != nil {
+							return err
+						}
+					}
+				}
+				return fn(n, cells)
+			})
+		}
+		return g, closeFn, nil
+	}
+	src, err := Open([]string{m.dir}, Backends{Files: m.files})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Pull(ctx, src, PullOptions{})
+	if !errors.Is(err, context.Canceled) || res != nil {
+		t.Fatalf("Pull: %v, %v", res, err)
+	}
+}

@@ -81,6 +81,11 @@ func printError(w io.Writer, err error) {
 		}
 	default:
 		msg := err.Error()
+		if errors.Is(err, context.Canceled) && !strings.HasPrefix(msg, "interrupted") {
+			// Ctrl-C before anything was written (outputs are written
+			// whole, at the end).
+			msg = "interrupted: nothing was written; run the same command again"
+		}
 		var ue usageError
 		if errors.As(err, &ue) {
 			msg += " (see --help)"
