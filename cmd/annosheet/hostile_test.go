@@ -6,7 +6,6 @@ import (
 	"compress/flate"
 	"context"
 	"errors"
-	"fmt"
 	"hash/crc32"
 	"io"
 	"os"
@@ -22,6 +21,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/internal/testing/bombs"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/templates"
 )
@@ -414,27 +414,11 @@ func hostileStudy(t *testing.T, dir string) string {
 
 func laughsTemplate(t *testing.T) []byte {
 	t.Helper()
-	src, ok := templates.BuiltinSource("legal-gaps")
-	if !ok {
-		t.Fatal("no built-in legal-gaps")
+	b, err := bombs.LegalGapsLaughs()
+	if err != nil {
+		t.Fatal(err)
 	}
-	var b strings.Builder
-	b.WriteString("x-laughs:\n  l0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n")
-	for i := 1; i <= 9; i++ {
-		fmt.Fprintf(&b, "  l%d: &l%d [", i, i)
-		for j := 0; j < 10; j++ {
-			if j > 0 {
-				b.WriteString(", ")
-			}
-			fmt.Fprintf(&b, "*l%d", i-1)
-		}
-		b.WriteString("]\n")
-	}
-	text := strings.Replace(string(src), "    labels: {value: gaps, as: ints}", "    labels: {value: gaps, as: ints}\n    laughs: *l9", 1)
-	if text == string(src) {
-		t.Fatal("the legal-gaps export section changed; update the test")
-	}
-	return []byte(b.String() + text)
+	return b
 }
 
 func readBytes(t *testing.T, path string) []byte {
