@@ -455,7 +455,9 @@ func (g *generation) write(ctx context.Context, prev *manifest.Manifest, kept ma
 		if err != nil {
 			return err
 		}
-		mb.Rows, mb.Units = res.Rows, nil
+		// Its rows are recorded once it is made: an interrupted run's
+		// manifest must not count the rows of a workbook not there.
+		mb.Units = nil
 		for _, u := range res.Units {
 			mb.Units = append(mb.Units, manifest.Unit{ID: u.ID, Item: u.Item})
 		}
@@ -489,6 +491,7 @@ func (g *generation) write(ctx context.Context, prev *manifest.Manifest, kept ma
 		if err != nil {
 			return err
 		}
+		mb.Rows = res.Rows
 		if at.Kind == backend.KindGSheets {
 			if mb.Spreadsheet == nil {
 				mb.Spreadsheet = &manifest.Spreadsheet{ID: at.ID, Endpoint: at.Endpoint}
