@@ -556,12 +556,12 @@ func counted(ctx context.Context, p *backend.Plan, step func(int)) *backend.Plan
 		rows := sh.Rows
 		c.Rows = func(emit func(backend.Row) error) error {
 			first := true
-			n := 0
 			return rows(func(r backend.Row) error {
-				if n++; n%256 == 0 {
-					if err := ctx.Err(); err != nil {
-						return err
-					}
+				// Every row: a row of long texts takes milliseconds,
+				// a look at ctx nanoseconds, and a few hundred rows
+				// could keep Ctrl-C waiting for seconds.
+				if err := ctx.Err(); err != nil {
+					return err
 				}
 				if !first {
 					step(1)
