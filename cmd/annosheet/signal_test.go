@@ -5,9 +5,12 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,6 +23,7 @@ import (
 	"time"
 
 	"github.com/annosheet/annosheet/manifest"
+	"github.com/annosheet/annosheet/sheets/sheetsfake"
 )
 
 // Shape of the large study the signal test interrupts: enough long
@@ -280,4 +284,53 @@ func runBinary(t *testing.T, bin string, args ...string) (code int, stdout, stde
 		t.Fatalf("run %s: %v", bin, err)
 	}
 	return code, out.String(), errb.String()
+}
+
+// TestGSheetsStoppedCreate: a run stopped after Google made its first
+// spreadsheet but before the answer came back (it was lost, and Ctrl-C
+// came before the run could look for the spreadsheet) leaves it
+// unrecorded; the same command finds it and finishes it instead of making
+// another.
+func TestGSheetsStoppedCreate(t *testing.T) {
+	noGoogleAccount(t)
+	fake, err := sheetsfake.New(sheetsfake.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	// Ctrl-C as soon as the spreadsheet is made, before its answer is
+	// back.
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fake.ServeHTTP(w, r)
+		if r.Method == http.MethodPost && r.URL.Path == "/drive/v3/files" {
+			cancel()
+		}
+	}))
+	t.Cleanup(srv.Close)
+	fake.SetBase(srv.URL)
+	fake.Inject(sheetsfake.Fault{Match: "POST /drive/v3/files", Status: 503, Lost: true})
+
+	dir := filepath.Join(t.TempDir(), "study")
+	args := []string{"annosheet", "generate", "-t", "legal-gaps", "-i", legalData, "-o", dir, "--format", "gsheets", "--endpoint", srv.URL, "--no-auth"}
+	var stdout, stderr bytes.Buffer
+	code := run(ctx, args, strings.NewReader(""), &stdout, &stderr)
+	if want := "0 of 1 workbooks are made and recorded in " + filepath.Join(dir, manifest.FileName) + "; the same command makes the rest"; code != exitFailure || !strings.Contains(stderr.String(), want) {
+		t.Fatalf("stopped run: exit %d, want %d and %q:\n%s", code, exitFailure, want, stderr.String())
+	}
+	orphans := fake.Spreadsheets()
+	if len(orphans) != 1 {
+		t.Fatalf("the stopped run left %d spreadsheets, want the 1 whose answer was lost", len(orphans))
+	}
+	code, out, errs := runCLI(t, args[1:]...)
+	if code != exitOK {
+		t.Fatalf("the same command again: exit %d\n%s", code, errs)
+	}
+	if got := fake.Spreadsheets(); !slices.Equal(got, orphans) {
+		t.Errorf("the fake holds %v, want only %v", got, orphans)
+	}
+	m := readManifest(t, dir)
+	if sp := m.Batches[0].Spreadsheet; sp == nil || sp.ID != orphans[0] || sp.Status != manifest.Complete {
+		t.Errorf("the manifest records %+v, want %s complete\n%s", sp, orphans[0], out)
+	}
 }
