@@ -34,6 +34,13 @@ type WriteOptions struct {
 	// Share lists email addresses to give edit access, where a backend
 	// shares (files are sent by the coordinator instead).
 	Share []string
+	// Tag names the workbook across runs: the same for every run that
+	// writes the same batch of the same study, and for nothing else. A
+	// store that can lose track of a workbook it makes (a spreadsheet
+	// whose creation's answer was lost, and the run then stopped) marks
+	// a new one with it and, when the location names none, finds one so
+	// marked and writes into it instead of making another.
+	Tag string
 	// Created, when set, is called as soon as a new workbook exists,
 	// before anything else can fail, so that the caller keeps track of
 	// it.

@@ -36,7 +36,7 @@ func (s Store) Write(ctx context.Context, p *backend.Plan, at backend.Location, 
 	if err != nil {
 		return at, err
 	}
-	wo := WriteOptions{Existing: at.ID, ExistingURL: at.URL, Folder: s.Folder, Message: s.Message, Protect: s.Protect,
+	wo := WriteOptions{Existing: at.ID, ExistingURL: at.URL, Folder: s.Folder, Message: s.Message, Protect: s.Protect, Tag: opt.Tag,
 		Share: append(append([]string{}, s.Share...), opt.Share...)}
 	if opt.Created != nil {
 		wo.Created = func(id, url string) error {

@@ -3,6 +3,7 @@ package sheets
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -40,6 +41,13 @@ type WriteOptions struct {
 	Message string
 	// Protect is ProtectWarning (default) or ProtectEditors.
 	Protect string
+	// Tag names what is written, the same in every run that writes it
+	// (a study's batch). A new spreadsheet is tagged with it, and when
+	// there is no Existing one, a spreadsheet already tagged with it (a
+	// run stopped while its creation's answer was lost made it) is
+	// written into instead of making another. "" tags a new spreadsheet
+	// with a random value, found again only within this Write.
+	Tag string
 	// Created is called as soon as a new spreadsheet exists, before
 	// anything else can fail, so that the caller can record it and a
 	// second run reuses it instead of making another; for an existing
@@ -79,6 +87,15 @@ const spreadsheetMime = "application/vnd.google-apps.spreadsheet"
 // string is never a formula) — and one call per address shared with.
 func (c *Client) Write(ctx context.Context, p *backend.Plan, opt WriteOptions) (*Written, error) {
 	startCalls, startBytes := c.requests.n()
+	if opt.Existing == "" && opt.Tag != "" {
+		f, err := c.findRun(ctx, tagRun(opt.Tag))
+		if err != nil {
+			return nil, fmt.Errorf("look for the spreadsheet a previous run made: %w", err)
+		}
+		if f != nil {
+			opt.Existing, opt.ExistingURL = f.Id, f.WebViewLink
+		}
+	}
 	w := &Written{ID: opt.Existing}
 	if opt.Protect == "" {
 		opt.Protect = ProtectWarning
@@ -121,7 +138,7 @@ func (c *Client) prepare(ctx context.Context, p *backend.Plan, opt WriteOptions,
 		if c.ServiceAccount && opt.Folder == "" {
 			return nil, ErrServiceAccountFolder
 		}
-		f, err := c.createFile(ctx, p.Title, opt.Folder)
+		f, err := c.createFile(ctx, p.Title, opt.Folder, opt.Tag)
 		if err != nil {
 			return nil, err
 		}
@@ -185,11 +202,14 @@ func (c *Client) prepare(ctx context.Context, p *backend.Plan, opt WriteOptions,
 // creation was answered but the answer lost is found, not made twice.
 const runProperty = "annosheetRun"
 
-// createFile makes an empty spreadsheet with Drive, in folder when given.
-// Creating is never blindly repeated: when the answer is lost, Drive is
-// asked whether the file was made.
-func (c *Client) createFile(ctx context.Context, title, folder string) (*drive.File, error) {
+// createFile makes an empty spreadsheet with Drive, in folder when given,
+// tagged for tag (at random when ""). Creating is never blindly repeated:
+// when the answer is lost, Drive is asked whether the file was made.
+func (c *Client) createFile(ctx context.Context, title, folder, tag string) (*drive.File, error) {
 	run := randomRun()
+	if tag != "" {
+		run = tagRun(tag)
+	}
 	f := &drive.File{Name: title, MimeType: spreadsheetMime, AppProperties: map[string]string{runProperty: run}}
 	if folder != "" {
 		f.Parents = []string{folder}
@@ -209,15 +229,32 @@ func (c *Client) createFile(ctx context.Context, title, folder string) (*drive.F
 			break
 		}
 		// Was it made after all?
-		list, lerr := c.Drive.Files.List().
-			Q(fmt.Sprintf("appProperties has { key='%s' and value='%s' } and trashed = false", runProperty, run)).
-			Corpora("allDrives").IncludeItemsFromAllDrives(true).SupportsAllDrives(true).
-			Fields("files(id,webViewLink)").Context(ctx).Do()
-		if lerr == nil && len(list.Files) > 0 {
-			return list.Files[0], nil
+		if f, lerr := c.findRun(ctx, run); lerr == nil && f != nil {
+			return f, nil
 		}
 	}
 	return nil, fmt.Errorf("create the spreadsheet%s: %w", where, err)
+}
+
+// findRun looks in Drive, shared drives too, for a spreadsheet tagged
+// with run and not in the trash; nil when there is none.
+func (c *Client) findRun(ctx context.Context, run string) (*drive.File, error) {
+	list, err := c.Drive.Files.List().
+		Q(fmt.Sprintf("appProperties has { key='%s' and value='%s' } and trashed = false", runProperty, run)).
+		Corpora("allDrives").IncludeItemsFromAllDrives(true).SupportsAllDrives(true).
+		Fields("files(id,webViewLink)").Context(ctx).Do()
+	if err != nil || len(list.Files) == 0 {
+		return nil, err
+	}
+	return list.Files[0], nil
+}
+
+// tagRun is the runProperty value of a Write's tag: a digest, so that any
+// tag fits in a property (at most 124 bytes with its key) and needs no
+// quoting in a query.
+func tagRun(tag string) string {
+	sum := sha256.Sum256([]byte("annosheet tag\x00" + tag))
+	return hex.EncodeToString(sum[:12])
 }
 
 // lost reports an error after which a request may or may not have been

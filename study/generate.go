@@ -413,10 +413,15 @@ const (
 // write makes every batch's workbook, saving the manifest as each comes
 // into being, so that a failure at any point loses track of nothing.
 func (g *generation) write(ctx context.Context, prev *manifest.Manifest, kept map[string]manifest.Batch) error {
+	// saved says whether this run has saved the manifest; ours, whether
+	// the manifest in the folder is this study's, holding its ID (a
+	// previous run's of the same study is).
+	saved, ours := false, prev != nil && prev.Study == g.study
 	save := func() error {
 		if err := atomicfile.Write(g.path, true, 0o644, g.man.Encode); err != nil {
 			return fmt.Errorf("write %s: %w", g.path, err)
 		}
+		saved, ours = true, true
 		return nil
 	}
 	before := map[string]manifest.Batch{}
@@ -433,7 +438,7 @@ func (g *generation) write(ctx context.Context, prev *manifest.Manifest, kept ma
 	// stopped says what an interrupted run leaves: the workbooks made,
 	// recorded in the manifest, so that the same command goes on.
 	stopped := func(err error) error {
-		if made == 0 && len(kept) == 0 {
+		if made == 0 && len(kept) == 0 && !saved {
 			return fmt.Errorf("interrupted (%w): no workbook was made", err)
 		}
 		if serr := save(); serr != nil {
@@ -455,7 +460,9 @@ func (g *generation) write(ctx context.Context, prev *manifest.Manifest, kept ma
 		if err != nil {
 			return err
 		}
-		mb.Rows, mb.Units = res.Rows, nil
+		// Its rows are recorded once it is made: an interrupted run's
+		// manifest must not count the rows of a workbook not there.
+		mb.Units = nil
 		for _, u := range res.Units {
 			mb.Units = append(mb.Units, manifest.Unit{ID: u.ID, Item: u.Item})
 		}
@@ -468,8 +475,21 @@ func (g *generation) write(ctx context.Context, prev *manifest.Manifest, kept ma
 				g.opt.Note("finishing " + old.URL)
 			}
 		}
+		if g.format == FormatGSheets && mb.Spreadsheet == nil && !ours {
+			// The study's ID, which tags the spreadsheet about to be
+			// made, is kept before it is made: when the answer to its
+			// creation is lost and the run stopped, the next run finds
+			// it by that tag.
+			if err := save(); err != nil {
+				return err
+			}
+		}
 		share := sharedWith(mb)
 		at, err := g.w.Write(ctx, counted(ctx, res.Plan, step), g.location(mb), backend.WriteOptions{Share: share,
+			// The study's batch: a spreadsheet made for it by a run
+			// stopped before its creation was answered is found and
+			// finished, not made again.
+			Tag: g.study + "/" + b.ID,
 			// Recorded before anything else can fail, so that the next
 			// run finishes this workbook instead of making another.
 			Created: func(at backend.Location) error {
@@ -489,6 +509,7 @@ func (g *generation) write(ctx context.Context, prev *manifest.Manifest, kept ma
 		if err != nil {
 			return err
 		}
+		mb.Rows = res.Rows
 		if at.Kind == backend.KindGSheets {
 			if mb.Spreadsheet == nil {
 				mb.Spreadsheet = &manifest.Spreadsheet{ID: at.ID, Endpoint: at.Endpoint}
@@ -553,12 +574,12 @@ func counted(ctx context.Context, p *backend.Plan, step func(int)) *backend.Plan
 		rows := sh.Rows
 		c.Rows = func(emit func(backend.Row) error) error {
 			first := true
-			n := 0
 			return rows(func(r backend.Row) error {
-				if n++; n%256 == 0 {
-					if err := ctx.Err(); err != nil {
-						return err
-					}
+				// Every row: a row of long texts takes milliseconds,
+				// a look at ctx nanoseconds, and a few hundred rows
+				// could keep Ctrl-C waiting for seconds.
+				if err := ctx.Err(); err != nil {
+					return err
 				}
 				if !first {
 					step(1)
