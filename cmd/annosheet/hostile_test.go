@@ -61,11 +61,7 @@ func TestHostileInputs(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("the suite measures peak memory through Linux's rusage")
 	}
-	bin := filepath.Join(t.TempDir(), "annosheet")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildCLI(t, t.TempDir())
 	for _, c := range hostileCases() {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()

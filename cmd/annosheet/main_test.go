@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -24,6 +25,17 @@ func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	var out, errb bytes.Buffer
 	code = run(context.Background(), append([]string{"annosheet"}, args...), strings.NewReader(""), &out, &errb)
 	return code, out.String(), errb.String()
+}
+
+// buildCLI builds the annosheet command into dir, for tests that run it
+// as a process of its own (signals, peak memory).
+func buildCLI(t *testing.T, dir string) string {
+	t.Helper()
+	bin := filepath.Join(dir, "annosheet")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("build annosheet: %v\n%s", err, out)
+	}
+	return bin
 }
 
 const (

@@ -46,10 +46,7 @@ func TestGenerateSignals(t *testing.T) {
 	}
 	t.Parallel()
 	tmp := t.TempDir()
-	bin := filepath.Join(tmp, "annosheet")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build annosheet: %v\n%s", err, out)
-	}
+	bin := buildCLI(t, tmp)
 	in := filepath.Join(tmp, "large.jsonl")
 	writeLargeLegalInput(t, in, signalRecords)
 
