@@ -4,14 +4,14 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"runtime"
-	"syscall"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/annosheet/annosheet/internal/boundedread"
+	"github.com/annosheet/annosheet/internal/testing/fifo"
 )
 
 // TestReadBounded: a manifest over MaxSize is refused unread (a sparse
@@ -19,65 +19,43 @@ import (
 // named pipe is refused without waiting for a writer.
 func TestReadBounded(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	huge := filepath.Join(dir, "huge", FileName)
-	os.Mkdir(filepath.Dir(huge), 0o755)
-	if err := os.WriteFile(huge, nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Truncate(huge, MaxSize+1); err != nil {
-		t.Fatal(err)
-	}
-	fifo := filepath.Join(dir, "fifo", FileName)
-	os.Mkdir(filepath.Dir(fifo), 0o755)
 	for _, tc := range []struct {
-		name, path string
-		fifo       bool
-		want       string
-		is         error
+		name string
+		make func(t testing.TB, p string)
+		is   error
+		want string // the message, with P for the file's name
 	}{
-		{name: "over MaxSize", path: huge, is: boundedread.ErrTooLarge,
-			want: huge + ": larger than the 256 MiB a manifest may be"},
-		{name: "folder", path: dir, is: boundedread.ErrNotRegular,
-			want: dir + ": it is not a regular file (a folder)"},
-		{name: "named pipe", path: fifo, fifo: true, is: boundedread.ErrNotRegular,
-			want: fifo + ": it is not a regular file (a named pipe)"},
+		{name: "over MaxSize", make: func(t testing.TB, p string) {
+			if err := os.WriteFile(p, nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Truncate(p, MaxSize+1); err != nil {
+				t.Fatal(err)
+			}
+		}, is: boundedread.ErrTooLarge, want: "P: larger than the 256 MiB a manifest may be"},
+		{name: "folder", make: func(t testing.TB, p string) { os.Mkdir(p, 0o755) },
+			is: boundedread.ErrNotRegular, want: "read P: is a directory"},
+		{name: "named pipe", make: fifo.Make,
+			is: boundedread.ErrNotRegular, want: "P: it is not a regular file (a named pipe)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			if tc.fifo {
-				if runtime.GOOS != "linux" {
-					t.Skip("named pipes as on Linux")
-				}
-				if err := syscall.Mkfifo(tc.path, 0o644); err != nil {
-					t.Skipf("no named pipes here: %v", err)
-				}
+			p := filepath.Join(t.TempDir(), FileName)
+			tc.make(t, p)
+			var err error
+			fifo.Within(t, 10*time.Second, func() { _, err = Read(p) })
+			if !errors.Is(err, tc.is) {
+				t.Errorf("error %v, want one wrapping %v", err, tc.is)
 			}
-			done := make(chan error, 1)
-			go func() {
-				_, err := Read(tc.path)
-				done <- err
-			}()
-			select {
-			case err := <-done:
-				if !errors.Is(err, tc.is) {
-					t.Errorf("error %v, want one wrapping %v", err, tc.is)
-				}
-				if diff := cmp.Diff(tc.want, errString(err)); diff != "" {
-					t.Errorf("message (-want +got):\n%s", diff)
-				}
-			case <-time.After(10 * time.Second):
-				t.Fatal("Read blocks")
+			got := ""
+			if err != nil {
+				got = err.Error()
+			}
+			if diff := cmp.Diff(strings.ReplaceAll(tc.want, "P", p), got); diff != "" {
+				t.Errorf("message (-want +got):\n%s", diff)
 			}
 		})
 	}
-}
-
-func errString(err error) string {
-	if err == nil {
-		return ""
-	}
-	return err.Error()
 }
 
 // TestReadGenerated: a manifest as generate writes it is read.

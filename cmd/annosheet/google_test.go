@@ -4,13 +4,12 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/annosheet/annosheet/internal/boundedread"
+	"github.com/annosheet/annosheet/internal/testing/fifo"
 	"github.com/annosheet/annosheet/sheets/googleauth"
 )
 
@@ -20,55 +19,42 @@ func TestServiceAccountKeyBounded(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name      string
-		make      func(p string) error
+		make      func(t testing.TB, p string)
 		is        error
 		want      string // the message, after the key's name
 		wantEmail string
 	}{
-		{name: "a key", make: func(p string) error {
-			return os.WriteFile(p, []byte(`{"type":"service_account","client_email":"sa@p.iam.gserviceaccount.com"}`), 0o600)
+		{name: "a key", make: func(t testing.TB, p string) {
+			if err := os.WriteFile(p, []byte(`{"type":"service_account","client_email":"sa@p.iam.gserviceaccount.com"}`), 0o600); err != nil {
+				t.Fatal(err)
+			}
 		}, wantEmail: "sa@p.iam.gserviceaccount.com"},
-		{name: "over", make: func(p string) error {
+		{name: "over", make: func(t testing.TB, p string) {
 			if err := os.WriteFile(p, nil, 0o600); err != nil {
-				return err
+				t.Fatal(err)
 			}
-			return os.Truncate(p, googleauth.MaxFileSize+1)
+			if err := os.Truncate(p, googleauth.MaxFileSize+1); err != nil {
+				t.Fatal(err)
+			}
 		}, is: boundedread.ErrTooLarge, want: ": larger than the 1 MiB a service account key may be"},
-		{name: "named pipe", make: func(p string) error {
-			if runtime.GOOS != "linux" {
-				t.Skip("named pipes as on Linux")
-			}
-			return syscall.Mkfifo(p, 0o600)
-		}, is: boundedread.ErrNotRegular, want: ": it is not a regular file (a named pipe)"},
+		{name: "named pipe", make: fifo.Make,
+			is: boundedread.ErrNotRegular, want: ": it is not a regular file (a named pipe)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			p := filepath.Join(t.TempDir(), "key.json")
-			if err := tc.make(p); err != nil {
-				t.Skipf("cannot make the file: %v", err)
-			}
-			type result struct {
-				email string
-				err   error
-			}
-			done := make(chan result, 1)
-			go func() {
-				email, err := serviceAccountEmail(p)
-				done <- result{email, err}
-			}()
-			select {
-			case r := <-done:
-				if tc.is == nil {
-					if r.err != nil || r.email != tc.wantEmail {
-						t.Errorf("got %q, %v; want %q", r.email, r.err, tc.wantEmail)
-					}
-					return
+			tc.make(t, p)
+			var email string
+			var err error
+			fifo.Within(t, 10*time.Second, func() { email, err = serviceAccountEmail(p) })
+			if tc.is == nil {
+				if err != nil || email != tc.wantEmail {
+					t.Errorf("got %q, %v; want %q", email, err, tc.wantEmail)
 				}
-				if !errors.Is(r.err, tc.is) || !strings.HasSuffix(r.err.Error(), p+tc.want) {
-					t.Errorf("error %v, want one wrapping %v and ending %q", r.err, tc.is, p+tc.want)
-				}
-			case <-time.After(10 * time.Second):
-				t.Fatal("the read blocks")
+				return
+			}
+			if !errors.Is(err, tc.is) || !strings.HasSuffix(err.Error(), p+tc.want) {
+				t.Errorf("error %v, want one wrapping %v and ending %q", err, tc.is, p+tc.want)
 			}
 		})
 	}

@@ -17,8 +17,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strconv"
+	"syscall"
 )
 
 // ErrTooLarge is what a *TooLargeError wraps: a file or a line is over its
@@ -26,8 +28,16 @@ import (
 var ErrTooLarge = errors.New("over its size limit")
 
 // ErrNotRegular is returned, wrapped with the file's name, for a folder, a
-// named pipe, a device or a socket, which a reader of files never opens.
+// named pipe, a device or a socket, which a reader of files never reads.
 var ErrNotRegular = errors.New("it is not a regular file")
+
+// errIsDir is a folder's error: the one os.ReadFile gives, which also
+// wraps ErrNotRegular.
+type errIsDir struct{}
+
+func (errIsDir) Error() string { return syscall.EISDIR.Error() }
+
+func (errIsDir) Is(target error) bool { return target == ErrNotRegular || target == syscall.EISDIR }
 
 // TooLargeError says that a file, or one line of it, is over its budget.
 type TooLargeError struct {
@@ -78,7 +88,8 @@ func Size(n int64) string {
 }
 
 // Open opens a regular file (through links) for reading. Anything else is
-// an error wrapping ErrNotRegular and saying what the file is. A named
+// an error wrapping ErrNotRegular and saying what the file is; a folder's
+// is the error os.ReadFile gives, which wraps syscall.EISDIR too. A named
 // pipe is opened without blocking, so that a pipe swapped in for the file
 // after the first look is refused too, never waited on.
 func Open(path string) (*os.File, error) {
@@ -105,15 +116,18 @@ func Open(path string) (*os.File, error) {
 	return f, nil
 }
 
+// notRegular is the error for a file that is not a regular file: for a
+// folder, the one os.ReadFile gives ("read PATH: is a directory").
 func notRegular(path string, m os.FileMode) error {
+	if m.IsDir() {
+		return &fs.PathError{Op: "read", Path: path, Err: errIsDir{}}
+	}
 	return fmt.Errorf("%s: %w (%s)", path, ErrNotRegular, kind(m))
 }
 
 // kind names what a file that is not a regular file is.
 func kind(m os.FileMode) string {
 	switch {
-	case m.IsDir():
-		return "a folder"
 	case m&os.ModeNamedPipe != 0:
 		return "a named pipe"
 	case m&os.ModeSocket != 0:

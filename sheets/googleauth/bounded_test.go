@@ -4,13 +4,12 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/annosheet/annosheet/internal/boundedread"
+	"github.com/annosheet/annosheet/internal/testing/fifo"
 	"github.com/annosheet/annosheet/sheets/googleauth"
 )
 
@@ -42,12 +41,7 @@ func TestCredentialFilesBounded(t *testing.T) {
 			t.Parallel()
 			p := filepath.Join(t.TempDir(), "file.json")
 			if tc.fifo {
-				if runtime.GOOS != "linux" {
-					t.Skip("named pipes as on Linux")
-				}
-				if err := syscall.Mkfifo(p, 0o600); err != nil {
-					t.Skipf("no named pipes here: %v", err)
-				}
+				fifo.Make(t, p)
 			} else {
 				if err := os.WriteFile(p, nil, 0o600); err != nil {
 					t.Fatal(err)
@@ -56,18 +50,13 @@ func TestCredentialFilesBounded(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			done := make(chan error, 1)
-			go func() { done <- tc.read(p) }()
-			select {
-			case err := <-done:
-				if err == nil || !strings.HasSuffix(err.Error(), p+tc.want) {
-					t.Errorf("error %v, want one ending %q", err, p+tc.want)
-				}
-				if tc.is != nil && !errors.Is(err, tc.is) {
-					t.Errorf("error %v does not wrap %v", err, tc.is)
-				}
-			case <-time.After(10 * time.Second):
-				t.Fatal("the read blocks")
+			var err error
+			fifo.Within(t, 10*time.Second, func() { err = tc.read(p) })
+			if err == nil || !strings.HasSuffix(err.Error(), p+tc.want) {
+				t.Errorf("error %v, want one ending %q", err, p+tc.want)
+			}
+			if tc.is != nil && !errors.Is(err, tc.is) {
+				t.Errorf("error %v does not wrap %v", err, tc.is)
 			}
 		})
 	}
