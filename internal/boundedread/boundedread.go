@@ -93,19 +93,18 @@ func Size(n int64) string {
 // pipe is opened without blocking, so that a pipe swapped in for the file
 // after the first look is refused too, never waited on.
 func Open(path string) (*os.File, error) {
-	// Look first, so that a device is never opened at all.
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
+	// Look first, so that a device is never opened at all; a file that
+	// cannot be looked at gets the error of opening it, as os.ReadFile
+	// gives.
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
 		return nil, notRegular(path, st.Mode())
 	}
 	f, err := os.OpenFile(path, os.O_RDONLY|nonblock, 0)
 	if err != nil {
 		return nil, err
 	}
-	if st, err = f.Stat(); err != nil {
+	st, err := f.Stat()
+	if err != nil {
 		f.Close()
 		return nil, err
 	}

@@ -237,3 +237,17 @@ func TestLinesMessage(t *testing.T) {
 		t.Errorf("error %v, want %q wrapping ErrTooLarge", err, want)
 	}
 }
+
+// TestReadFileErrorsAsOS: a file that is missing or a folder gets the
+// error os.ReadFile gives, so that messages keep their text.
+func TestReadFileErrorsAsOS(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, p := range []string{filepath.Join(dir, "missing"), dir} {
+		_, want := os.ReadFile(p)
+		_, got := ReadFile(p, 10, "a thing")
+		if want == nil || got == nil || got.Error() != want.Error() {
+			t.Errorf("%s: error %v, want %v", p, got, want)
+		}
+	}
+}
