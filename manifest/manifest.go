@@ -17,7 +17,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/annosheet/annosheet/internal/boundedread"
 )
@@ -128,9 +127,11 @@ type Unit struct {
 	Item string `json:"item"`
 }
 
-// HashFile returns the SHA-256 and size of a file.
+// HashFile returns the SHA-256 and size of a file, read as a stream. A
+// named pipe or a device, which a manifest may name, is refused without
+// being waited on.
 func HashFile(path string) (Input, error) {
-	f, err := os.Open(path)
+	f, err := boundedread.Open(path)
 	if err != nil {
 		return Input{}, err
 	}

@@ -69,3 +69,21 @@ func TestReadGenerated(t *testing.T) {
 		t.Errorf("read %s with %d batches and %d orders", m.Template.Name, len(m.Batches), len(m.Orders))
 	}
 }
+
+// TestHashFileNotRegular: an input a manifest names that is a named pipe
+// or a device (which would never end) is refused at once.
+func TestHashFileNotRegular(t *testing.T) {
+	t.Parallel()
+	pipe := filepath.Join(t.TempDir(), "in.jsonl")
+	fifo.Make(t, pipe)
+	for _, p := range []string{pipe, "/dev/zero"} {
+		if _, err := os.Stat(p); err != nil {
+			continue
+		}
+		var err error
+		fifo.Within(t, 10*time.Second, func() { _, err = HashFile(p) })
+		if !errors.Is(err, boundedread.ErrNotRegular) {
+			t.Errorf("HashFile(%s) = %v, want ErrNotRegular", p, err)
+		}
+	}
+}
