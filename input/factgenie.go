@@ -11,6 +11,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/annosheet/annosheet/internal/boundedread"
 	"github.com/annosheet/annosheet/mapping"
 )
 
@@ -191,6 +192,32 @@ func factgenieKey(m map[string]any) (key, missing string) {
 	return strings.Join(parts, "/"), ""
 }
 
+// MaxConfigSize is the largest evaluator configuration read for its span
+// categories: an evaluator's config.yaml or a campaign's metadata.json.
+// They hold the categories and the annotators' instructions, under a
+// kilobyte in factgenie's examples; 16 MiB leaves room for instructions
+// with pictures pasted in, and keeps a hostile file from exhausting
+// memory.
+const MaxConfigSize = 16 << 20
+
+func readConfig(name string) ([]byte, error) {
+	return boundedread.ReadFile(name, MaxConfigSize, "an evaluator's configuration")
+}
+
+// configProblem is the problem of a configuration that cannot be read, if
+// any; prefix says what is lost.
+func configProblem(name string, err error, prefix string) *mapping.Problem {
+	var tl *boundedread.TooLargeError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &tl):
+		return &mapping.Problem{Severity: mapping.Error, File: name, Err: mapping.ErrMalformed,
+			Message: fmt.Sprintf("%slarger than the %s %s may be", prefix, boundedread.Size(tl.Limit), tl.What)}
+	}
+	return &mapping.Problem{Severity: mapping.Error, File: name, Err: mapping.ErrMissingField, Message: prefix + err.Error()}
+}
+
 // readEvaluator attaches one evaluator's spans to the outputs they concern.
 func readEvaluator(ev evaluatorDir, byKey map[string]*mapping.Record) ([]string, mapping.Problems) {
 	var files []string
@@ -205,9 +232,9 @@ func readEvaluator(ev evaluatorDir, byKey map[string]*mapping.Record) ([]string,
 				Name string `yaml:"name"`
 			} `yaml:"annotation_span_categories"`
 		}
-		b, err := os.ReadFile(catFile)
-		if err != nil {
-			return nil, mapping.Problems{{Severity: mapping.Error, File: catFile, Err: mapping.ErrMissingField, Message: "cannot read the span categories: " + err.Error()}}
+		b, err := readConfig(catFile)
+		if p := configProblem(catFile, err, "cannot read the span categories: "); p != nil {
+			return nil, mapping.Problems{p}
 		}
 		if err := yaml.Unmarshal(b, &cfg); err != nil {
 			return nil, mapping.Problems{{Severity: mapping.Error, File: catFile, Err: mapping.ErrMalformed, Message: "invalid YAML: " + err.Error()}}
@@ -224,9 +251,9 @@ func readEvaluator(ev evaluatorDir, byKey map[string]*mapping.Record) ([]string,
 				} `json:"annotation_span_categories"`
 			} `json:"config"`
 		}
-		b, err := os.ReadFile(catFile)
-		if err != nil {
-			return nil, mapping.Problems{{Severity: mapping.Error, File: catFile, Err: mapping.ErrMissingField, Message: err.Error()}}
+		b, err := readConfig(catFile)
+		if p := configProblem(catFile, err, ""); p != nil {
+			return nil, mapping.Problems{p}
 		}
 		if err := json.Unmarshal(b, &meta); err != nil {
 			return nil, mapping.Problems{{Severity: mapping.Error, File: catFile, Err: mapping.ErrMalformed, Message: "invalid JSON: " + err.Error()}}

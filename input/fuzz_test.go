@@ -199,3 +199,88 @@ func FuzzJSON(f *testing.F) {
 		}
 	})
 }
+
+// FuzzRecordBudget: read with a record limit, a file gives the records it
+// gives without one, each within the limit; or it stops at a record over
+// the limit, with a problem saying so at a line where the file does go
+// over it; or it has the problems it has without a limit.
+func FuzzRecordBudget(f *testing.F) {
+	f.Add([]byte("{\"id\": \"a\"}\n{\"id\": \"bbbbb\"}\n"), false, uint16(14))
+	f.Add([]byte("\xef\xbb\xbf{\"id\": \"a\"}\r\n{oops}\n"), false, uint16(11))
+	f.Add([]byte("[\n{\"id\": \"a\"},\n{\"id\": \"bbbbb\"}\n]"), true, uint16(14))
+	f.Add([]byte("{\"k\": {\"a\": 1}, \"long key\": 2}"), true, uint16(8))
+	f.Add(fuzzdata.Snippet(f, "mqm/segments.jsonl", 1000, true), false, uint16(200))
+	f.Add(fuzzdata.Snippet(f, "qa-feedback/dev_feedback.sample.json", 1200, false), true, uint16(300))
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, data []byte, isJSON bool, limit uint16) {
+		format := "jsonl"
+		if isJSON {
+			format = "json"
+		}
+		p := filepath.Join(dir, "in."+format)
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		all, allErr := readLimited(p, format, MaxRecordSize)
+		recs, err := readLimited(p, format, int64(limit))
+		for i, r := range recs {
+			if len(r.Raw) > int(limit) {
+				t.Fatalf("record %d of %d bytes read within a limit of %d", i, len(r.Raw), limit)
+			}
+			if allErr == nil && (i >= len(all) || !bytes.Equal(r.Raw, all[i].Raw) || r.Line != all[i].Line || r.Key != all[i].Key) {
+				t.Fatalf("record %d is not the one read without a limit", i)
+			}
+		}
+		if err == nil {
+			if allErr != nil || len(recs) != len(all) {
+				t.Fatalf("%d records within the limit; without it %d and %v", len(recs), len(all), allErr)
+			}
+			return
+		}
+		ps := fuzzCheckProblems(t, p, data, err)
+		over := ps[len(ps)-1]
+		if !strings.HasSuffix(over.Message, " a record may be") {
+			if allErr == nil || allErr.Error() != err.Error() {
+				t.Fatalf("within the limit: %v; without it: %v", err, allErr)
+			}
+			return
+		}
+		if isJSON {
+			if !jsonOverBudget(data, int64(limit)) && len(data) <= int(limit)+readSize {
+				t.Fatalf("%s, but no record is over %d bytes", over, limit)
+			}
+			return
+		}
+		if line := bytes.Split(data, []byte{'\n'})[over.Line-1]; len(line) <= int(limit) {
+			t.Fatalf("%s, but the line is %d bytes, within %d", over, len(line), limit)
+		}
+	})
+}
+
+// jsonOverBudget says whether the JSON array or object in data has, before
+// any error, a record that with its key takes more than limit bytes.
+func jsonOverBudget(data []byte, limit int64) bool {
+	d := json.NewDecoder(bytes.NewReader(bytes.TrimPrefix(data, utf8BOM)))
+	open, err := d.Token()
+	if err != nil || (open != json.Delim('[') && open != json.Delim('{')) {
+		return false
+	}
+	for d.More() {
+		before := d.InputOffset()
+		key := int64(0)
+		if open == json.Delim('{') {
+			if _, err := d.Token(); err != nil {
+				return false
+			}
+			key = d.InputOffset() - before
+		}
+		var raw json.RawMessage
+		if err := d.Decode(&raw); err != nil {
+			return false
+		}
+		if key+int64(len(raw)) > limit {
+			return true
+		}
+	}
+	return false
+}

@@ -9,10 +9,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/annosheet/annosheet/internal/boundedread"
 	"github.com/annosheet/annosheet/mapping"
 )
 
@@ -46,10 +46,26 @@ func Open(format string, paths []string) (mapping.Source, error) {
 		if st.IsDir() {
 			return nil, fmt.Errorf("input %s: is a folder; the %s format reads files", p, f)
 		}
+		if !st.Mode().IsRegular() {
+			// A named pipe would be waited on, and could not be read
+			// again nor fingerprinted.
+			_, err := boundedread.Open(p)
+			return nil, fmt.Errorf("input: %w", err)
+		}
 		files = append(files, jsonFile{path: p, format: f})
 	}
-	return &jsonSource{files: files}, nil
+	return &jsonSource{files: files, limit: MaxRecordSize}, nil
 }
+
+// MaxRecordSize is the most bytes one input record may take: a line of
+// JSON Lines, or a record of a JSON array or object with its key. (The
+// white space between two records is held to it too, give or take
+// 64 KiB.) A record is a text to annotate and what goes with it: the
+// largest in the test data, a legal analysis with the paragraphs it
+// cites, is 37 KB, and a whole novel is about 1 MB. The bound keeps a file
+// that is not what its name says (a binary file, JSON without line breaks
+// named .jsonl) from being read whole into memory.
+const MaxRecordSize = 64 << 20
 
 type jsonFile struct {
 	path, format string
@@ -57,6 +73,7 @@ type jsonFile struct {
 
 type jsonSource struct {
 	files []jsonFile
+	limit int64 // MaxRecordSize, but in tests
 }
 
 func (s *jsonSource) Files() []string {
@@ -73,9 +90,9 @@ func (s *jsonSource) Each(fn func(*mapping.Record) error) error {
 		var err error
 		switch f.format {
 		case "jsonl":
-			err = eachJSONL(f.path, &index, fn)
+			err = eachJSONL(f.path, s.limit, &index, fn)
 		case "json":
-			err = eachJSON(f.path, &index, fn)
+			err = eachJSON(f.path, s.limit, &index, fn)
 		default:
 			err = fmt.Errorf("input %s: unknown format %q", f.path, f.format)
 		}
@@ -90,9 +107,10 @@ var utf8BOM = []byte{0xef, 0xbb, 0xbf}
 
 // eachJSONL reads one JSON value per line. A malformed line is reported
 // with its line number; reading goes on so that every bad line is reported
-// at once (up to MaxErrors).
-func eachJSONL(name string, index *int, fn func(*mapping.Record) error) error {
-	f, err := os.Open(name)
+// at once (up to MaxErrors). A line longer than limit ends the reading:
+// what follows it is unlikely to be JSON Lines.
+func eachJSONL(name string, limit int64, index *int, fn func(*mapping.Record) error) error {
+	f, err := boundedread.Open(name)
 	if err != nil {
 		return fmt.Errorf("input: %w", err)
 	}
@@ -101,49 +119,54 @@ func eachJSONL(name string, index *int, fn func(*mapping.Record) error) error {
 	if p := utf16(r, name); p != nil {
 		return mapping.Problems{p}
 	}
+	lines := boundedread.NewLines(r, name, limit, "a record")
 	var bad mapping.Problems
 	first := true
-	for line := 1; ; line++ {
-		b, err := r.ReadBytes('\n')
-		if len(b) > 0 {
-			if line == 1 {
-				b = bytes.TrimPrefix(b, utf8BOM)
+	for {
+		b, err := lines.Next()
+		line := lines.Line()
+		switch {
+		case err == io.EOF:
+			if len(bad) > 0 {
+				return bad
 			}
-			trimmed := bytes.TrimSpace(b)
-			if len(trimmed) > 0 {
-				rec, perr := decodeRecord(trimmed, name, line)
-				if perr != nil && first && (trimmed[0] == '[' || trimmed[0] == '{') && cutOff(trimmed) {
-					// The first record is cut off at the end of its line:
-					// a JSON array or object written over several lines.
-					return mapping.Problems{{Severity: mapping.Error, File: name, Line: line, Err: mapping.ErrMalformed,
-						Message: "this file holds one JSON value written over several lines (a JSON array, or pretty-printed JSON), and the template reads JSON Lines, one record per line: write one record per line, or give the template input.format: json"}}
-				}
-				first = false
-				if perr != nil {
-					bad = append(bad, perr)
-					if len(bad) >= mapping.MaxErrors {
-						return bad
-					}
-				} else if len(bad) == 0 {
-					rec.Index = *index
-					*index++
-					if err := fn(rec); err != nil {
-						return err
-					}
-				}
-			}
-		}
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
+			return nil
+		case errors.Is(err, boundedread.ErrTooLarge):
+			return append(bad, &mapping.Problem{Severity: mapping.Error, File: name, Line: line, Err: mapping.ErrMalformed,
+				Message: fmt.Sprintf("the line is longer than the %s a record may be", boundedread.Size(limit))})
+		case err != nil:
 			return fmt.Errorf("input %s: %w", name, err)
 		}
+		if line == 1 {
+			b = bytes.TrimPrefix(b, utf8BOM)
+		}
+		trimmed := bytes.TrimSpace(b)
+		if len(trimmed) == 0 {
+			continue
+		}
+		// The record keeps its bytes; the line's are reused.
+		trimmed = bytes.Clone(trimmed)
+		rec, perr := decodeRecord(trimmed, name, line)
+		if perr != nil && first && (trimmed[0] == '[' || trimmed[0] == '{') && cutOff(trimmed) {
+			// The first record is cut off at the end of its line:
+			// a JSON array or object written over several lines.
+			return mapping.Problems{{Severity: mapping.Error, File: name, Line: line, Err: mapping.ErrMalformed,
+				Message: "this file holds one JSON value written over several lines (a JSON array, or pretty-printed JSON), and the template reads JSON Lines, one record per line: write one record per line, or give the template input.format: json"}}
+		}
+		first = false
+		if perr != nil {
+			bad = append(bad, perr)
+			if len(bad) >= mapping.MaxErrors {
+				return bad
+			}
+		} else if len(bad) == 0 {
+			rec.Index = *index
+			*index++
+			if err := fn(rec); err != nil {
+				return err
+			}
+		}
 	}
-	if len(bad) > 0 {
-		return bad
-	}
-	return nil
 }
 
 // decodeRecord decodes one JSON value, numbers kept as written.
@@ -184,9 +207,10 @@ func malformed(file string, line int, raw []byte, err error) *mapping.Problem {
 }
 
 // eachJSON reads a JSON array of records or an object of records keyed by
-// id, streaming one record at a time.
-func eachJSON(name string, index *int, fn func(*mapping.Record) error) error {
-	f, err := os.Open(name)
+// id, streaming one record at a time. A record larger than limit ends the
+// reading; no more than that (and a buffer) is held at once.
+func eachJSON(name string, limit int64, index *int, fn func(*mapping.Record) error) error {
+	f, err := boundedread.Open(name)
 	if err != nil {
 		return fmt.Errorf("input: %w", err)
 	}
@@ -198,14 +222,26 @@ func eachJSON(name string, index *int, fn func(*mapping.Record) error) error {
 	if b, _ := br.Peek(len(utf8BOM)); bytes.Equal(b, utf8BOM) {
 		br.Discard(len(utf8BOM))
 	}
-	lc := &lineCounter{r: br}
+	lc := &lineCounter{r: br, limit: limit}
 	d := json.NewDecoder(lc)
 	d.UseNumber()
 	problem := func(off int64, msg string) error {
 		return mapping.Problems{{Severity: mapping.Error, File: name, Line: lc.line(off), Message: msg, Err: mapping.ErrMalformed}}
 	}
+	// tooLarge reports a record over the limit, at the line it starts (at
+	// the white space before it, if that is what is over).
+	tooLarge := func() error {
+		start, _ := lc.valueStart(lc.tailOff, ',')
+		if start >= lc.tailOff+int64(len(lc.tail)) {
+			start = lc.tailOff
+		}
+		return problem(start, fmt.Sprintf("the record here is larger than the %s a record may be", boundedread.Size(limit)))
+	}
 	// tokenFail reports an error of Token, whose offsets are exact.
 	tokenFail := func(err error) error {
+		if lc.over {
+			return tooLarge()
+		}
 		var se *json.SyntaxError
 		off := d.InputOffset()
 		if errors.As(err, &se) {
@@ -238,10 +274,13 @@ func eachJSON(name string, index *int, fn func(*mapping.Record) error) error {
 		if open == '{' {
 			sep = ':'
 		}
-		key, badKey := "", false
+		key, badKey, keySize := "", false, int64(0)
 		if open == '{' {
 			before := d.InputOffset()
 			k, err := d.Token()
+			if lc.over {
+				return tooLarge()
+			}
 			if err != nil {
 				// As for values, locate the bad byte of the key by itself.
 				off, cut := lc.errorAt(before, keySep, true)
@@ -252,10 +291,15 @@ func eachJSON(name string, index *int, fn func(*mapping.Record) error) error {
 			}
 			key, _ = k.(string)
 			badKey = !utf8.Valid(lc.bytes(before, d.InputOffset()))
+			keySize = d.InputOffset() - before
 		}
 		start := d.InputOffset()
 		var raw json.RawMessage
-		if err := d.Decode(&raw); err != nil {
+		err := d.Decode(&raw)
+		if lc.over || err == nil && keySize+int64(len(raw)) > limit {
+			return tooLarge()
+		}
+		if err != nil {
 			// The decoder's offsets inside a value leave out what it
 			// skipped; find the bad byte by decoding the value again.
 			off, cut := lc.errorAt(start, sep, false)
@@ -282,47 +326,60 @@ func eachJSON(name string, index *int, fn func(*mapping.Record) error) error {
 		return tokenFail(err)
 	}
 	if _, err := d.Token(); err != io.EOF {
+		if lc.over {
+			return tooLarge()
+		}
 		return problem(d.InputOffset(), "unexpected data after the end of the JSON value")
 	}
 	return nil
 }
 
-// lineCounter remembers where the newlines are in what it has read, so a
-// byte offset of the JSON decoder can be turned into a line number. It
-// forgets newlines behind the decoder, keeping memory bounded.
+// lineCounter keeps what it has read since the decoder's last record, so
+// that a byte offset of the JSON decoder can be turned into a line number
+// and a bad record decoded again. It forgets what lies behind the decoder,
+// and refuses to keep more than a record's limit: memory stays bounded
+// whatever the file holds.
 type lineCounter struct {
-	r        io.Reader
-	read     int64
-	base     int // newlines before the kept ones
-	newlines []int64
-	tail     []byte // the bytes read since the last forget
-	tailOff  int64
+	r       io.Reader
+	base    int    // the lines that end before tailOff
+	tail    []byte // the bytes read since the last forget
+	tailOff int64
+	// limit bounds the tail, less one read: a record and what comes
+	// before it. over says that the limit was met.
+	limit int64
+	over  bool
 }
 
+// readSize bounds a read, so that the tail stays within one read of its
+// limit.
+const readSize = 1 << 16
+
+// errOver is what Read gives the decoder once the limit is met.
+var errOver = errors.New("a record over the limit")
+
 func (c *lineCounter) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	for i, b := range p[:n] {
-		if b == '\n' {
-			c.newlines = append(c.newlines, c.read+int64(i))
-		}
+	if int64(len(c.tail)) > c.limit+readSize {
+		c.over = true
+		return 0, errOver
 	}
+	if len(p) > readSize {
+		p = p[:readSize]
+	}
+	n, err := c.r.Read(p)
 	c.tail = append(c.tail, p[:n]...)
-	c.read += int64(n)
 	return n, err
 }
 
 // line is the 1-based line of byte offset off.
 func (c *lineCounter) line(off int64) int {
-	n := sort.Search(len(c.newlines), func(i int) bool { return c.newlines[i] >= off })
-	return c.base + n + 1
+	i := min(max(off-c.tailOff, 0), int64(len(c.tail)))
+	return c.base + bytes.Count(c.tail[:i], []byte{'\n'}) + 1
 }
 
 // forget drops what lies before off.
 func (c *lineCounter) forget(off int64) {
-	n := sort.Search(len(c.newlines), func(i int) bool { return c.newlines[i] >= off })
-	c.base += n
-	c.newlines = append(c.newlines[:0], c.newlines[n:]...)
 	if k := off - c.tailOff; k > 0 && k <= int64(len(c.tail)) {
+		c.base += bytes.Count(c.tail[:k], []byte{'\n'})
 		c.tail = append(c.tail[:0], c.tail[k:]...)
 		c.tailOff = off
 	}

@@ -1,10 +1,12 @@
 package input
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strings"
 
+	"github.com/annosheet/annosheet/internal/boundedread"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -22,17 +24,14 @@ func Template(nameOrFile string, params map[string]string) (*templates.Template,
 }
 
 // TemplateFile reads and checks the template in the named file, with values
-// for its parameters (nil keeps the defaults). The file's size is checked
-// before it is read, so a huge file is refused without reading it.
+// for its parameters (nil keeps the defaults). At most templates.MaxSize
+// bytes are read: a larger file, or one that grows past it while it is
+// read, is refused as a template error; a named pipe is never waited on.
 func TemplateFile(name string, params map[string]string) (*templates.Template, error) {
-	st, err := os.Stat(name)
-	if err != nil {
-		return nil, fmt.Errorf("read template: %w", err)
+	src, err := boundedread.ReadFile(name, templates.MaxSize, "a template")
+	if errors.Is(err, boundedread.ErrTooLarge) {
+		return nil, &templates.Error{File: name, Msg: fmt.Sprintf("larger than the %s a template may be", boundedread.Size(templates.MaxSize))}
 	}
-	if st.Size() > templates.MaxSize {
-		return nil, &templates.Error{File: name, Msg: fmt.Sprintf("file is %d bytes; templates are limited to %d", st.Size(), templates.MaxSize)}
-	}
-	src, err := os.ReadFile(name)
 	if err != nil {
 		return nil, fmt.Errorf("read template: %w", err)
 	}

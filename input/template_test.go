@@ -8,9 +8,12 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/annosheet/annosheet/internal/boundedread"
+	"github.com/annosheet/annosheet/internal/testing/fifo"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -87,21 +90,55 @@ func TestTemplateParams(t *testing.T) {
 	}
 }
 
-// A file over templates.MaxSize is refused before it is read.
-func TestTemplateFileSize(t *testing.T) {
-	big := append([]byte("name: x\n# "), bytes.Repeat([]byte("a"), templates.MaxSize)...)
-	name := filepath.Join(t.TempDir(), "big.yaml")
-	if err := os.WriteFile(name, big, 0o600); err != nil {
-		t.Fatal(err)
+// A file over templates.MaxSize is refused, naming the file and the limit;
+// a named pipe is refused without waiting for a writer.
+func TestTemplateFileBounded(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		make func(t testing.TB, p string)
+		want func(p string) error // the error, as a full value
+	}{
+		{name: "one byte over", make: func(t testing.TB, p string) {
+			if err := os.WriteFile(p, append([]byte("name: x\n# "), bytes.Repeat([]byte("a"), templates.MaxSize-9)...), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}, want: tooLargeTemplate},
+		{name: "sparse, 10 GiB", make: func(t testing.TB, p string) {
+			if err := os.WriteFile(p, nil, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Truncate(p, 10<<30); err != nil {
+				t.Fatal(err)
+			}
+		}, want: tooLargeTemplate},
+		{name: "named pipe", make: fifo.Make, want: func(p string) error {
+			return fmt.Errorf("read template: %w", fmt.Errorf("%s: %w (a named pipe)", p, boundedread.ErrNotRegular))
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			p := filepath.Join(t.TempDir(), "big.yaml")
+			tc.make(t, p)
+			var err error
+			fifo.Within(t, 10*time.Second, func() { _, err = TemplateFile(p, nil) })
+			want := tc.want(p)
+			if err == nil || err.Error() != want.Error() {
+				t.Fatalf("TemplateFile = %v; want %v", err, want)
+			}
+			var e *templates.Error
+			if errors.As(want, &e) && !errors.Is(err, templates.ErrInvalid) {
+				t.Errorf("TemplateFile = %v; want an *Error wrapping ErrInvalid", err)
+			}
+			if !errors.As(want, &e) && !errors.Is(err, boundedread.ErrNotRegular) {
+				t.Errorf("TemplateFile = %v; want an error wrapping ErrNotRegular", err)
+			}
+		})
 	}
-	_, err := TemplateFile(name, nil)
-	var e *templates.Error
-	if !errors.As(err, &e) || !errors.Is(err, templates.ErrInvalid) {
-		t.Fatalf("TemplateFile(big) = %v; want an *Error wrapping ErrInvalid", err)
-	}
-	if want := (templates.Error{File: name, Msg: fmt.Sprintf("file is %d bytes; templates are limited to %d", len(big), templates.MaxSize)}); *e != want {
-		t.Errorf("TemplateFile(big) = %+v; want %+v", *e, want)
-	}
+}
+
+func tooLargeTemplate(p string) error {
+	return &templates.Error{File: p, Msg: "larger than the 1 MiB a template may be"}
 }
 
 func TestTemplateFileMissing(t *testing.T) {

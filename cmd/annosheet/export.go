@@ -15,6 +15,7 @@ import (
 	"github.com/annosheet/annosheet/export"
 	"github.com/annosheet/annosheet/input"
 	"github.com/annosheet/annosheet/internal/atomicfile"
+	"github.com/annosheet/annosheet/internal/boundedread"
 	"github.com/annosheet/annosheet/internal/ojson"
 	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/mapping"
@@ -342,15 +343,22 @@ func exportTemplate(opt exportOptions, man *study.Manifest, id mapping.TemplateI
 }
 
 // inputStyle is the JSON style of the study's input, which the native file
-// keeps: the first input file, or a factgenie folder's outputs.jsonl.
+// keeps: the first input file, or a factgenie folder's outputs.jsonl. The
+// file is read as a stream, however large; a named pipe is not read.
 func inputStyle(inputs []string) ojson.Style {
 	for _, in := range inputs {
 		path := in
 		if st, err := os.Stat(in); err == nil && st.IsDir() {
 			path = filepath.Join(in, "outputs.jsonl")
 		}
-		if b, err := os.ReadFile(path); err == nil {
-			return ojson.DetectStyle(b)
+		f, err := boundedread.Open(path)
+		if err != nil {
+			continue
+		}
+		s, err := ojson.DetectStyleReader(f)
+		f.Close()
+		if err == nil {
+			return s
 		}
 	}
 	return ojson.Style{Indent: "  ", Newline: true}

@@ -14,6 +14,7 @@ import (
 	"github.com/urfave/cli/v2"
 	"google.golang.org/api/googleapi"
 
+	"github.com/annosheet/annosheet/internal/boundedread"
 	"github.com/annosheet/annosheet/sheets"
 	"github.com/annosheet/annosheet/sheets/googleauth"
 )
@@ -116,9 +117,10 @@ func explainGoogle(err error) error {
 	return err
 }
 
-// serviceAccountEmail reads the account a service account key is for.
+// serviceAccountEmail reads the account a service account key is for. The
+// key is a credential file like the others, bounded alike.
 func serviceAccountEmail(path string) (string, error) {
-	b, err := os.ReadFile(path)
+	b, err := boundedread.ReadFile(path, googleauth.MaxFileSize, "a service account key")
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", envServiceAccount, err)
 	}

@@ -121,30 +121,85 @@ func (s Style) Compact() Style {
 // DetectStyle guesses the style a JSON file was written in, from its start
 // and end, as Python's json.dump and most tools write it.
 func DetectStyle(data []byte) Style {
-	var s Style
-	s.Newline = bytes.HasSuffix(data, []byte("\n"))
-	if i := bytes.IndexByte(data, '\n'); i >= 0 && i+1 < len(data) {
-		rest := data[i+1:]
-		n := 0
-		for n < len(rest) && (rest[n] == ' ' || rest[n] == '\t') {
-			n++
+	var d styleDetector
+	d.write(data)
+	return d.style()
+}
+
+// DetectStyleReader is DetectStyle for a file read to its end, holding a
+// few bytes of it at a time however large it is.
+func DetectStyleReader(r io.Reader) (Style, error) {
+	var d styleDetector
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := r.Read(buf)
+		d.write(buf[:n])
+		if err == io.EOF {
+			return d.style(), nil
 		}
-		s.Indent = string(rest[:n])
+		if err != nil {
+			return Style{}, err
+		}
 	}
+}
+
+// maxIndent bounds the indentation kept: real files indent by a few
+// spaces or a tab.
+const maxIndent = 64
+
+// styleDetector reads a file's style as it goes: the indentation of its
+// second line, the space after the first key's colon, whether it escapes
+// all that is not ASCII, and whether it ends with a newline.
+type styleDetector struct {
+	n    int64
+	prev byte // the last byte written
+	// indentAt: 0 before the first newline, 1 in the white space after
+	// it, 2 past that.
+	indentAt int
+	indent   []byte
+	// colonAt: 0 before the first `":`, 1 just after it, 2 past that.
+	colonAt  int
+	spaced   bool
+	nonASCII bool
+	escapeU  bool // a \u escape
+}
+
+func (d *styleDetector) write(p []byte) {
+	for _, b := range p {
+		switch d.indentAt {
+		case 0:
+			if b == '\n' {
+				d.indentAt = 1
+			}
+		case 1:
+			if b != ' ' && b != '\t' {
+				d.indentAt = 2
+			} else if len(d.indent) < maxIndent {
+				d.indent = append(d.indent, b)
+			}
+		}
+		switch d.colonAt {
+		case 0:
+			if b == ':' && d.n > 0 && d.prev == '"' {
+				d.colonAt = 1
+			}
+		case 1:
+			d.spaced, d.colonAt = b == ' ', 2
+		}
+		d.nonASCII = d.nonASCII || b >= 0x80
+		d.escapeU = d.escapeU || b == 'u' && d.n > 0 && d.prev == '\\'
+		d.prev = b
+		d.n++
+	}
+}
+
+func (d *styleDetector) style() Style {
+	s := Style{Newline: d.n > 0 && d.prev == '\n', Indent: string(d.indent)}
 	// On one line, Python's default separators are ", " and ": ".
 	if s.Indent == "" {
-		if i := bytes.Index(data, []byte(`":`)); i >= 0 && i+2 < len(data) {
-			s.Spaced = data[i+2] == ' '
-		}
+		s.Spaced = d.spaced
 	}
-	ascii := true
-	for _, b := range data {
-		if b >= 0x80 {
-			ascii = false
-			break
-		}
-	}
-	s.ASCII = ascii && bytes.Contains(data, []byte(`\u`))
+	s.ASCII = !d.nonASCII && d.escapeU
 	return s
 }
 

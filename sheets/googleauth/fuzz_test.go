@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/annosheet/annosheet/sheets/googleauth"
@@ -28,6 +29,9 @@ func FuzzReadClientSecret(f *testing.F) {
 		}
 		cfg, err := googleauth.ReadClientSecret(p)
 		if err != nil {
+			if !strings.Contains(err.Error(), p) {
+				t.Errorf("error %q does not name the file", err)
+			}
 			return
 		}
 		if cfg.ClientID == "" {

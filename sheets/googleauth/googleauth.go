@@ -35,6 +35,7 @@ import (
 	"google.golang.org/api/googleapi"
 
 	"github.com/annosheet/annosheet/internal/atomicfile"
+	"github.com/annosheet/annosheet/internal/boundedread"
 	"github.com/annosheet/annosheet/internal/loopback"
 )
 
@@ -49,10 +50,18 @@ var ErrNotSignedIn = errors.New("not signed in to Google")
 // revoked, or unused for too long.
 var ErrExpired = errors.New("the Google sign-in has expired or was revoked: run 'annosheet auth login' again")
 
+// MaxFileSize is the largest credential file annosheet reads: an OAuth
+// client file, the token file, a service account key. Each is a few
+// kilobytes (the console's client file some 400 bytes, a service account
+// key some 2.5 KB), so 1 MiB is generous, and keeps a wrong or hostile
+// file from exhausting memory.
+const MaxFileSize = 1 << 20
+
 // ReadClientSecret reads an OAuth client file as the Google Cloud console
-// downloads it (a "Desktop app" client: {"installed": {...}}).
+// downloads it (a "Desktop app" client: {"installed": {...}}). A file over
+// MaxFileSize, or one that is not a regular file, is refused unread.
 func ReadClientSecret(path string) (*oauth2.Config, error) {
-	b, err := os.ReadFile(path)
+	b, err := boundedread.ReadFile(path, MaxFileSize, "a client secret file")
 	if err != nil {
 		return nil, fmt.Errorf("client secret: %w", err)
 	}
@@ -276,7 +285,8 @@ func Trusted(u string) bool {
 type Store struct{ Path string }
 
 // Load reads the cache; ErrNotSignedIn when there is none. A file that
-// others could read is made private first.
+// others could read is made private first. A link is refused, and so is a
+// file over MaxFileSize.
 func (s Store) Load() (*Cache, error) {
 	st, err := os.Lstat(s.Path)
 	if errors.Is(err, os.ErrNotExist) {
@@ -294,7 +304,10 @@ func (s Store) Load() (*Cache, error) {
 			return nil, fmt.Errorf("%s is readable by others and cannot be made private: %w", s.Path, err)
 		}
 	}
-	b, err := os.ReadFile(s.Path)
+	b, err := boundedread.ReadFile(s.Path, MaxFileSize, "a token file")
+	if errors.Is(err, boundedread.ErrTooLarge) {
+		return nil, fmt.Errorf("%w; remove it and run 'annosheet auth login' again", err)
+	}
 	if err != nil {
 		return nil, err
 	}
