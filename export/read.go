@@ -4,9 +4,11 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 
+	"github.com/annosheet/annosheet/internal/boundedread"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/templates"
 )
@@ -14,6 +16,12 @@ import (
 // Origins say where each record was read ("annotations.jsonl:3"), for
 // messages about it.
 type Origins map[*mapping.Annotation]string
+
+// MaxRecordLine bounds one line of pulled records. A record holds a
+// unit's answers, never its context: even a long free-text answer with
+// many spans is some kilobytes, so 64 MiB is a wide margin, and a file
+// without line breaks is refused rather than read whole.
+const MaxRecordLine = 64 << 20
 
 // ReadRecords reads canonical JSON Lines, as pull writes them, into typed
 // records: the same values as pull made (see mapping.TypedValues).
@@ -25,9 +33,14 @@ func ReadRecords(r io.Reader, name string, template func(mapping.TemplateID) (*t
 	// are decoded first and typed once it is resolved.
 	var recs []*mapping.Annotation
 	var lines []int
-	br := bufio.NewReaderSize(r, 1<<16)
-	for n := 1; ; n++ {
-		line, err := br.ReadBytes('\n')
+	lr := boundedread.NewLines(bufio.NewReaderSize(r, 1<<16), name, MaxRecordLine, "a pulled record")
+	for {
+		line, err := lr.Next()
+		n := lr.Line()
+		var tooLarge *boundedread.TooLargeError
+		if errors.As(err, &tooLarge) {
+			return nil, nil, fmt.Errorf("%w (%w)", err, ErrExport)
+		}
 		if t := bytes.TrimSpace(line); len(t) > 0 {
 			d := json.NewDecoder(bytes.NewReader(t))
 			d.UseNumber()
