@@ -1,6 +1,7 @@
 package xlsx
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 )
@@ -98,7 +99,12 @@ func (e *readError) Error() string {
 	if e.msg != "" {
 		b.WriteString(": " + e.msg)
 	}
-	if e.cause != nil {
+	var se *scanError
+	switch {
+	case errors.As(e.cause, &se) && se.cause == errTextLimit:
+		// The message says which limit; the scanner adds only where.
+		fmt.Fprintf(&b, " (at byte %d)", se.off)
+	case e.cause != nil:
 		b.WriteString(": " + e.cause.Error())
 	}
 	return b.String()

@@ -342,19 +342,16 @@ func (r *sheetReader) readCell() error {
 		case "0", "false":
 			c = backend.ReadCell{Type: backend.CellBool, Value: "FALSE"}
 		default:
-			return r.damaged("the true/false value %q", v)
+			return r.damaged("a true/false cell holding %q", v)
 		}
 	case typ == tError:
 		c = backend.ReadCell{Type: backend.CellError, Value: string(v)}
 	case typ == tDate:
 		serial, ok := isoDate(string(v), r.b.date1904)
-		if !ok {
-			return r.damaged("the date %q", v)
-		}
 		f, _ := r.styles.date(style)
-		shown, ok := f.render(serial, r.b.date1904)
-		if !ok {
-			return r.damaged("the date %q", v)
+		shown, shows := f.render(serial, r.b.date1904)
+		if !ok || !shows {
+			return r.damaged("a date cell holding %q, which is no ISO 8601 date from 1900 to 9999", v)
 		}
 		c = backend.ReadCell{Type: backend.CellDate, Value: strconv.FormatFloat(serial, 'f', -1, 64), Shown: shown}
 	default: // a number, perhaps shown as a date
