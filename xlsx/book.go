@@ -138,7 +138,7 @@ func (b *book) openPart(part string) (*xmlScanner, io.Closer, error) {
 	default:
 		utf16 = false
 	}
-	s := newScanner(r, b.lim.xmlLimits)
+	s := newScanner(r, int64(min(f.UncompressedSize64, 1<<40)), b.lim.xmlLimits)
 	s.utf16 = utf16
 	return s, rc, nil
 }
@@ -174,6 +174,7 @@ func (b *book) readRels(source string) (rels []rel, ok bool, err error) {
 	if !b.has(relsPart) {
 		return nil, false, nil
 	}
+	listed := 0
 	err = b.readPart(relsPart, func(s *xmlScanner) error {
 		if err := rootIs(s, "Relationships"); err != nil {
 			return err
@@ -186,6 +187,9 @@ func (b *book) readRels(source string) (rels []rel, ok bool, err error) {
 			typ, _ := s.attrValue("Type")
 			target, _ := s.attrValue("Target")
 			mode, _ := s.attrValue("TargetMode")
+			if listed += len(id) + len(typ) + len(target); listed > maxListedBytes {
+				return &readError{kind: ErrTooLarge, msg: fmt.Sprintf("relationships of more than %d bytes", maxListedBytes)}
+			}
 			r := rel{id: string(id), typ: string(typ), external: string(mode) == "External"}
 			if !r.external {
 				r.target = resolveTarget(dir, string(target))
@@ -236,6 +240,7 @@ func (b *book) readWorkbook() error {
 	}
 	type listed struct{ name, id string }
 	var sheets []listed
+	names := 0
 	err = b.readPart(wb, func(s *xmlScanner) error {
 		k, err := s.next()
 		if err != nil {
@@ -263,6 +268,9 @@ func (b *book) readWorkbook() error {
 					}
 					name, _ := s.attrValue("name")
 					id, _ := s.attrPrefixed("id")
+					if names += len(name) + len(id); names > maxListedBytes {
+						return &readError{kind: ErrTooLarge, msg: fmt.Sprintf("sheet names of more than %d bytes", maxListedBytes)}
+					}
 					sheets = append(sheets, listed{string(name), string(id)})
 					return nil
 				})

@@ -49,9 +49,17 @@ const (
 	MaxRows = 1 << 20
 
 	// MaxCellFormats bounds the cell formats of styles.xml (Excel allows
-	// 64,000) and the number formats, sheets and relationships a
-	// workbook lists.
+	// 64,000), and the sheets and relationships a workbook lists.
 	MaxCellFormats = 1 << 16
+)
+
+// Bounds on what else the reader holds: the number formats of styles.xml
+// (Excel allows some 250 of at most 255 characters each), and the bytes
+// of the sheet names and relationships a workbook lists.
+const (
+	maxNumFmts     = 1 << 10
+	maxFormatCode  = 1 << 10
+	maxListedBytes = 16 << 20
 )
 
 // readLimits are the budgets of one read. Tests shrink them to cross them

@@ -333,6 +333,9 @@ func TestReadPackageErrors(t *testing.T) {
 			ErrDamaged, `cell A1: a cell format numbered "-1"`},
 		{"a bad number format", func() parts { return oneSheet("", "", `<numFmts><numFmt formatCode="0"/></numFmts>`) },
 			ErrDamaged, "part xl/styles.xml: a number format without a valid numFmtId"},
+		{"a number format too long", func() parts {
+			return oneSheet("", "", `<numFmts><numFmt numFmtId="164" formatCode="`+strings.Repeat("0", maxFormatCode+1)+`"/></numFmts>`)
+		}, ErrTooLarge, "part xl/styles.xml: number format 164 is longer than 1024 bytes"},
 		{"shared strings of another root", func() parts {
 			p := oneSheet("", "", "")
 			p["xl/sharedStrings.xml"] = "<strings/>"

@@ -44,8 +44,11 @@ func readStyles(s *xmlScanner, lim readLimits) (*styles, error) {
 				if !ok {
 					return &readError{kind: ErrDamaged, msg: "a number format without a valid numFmtId"}
 				}
-				if len(custom) == lim.listed {
-					return &readError{kind: ErrTooLarge, msg: fmt.Sprintf("more than %d number formats (MaxCellFormats)", lim.listed)}
+				switch {
+				case len(custom) == maxNumFmts:
+					return &readError{kind: ErrTooLarge, msg: fmt.Sprintf("more than %d number formats", maxNumFmts)}
+				case len(code) > maxFormatCode:
+					return &readError{kind: ErrTooLarge, msg: fmt.Sprintf("number format %d is longer than %d bytes", id, maxFormatCode)}
 				}
 				custom[id] = string(code)
 				return nil

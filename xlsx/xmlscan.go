@@ -65,14 +65,15 @@ type scanLimits struct {
 	name  int // bytes of one name
 	attrs int // attributes of one tag
 	value int // bytes of one attribute value
+	tag   int // bytes of a tag's attribute names and values together
 	depth int // elements open at once
 }
 
 // defaultScanLimits are far above what spreadsheet applications write
-// (excelize puts some 60 namespace declarations on a sheet's root; Excel
-// nests a sheet's extensions some ten deep) and keep a hostile tag from
-// holding much memory.
-var defaultScanLimits = scanLimits{name: 1 << 10, attrs: 1 << 10, value: MaxCellBytes, depth: 256}
+// (excelize puts some 60 namespace declarations, 4 KiB, on a sheet's
+// root; Excel nests a sheet's extensions some ten deep) and keep a
+// hostile tag from holding much memory.
+var defaultScanLimits = scanLimits{name: 1 << 10, attrs: 1 << 10, value: MaxCellBytes, tag: 1 << 20, depth: 256}
 
 // tokKind is what next found.
 type tokKind uint8
@@ -111,10 +112,14 @@ func (e *scanError) Unwrap() []error {
 	return []error{e.kind}
 }
 
+// scanBufSize is the size of a scanner's buffer for a large part; a small
+// part gets one of its size. The scanner needs 16 bytes at least.
 const scanBufSize = 64 << 10
 
-func newScanner(r io.Reader, lim scanLimits) *xmlScanner {
-	return &xmlScanner{r: r, buf: make([]byte, scanBufSize), lim: lim, textLimit: lim.value}
+// newScanner scans r, whose size (a hint) is size bytes.
+func newScanner(r io.Reader, size int64, lim scanLimits) *xmlScanner {
+	n := int(min(max(size+1, 1<<10), scanBufSize))
+	return &xmlScanner{r: r, buf: make([]byte, n), lim: lim, textLimit: lim.value}
 }
 
 func (s *xmlScanner) offset() int64 { return s.base + int64(s.pos) }
@@ -617,6 +622,9 @@ func (s *xmlScanner) attr() error {
 		a.local = a.name + i + 1
 	}
 	a.value = len(s.abuf)
+	if a.value > s.lim.tag {
+		return s.tooLarge("the attributes of <%s> are longer than %d bytes in all", s.name, s.lim.tag)
+	}
 	s.skipSpace()
 	if !s.ensure(1) || s.buf[s.pos] != '=' {
 		return s.syntax("attribute %s of <%s> has no value", s.abuf[a.name:a.value], s.name)
@@ -634,10 +642,13 @@ func (s *xmlScanner) attr() error {
 	// The value goes through text, where the entity decoder puts its
 	// characters, under the value limit.
 	text, keep, limit := s.text, s.keep, s.textLimit
-	s.text, s.keep, s.textLimit = s.abuf, true, len(s.abuf)+s.lim.value
+	s.text, s.keep, s.textLimit = s.abuf, true, min(len(s.abuf)+s.lim.value, s.lim.tag)
 	err = s.attrChars(q)
 	s.abuf, s.text, s.keep, s.textLimit = s.text, text, keep, limit
-	if errors.Is(err, errTextLimit) {
+	switch {
+	case errors.Is(err, errTextLimit) && a.value+s.lim.value > s.lim.tag:
+		return s.tooLarge("the attributes of <%s> are longer than %d bytes in all", s.name, s.lim.tag)
+	case errors.Is(err, errTextLimit):
 		return s.tooLarge("the value of attribute %s is longer than %d bytes", s.abuf[a.name:a.value], s.lim.value)
 	}
 	if err != nil {

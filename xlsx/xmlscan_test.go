@@ -12,7 +12,7 @@ import (
 // scanDump reads a whole document, keeping all text, and writes it back
 // as tags and text (attributes in order, values decoded).
 func scanDump(r io.Reader, lim scanLimits) (string, error) {
-	s := newScanner(r, lim)
+	s := newScanner(r, 1<<20, lim)
 	s.textLimit = 1 << 20
 	var b strings.Builder
 	for {
@@ -69,7 +69,7 @@ func TestScanner(t *testing.T) {
 }
 
 func TestScannerErrors(t *testing.T) {
-	small := scanLimits{name: 8, attrs: 3, value: 10, depth: 4}
+	small := scanLimits{name: 8, attrs: 3, value: 10, tag: 24, depth: 4}
 	for _, c := range []struct {
 		in   string
 		lim  scanLimits
@@ -125,6 +125,8 @@ func TestScannerErrors(t *testing.T) {
 		{`<a b="12345678901"/>`, small, ErrTooLarge, "longer than 10 bytes"},
 		{`<a b="1234567&amp;&amp;&amp;&amp;"/>`, small, ErrTooLarge, "longer than 10 bytes"},
 		{`<a><a><a><a><a/></a></a></a></a>`, small, ErrTooLarge, "nested more than 4 deep"},
+		{`<a b="1234567890" c="1234567890" d="12"/>`, small, ErrTooLarge, "attributes of <a> are longer than 24 bytes in all"},
+		{`<a b="1234567890" c="123456789" abcdefgh=""/>`, small, ErrTooLarge, "attributes of <a> are longer than 24 bytes in all"},
 	} {
 		for name, r := range map[string]func() io.Reader{
 			"whole": func() io.Reader { return strings.NewReader(c.in) },
@@ -151,7 +153,7 @@ func TestScannerReadError(t *testing.T) {
 		}
 	}
 	// Kept text going past its limit says so.
-	s := newScanner(strings.NewReader("<a>"+strings.Repeat("x", 100)+"</a>"), defaultScanLimits)
+	s := newScanner(strings.NewReader("<a>"+strings.Repeat("x", 100)+"</a>"), 0, defaultScanLimits)
 	s.textLimit, s.keep = 50, true
 	_, err := s.next()
 	if err == nil {
