@@ -39,8 +39,8 @@ func filledBook(b *testing.B, n int) string {
 
 // BenchmarkPull reads filled legal-gaps workbooks of 1,000 and 100,000 rows
 // back into canonical records. It reports peak-MB, the peak of the Go heap
-// in use: rows are streamed with excelize's Rows iterator, and the long
-// context cells are never kept.
+// in use: rows are streamed by the package's reader, and the long context
+// cells are never kept.
 //
 //	go test ./xlsx -run '^$' -bench Pull -benchtime 1x
 func BenchmarkPull(b *testing.B) {

@@ -1,6 +1,8 @@
 // Package xlsx is the XLSX backend: it renders a backend.Plan as an Excel
 // workbook with excelize's streaming writer, and reads a filled workbook
-// back into a grid for pull.
+// back into a grid for pull with a streaming reader of its own, bounded
+// by documented budgets (MaxCellBytes and the others), that reports any
+// damage as an error.
 //
 //	res, err := mapping.Build(tmpl, src, mapping.Options{Batch: "b01"})
 //	if err != nil {

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/annosheet/annosheet/backend"
-	"github.com/xuri/excelize/v2"
 )
 
 // Open reads a filled workbook as a grid for pull; it is OpenContext
@@ -25,15 +24,22 @@ func Open(path string) (g *backend.Grid, close func() error, err error) {
 // OpenContext reads a filled workbook as a grid for pull. An .xlsx or
 // .xlsm is read directly; an .ods, .fods, .xls or .xlsb is first converted
 // to .xlsx by LibreOffice when it is installed (see Classify). The grid is
-// named after path, never after a converted copy. Rows are streamed with
-// excelize's Rows iterator, so a large sheet is never held whole; values
-// are read raw (numbers unformatted, booleans as 1 and 0), and formulas
-// give their last computed value, never evaluated. Call close when done:
-// it also removes a converted copy.
+// named after path, never after a converted copy. Every part is checked
+// first (see verify); then rows are streamed straight from the zip
+// archive by annosheet's own reader, so a large sheet is never held whole
+// and nothing is written to disk. Cells keep their types: numbers are
+// unformatted as stored, booleans are TRUE and FALSE, a number the sheet
+// shows as a date is a date (its serial number and the date as shown),
+// formulas give their last computed value, never evaluated, and a formula
+// never computed is a cell with no value. Reading is bounded (MaxCellBytes
+// and the other budgets), and damage met while reading a sheet is an error
+// from the grid's Rows, never an early end of the sheet. Call close when
+// done: it also removes a converted copy.
 //
 // Errors name path as given and wrap their cause: fs.ErrNotExist for a
 // missing file, and ErrNotSpreadsheet, ErrUnsupported, ErrNeedsConversion,
-// ErrConversion or ErrDamaged for a file that is there but cannot be read.
+// ErrConversion, ErrDamaged, ErrTooLarge or ErrDTD for a file that is
+// there but cannot be read.
 func OpenContext(ctx context.Context, path string) (g *backend.Grid, close func() error, err error) {
 	return defaultOpener.open(ctx, path)
 }
@@ -160,41 +166,13 @@ func unpath(err error) error {
 }
 
 // openBook reads the workbook at file as the grid of name, the path the
-// caller gave.
+// caller gave: verify checks every part first, then the workbook is read
+// as streams straight from the archive (see readBook).
 func openBook(file, name string) (*backend.Grid, func() error, error) {
 	if err := verify(file, name); err != nil {
 		return nil, nil, err
 	}
-	f, err := excelize.OpenFile(file)
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w: %w", name, ErrDamaged, err)
-	}
-	g := &backend.Grid{
-		Kind:   backend.KindXLSX,
-		Name:   filepath.Base(name),
-		Sheets: f.GetSheetList(),
-		Rows: func(sheet string, fn func(row int, cells []backend.ReadCell) error) error {
-			rows, err := f.Rows(sheet)
-			if err != nil {
-				return err
-			}
-			defer rows.Close()
-			for n := 1; rows.Next(); n++ {
-				cells, err := rows.Columns(excelize.Options{RawCellValue: true})
-				if err != nil {
-					return fmt.Errorf("row %d: %w", n, err)
-				}
-				if len(cells) == 0 {
-					continue
-				}
-				if err := fn(n, backend.StringCells(cells...)); err != nil {
-					return err
-				}
-			}
-			return rows.Error()
-		},
-	}
-	return g, f.Close, nil
+	return readBook(file, name, defaultLimits)
 }
 
 // fileKind names what a file that is not a regular file is.

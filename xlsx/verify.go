@@ -21,8 +21,10 @@ const (
 	MaxTotal     = 4 << 30
 )
 
-// ErrTooLarge is wrapped when a workbook inflates beyond the limits.
-var ErrTooLarge = errors.New("the workbook inflates beyond annosheet's limits")
+// ErrTooLarge is wrapped when a workbook inflates beyond the limits
+// above, or its content beyond the reader's budgets (MaxCellBytes and
+// the others).
+var ErrTooLarge = errors.New("the workbook is beyond annosheet's limits")
 
 // ErrDTD is wrapped when a part of a workbook declares a DTD or entities,
 // which no spreadsheet application writes.
@@ -30,9 +32,9 @@ var ErrDTD = errors.New("a part declares a DTD or entities")
 
 // verify reads every part of a workbook once, before anything else reads
 // it: each part must inflate whole (its CRC checked) within the limits,
-// and no XML part may declare a DTD or entities. A damaged part is an
-// error here, never an early end of a sheet later (the XML reader that
-// reads rows stops quietly at damage).
+// and no XML part may declare a DTD or entities. A damaged or hostile
+// file is refused here, before any of it is parsed; the reader checks
+// what it reads again, so it does not depend on this pass for safety.
 func verify(file, name string) error {
 	zr, err := zip.OpenReader(file)
 	if err != nil {

@@ -163,9 +163,9 @@ func TestSurvivesOpenpyxlAndLibreOffice(t *testing.T) {
 		}
 		wp = append(wp, dup)
 		if formula == nil {
-			// openpyxl stores no value for a formula: the likert is not
-			// answered yet, and nothing is made up.
-			wp = append(wp, probKey{"warning", u[3], `"Third prediction likert" is required and not answered yet`})
+			// openpyxl stores no value for a formula: the cell is reported
+			// as a formula with no saved value, and nothing is made up.
+			wp = append(wp, probKey{"error", u[3], "a formula with no saved value (=2+1): open the workbook in a spreadsheet application and save it, or type the value"})
 		}
 		sort.Slice(wp, func(i, j int) bool { return wp[i].Message < wp[j].Message })
 		if diff := cmp.Diff(wp, probKeys(p.Problems)); diff != "" {

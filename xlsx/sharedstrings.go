@@ -1,0 +1,211 @@
+package xlsx
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"unicode/utf8"
+)
+
+// sharedStrings is a workbook's table of shared strings, held compactly:
+// the text in blocks of sstBlock bytes (a string never spans two), and
+// for each string one uint64 that says where it is. Growing by blocks
+// never copies what is already read, so a large table takes little more
+// memory than its text.
+type sharedStrings struct {
+	blocks [][]byte
+	index  []uint64 // block<<(sstOffBits+sstLenBits) | offset<<sstLenBits | length
+	total  int
+}
+
+const (
+	sstOffBits = 22
+	sstBlock   = 1 << sstOffBits // 4 MiB, above MaxCellBytes
+	sstLenBits = 23              // a string is at most sstBlock long
+)
+
+func (t *sharedStrings) len() int { return len(t.index) }
+
+func (t *sharedStrings) bytes(i int) []byte {
+	x := t.index[i]
+	n := int(x & (1<<sstLenBits - 1))
+	off := int(x >> sstLenBits & (sstBlock - 1))
+	return t.blocks[x>>(sstOffBits+sstLenBits)][off : off+n]
+}
+
+// add appends a string (at most sstBlock bytes).
+func (t *sharedStrings) add(s []byte) {
+	last := len(t.blocks) - 1
+	if last < 0 || len(t.blocks[last])+len(s) > sstBlock {
+		// The first block grows as needed, so that a small table stays
+		// small; later ones are made whole.
+		size := 0
+		if last >= 0 {
+			size = sstBlock
+		}
+		t.blocks = append(t.blocks, make([]byte, 0, size))
+		last++
+	}
+	off := len(t.blocks[last])
+	t.blocks[last] = append(t.blocks[last], s...)
+	t.index = append(t.index, uint64(last)<<(sstOffBits+sstLenBits)|uint64(off)<<sstLenBits|uint64(len(s)))
+	t.total += len(s)
+}
+
+// readSharedStrings reads the shared-strings part: each <si> is a string,
+// its text the <t> of a plain string or the <t> of each run (<r>) of a
+// rich one; phonetic runs (<rPh>) are not shown and are left out.
+func readSharedStrings(s *xmlScanner, lim readLimits) (*sharedStrings, error) {
+	t := &sharedStrings{}
+	if err := rootIs(s, "sst"); err != nil {
+		return nil, err
+	}
+	if v, ok := s.attrValue("uniqueCount"); ok {
+		// A hint only: the count is checked as the strings come.
+		if n, err := strconv.Atoi(string(v)); err == nil && n > 0 {
+			t.index = make([]uint64, 0, min(n, lim.sstCount, 1<<20))
+		}
+	}
+	s.textLimit = min(lim.cell, sstBlock)
+	for {
+		k, err := s.next()
+		if err != nil {
+			return nil, sstError(err, t.len(), lim)
+		}
+		if k == tokEnd {
+			return t, nil
+		}
+		if string(s.local) != "si" {
+			if err := s.skip(); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if t.len() == lim.sstCount {
+			return nil, &readError{kind: ErrTooLarge, msg: fmt.Sprintf("more than %d shared strings (MaxSharedStrings)", lim.sstCount)}
+		}
+		s.text = s.text[:0]
+		if err := readRichText(s); err != nil {
+			return nil, sstError(err, t.len(), lim)
+		}
+		text := decodeEscapes(s.text)
+		if t.total+len(text) > lim.sstBytes {
+			return nil, &readError{kind: ErrTooLarge, msg: fmt.Sprintf("the shared strings hold more than %d bytes of text (MaxSharedStringBytes)", lim.sstBytes)}
+		}
+		t.add(text)
+	}
+}
+
+func sstError(err error, i int, lim readLimits) error {
+	if isTextLimit(err) {
+		return &readError{kind: ErrTooLarge, msg: fmt.Sprintf("shared string %d holds more than %d bytes of text (MaxCellBytes)", i, lim.cell), cause: err}
+	}
+	return err
+}
+
+// rootIs reads the root element, which must be named local.
+func rootIs(s *xmlScanner, local string) error {
+	k, err := s.next()
+	if err != nil {
+		return err
+	}
+	if k != tokStart || string(s.local) != local {
+		return &readError{kind: ErrDamaged, msg: fmt.Sprintf("its root element is <%s>, not <%s>", s.name, local)}
+	}
+	return nil
+}
+
+// readRichText reads the children of an <si> or an <is> to its end,
+// appending its text to s.text.
+func readRichText(s *xmlScanner) error {
+	for {
+		k, err := s.next()
+		if err != nil {
+			return err
+		}
+		if k == tokEnd {
+			return nil
+		}
+		switch string(s.local) {
+		case "t":
+			err = readText(s)
+		case "r":
+			err = readRun(s)
+		default: // rPh, phoneticPr
+			err = s.skip()
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// readRun reads a rich-text run: its <t>, not its properties.
+func readRun(s *xmlScanner) error {
+	for {
+		k, err := s.next()
+		if err != nil {
+			return err
+		}
+		if k == tokEnd {
+			return nil
+		}
+		if string(s.local) == "t" {
+			err = readText(s)
+		} else {
+			err = s.skip()
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// readText appends the text of the element just started to s.text.
+func readText(s *xmlScanner) error {
+	s.keep = true
+	defer func() { s.keep = false }()
+	for {
+		k, err := s.next()
+		if err != nil {
+			return err
+		}
+		if k == tokEnd {
+			return nil
+		}
+		if err := s.skip(); err != nil {
+			return err
+		}
+	}
+}
+
+// decodeEscapes decodes the _xHHHH_ escapes of Office Open XML strings
+// (ECMA-376 Part 1, 22.9.2.19 ST_Xstring), by which text carries
+// characters XML cannot: _x000D_ is a carriage return, and _x005F_ an
+// underscore that keeps the next escape literal. It decodes in place.
+func decodeEscapes(b []byte) []byte {
+	i := bytes.Index(b, []byte("_x"))
+	if i < 0 {
+		return b
+	}
+	out := b[:i]
+	for i < len(b) {
+		if b[i] == '_' && i+7 <= len(b) && b[i+1] == 'x' && b[i+6] == '_' {
+			if v, err := strconv.ParseUint(string(b[i+2:i+6]), 16, 16); err == nil {
+				out = utf8Append(out, rune(v))
+				i += 7
+				continue
+			}
+		}
+		out = append(out, b[i])
+		i++
+	}
+	return out
+}
+
+func utf8Append(b []byte, r rune) []byte {
+	if 0xD800 <= r && r <= 0xDFFF {
+		r = 0xFFFD // half of a surrogate pair: no character
+	}
+	return utf8.AppendRune(b, r)
+}
