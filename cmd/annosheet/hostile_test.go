@@ -22,6 +22,7 @@ import (
 
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/internal/testing/bombs"
+	"github.com/annosheet/annosheet/internal/testing/goldtest"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/templates"
 )
@@ -148,7 +149,7 @@ func hostileCases() []hostileCase {
 				rezip(t, book, annotatePart, func(w io.Writer) { fill(t, w, bomb) }, false)
 				return []string{"pull", "study", "-o", "out.jsonl"}
 			},
-			stderr: []string{`legal-gaps-ak-b01\.xlsx`, `inflates beyond annosheet's limits`, annotatePart, `5 unreadable`},
+			stderr: []string{`legal-gaps-ak-b01\.xlsx`, `beyond annosheet's limits: part [^ ]+ says it inflates to`, annotatePart, `5 unreadable`},
 		},
 		{
 			name: "a sheet that inflates to a gigabyte, and says it is small",
@@ -171,7 +172,7 @@ func hostileCases() []hostileCase {
 				}, false)
 				return []string{"pull", "study", "-o", "out.jsonl"}
 			},
-			stderr: []string{`legal-gaps-ak-b01\.xlsx`, `inflates beyond annosheet's limits`, `sharedStrings`, `5 unreadable`},
+			stderr: []string{`legal-gaps-ak-b01\.xlsx`, `beyond annosheet's limits: part [^ ]+ says it inflates to`, `sharedStrings`, `5 unreadable`},
 		},
 		{
 			name: "a byte flipped in the compressed Annotate sheet",
@@ -211,6 +212,79 @@ func hostileCases() []hostileCase {
 				return []string{"pull", "study", "-o", "out.jsonl"}
 			},
 			stderr: []string{`legal-gaps-ak-b01\.xlsx`, `damaged`, `5 unreadable`},
+		},
+		{
+			name: "a cell of ten megabytes",
+			setup: func(t *testing.T, dir string) []string {
+				book := hostileStudy(t, dir)
+				editPart(t, book, annotatePart, func(b []byte) []byte {
+					huge := `<row r="1000"><c r="A1000" t="inlineStr"><is><t>` + strings.Repeat("a", 10<<20) + `</t></is></c></row></sheetData>`
+					return bytes.Replace(b, []byte("</sheetData>"), []byte(huge), 1)
+				})
+				return []string{"pull", "study", "-o", "out.jsonl"}
+			},
+			stderr: []string{`legal-gaps-ak-b01\.xlsx`, `beyond annosheet's limits`, `A1000`, `5 unreadable`},
+		},
+		{
+			name: "booleans, dates and formulas without a value in answer cells",
+			setup: func(t *testing.T, dir string) []string {
+				book := hostileStudy(t, dir)
+				cells := map[string]string{}
+				w, err := goldtest.OpenWorkbook(book)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, c := range []struct {
+					name, key string
+					unit      int
+				}{{"tick", "q:gaps=2", 0}, {"dated note", "q:note", 0}, {"dated box", "q:gaps=1", 1}, {"formula", "q:note", 2}} {
+					if cells[c.name], err = w.Cell(w.Rows[w.Units[c.unit]][0], c.key); err != nil {
+						t.Fatal(err)
+					}
+				}
+				w.Save()
+				for i := 0; i < 3; i++ {
+					answer(t, book, "annotator", "ak", i)
+				}
+				editBook(t, book, func(f *excelize.File) {
+					date := time.Date(2024, 3, 5, 0, 0, 0, 0, time.UTC)
+					f.SetCellBool(backend.SheetAnnotate, cells["tick"], true)
+					f.SetCellValue(backend.SheetAnnotate, cells["dated note"], date)
+					f.SetCellValue(backend.SheetAnnotate, cells["dated box"], date)
+					f.SetCellFormula(backend.SheetAnnotate, cells["formula"], "1+1")
+				})
+				return []string{"pull", "study", "-o", "out.jsonl"}
+			},
+			stderr: []string{
+				`legal-gaps-ak-b01\.xlsx: Annotate![A-Z]+3: the cell shows the date 2024-03-05[^,]*, not a checkbox value`,
+				`legal-gaps-ak-b01\.xlsx: Annotate![A-Z]+4: a formula with no saved value \(=1\+1\): open the workbook in a spreadsheet application and save it, or type the value`,
+			},
+			check: func(t *testing.T, dir, _, _ string) {
+				for _, r := range readRecords(t, read(t, filepath.Join(dir, "out.jsonl"))) {
+					if r.Batch == "ak-b01" && r.Unit == "gpt4o-11" {
+						// A date in a text cell is the text shown.
+						if note, _ := r.Values["note"].(string); !strings.HasPrefix(note, "2024-03-05") || r.Status != mapping.StatusComplete {
+							t.Errorf("%s: %s, note %q", r.Unit, r.Status, r.Values["note"])
+						}
+					}
+				}
+			},
+		},
+		{
+			name: "TRUE in a 1-5 scale",
+			setup: func(t *testing.T, dir string) []string {
+				if code, _, errs := runCLI(t, "generate", "-t", "preference-likert", "-i", prefData, "-o", filepath.Join(dir, "study")); code != 0 {
+					t.Fatalf("generate: exit %d: %s", code, errs)
+				}
+				books, _ := filepath.Glob(filepath.Join(dir, "study", "*.xlsx"))
+				answer(t, books[0], "q:first_prediction_likert", true, 0)
+				answer(t, books[0], "q:second_prediction_likert", false, 0)
+				return []string{"pull", "study", "-o", "out.jsonl"}
+			},
+			stderr: []string{
+				`TRUE is a true/false value, not a whole number from 1 to 5`,
+				`FALSE is a true/false value, not a whole number from 1 to 5`,
+			},
 		},
 		{
 			name: "a unit taken out of the workbook's metadata",
