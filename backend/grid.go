@@ -9,7 +9,9 @@ type Grid struct {
 	// Rows calls fn for the rows of a sheet in order, with each row's
 	// 1-based number and its cells from column A (a cell not in the file
 	// is the zero ReadCell). Rows with no cells may be skipped. Damage to
-	// the sheet is an error from Rows, never an early end of it.
+	// the sheet is an error from Rows, never an early end of it; the error
+	// says where in the grid (a part, a row, a cell), and its caller names
+	// the grid.
 	Rows func(sheet string, fn func(row int, cells []ReadCell) error) error
 }
 

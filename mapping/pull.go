@@ -392,7 +392,10 @@ func (p *puller) readSheet() error {
 				c := cells[j]
 				row.cells[i] = cellText(c)
 				any = any || hasText(row.cells[i])
-				if c.Type != backend.CellString && c.Type != backend.CellNumber {
+				// Only what typeIssue may refuse is kept: a boolean is a
+				// checkbox's usual value, and keeping each would cost a map
+				// per row.
+				if c.Type != backend.CellString && c.Type != backend.CellNumber && (c.Type != backend.CellBool || p.cols[i].Question != nil && p.cols[i].Question.Type == templates.TypeScale) {
 					if row.typed == nil {
 						row.typed = map[int]backend.ReadCell{}
 					}

@@ -383,8 +383,15 @@ func (b *book) rows(sheet string, fn func(row int, cells []backend.ReadCell) err
 		return nil
 	}
 	sst, st, err := b.load()
-	if err != nil {
-		return err
+	if err == nil {
+		err = b.readSheet(e.part, sst, st, fn)
 	}
-	return b.readSheet(e.part, sst, st, fn)
+	// The grid's reader names the file; Rows says what went wrong in it.
+	var re *readError
+	if errors.As(err, &re) {
+		unnamed := *re
+		unnamed.file = ""
+		return &unnamed
+	}
+	return err
 }

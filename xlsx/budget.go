@@ -94,7 +94,10 @@ type readError struct {
 
 func (e *readError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: %v", e.file, e.kind)
+	if e.file != "" {
+		b.WriteString(e.file + ": ")
+	}
+	fmt.Fprintf(&b, "%v", e.kind)
 	if e.part != "" {
 		fmt.Fprintf(&b, ": part %s", e.part)
 	}

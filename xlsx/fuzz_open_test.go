@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -179,9 +180,18 @@ func fuzzRead(path string, checkHeap func()) error {
 			return nil
 		})
 		if err != nil {
-			return err
+			return rowsErr(path, err)
 		}
 		checkHeap()
 	}
 	return nil
+}
+
+// rowsErr names the file in an error of Rows, as the grid's callers do,
+// and checks that Rows did not name it already.
+func rowsErr(path string, err error) error {
+	if strings.HasPrefix(err.Error(), path) {
+		return fmt.Errorf("an error of Rows names the file, which its caller names: %w", err)
+	}
+	return fmt.Errorf("%s: %w", path, err)
 }

@@ -109,7 +109,7 @@ func readAllLimits(path string, lim readLimits) (sheets []string, rows map[strin
 			return nil
 		})
 		if err != nil {
-			return g.Sheets, rows, err
+			return g.Sheets, rows, rowsErr(path, err)
 		}
 	}
 	return g.Sheets, rows, nil
