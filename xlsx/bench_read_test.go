@@ -1,6 +1,7 @@
 package xlsx_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"runtime"
@@ -68,7 +69,7 @@ func readOpen(path string) (int, error) {
 }
 
 func readExcelize(path string) (int, error) {
-	if err := xlsx.Verify(path, path); err != nil {
+	if err := xlsx.Verify(context.Background(), path, path); err != nil {
 		return 0, err
 	}
 	f, err := excelize.OpenFile(path)

@@ -99,7 +99,7 @@ func (o opener) convert(ctx context.Context, path string) (_ *backend.Grid, _ fu
 		}
 		return nil, nil, fmt.Errorf("%s: %w (is the file damaged?): %s", path, ErrConversion, tail(why, 400))
 	}
-	g, closeBook, err := openBook(converted, path)
+	g, closeBook, err := openBook(ctx, converted, path)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -3,6 +3,7 @@ package xlsx
 import (
 	"archive/zip"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -251,7 +252,7 @@ func TestReadDamage(t *testing.T) {
 
 // readAllOpen is readAllLimits through Open.
 func readAllOpen(path string) ([]string, map[string][]gridRow, error) {
-	if err := verify(path, path); err != nil {
+	if err := verify(context.Background(), path, path); err != nil {
 		return nil, nil, err
 	}
 	return readAllLimits(path, defaultLimits)

@@ -298,3 +298,19 @@ func TestClassify(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenInterrupted: Ctrl-C during the reading of a workbook stops it
+// with the context's error, never a verdict on the file.
+func TestOpenInterrupted(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "book.xlsx")
+	if err := os.WriteFile(path, smallBook(t), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, _, err := OpenContext(ctx, path)
+	if !errors.Is(err, context.Canceled) || errors.Is(err, ErrDamaged) {
+		t.Errorf("OpenContext: %v", err)
+	}
+}

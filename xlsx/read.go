@@ -121,7 +121,7 @@ func (o opener) open(ctx context.Context, path string) (*backend.Grid, func() er
 	case c == contentZip:
 		// An .xls that is really an .xlsx (renamed, or saved so by a web
 		// application) opens directly too.
-		return openBook(path, path)
+		return openBook(ctx, path, path)
 	case c == contentOLE && isEncrypted(path):
 		return nil, nil, fmt.Errorf("%s: %w (protected by a password to open): open it, save it without the password (in Excel: File > Info > Protect Workbook > Encrypt with Password, and clear it) as .xlsx, and pull again",
 			path, ErrEncrypted)
@@ -168,8 +168,8 @@ func unpath(err error) error {
 // openBook reads the workbook at file as the grid of name, the path the
 // caller gave: verify checks every part first, then the workbook is read
 // as streams straight from the archive (see readBook).
-func openBook(file, name string) (*backend.Grid, func() error, error) {
-	if err := verify(file, name); err != nil {
+func openBook(ctx context.Context, file, name string) (*backend.Grid, func() error, error) {
+	if err := verify(ctx, file, name); err != nil {
 		return nil, nil, err
 	}
 	return readBook(file, name, defaultLimits)

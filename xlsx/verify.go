@@ -3,6 +3,7 @@ package xlsx
 import (
 	"archive/zip"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -35,7 +36,10 @@ var ErrDTD = errors.New("a part declares a DTD or entities")
 // and no XML part may declare a DTD or entities. A damaged or hostile
 // file is refused here, before any of it is parsed; the reader checks
 // what it reads again, so it does not depend on this pass for safety.
-func verify(file, name string) error {
+//
+// It stops soon after ctx ends (Ctrl-C), with ctx's error: a workbook of
+// gigabytes takes seconds to read.
+func verify(ctx context.Context, file, name string) error {
 	zr, err := zip.OpenReader(file)
 	if err != nil {
 		return fmt.Errorf("%s: %w: %w", name, ErrDamaged, err)
@@ -52,10 +56,12 @@ func verify(file, name string) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w: part %s: %w", name, ErrDamaged, f.Name, err)
 		}
-		scan := &dtdScan{xml: isXMLPart(f.Name)}
+		scan := &dtdScan{xml: isXMLPart(f.Name), ctx: ctx}
 		n, err := copyLimited(scan, rc, limit+1, buf)
 		rc.Close()
 		switch {
+		case ctx.Err() != nil:
+			return ctx.Err()
 		case n > limit:
 			return fmt.Errorf("%s: %w: part %s inflates beyond %d bytes", name, ErrTooLarge, f.Name, limit)
 		case err != nil:
@@ -92,6 +98,7 @@ func isXMLPart(name string) bool {
 // dtdScan looks for a DTD or an entity declaration in a stream, across
 // the chunks it comes in.
 type dtdScan struct {
+	ctx   context.Context // ends the scan when done
 	xml   bool
 	tail  []byte
 	found string
@@ -100,6 +107,9 @@ type dtdScan struct {
 var dtdMarks = [][]byte{[]byte("<!DOCTYPE"), []byte("<!ENTITY")}
 
 func (d *dtdScan) Write(p []byte) (int, error) {
+	if err := d.ctx.Err(); err != nil {
+		return 0, err
+	}
 	if !d.xml || d.found != "" {
 		return len(p), nil
 	}
