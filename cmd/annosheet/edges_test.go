@@ -398,6 +398,18 @@ func TestDamagedWorkbook(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "bt-b01") {
 		t.Errorf("status: exit %d:\n%s%s", code, stdout, errs)
 	}
+	// With the unreadable column, every row's bar still lines up.
+	width := -1
+	for _, l := range strings.Split(stdout, "\n") {
+		if !strings.HasSuffix(l, "%") {
+			continue
+		}
+		if width >= 0 && len(l) != width {
+			t.Errorf("the table's rows do not line up:\n%s", stdout)
+			break
+		}
+		width = len(l)
+	}
 	if rep := statusJSON(t, dir); rep.Total.Complete != 1 || rep.Total.Unreadable != len(akUnits) || rep.Total.Missing != 0 || !strings.Contains(stdout, "unreadable") {
 		t.Errorf("status: %+v", rep.Total)
 	}

@@ -80,6 +80,8 @@ func runStatusCounts(ctx context.Context, opt statusOptions, stdout, stderr io.W
 		head += "unreadable\t"
 	}
 	fmt.Fprintln(tw, head+"errors\tprogress")
+	// A blank row between the groups, with a cell for each column.
+	blank := strings.Repeat("\t", strings.Count(head, "\t")+1)
 	row := func(batch, ann string, t *study.Tally) {
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t", batch, ann, t.Units, t.Complete, t.Partial, t.Empty, t.Missing)
 		if unreadable {
@@ -91,12 +93,12 @@ func runStatusCounts(ctx context.Context, opt statusOptions, stdout, stderr io.W
 		row(t.Batch, who(t.Annotator), t)
 	}
 	if len(rep.Annotators) > 1 {
-		fmt.Fprintln(tw, "\t\t\t\t\t\t\t\t")
+		fmt.Fprintln(tw, blank)
 		for _, t := range rep.Annotators {
 			row("all batches", who(t.Annotator), t)
 		}
 	}
-	fmt.Fprintln(tw, "\t\t\t\t\t\t\t\t")
+	fmt.Fprintln(tw, blank)
 	row("study", "everyone", rep.Total)
 	if err := tw.Flush(); err != nil {
 		return err
