@@ -2,11 +2,13 @@ package study
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/mapping"
 )
 
@@ -47,7 +49,7 @@ func TestCountStatusOfPull(t *testing.T) {
 			// Errors: the conflict. Warnings: the unanswered required
 			// question of the copy's partial unit, the other copy.
 			{Batch: "ak-b01", Annotator: "ak", Workbook: m.path(0), Units: 3, Partial: 2, Empty: 1, Errors: 1, Warnings: 2},
-			{Batch: "bt-b01", Annotator: "bt", Workbook: "legal-gaps-bt-b01.xlsx", Units: 2, Missing: 2, Errors: 1},
+			{Batch: "bt-b01", Annotator: "bt", Workbook: filepath.Join(m.dir, "legal-gaps-bt-b01.xlsx"), Units: 2, Missing: 2, Errors: 1},
 		},
 		Annotators: []*Tally{
 			{Annotator: "ak", Units: 3, Partial: 2, Empty: 1, Errors: 1, Warnings: 2},
@@ -104,8 +106,8 @@ func TestCountStatus(t *testing.T) {
 					problem(mapping.Warning, "notes.ods", ""),
 				},
 				Workbooks:   []Workbook{{File: "shared.xlsx", Batch: "b01", Units: 4}},
-				batchOf:     map[string]string{"shared.xlsx": "b01"},
-				annotatorOf: map[[2]string]string{{"b01", "u1"}: "ak", {"b01", "u2"}: " AK ", {"b01", "u3"}: "bt", {"b01", "u4"}: ""},
+				batchOf:     map[string]batchKey{"shared.xlsx": {"", "b01"}},
+				annotatorOf: map[unitKey]string{{"", "b01", "u1"}: "ak", {"", "b01", "u2"}: " AK ", {"", "b01", "u3"}: "bt", {"", "b01", "u4"}: ""},
 			},
 			want: &Status{
 				Schema: StatusSchema,
@@ -132,8 +134,8 @@ func TestCountStatus(t *testing.T) {
 				Problems:    mapping.Problems{{Severity: mapping.Error, File: "back/b01.xlsx", Record: "u1", Err: ErrConflict, Message: "m"}},
 				Workbooks:   []Workbook{{File: "b01.xlsx", Batch: "b01"}, {File: "b02.xlsx", Batch: "b02"}, {File: "back/b01.xlsx", Batch: "b01"}},
 				Conflicts:   []Conflict{{Batch: "b01", Unit: "u1", Annotator: "ak", Files: [2]string{"b01.xlsx", "back/b01.xlsx"}, Answers: [2]string{"a", "b"}}},
-				batchOf:     map[string]string{"b01.xlsx": "b01", "b02.xlsx": "b02", "back/b01.xlsx": "b01"},
-				annotatorOf: map[[2]string]string{{"b01", "u1"}: "ak", {"b02", "u2"}: "bt"},
+				batchOf:     map[string]batchKey{"b01.xlsx": {"", "b01"}, "b02.xlsx": {"", "b02"}, "back/b01.xlsx": {"", "b01"}},
+				annotatorOf: map[unitKey]string{{"", "b01", "u1"}: "ak", {"", "b02", "u2"}: "bt"},
 			},
 			want: &Status{
 				Schema: StatusSchema,
@@ -157,5 +159,43 @@ func TestCountStatus(t *testing.T) {
 				t.Errorf("CountStatus (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestCountStatusTwoStudies: two studies whose batches share IDs are
+// counted apart, each batch under its own study and workbook.
+func TestCountStatusTwoStudies(t *testing.T) {
+	t.Parallel()
+	a, b := makeStudy(t), makeStudy(t)
+	if a.gen.Manifest.Study == b.gen.Manifest.Study {
+		t.Fatal("two studies with one ID")
+	}
+	files := &fakeFiles{books: map[string]func() (*backend.Grid, func() error, error){}}
+	for _, m := range []*made{a, b} {
+		for k, v := range m.files.books {
+			files.books[k] = v
+		}
+	}
+	src, err := Open([]string{a.dir, b.dir}, Backends{Files: files})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Pull(context.Background(), src, PullOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := CountStatus(res)
+	var got []string
+	for _, bt := range rep.Batches {
+		got = append(got, fmt.Sprintf("%s %s %s %d", bt.Study, bt.Batch, bt.Workbook, bt.Units))
+	}
+	want := []string{
+		fmt.Sprintf("%s ak-b01 %s 3", a.gen.Manifest.Study, a.path(0)),
+		fmt.Sprintf("%s bt-b01 %s 2", a.gen.Manifest.Study, a.path(1)),
+		fmt.Sprintf("%s ak-b01 %s 3", b.gen.Manifest.Study, b.path(0)),
+		fmt.Sprintf("%s bt-b01 %s 2", b.gen.Manifest.Study, b.path(1)),
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("batches (-want +got):\n%s", diff)
 	}
 }

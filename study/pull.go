@@ -46,8 +46,9 @@ type Result struct {
 	// error; Pull's caller decides whether to write them.
 	Conflicts []Conflict
 
-	batchOf     map[string]string    // a problem's file -> its batch
-	annotatorOf map[[2]string]string // batch, unit -> annotator
+	batchOf     map[string]batchKey            // a problem's file -> its study and batch
+	annotatorOf map[unitKey]string             // study, batch, unit -> annotator
+	studyOf     map[*mapping.Annotation]string // record -> its study
 }
 
 // NothingRead says that no workbook was read and no study named: every
@@ -91,6 +92,9 @@ func (r *Result) Counts() Counts {
 
 type batchKey struct{ study, batch string }
 
+// unitKey is a unit of a batch of a study.
+type unitKey struct{ study, batch, unit string }
+
 // puller is one Pull run.
 type puller struct {
 	src    *Sources
@@ -114,7 +118,7 @@ type puller struct {
 // with a warning that names it. Several workbooks of one batch are merged
 // unit by unit (see Merge).
 func Pull(ctx context.Context, src *Sources, opt PullOptions) (*Result, error) {
-	p := &puller{src: src, opt: opt, res: &Result{batchOf: map[string]string{}}, orders: map[string]map[string][]string{},
+	p := &puller{src: src, opt: opt, res: &Result{batchOf: map[string]batchKey{}, studyOf: map[*mapping.Annotation]string{}}, orders: map[string]map[string][]string{},
 		noted: map[batchKey]bool{}, copies: map[batchKey][]*copyOf{}, listed: map[batchKey]Ref{}, why: map[batchKey]string{}, cause: map[batchKey]error{}}
 	for _, m := range src.Manifests {
 		if opt.Template != "" && m.Template.Name != opt.Template {
@@ -161,7 +165,7 @@ func Pull(ctx context.Context, src *Sources, opt PullOptions) (*Result, error) {
 		}
 		if ref, cause := p.listed[k], p.cause[k]; cause != nil && !errors.Is(cause, mapping.ErrOtherStudy) {
 			// The listed workbook may hold answers its copies do not.
-			p.res.batchOf[ref.Path] = k.batch
+			p.res.batchOf[ref.Path] = k
 			p.res.Problems = append(p.res.Problems, &mapping.Problem{Severity: mapping.Error, File: ref.Path, Err: cause,
 				Message: fmt.Sprintf("the workbook of batch %s %s; its units are read from the other copies", k.batch, p.why[k])})
 		}
@@ -169,14 +173,17 @@ func Pull(ctx context.Context, src *Sources, opt PullOptions) (*Result, error) {
 		if ref, ok := p.listed[k]; ok && ref.Batch != nil {
 			m.Records = p.checkUnits(ref, m.Records, books[0].Path)
 		}
+		for _, r := range m.Records {
+			p.res.studyOf[r] = k.study
+		}
 		p.res.Records = append(p.res.Records, m.Records...)
 		p.res.Problems = append(p.res.Problems, m.Problems...)
 		p.res.Conflicts = append(p.res.Conflicts, m.Conflicts...)
 	}
 	p.res.Problems.Sort()
-	p.res.annotatorOf = map[[2]string]string{}
+	p.res.annotatorOf = map[unitKey]string{}
 	for _, r := range p.res.Records {
-		k := [2]string{r.Batch, r.Unit}
+		k := unitKey{p.res.studyOf[r], r.Batch, r.Unit}
 		if _, ok := p.res.annotatorOf[k]; !ok || r.Annotator != "" {
 			p.res.annotatorOf[k] = r.Annotator
 		}
@@ -289,7 +296,7 @@ func (p *puller) read(ctx context.Context, ref Ref) error {
 		p.why[k] = fmt.Sprintf("is not the one the manifest lists (it is batch %s)", pulled.Meta.Batch)
 	}
 	p.note(bk)
-	p.res.batchOf[ref.Path] = pulled.Meta.Batch
+	p.res.batchOf[ref.Path] = bk
 	p.copies[bk] = append(p.copies[bk], &copyOf{Path: ref.Path, Pulled: pulled})
 	p.res.Workbooks = append(p.res.Workbooks, Workbook{File: ref.Path, Template: pulled.Meta.Template, Batch: pulled.Meta.Batch, Study: pulled.Meta.Study, Units: len(pulled.Units)})
 	return nil
@@ -392,7 +399,7 @@ func (p *puller) missingWorkbook(ref Ref, why string, cause error) {
 	if ref.Spreadsheet != "" {
 		name = ref.Spreadsheet
 	}
-	p.res.batchOf[name] = ref.Batch.ID
+	p.res.batchOf[name] = batchKey{ref.Study, ref.Batch.ID}
 	sentinel := mapping.ErrMissingUnit
 	if cause != nil {
 		sentinel = errors.Join(mapping.ErrMissingUnit, cause)
@@ -406,7 +413,9 @@ func (p *puller) missingWorkbook(ref Ref, why string, cause error) {
 	p.res.Problems = append(p.res.Problems, &mapping.Problem{Severity: mapping.Error, File: name, Err: sentinel,
 		Message: fmt.Sprintf("the workbook of batch %s %s; its %d units are reported %s", ref.Batch.ID, why, len(ref.Batch.Units), reported)})
 	for _, u := range ref.Batch.Units {
-		p.res.Records = append(p.res.Records, absentRecord(ref, u, status, "the workbook "+why))
+		r := absentRecord(ref, u, status, "the workbook "+why)
+		p.res.studyOf[r] = ref.Study
+		p.res.Records = append(p.res.Records, r)
 	}
 }
 

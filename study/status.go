@@ -1,11 +1,16 @@
 package study
 
 import (
+	"maps"
+	"slices"
+
 	"github.com/annosheet/annosheet/mapping"
 )
 
 // Tally counts a group's units by status.
 type Tally struct {
+	// Study is the batch's study, given when the sources hold several.
+	Study     string `json:"study,omitempty"`
 	Batch     string `json:"batch,omitempty"`
 	Annotator string `json:"annotator"`
 	Workbook  string `json:"workbook,omitempty"`
@@ -83,25 +88,44 @@ type Status struct {
 // order they come), and per annotator. In a shared workbook, units nobody
 // has claimed yet count under the annotator "".
 func CountStatus(res *Result) *Status {
-	files := map[string]string{}
+	// Batches of several studies may share IDs: a batch is its study's.
+	files := map[batchKey]string{}
+	studies := map[string]bool{}
 	for _, b := range res.Workbooks {
-		if _, ok := files[b.Batch]; !ok {
-			files[b.Batch] = b.File
+		k := batchKey{b.Study, b.Batch}
+		if _, ok := files[k]; !ok {
+			files[k] = b.File
+		}
+	}
+	// A batch not read is named by the file the problems name (the path
+	// given, or the manifest's), in a stable order.
+	for _, path := range slices.Sorted(maps.Keys(res.batchOf)) {
+		if k := res.batchOf[path]; files[k] == "" {
+			files[k] = path
 		}
 	}
 	for _, r := range res.Records {
-		if _, ok := files[r.Batch]; !ok && !mapping.InHand(r.Status) {
-			files[r.Batch] = r.Source.File
+		k := batchKey{res.studyOf[r], r.Batch}
+		studies[k.study] = true
+		if _, ok := files[k]; !ok && !mapping.InHand(r.Status) {
+			files[k] = r.Source.File
 		}
 	}
+	type tallyKey struct{ study, batch, annotator string }
 	rep := &Status{Schema: StatusSchema, Total: &Tally{Annotator: "all"}, Conflicts: res.Conflicts}
-	byBatch := map[[2]string]*Tally{}
+	byBatch := map[tallyKey]*Tally{}
+	studyOf := map[*Tally]string{}
 	byAnn := map[string]*Tally{}
 	for _, r := range res.Records {
-		key := [2]string{r.Batch, foldID(r.Annotator)}
+		study := res.studyOf[r]
+		key := tallyKey{study, r.Batch, foldID(r.Annotator)}
 		bt := byBatch[key]
 		if bt == nil {
-			bt = &Tally{Batch: r.Batch, Annotator: r.Annotator, Workbook: files[r.Batch]}
+			bt = &Tally{Batch: r.Batch, Annotator: r.Annotator, Workbook: files[batchKey{study, r.Batch}]}
+			studyOf[bt] = study
+			if len(studies) > 1 {
+				bt.Study = study
+			}
 			byBatch[key] = bt
 			rep.Batches = append(rep.Batches, bt)
 		}
@@ -119,17 +143,17 @@ func CountStatus(res *Result) *Status {
 	// about no batch (a file not read) counts for the study only.
 	for _, p := range res.Problems {
 		rep.Total.problem(p)
-		batch, ok := res.batchOf[p.File]
+		bk, ok := res.batchOf[p.File]
 		if !ok {
 			continue
 		}
 		var t *Tally
 		if p.Record != "" {
-			t = byBatch[[2]string{batch, foldID(res.annotatorOf[[2]string{batch, p.Record}])}]
+			t = byBatch[tallyKey{bk.study, bk.batch, foldID(res.annotatorOf[unitKey{bk.study, bk.batch, p.Record}])}]
 		}
 		if t == nil {
 			for _, bt := range rep.Batches {
-				if bt.Batch == batch {
+				if bt.Batch == bk.batch && studyOf[bt] == bk.study {
 					t = bt
 					break
 				}

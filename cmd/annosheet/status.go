@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
@@ -90,7 +91,7 @@ func runStatusCounts(ctx context.Context, opt statusOptions, stdout, stderr io.W
 		fmt.Fprintf(tw, "%d\t%s\n", t.Errors, bar(t))
 	}
 	for _, t := range rep.Batches {
-		row(t.Batch, who(t.Annotator), t)
+		row(batchLabel(t), who(t.Annotator), t)
 	}
 	if len(rep.Annotators) > 1 {
 		fmt.Fprintln(tw, blank)
@@ -110,4 +111,17 @@ func runStatusCounts(ctx context.Context, opt statusOptions, stdout, stderr io.W
 		fmt.Fprintf(stderr, "%d errors and %d warnings found; 'annosheet pull' lists them by cell\n", t.Errors, t.Warnings)
 	}
 	return nil
+}
+
+// batchLabel names a batch in the table. When the sources hold several
+// studies, whose batch IDs may be the same, the batch is named with its
+// study's folder (or its study ID, for a spreadsheet).
+func batchLabel(t *study.Tally) string {
+	if t.Study == "" {
+		return t.Batch
+	}
+	if dir := filepath.Dir(t.Workbook); t.Workbook != "" && !strings.Contains(t.Workbook, "://") && dir != "." {
+		return dir + ": " + t.Batch
+	}
+	return "study " + t.Study + ": " + t.Batch
 }
