@@ -61,3 +61,13 @@ func Convert(t testing.TB, soffice, to, outDir string, files ...string) {
 		t.Fatalf("LibreOffice failed: %v\n%s", err, out)
 	}
 }
+
+// Pdftoppm returns poppler's pdftoppm, which renders PDF pages as PNG.
+func Pdftoppm(t testing.TB) string {
+	t.Helper()
+	if p, err := exec.LookPath("pdftoppm"); err == nil {
+		return p
+	}
+	missing(t, "pdftoppm", "apt-get install poppler-utils")
+	return ""
+}
