@@ -947,7 +947,7 @@ func TestTemplateJSON(t *testing.T) {
 	}{
 		{string(mqm), nil, []string{"doc", "seg", "rater", "errors"}},
 		{string(mqm), []string{"errors", "item", "object"}, []string{"category", "severity", "start", "end"}},
-		{builtinText(t, "qa-span-errors"), []string{"feedback", "object"}, []string{"errors", "missing-info"}},
+		{builtinText(t, "qa-span-errors"), []string{"feedback", "object"}, []string{"errors", "missing-info", "corrected-prediction"}},
 		{builtinText(t, "qa-span-errors"), []string{"feedback", "object", "errors", "item", "object"}, []string{"error type", "explanation", "start", "end"}},
 		{builtinText(t, "qa-span-errors"), []string{"feedback", "object", "missing-info", "item", "object"}, []string{"error type", "passage_id", "sentence_id"}},
 		{edit(t, base, "    id: {input: id}\n    label: {value: label}\n", "    z: {input: id}\n    a: 1\n    m: {value: label, default: null}\n"), nil, []string{"z", "a", "m"}},

@@ -122,7 +122,7 @@ func TestTemplatesShowJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &v); err != nil {
 		t.Fatal(err)
 	}
-	if v.Name != "qa-span-errors" || len(v.Questions) != 5 || v.Export.Fields["feedback"] == nil {
+	if v.Name != "qa-span-errors" || len(v.Questions) != 6 || v.Export.Fields["feedback"] == nil {
 		t.Errorf("JSON of the template: %+v", v)
 	}
 }

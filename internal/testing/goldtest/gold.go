@@ -74,6 +74,7 @@ type QARecord struct {
 			PassageID int    `json:"passage_id"`
 			Sentences []int  `json:"sentence_id"`
 		} `json:"missing-info"`
+		CorrectedPrediction string `json:"corrected-prediction"`
 	} `json:"feedback"`
 }
 
@@ -92,7 +93,8 @@ func ReadQA(path string) ([]QARecord, error) {
 // for Inconsistent Fact, the repeated text for Repetitive), then one per
 // piece of missing information. A block that needs more rows than it has
 // gets rows inserted inside it, as an annotator would. Every block is
-// marked Checked.
+// marked Checked, and its corrected prediction, where the record has one,
+// written on its first row.
 func FillQA(w *Workbook, t *templates.Template, recs []QARecord, annotator string) error {
 	q := t.QuestionByName("error_type")
 	label := func(code string) (string, error) {
@@ -165,6 +167,11 @@ func FillQA(w *Workbook, t *templates.Template, recs []QARecord, annotator strin
 		}
 		if err := w.Set(rows[0], "q:checked", true); err != nil {
 			return err
+		}
+		if c := r.Feedback.CorrectedPrediction; c != "" {
+			if err := w.Set(rows[0], "q:corrected_prediction", c); err != nil {
+				return err
+			}
 		}
 		if err := w.Set(rows[0], "annotator", annotator); err != nil {
 			return err

@@ -106,8 +106,7 @@ func TestGoldQAFeedback(t *testing.T) {
 	}
 	equal := 0
 	for i := range input {
-		want := input[i]["feedback"].(map[string]any)
-		delete(want, "corrected-prediction") // not annotated here
+		want := input[i]["feedback"]
 		got := exported[i]["feedback"]
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("record %d: exported feedback differs from the gold (-gold +exported):\n%s", i, diff)
@@ -122,6 +121,22 @@ func TestGoldQAFeedback(t *testing.T) {
 		}
 	}
 	t.Logf("QA-Feedback native export: %d of %d feedback objects equal to the gold", equal, len(input))
+	// The whole file, keys in the dataset's order (feedback's errors,
+	// missing-info, corrected-prediction) and in its style, is the
+	// dataset's file itself.
+	if !bytes.Equal(files[0].Data, raw) {
+		t.Errorf("the exported file is not the dataset's file byte for byte (first difference at byte %d)", firstDiff(files[0].Data, raw))
+	}
+}
+
+// firstDiff is the offset of the first byte where a and b differ.
+func firstDiff(a, b []byte) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return min(len(a), len(b))
 }
 
 // TestGoldLegal ticks every legal example's gold labels, pulls and exports
