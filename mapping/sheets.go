@@ -90,6 +90,7 @@ func (b *builder) annotateSheet() *backend.Sheet {
 	if b.t.Annotator.Position == "left" {
 		freeze = 2
 	}
+	freeze = b.frozenCols(freeze)
 	sh := &backend.Sheet{
 		Name:       backend.SheetAnnotate,
 		Columns:    cols,
