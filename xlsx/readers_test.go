@@ -127,7 +127,7 @@ func TestOpenpyxlReads(t *testing.T) {
 					t.Fatal(err)
 				}
 				spec := cols[col-1]
-				open := row > 1 && (spec.Role == templates.RoleAnswer || spec.Role == templates.RoleAnnotator)
+				open := row > 1 && (spec.Role == templates.RoleAnswer || spec.Role == templates.RoleAnnotator || spanSource(cols, spec))
 				if spec.Question != nil && spec.Question.Scope == "block" && row > 1 && !isUnitFirstRow(res, row) {
 					open = false
 				}

@@ -290,7 +290,7 @@ func checkLocks(t *testing.T, f *excelize.File, cols []templates.ColumnSpec, las
 				t.Fatal(err)
 			}
 			locked := st.Protection == nil || st.Protection.Locked
-			wantOpen := row > 1 && (c.Role == templates.RoleAnswer || c.Role == templates.RoleAnnotator)
+			wantOpen := row > 1 && (c.Role == templates.RoleAnswer || c.Role == templates.RoleAnnotator || spanSource(cols, c))
 			if c.Question != nil && c.Question.Scope == "block" && row == lastRow {
 				wantOpen = false // below a block's first row
 			}
@@ -308,7 +308,7 @@ func checkLocks(t *testing.T, f *excelize.File, cols []templates.ColumnSpec, las
 		}
 		st, _ := f.GetStyle(id)
 		open := st != nil && st.Protection != nil && !st.Protection.Locked
-		if open != (c.Role == templates.RoleAnswer || c.Role == templates.RoleAnnotator) {
+		if open != (c.Role == templates.RoleAnswer || c.Role == templates.RoleAnnotator || spanSource(cols, c)) {
 			t.Errorf("column %s (%s) default open = %v", backend.ColumnLetter(i), c.Header, open)
 		}
 	}
