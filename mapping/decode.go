@@ -797,12 +797,8 @@ func (p *puller) checkAnswers(u unitRow, a *answers, scope string, answered bool
 			continue
 		}
 		if r.When.Holds(get) && !r.Then.Holds(get) {
-			col := p.questionCol(t.QuestionByName(firstQuestion(r.Then, r.When)))
-			if c, ok := a.cells[firstQuestion(r.Then, r.When)]; ok && c >= 0 {
-				col = c
-			}
 			sev := r.Severity
-			p.problem(sev, ErrRule, u.ID, a.row, col, "%s", r.Message)
+			p.problem(sev, ErrRule, u.ID, a.row, p.ruleCol(r, a), "%s", r.Message)
 		}
 	}
 }

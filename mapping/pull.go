@@ -406,6 +406,7 @@ func (p *puller) readSheet() error {
 		if !any {
 			return nil
 		}
+		p.readSpanSources(&row, cells)
 		k := -1
 		if unit := row.cells[unitCol]; hasText(unit) {
 			found, pos, ok := p.unitOf(unit)
@@ -415,6 +416,7 @@ func (p *puller) readSheet() error {
 			}
 			k, row.pos = found, pos
 		}
+		p.checkSpanSources(k, &row)
 		seq = append(seq, placedRow{row: row, k: k, id: strings.TrimSpace(row.cells[idCol])})
 		return nil
 	})

@@ -345,7 +345,7 @@ func TestPullCells(t *testing.T) {
 			values: map[string]any{"pick": "n", "tags": []string{"a", "b"}},
 			status: mapping.StatusPartial,
 			probs: []prob{
-				{"error", "D2", "r1", `when "Tags" is one of a (Alpha), "Tags" has nothing but a (Alpha)`, mapping.ErrRule},
+				{"error", "E2", "r1", `when "Tags" is one of a (Alpha), "Tags" has nothing but a (Alpha)`, mapping.ErrRule},
 				{"warning", "J2", "r1", "say why not", mapping.ErrRule},
 			},
 		},

@@ -86,10 +86,12 @@ func (b *builder) annotateSheet() *backend.Sheet {
 			cols[i].Style.Unlocked = false // filled in for the annotator
 		}
 	}
+	b.openSpanSources(cols)
 	freeze := 1
 	if b.t.Annotator.Position == "left" {
 		freeze = 2
 	}
+	freeze = b.frozenCols(freeze)
 	sh := &backend.Sheet{
 		Name:       backend.SheetAnnotate,
 		Columns:    cols,
@@ -102,6 +104,7 @@ func (b *builder) annotateSheet() *backend.Sheet {
 	}
 	for i, c := range b.cols {
 		note := columnNote(c)
+		note = b.spanSourceNote(c, note)
 		if c.Role == templates.RoleAnnotator && b.opt.Annotator != "" {
 			note = "Your annotator ID, filled in for you: this workbook is yours alone."
 		}
@@ -205,7 +208,7 @@ func (b *builder) itemRows(it *item, emit func(backend.Row) error) error {
 					cell.Value = unit + b.rowMark + strconv.Itoa(k+1)
 				}
 			case templates.RoleContext:
-				cell.Style = styleContext
+				cell.Style = b.contextStyle(c)
 				show := k == 0 || t.Rows.Per == templates.PerElement && !c.Context.FirstRowOnly
 				if show {
 					cx := b.shown(it, c.Context)

@@ -18,13 +18,13 @@ import (
 func TestCountStatusOfPull(t *testing.T) {
 	t.Parallel()
 	m := makeStudy(t)
-	m.w.set("ak-b01", "F2", "TRUE")
+	m.w.set("ak-b01", "B2", "TRUE")
 	back := filepath.Join(m.dir, "returned.xlsx")
 	touch(t, back)
 	copied := &memWriter{books: map[string]map[string][][]string{"ak-b01": cloneBook(m.w.books["ak-b01"])}, order: m.w.order}
-	copied.set("ak-b01", "F2", "")
-	copied.set("ak-b01", "G2", "TRUE") // another answer than the original's
-	copied.set("ak-b01", "J3", "a note")
+	copied.set("ak-b01", "B2", "")
+	copied.set("ak-b01", "C2", "TRUE") // another answer than the original's
+	copied.set("ak-b01", "F3", "a note")
 	m.files.serve(back, copied, m.gen.Manifest.Batches[0])
 	delete(m.files.books, m.path(1))
 	skipped := filepath.Join(m.dir, "old.ods")

@@ -15,14 +15,14 @@ import (
 // errBroken is a backend that cannot read what is there.
 var errBroken = errors.New("read legal-gaps-ak-b01.xlsx: input/output error")
 
-// answer reads cell F2 of batch ak-b01's Annotate sheet, where the tests
+// answer reads cell B2 of batch ak-b01's Annotate sheet, where the tests
 // type an answer.
 func answer(w *memWriter) string {
 	rows := w.books["ak-b01"][backend.SheetAnnotate]
-	if len(rows) < 2 || len(rows[1]) < 6 {
+	if len(rows) < 2 || len(rows[1]) < 2 {
 		return ""
 	}
-	return rows[1][5]
+	return rows[1][1]
 }
 
 // TestGenerateAgain runs Generate a second time over a study it made.
@@ -63,7 +63,7 @@ func TestGenerateAgain(t *testing.T) {
 		},
 		{
 			name:    "Force over a workbook with answers is refused, naming it",
-			between: func(w *memWriter) { w.set("ak-b01", "F2", "TRUE") },
+			between: func(w *memWriter) { w.set("ak-b01", "B2", "TRUE") },
 			again:   func(o *GenerateOptions) { o.Force = true },
 			wantErr: "DIR/legal-gaps-ak-b01.xlsx holds answers for 1 unit",
 			wantIs:  ErrAnswered,
@@ -71,7 +71,7 @@ func TestGenerateAgain(t *testing.T) {
 		},
 		{
 			name:      "DiscardAnswers replaces it",
-			between:   func(w *memWriter) { w.set("ak-b01", "F2", "TRUE") },
+			between:   func(w *memWriter) { w.set("ak-b01", "B2", "TRUE") },
 			again:     func(o *GenerateOptions) { o.Force, o.DiscardAnswers = true, true },
 			sameStudy: true,
 		},
@@ -85,7 +85,7 @@ func TestGenerateAgain(t *testing.T) {
 		{
 			name: "a batch not made is made; the others are kept as they are",
 			between: func(w *memWriter) {
-				w.set("ak-b01", "F2", "TRUE")
+				w.set("ak-b01", "B2", "TRUE")
 				delete(w.books, "bt-b01")
 			},
 			kept:      1,
@@ -114,7 +114,7 @@ func TestGenerateAgain(t *testing.T) {
 					t.Fatalf("second Generate: error %v, want %s (%v)", err, c.wantErr, c.wantIs)
 				}
 				if got := answer(w); got != c.answer {
-					t.Errorf("F2 of ak-b01 is %q after the refusal, want %q", got, c.answer)
+					t.Errorf("B2 of ak-b01 is %q after the refusal, want %q", got, c.answer)
 				}
 				// The manifest on disk is still the first run's.
 				m, err := manifest.Read(first.Path)
@@ -135,7 +135,7 @@ func TestGenerateAgain(t *testing.T) {
 				t.Errorf("kept %d workbooks, want %d", second.Kept, c.kept)
 			}
 			if got := answer(w); got != c.answer {
-				t.Errorf("F2 of ak-b01 is %q, want %q", got, c.answer)
+				t.Errorf("B2 of ak-b01 is %q, want %q", got, c.answer)
 			}
 			for _, b := range second.Manifest.Batches {
 				if _, ok := w.books[b.ID]; !ok && len(b.Units) > 0 {

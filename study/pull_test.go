@@ -175,7 +175,7 @@ func TestPull(t *testing.T) {
 				touch(t, back)
 				copied := &memWriter{books: map[string]map[string][][]string{}, order: m.w.order}
 				copied.books["ak-b01"] = cloneBook(m.w.books["ak-b01"])
-				copied.set("ak-b01", "F3", "TRUE")
+				copied.set("ak-b01", "B3", "TRUE")
 				m.files.serve(back, copied, m.gen.Manifest.Batches[0])
 				return []string{m.dir}
 			},
@@ -190,7 +190,7 @@ func TestPull(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			m, other := makeStudy(t), makeStudy(t)
-			m.w.set("ak-b01", "F2", "TRUE")
+			m.w.set("ak-b01", "B2", "TRUE")
 			sources := c.setup(t, m, other)
 			src, err := Open(sources, Backends{Files: m.files})
 			if err != nil {

@@ -68,7 +68,7 @@ func TestPullStudyFolderCopy(t *testing.T) {
 	touch(t, returned)
 	copied := &memWriter{books: map[string]map[string][][]string{}, order: m.w.order}
 	copied.books["ak-b01"] = cloneBook(m.w.books["ak-b01"])
-	copied.set("ak-b01", "F3", "TRUE")
+	copied.set("ak-b01", "B3", "TRUE")
 	m.files.serve(returned, copied, m.gen.Manifest.Batches[0])
 
 	src, err := Open([]string{m.dir, back}, Backends{Files: m.files})
@@ -110,7 +110,7 @@ func TestGenerateOverAnotherFormat(t *testing.T) {
 		{
 			name: "XLSX workbooks with answers, then Sheets",
 			between: func(t *testing.T, w *memWriter, path string) {
-				w.set("ak-b01", "F2", "TRUE")
+				w.set("ak-b01", "B2", "TRUE")
 				// The files the XLSX backend would have written.
 				touch(t, filepath.Join(filepath.Dir(path), "legal-gaps-ak-b01.xlsx"))
 				touch(t, filepath.Join(filepath.Dir(path), "legal-gaps-bt-b01.xlsx"))

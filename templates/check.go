@@ -33,6 +33,7 @@ func check(t *Template, c *errs, overrides map[string]string) {
 	k.params(overrides)
 	k.input()
 	k.rows()
+	k.answersAt()
 	k.anonymize()
 	k.revealing()
 	k.context()

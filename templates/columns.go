@@ -38,8 +38,9 @@ type ColumnSpec struct {
 }
 
 // Columns lists the columns of the Annotate sheet in order: the ID, the
-// context, the answers, the annotator (left after the ID, or rightmost), and
-// the hidden unit column.
+// context, the answers (the answers before the context with rows.answers:
+// left), the annotator (left after the ID, or rightmost), and the hidden
+// unit column.
 func (t *Template) Columns() []ColumnSpec {
 	var cols []ColumnSpec
 	cols = append(cols, ColumnSpec{Key: RoleID, Header: t.Rows.IDHeader, Role: RoleID, Width: t.Rows.IDWidth, line: t.Rows.Line})
@@ -75,6 +76,7 @@ func (t *Template) Columns() []ColumnSpec {
 			cols = append(cols, base)
 		}
 	}
+	cols = t.placeAnswers(cols)
 	if t.Annotator.Position != "left" {
 		cols = append(cols, ann)
 	}

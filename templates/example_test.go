@@ -20,15 +20,15 @@ func ExampleBuiltin() {
 	// Output:
 	// legal-gaps version 1
 	// ID
-	// Previous context
-	// Cited paragraphs
-	// Generation
-	// Target
 	// 0 No gap
 	// 1 Intrinsic error/LLM error
 	// 2 Target Mismatch
 	// 3 Citation Error
 	// Note
+	// Previous context
+	// Cited paragraphs
+	// Generation
+	// Target
 	// Annotator ID
 	// Unit
 }

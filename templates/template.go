@@ -122,6 +122,11 @@ type Rows struct {
 	Spans string `yaml:"spans" json:"spans,omitempty"`
 	// Label is the choice question whose answer labels each span.
 	Label string `yaml:"label" json:"label,omitempty"`
+	// Answers is where the answer columns go: "left", right after the ID
+	// column (and the annotator's, when it is on the left) and frozen with
+	// it, so that they stay in view beside whichever context is scrolled
+	// to; or "right", after the context (the default).
+	Answers string `yaml:"answers" json:"answers,omitempty"`
 	// IDHeader is the header of the leftmost column, the instance id.
 	IDHeader string  `yaml:"id_header" json:"id_header,omitempty"`
 	IDWidth  float64 `yaml:"id_width" json:"id_width,omitempty"`

@@ -182,13 +182,13 @@ func TestReadDamage(t *testing.T) {
 		})), defaultLimits, []error{ErrDamaged}, annotatePart, "the part ends inside element <sheetData>"},
 		{"an undefined entity", rezip(t, book, editPart(annotatePart, func(b []byte) []byte {
 			return bytes.Replace(b, note, []byte("checked &foo; twice"), 1)
-		})), defaultLimits, []error{ErrDamaged}, annotatePart, "cell J4: undefined entity &foo;"},
+		})), defaultLimits, []error{ErrDamaged}, annotatePart, "cell F4: undefined entity &foo;"},
 		{"a DTD with entities in the sheet", rezip(t, book, editPart(annotatePart, func(b []byte) []byte {
 			return bytes.Replace(b, []byte("?>"), []byte(`?><!DOCTYPE worksheet [<!ENTITY a "aaaaaaaa"><!ENTITY b "&a;&a;&a;&a;">]>`), 1)
 		})), defaultLimits, []error{ErrDTD}, annotatePart, "<!DOCTYPE"},
 		{"a cell of 1 MiB", rezip(t, book, editPart(annotatePart, func(b []byte) []byte {
 			return bytes.Replace(b, note, bytes.Repeat([]byte("x"), 1<<20), 1)
-		})), defaultLimits, []error{ErrTooLarge}, annotatePart, "cell J4: more than 262144 bytes of text in one cell (MaxCellBytes)"},
+		})), defaultLimits, []error{ErrTooLarge}, annotatePart, "cell F4: more than 262144 bytes of text in one cell (MaxCellBytes)"},
 		{"a shared string of 1 MiB", oneSheet("", "<si><t>"+strings.Repeat("y", 1<<20)+"</t></si>", "").zip(t), defaultLimits,
 			[]error{ErrTooLarge}, "xl/sharedStrings.xml", "shared string 0 holds more than 262144 bytes of text (MaxCellBytes)"},
 		{"shared strings beyond their budget", oneSheet("", manyStrings.String(), "").zip(t), small,

@@ -82,10 +82,7 @@ func TestOpenpyxlReads(t *testing.T) {
 				}
 			}
 			ann := book.Sheets[1]
-			wantFreeze := "B2"
-			if tmpl.Annotator.Position == "left" {
-				wantFreeze = "C2"
-			}
+			wantFreeze := backend.CellName(frozenCols(tmpl), 2)
 			if ann.Freeze != wantFreeze || !ann.Protected || ann.SortLocked || ann.AutoFilterLocked {
 				t.Errorf("Annotate: freeze %q protected %v sort locked %v filter locked %v", ann.Freeze, ann.Protected, ann.SortLocked, ann.AutoFilterLocked)
 			}
@@ -130,7 +127,7 @@ func TestOpenpyxlReads(t *testing.T) {
 					t.Fatal(err)
 				}
 				spec := cols[col-1]
-				open := row > 1 && (spec.Role == templates.RoleAnswer || spec.Role == templates.RoleAnnotator)
+				open := row > 1 && (spec.Role == templates.RoleAnswer || spec.Role == templates.RoleAnnotator || spanSource(cols, spec))
 				if spec.Question != nil && spec.Question.Scope == "block" && row > 1 && !isUnitFirstRow(res, row) {
 					open = false
 				}

@@ -290,7 +290,7 @@ func checkLocks(t *testing.T, f *excelize.File, cols []templates.ColumnSpec, las
 				t.Fatal(err)
 			}
 			locked := st.Protection == nil || st.Protection.Locked
-			wantOpen := row > 1 && (c.Role == templates.RoleAnswer || c.Role == templates.RoleAnnotator)
+			wantOpen := row > 1 && (c.Role == templates.RoleAnswer || c.Role == templates.RoleAnnotator || spanSource(cols, c))
 			if c.Question != nil && c.Question.Scope == "block" && row == lastRow {
 				wantOpen = false // below a block's first row
 			}
@@ -308,7 +308,7 @@ func checkLocks(t *testing.T, f *excelize.File, cols []templates.ColumnSpec, las
 		}
 		st, _ := f.GetStyle(id)
 		open := st != nil && st.Protection != nil && !st.Protection.Locked
-		if open != (c.Role == templates.RoleAnswer || c.Role == templates.RoleAnnotator) {
+		if open != (c.Role == templates.RoleAnswer || c.Role == templates.RoleAnnotator || spanSource(cols, c)) {
 			t.Errorf("column %s (%s) default open = %v", backend.ColumnLetter(i), c.Header, open)
 		}
 	}
@@ -412,10 +412,7 @@ func checkPanes(t *testing.T, f *excelize.File, tmpl *templates.Template) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cols := 1
-	if tmpl.Annotator.Position == "left" {
-		cols = 2
-	}
+	cols := frozenCols(tmpl)
 	if !p.Freeze || p.YSplit != 1 || p.XSplit != cols {
 		t.Errorf("panes %+v: want the header row and %d column(s) frozen", p, cols)
 	}
@@ -485,8 +482,8 @@ func TestHostileText(t *testing.T) {
 	}
 	defer f.Close()
 	want := map[string]string{
-		"B2": "=1+1", "D2": "+SUM(A1:A2)", "E2": "-42", "C2": "[1] @cite\n=HYPERLINK(\"http://example.com\")",
-		"B3": "bell␇ and escape␛", "D3": "tab\tand\nnewline", "E3": "_x0041_ stays literal",
+		"G2": "=1+1", "I2": "+SUM(A1:A2)", "J2": "-42", "H2": "[1] @cite\n=HYPERLINK(\"http://example.com\")",
+		"G3": "bell␇ and escape␛", "I3": "tab\tand\nnewline", "J3": "_x0041_ stays literal",
 	}
 	for cell, v := range want {
 		got, err := f.GetCellValue(backend.SheetAnnotate, cell)
@@ -502,7 +499,7 @@ func TestHostileText(t *testing.T) {
 			t.Errorf("%s: formula %q, type %v: text must be stored as text", cell, formula, typ)
 		}
 	}
-	cut, _ := f.GetCellValue(backend.SheetAnnotate, "B4")
+	cut, _ := f.GetCellValue(backend.SheetAnnotate, "G4")
 	if n := len(utf16.Encode([]rune(cut))); n > backend.XLSXCellLimit || n < backend.XLSXCellLimit-100 {
 		t.Errorf("cut text has %d UTF-16 units; want close to, and not over, the limit", n)
 	}

@@ -113,7 +113,7 @@ func TestPullStrict(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, _, stderr := runCLI(t, "pull", book, "--strict", "--out", filepath.Join(t.TempDir(), "a.jsonl"))
-	want := "error: " + book + ": Annotate!F4: \"maybe\" is not a checkbox value; use TRUE or FALSE (unit gpt4o-12)\n" +
+	want := "error: " + book + ": Annotate!B4: \"maybe\" is not a checkbox value; use TRUE or FALSE (unit gpt4o-12)\n" +
 		"pulled 5 records from 1 workbook(s): 4 complete, 1 partial, 0 empty, 0 missing; 1 errors, 0 warnings\n" +
 		"annosheet: error-level problems found (--strict)\n"
 	if code != exitStrict || stderr != want {

@@ -1,0 +1,155 @@
+package mapping_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/templates"
+)
+
+const blockSpans = `name: bs
+version: 1
+title: Block spans
+instructions: Copy the errors.
+input: {format: jsonl, id: "{id}"}
+rows: {per: block, answer_rows: 3}
+context:
+  - {name: text, header: Text, path: text}
+  - {name: other, header: Other, path: other}
+questions:
+  - {name: quote, header: Quote, type: span, field: text}
+annotator: {claim: instance}
+`
+
+// TestSpanSources checks the context columns spans are copied from: open
+// to select in, with a note that says edits are ignored, while other
+// context stays locked; and on pull, spans found in the text as generated
+// and a warning on every cell whose text is not what was generated there.
+func TestSpanSources(t *testing.T) {
+	t.Parallel()
+	ks, err := templates.Load("ks.yaml", []byte(kitchenSink))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bs, err := templates.Load("bs.yaml", []byte(blockSpans))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const bsRecords = `{"id": "b1", "text": "one two\nthree two", "other": "x"}
+{"id": "b2", "text": "four", "other": "y"}
+`
+	type edit struct {
+		row       int // 1-based, on the Annotate sheet
+		key, text string
+	}
+	type prob struct{ Cell, Unit, Message string }
+	cases := []struct {
+		name    string
+		tp      *templates.Template
+		records string
+		edits   []edit
+		probs   []prob
+		spans   map[string]mapping.SpanValue // unit -> its quote
+	}{
+		{
+			name: "untouched", tp: ks, records: ksRecords,
+			edits: []edit{{2, "q:quote", "the mat"}, {2, "annotator", "AK"}, {2, "q:pick", "Yes"}},
+			spans: map[string]mapping.SpanValue{"r1": {Field: "text", Start: ptr(15), End: ptr(22), Text: "the mat"}},
+		},
+		{
+			name: "changed: the span is found in the text as generated", tp: ks, records: ksRecords,
+			edits: []edit{{2, "context:text", "the dog sat"}, {2, "q:quote", "the mat"}, {2, "annotator", "AK"}, {2, "q:pick", "Yes"}},
+			probs: []prob{{"B2", "r1", `the text of "Text" was changed here; the change is ignored: spans are found in the text as it was generated`}},
+			spans: map[string]mapping.SpanValue{"r1": {Field: "text", Start: ptr(15), End: ptr(22), Text: "the mat"}},
+		},
+		{
+			name: "deleted on a row that showed it", tp: ks, records: ksRecords,
+			edits: []edit{{3, "context:text", ""}},
+			probs: []prob{{"B3", "r2", `the text of "Text" was deleted here; the change is ignored: spans are found in the text as it was generated`}},
+		},
+		{
+			name: "other line breaks are the same text", tp: bs, records: bsRecords,
+			edits: []edit{{2, "context:text", "one two\r\nthree two"}, {2, "q:quote", "three"}},
+			spans: map[string]mapping.SpanValue{"b1": {Field: "text", Start: ptr(8), End: ptr(13), Text: "three"}},
+		},
+		{
+			name: "typed below a block's first row, and deleted on a first row", tp: bs, records: bsRecords,
+			edits: []edit{{3, "context:text", "a note of mine"}, {5, "context:text", ""}},
+			probs: []prob{
+				{"B3", "b1", `the text of "Text" was changed here; the change is ignored: spans are found in the text as it was generated`},
+				{"B5", "b2", `the text of "Text" was deleted here; the change is ignored: spans are found in the text as it was generated`},
+			},
+		},
+		{
+			name: "text cut to fit its cell is the text generated", tp: bs,
+			records: `{"id": "long", "text": "` + strings.Repeat("word ", 8000) + `end", "other": "x"}` + "\n",
+			edits:   []edit{{2, "q:quote", "end"}},
+			spans:   map[string]mapping.SpanValue{"long": {Field: "text", Start: ptr(40000), End: ptr(40003), Text: "end"}},
+		},
+		{
+			name: "other context is not compared", tp: bs, records: bsRecords,
+			edits: []edit{{2, "context:other", "changed"}, {5, "context:other", ""}},
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			m := newMemBook(t, c.tp, c.records)
+			for _, e := range c.edits {
+				m.setRow(e.row, e.key, e.text)
+			}
+			p := pullMem(t, m, mapping.PullOptions{})
+			var got []prob
+			for _, pr := range p.Problems {
+				if errors.Is(pr.Err, mapping.ErrContextEdited) {
+					got = append(got, prob{pr.Cell, pr.Record, pr.Message})
+				}
+			}
+			if diff := cmp.Diff(c.probs, got); diff != "" {
+				t.Errorf("problems (-want +got):\n%s", diff)
+			}
+			for unit, want := range c.spans {
+				r := record(p, unit)
+				var quote any = r.Values["quote"]
+				if len(r.Spans) > 0 {
+					s := r.Spans[0]
+					quote = mapping.SpanValue{Field: s.Field, Start: s.Start, End: s.End, Text: s.Text}
+				}
+				if diff := cmp.Diff(want, quote); diff != "" {
+					t.Errorf("%s: quote (-want +got):\n%s", unit, diff)
+				}
+			}
+		})
+	}
+}
+
+// TestSpanSourcesOpen checks the plan: a span source's column and cells
+// are unlocked and its header note says that edits are ignored; other
+// context stays locked.
+func TestSpanSourcesOpen(t *testing.T) {
+	t.Parallel()
+	tp, res := buildWith(t, "qa-span-errors", mapping.Options{}, data+"qa-feedback/dev_feedback.sample.json")
+	sh := sheet(t, res.Plan, backend.SheetAnnotate)
+	rows := rowsOf(t, sh)
+	notes := map[int]string{}
+	for _, n := range sh.Notes {
+		notes[n.Col] = n.Text
+	}
+	for i, c := range tp.Columns() {
+		if c.Role != templates.RoleContext {
+			continue
+		}
+		open := c.Key == "context:prediction"
+		if sh.Columns[i].Style.Unlocked != open || rows[1].Cells[i].Style.Unlocked != open {
+			t.Errorf("%s: column unlocked %v, first cell unlocked %v; want %v", c.Key, sh.Columns[i].Style.Unlocked, rows[1].Cells[i].Style.Unlocked, open)
+		}
+		if got := notes[i]; open != strings.Contains(got, "Changes made here are ignored") {
+			t.Errorf("%s: note %q", c.Key, got)
+		}
+	}
+}
