@@ -252,6 +252,10 @@ type Rule struct {
 	Severity  string `yaml:"severity" json:"severity,omitempty"`
 	Message   string `yaml:"message" json:"message,omitempty"`
 	Line      int    `yaml:"-" json:"-"`
+
+	// Check is what the sheet's Check column says while the rule does not
+	// hold: a few words; the message by default.
+	Check string `yaml:"check" json:"check,omitempty"`
 }
 
 // Cond is a condition on the answers of one unit (or one answer row).
