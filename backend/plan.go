@@ -40,6 +40,9 @@ type Sheet struct {
 	Notes []Note
 	// Merges join ranges of cells into one.
 	Merges []Merge
+	// ConditionalFormats fill cells while a formula holds, in order of
+	// precedence: where two fill a cell, the first wins.
+	ConditionalFormats []ConditionalFormat
 	// FitWidth prints the sheet landscape, scaled to one page wide.
 	FitWidth bool
 	// RowCount is how many rows Rows produces, header included. Backends
@@ -89,8 +92,8 @@ type Style struct {
 }
 
 // Cell is one cell's value and style. Value is nil (empty), a string,
-// int, int64, float64 or bool. Strings are always written as text, never
-// as a formula, whatever they start with.
+// int, int64, float64 or bool, or a Formula. Strings are always written
+// as text, never as a formula, whatever they start with.
 type Cell struct {
 	Value any
 	Style Style

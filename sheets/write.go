@@ -435,6 +435,7 @@ func (r *renderer) layout(sh *backend.Sheet, id int64) []*sheetsapi.Request {
 			MergeType: "MERGE_ALL",
 		}})
 	}
+	reqs = append(reqs, conditionalFormats(sh, id)...)
 	// Google refuses a filter over vertically merged cells (a block's
 	// context); such a sheet goes without filter buttons.
 	vertical := slices.ContainsFunc(sh.Merges, func(m backend.Merge) bool { return m.LastRow > m.FirstRow })
@@ -540,6 +541,9 @@ func rowSize(rd *sheetsapi.RowData) int {
 			if v.StringValue != nil {
 				n += escapedLen(*v.StringValue)
 			}
+			if v.FormulaValue != nil {
+				n += escapedLen(*v.FormulaValue)
+			}
 		}
 		if cd.Note != "" {
 			n += 12 + escapedLen(cd.Note)
@@ -602,6 +606,8 @@ func extendedValue(v any) *sheetsapi.ExtendedValue {
 			return nil
 		}
 		return &sheetsapi.ExtendedValue{StringValue: &v}
+	case backend.Formula:
+		return formulaValue(v)
 	case bool:
 		return &sheetsapi.ExtendedValue{BoolValue: &v}
 	case int:

@@ -117,6 +117,11 @@ func snapshot(t *testing.T, c *sheets.Client, id string) *sheetsapi.Spreadsheet 
 		if s.BasicFilter != nil {
 			s.BasicFilter.Range.SheetId = 0
 		}
+		for _, r := range s.ConditionalFormats {
+			for _, g := range r.Ranges {
+				g.SheetId = 0
+			}
+		}
 	}
 	return ss
 }

@@ -668,7 +668,8 @@ func (k *checker) cond(c *Cond, scope string) {
 		return
 	}
 	tests := 0
-	for _, set := range []bool{c.Answered != nil, c.AnyOf != nil, c.AllOf != nil, c.NoneOf != nil, c.Only != nil} {
+	// at_least and at_most together are one test: a range.
+	for _, set := range []bool{c.Answered != nil, c.AnyOf != nil, c.AllOf != nil, c.NoneOf != nil, c.Only != nil, c.AtLeast != nil || c.AtMost != nil} {
 		if set {
 			tests++
 		}
@@ -681,7 +682,7 @@ func (k *checker) cond(c *Cond, scope string) {
 	}
 	switch {
 	case c.Question != "" && (tests != 1 || groups != 0):
-		k.c.add(c.Line, "condition on %q needs exactly one of answered, any_of, all_of, none_of, only", c.Question)
+		k.c.add(c.Line, "condition on %q needs exactly one of answered, any_of, all_of, none_of, only, at_least/at_most", c.Question)
 		return
 	case c.Question == "" && (tests != 0 || groups != 1):
 		k.c.add(c.Line, "condition needs a question with one test, or exactly one of all, any, not")
@@ -705,6 +706,10 @@ func (k *checker) cond(c *Cond, scope string) {
 	if scope != "" && q.Scope != scope {
 		k.c.add(c.Line, "condition on %q: only questions asked on each answer row can be used here", c.Question)
 	}
+	if c.AtLeast != nil || c.AtMost != nil {
+		k.rangeCond(c, q)
+		return
+	}
 	codes := slices.Concat(c.AnyOf, c.AllOf, c.NoneOf, c.Only)
 	if len(codes) == 0 {
 		return
@@ -725,8 +730,32 @@ func (k *checker) cond(c *Cond, scope string) {
 				k.c.add(c.Line, "condition on %q: a bool is true or false, not %q", q.Name, code)
 			}
 		}
+	case TypeScale:
+		k.c.add(c.Line, "condition on %q: a scale question can only be tested with answered, at_least and at_most", q.Name)
 	default:
 		k.c.add(c.Line, "condition on %q: a %s question can only be tested with answered", q.Name, q.Type)
+	}
+}
+
+// rangeCond checks at_least and at_most: on a scale, a range that
+// some answer can fall in.
+func (k *checker) rangeCond(c *Cond, q *Question) {
+	if q.Type != TypeScale {
+		k.c.add(c.Line, "condition on %q: at_least and at_most apply to scale questions, not %s", q.Name, q.Type)
+		return
+	}
+	if q.Min == nil || q.Max == nil {
+		return // reported with the question
+	}
+	lo, hi := *q.Min, *q.Max
+	if c.AtLeast != nil {
+		lo = max(lo, *c.AtLeast)
+	}
+	if c.AtMost != nil {
+		hi = min(hi, *c.AtMost)
+	}
+	if lo > hi {
+		k.c.add(c.Line, "condition on %q: no answer on the scale %d–%d is %s", q.Name, *q.Min, *q.Max, c.rangeWords())
 	}
 }
 

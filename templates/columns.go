@@ -127,6 +127,22 @@ func (c *Cond) Describe(t *Template) string {
 		return fmt.Sprintf("%q is none of %s", name, labels(c.NoneOf))
 	case c.Only != nil:
 		return fmt.Sprintf("%q has nothing but %s", name, labels(c.Only))
+	case c.AtLeast != nil || c.AtMost != nil:
+		return fmt.Sprintf("%q is %s", name, c.rangeWords())
+	}
+	return ""
+}
+
+// rangeWords says at_least and at_most in words: "3 or more", "at most
+// 2", "from 2 to 4".
+func (c *Cond) rangeWords() string {
+	switch {
+	case c.AtLeast != nil && c.AtMost != nil:
+		return fmt.Sprintf("from %d to %d", *c.AtLeast, *c.AtMost)
+	case c.AtLeast != nil:
+		return fmt.Sprintf("%d or more", *c.AtLeast)
+	case c.AtMost != nil:
+		return fmt.Sprintf("%d or less", *c.AtMost)
 	}
 	return ""
 }

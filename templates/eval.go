@@ -1,6 +1,8 @@
 package templates
 
 import (
+	"encoding/json"
+	"math"
 	"slices"
 	"strconv"
 )
@@ -40,6 +42,9 @@ func (c *Cond) Holds(answer AnswerFunc) bool {
 	if c.Answered != nil {
 		return ok == *c.Answered
 	}
+	if c.AtLeast != nil || c.AtMost != nil {
+		return c.inRange(v, ok)
+	}
 	codes := answerCodes(v, ok)
 	has := func(code string) bool { return slices.Contains(codes, code) }
 	switch {
@@ -71,4 +76,33 @@ func answerCodes(v any, ok bool) []string {
 		return []string{strconv.Itoa(v)}
 	}
 	return nil
+}
+
+// inRange tests a scale's answer against at_least and at_most.
+func (c *Cond) inRange(v any, ok bool) bool {
+	n, isNum := wholeNumber(v)
+	if !ok || !isNum {
+		return false
+	}
+	return (c.AtLeast == nil || n >= *c.AtLeast) && (c.AtMost == nil || n <= *c.AtMost)
+}
+
+// wholeNumber reads a scale's answer: an int in canonical records, a
+// json.Number or float64 in records read back from JSON.
+func wholeNumber(v any) (int, bool) {
+	switch v := v.(type) {
+	case int:
+		return v, true
+	case int64:
+		return int(v), true
+	case float64:
+		if v == math.Trunc(v) && math.Abs(v) < 1e15 {
+			return int(v), true
+		}
+	case json.Number:
+		if n, err := strconv.Atoi(string(v)); err == nil {
+			return n, true
+		}
+	}
+	return 0, false
 }

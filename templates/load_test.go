@@ -409,9 +409,19 @@ func TestLoadErrors(t *testing.T) {
 			name:  "rule condition with two tests, and a test on a scale",
 			edits: []string{"{question: span, answered: true}", "{question: span, answered: true, any_of: [x]}\n  - when: {question: score, any_of: [\"1\"]}\n    then: {question: label, all_of: [good]}"},
 			want: []e{
-				{37, `condition on "span" needs exactly one of answered, any_of, all_of, none_of, only`},
-				{38, `condition on "score": a scale question can only be tested with answered`},
+				{37, `condition on "span" needs exactly one of answered, any_of, all_of, none_of, only, at_least/at_most`},
+				{38, `condition on "score": a scale question can only be tested with answered, at_least and at_most`},
 				{39, `condition on "label": all_of applies to multi questions`},
+			},
+		},
+		{
+			name:  "at_least and at_most off a scale, or past it",
+			edits: []string{"{question: span, answered: true}", "{question: span, at_least: 2}\n  - when: {question: score, at_least: 4, at_most: 3}\n    then: {question: label, answered: true}\n  - when: {question: score, at_most: 0}\n    then: {question: label, answered: true}\n  - when: {question: score, at_least: 2, answered: true}\n    then: {question: label, answered: true}"},
+			want: []e{
+				{37, `condition on "span": at_least and at_most apply to scale questions, not span`},
+				{38, `condition on "score": no answer on the scale 1–5 is from 4 to 3`},
+				{40, `condition on "score": no answer on the scale 1–5 is 0 or less`},
+				{42, `condition on "score" needs exactly one of answered, any_of, all_of, none_of, only, at_least/at_most`},
 			},
 		},
 		{

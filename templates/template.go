@@ -257,6 +257,10 @@ type Rule struct {
 	Severity  string `yaml:"severity" json:"severity,omitempty"`
 	Message   string `yaml:"message" json:"message,omitempty"`
 	Line      int    `yaml:"-" json:"-"`
+
+	// Check is what the sheet's Check column says while the rule does not
+	// hold: a few words; the message by default.
+	Check string `yaml:"check" json:"check,omitempty"`
 }
 
 // Cond is a condition on the answers of one unit (or one answer row).
@@ -278,6 +282,12 @@ type Cond struct {
 	Any  []*Cond  `yaml:"any" json:"any,omitempty"`
 	Not  *Cond    `yaml:"not" json:"not,omitempty"`
 	Line int      `yaml:"-" json:"-"`
+
+	// AtLeast and AtMost hold when a scale's answer is at least (at most)
+	// this number; given together, when it lies between them. Like any_of,
+	// they do not hold on an unanswered question.
+	AtLeast *int `yaml:"at_least" json:"at_least,omitempty"`
+	AtMost  *int `yaml:"at_most" json:"at_most,omitempty"`
 }
 
 // Claim units: what an annotator takes on by writing their ID.

@@ -29,7 +29,7 @@ func Write(p *backend.Plan, w io.Writer, opt WriteOptions) error {
 	if z := opt.Compression.zipWriter(); z != nil {
 		f.SetZipWriter(z)
 	}
-	wr := &writer{f: f, styles: map[backend.Style]int{}}
+	wr := &writer{f: f, styles: map[backend.Style]int{}, fills: map[string]int{}}
 	for i, sh := range p.Sheets {
 		if i == 0 {
 			if err := f.SetSheetName("Sheet1", sh.Name); err != nil {
@@ -68,6 +68,7 @@ func Write(p *backend.Plan, w io.Writer, opt WriteOptions) error {
 type writer struct {
 	f      *excelize.File
 	styles map[backend.Style]int
+	fills  map[string]int // conditional formats' fills, by colour
 }
 
 func (wr *writer) style(s backend.Style) (int, error) {
@@ -158,6 +159,10 @@ func (wr *writer) sheet(sh *backend.Sheet) error {
 			if err != nil {
 				return err
 			}
+			if f, ok := c.Value.(backend.Formula); ok {
+				vals[i] = excelize.Cell{StyleID: id, Formula: f.Text}
+				continue
+			}
 			vals[i] = excelize.Cell{StyleID: id, Value: c.Value}
 		}
 		var opts []excelize.RowOpts
@@ -182,6 +187,9 @@ func (wr *writer) sheet(sh *backend.Sheet) error {
 		if err := f.AddDataValidation(sh.Name, validation(v)); err != nil {
 			return fmt.Errorf("validation of column %s: %w", backend.ColumnLetter(v.Col), err)
 		}
+	}
+	if err := wr.conditionalFormats(sh); err != nil {
+		return err
 	}
 	for _, nt := range sh.Notes {
 		lines := strings.Count(nt.Text, "\n") + utf8.RuneCountInString(nt.Text)/40 + 2

@@ -29,6 +29,8 @@ type sheet struct {
 	cols   map[int64]*sheetsapi.DimensionProperties
 	rows   map[int64]*sheetsapi.DimensionProperties
 	filter *sheetsapi.BasicFilter
+	// conditional holds the conditional format rules, in order.
+	conditional []*sheetsapi.ConditionalFormatRule
 }
 
 // cell is what a cell holds.

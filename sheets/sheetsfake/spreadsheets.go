@@ -173,7 +173,7 @@ func (s *Server) createSpreadsheet(w http.ResponseWriter, body []byte, who princ
 func (s *Server) spreadsheetJSON(b *book, grid bool) *sheetsapi.Spreadsheet {
 	out := &sheetsapi.Spreadsheet{SpreadsheetId: b.id, SpreadsheetUrl: s.url(b.id), Properties: &sheetsapi.SpreadsheetProperties{Title: b.title}}
 	for _, sh := range b.sheets {
-		gs := &sheetsapi.Sheet{Properties: sh.props, Merges: sh.merges, BasicFilter: sh.filter}
+		gs := &sheetsapi.Sheet{Properties: sh.props, Merges: sh.merges, BasicFilter: sh.filter, ConditionalFormats: sh.conditional}
 		for _, pr := range b.protected {
 			if pr.Range.SheetId == sh.props.SheetId {
 				gs.ProtectedRanges = append(gs.ProtectedRanges, pr)
@@ -499,6 +499,8 @@ func (s *Server) apply(t *tx, b *book, rq *sheetsapi.Request, raw rawRequest) (*
 		n := len(sh.merges)
 		sh.merges = append(sh.merges, &sheetsapi.GridRange{SheetId: sh.props.SheetId, StartRowIndex: r0, EndRowIndex: r1, StartColumnIndex: c0, EndColumnIndex: c1})
 		t.undo = append(t.undo, func() { sh.merges = sh.merges[:n] })
+	case rq.AddConditionalFormatRule != nil:
+		return nil, addConditionalFormatRule(t, b, rq.AddConditionalFormatRule)
 	case rq.UpdateDimensionProperties != nil:
 		return nil, updateDimensionProperties(t, b, rq.UpdateDimensionProperties)
 	case rq.InsertDimension != nil:
@@ -1082,6 +1084,7 @@ func insertDimension(t *tx, b *book, in *sheetsapi.InsertDimensionRequest) error
 		c.Range = shiftRows(sh.filter.Range, at, n)
 		sh.filter = &c
 	}
+	shiftConditional(t, sh, at, n)
 	return nil
 }
 

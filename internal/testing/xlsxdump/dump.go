@@ -144,6 +144,9 @@ func (d *dumper) sheet(name string, active bool) error {
 		}
 		d.printf("\n")
 	}
+	if err := d.conditionalFormats(name); err != nil {
+		return err
+	}
 	merges, _ := f.GetMergeCells(name, true)
 	for _, m := range merges {
 		d.printf("  merge %s:%s\n", m.GetStartAxis(), m.GetEndAxis())

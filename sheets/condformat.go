@@ -1,0 +1,37 @@
+package sheets
+
+import (
+	sheetsapi "google.golang.org/api/sheets/v4"
+
+	"github.com/annosheet/annosheet/backend"
+)
+
+// formulaValue is a Formula cell's value: the only way a formula enters a
+// spreadsheet annosheet writes (strings are always string values).
+func formulaValue(f backend.Formula) *sheetsapi.ExtendedValue {
+	s := "=" + f.Text
+	return &sheetsapi.ExtendedValue{FormulaValue: &s}
+}
+
+// conditionalFormats are the requests that add a sheet's conditional
+// formats, each at its place in the plan's order: Google applies the
+// first rule that holds.
+func conditionalFormats(sh *backend.Sheet, id int64) []*sheetsapi.Request {
+	var reqs []*sheetsapi.Request
+	for i, cf := range sh.ConditionalFormats {
+		reqs = append(reqs, &sheetsapi.Request{AddConditionalFormatRule: &sheetsapi.AddConditionalFormatRuleRequest{
+			Index: int64(i),
+			Rule: &sheetsapi.ConditionalFormatRule{
+				Ranges: []*sheetsapi.GridRange{{SheetId: id,
+					StartRowIndex: int64(cf.FirstRow - 1), EndRowIndex: int64(cf.LastRow),
+					StartColumnIndex: int64(cf.FirstCol), EndColumnIndex: int64(cf.LastCol + 1)}},
+				BooleanRule: &sheetsapi.BooleanRule{
+					Condition: &sheetsapi.BooleanCondition{Type: "CUSTOM_FORMULA", Values: []*sheetsapi.ConditionValue{{UserEnteredValue: "=" + cf.Formula}}},
+					Format:    &sheetsapi.CellFormat{BackgroundColor: color(cf.Fill)},
+				},
+			},
+			ForceSendFields: []string{"Index"},
+		}})
+	}
+	return reqs
+}

@@ -1,0 +1,31 @@
+package xlsx
+
+import (
+	"fmt"
+
+	"github.com/xuri/excelize/v2"
+
+	"github.com/annosheet/annosheet/backend"
+)
+
+// conditionalFormats adds a sheet's conditional formats, in the plan's
+// order of precedence: excelize gives each rule the next priority.
+func (wr *writer) conditionalFormats(sh *backend.Sheet) error {
+	for _, cf := range sh.ConditionalFormats {
+		id, ok := wr.fills[cf.Fill]
+		if !ok {
+			var err error
+			id, err = wr.f.NewConditionalStyle(&excelize.Style{Fill: excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{cf.Fill}}})
+			if err != nil {
+				return err
+			}
+			wr.fills[cf.Fill] = id
+		}
+		ref := backend.CellName(cf.FirstCol, cf.FirstRow) + ":" + backend.CellName(cf.LastCol, cf.LastRow)
+		err := wr.f.SetConditionalFormat(sh.Name, ref, []excelize.ConditionalFormatOptions{{Type: "formula", Criteria: cf.Formula, Format: &id}})
+		if err != nil {
+			return fmt.Errorf("conditional format of %s: %w", ref, err)
+		}
+	}
+	return nil
+}
