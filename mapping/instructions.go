@@ -18,10 +18,14 @@ func TemplateHash(t *templates.Template) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// The Instructions sheet has four columns; prose spans all of them.
-var instrWidths = []float64{34, 18, 72, 12}
+// The Instructions sheet has four columns; prose spans the first three,
+// some 80 characters wide, so that its lines stay easy to read.
+var instrWidths = []float64{24, 14, 40, 18}
 
-const instrCols = 4
+const (
+	instrCols  = 4
+	instrProse = 3 // columns a paragraph spans
+)
 
 var (
 	styleTitle   = backend.Style{Bold: true, Size: 16, Wrap: true}
@@ -43,13 +47,13 @@ func (in *instr) prose(text string, st backend.Style) {
 	r := backend.Row{Cells: make([]backend.Cell, instrCols)}
 	r.Cells[0] = backend.Cell{Value: text, Style: st}
 	width := 0.0
-	for _, w := range instrWidths {
+	for _, w := range instrWidths[:instrProse] {
 		width += w
 	}
 	r.Height = textHeight(text, width, st.Size)
 	in.rows = append(in.rows, r)
 	n := len(in.rows)
-	in.merges = append(in.merges, backend.Merge{FirstRow: n, LastRow: n, FirstCol: 0, LastCol: instrCols - 1})
+	in.merges = append(in.merges, backend.Merge{FirstRow: n, LastRow: n, FirstCol: 0, LastCol: instrProse - 1})
 }
 
 // table adds a row of cells, one per column.
@@ -127,7 +131,10 @@ func (b *builder) instructionsSheet() *backend.Sheet {
 	in.prose("Columns", styleHeading)
 	in.table(styleTHead, "Column", "Kind", "What it holds, or what to enter", "Required")
 	for _, c := range b.cols {
-		kind, what, req := columnGuide(t, c)
+		if cells, ok := questionGuide(t, c); ok {
+			in.table(styleTCell, cells...)
+		}
+		kind, what, req := b.guide(c)
 		if kind == "" {
 			continue
 		}
@@ -185,7 +192,7 @@ func (b *builder) instructionsSheet() *backend.Sheet {
 func (b *builder) howTo() []string {
 	t := b.t
 	var out []string
-	out = append(out, "Fill in the white columns. Grey columns show what you judge; they are locked.")
+	out = append(out, b.colourGuide())
 	switch t.Rows.Per {
 	case templates.PerRecord:
 		out = append(out, fmt.Sprintf("Each row is one instance; the %q column names it.", t.Rows.IDHeader))
@@ -194,27 +201,17 @@ func (b *builder) howTo() []string {
 	case templates.PerBlock:
 		out = append(out, fmt.Sprintf("Each instance is a block of %d rows with the same %q: the first row shows the context, every row takes one answer. Need more rows? Insert them inside the block (right-click a row number, Insert).", t.Rows.AnswerRows, t.Rows.IDHeader))
 	}
-	if t.Bands.Columns == "id" {
-		out = append(out, fmt.Sprintf("The colour of the %q column changes whenever a new group of rows starts.", t.Rows.IDHeader))
-	} else {
-		out = append(out, "Rows that belong together share a colour; the colour changes with the next group.")
-	}
-	if t.Annotator.Claim == templates.ClaimInstance {
-		out = append(out, fmt.Sprintf("Write your annotator ID in the %q column on every row of each instance you take, so that nobody else takes it. One instance, one annotator.", t.Annotator.Header))
-	} else {
-		out = append(out, fmt.Sprintf("Write your annotator ID in the %q column on every row you annotate.", t.Annotator.Header))
-	}
+	out = append(out, b.frozenGuide())
+	out = append(out, b.annotatorGuide())
 	for _, q := range t.Questions {
 		if q.Type == templates.TypeMulti && q.Render == "checkboxes" || q.Type == templates.TypeBool {
 			out = append(out, "Checkbox columns take TRUE (ticked) or FALSE. Leave them empty until you have judged the row.")
 			break
 		}
 	}
-	for _, q := range t.Questions {
-		if q.Type == templates.TypeSpan {
-			out = append(out, "Span columns take text copied exactly from the context column named in the header note; copy, do not retype.")
-			break
-		}
+	out = append(out, b.spanGuide()...)
+	if s, _, _ := b.checkGuide(); s != "" {
+		out = append(out, s)
 	}
 	out = append(out, "Selecting an answer cell shows what it expects; the header notes explain every column.")
 	if t.Rows.Per == templates.PerBlock {
@@ -242,19 +239,18 @@ func columnGuide(t *templates.Template, c templates.ColumnSpec) (kind, what, req
 		return "", "", ""
 	}
 	q := c.Question
-	if q.Required {
-		req = "yes"
-	}
+	req = requiredGuide(t, q)
 	what = q.Description
 	switch {
 	case c.Option != nil:
-		kind, what = "checkbox", c.Option.Description
+		// Required as a whole: see questionGuide.
+		kind, what, req = "checkbox", c.Option.Description, ""
 	case c.Part == templates.PartPassage:
 		kind, what = "number", "The passage that holds the evidence."
 	case c.Part == templates.PartSentences:
 		kind, what = "numbers", "The evidence sentences in that passage, separated by commas."
 	case c.Part == templates.PartOccurrence:
-		kind, what, req = "number", "Which occurrence of the span is meant, when its text occurs more than once.", ""
+		kind, what, req = "number", "Only when the copied text occurs more than once: which occurrence you mean, counting from the start. In \"the cat saw the dog\", the second \"the\" is 2. Empty when the text occurs once.", ""
 	case q.Type == templates.TypeChoice:
 		kind = "dropdown"
 	case q.Type == templates.TypeMulti:
