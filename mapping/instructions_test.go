@@ -68,7 +68,7 @@ func TestInstructionsTrue(t *testing.T) {
 			name: "qa-span-errors",
 			want: []string{
 				`they are locked, except "Prediction", from which you copy text.`,
-				`"Checked" is answered once per block, on its first row; below it the cells are light grey and locked.`,
+				`"Checked" and "Corrected prediction" are answered once per block, on its first row; below it the cells are light grey and locked.`,
 				`Copy the text of "Error span" and "Repeated text" exactly from "Prediction"`,
 				`If the text you copy occurs more than once in "Prediction", say which one you mean in "Error span: occurrence", counting from the start: in "the cat saw the dog", the second "the" is occurrence 2.`,
 			},
