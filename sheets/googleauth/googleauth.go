@@ -171,10 +171,22 @@ func Login(ctx context.Context, cfg *oauth2.Config, opt LoginOptions) (*oauth2.T
 		}
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		fmt.Fprintf(w, "<!doctype html><title>annosheet</title><p>%s</p>", html.EscapeString(page))
+		// The page reaches the browser before the sign-in goes on and
+		// the listener closes.
+		if f, ok := w.(http.Flusher); ok {
+			f.Flush()
+		}
 		once.Do(func() { got <- a })
 	})}
 	go srv.Serve(ln)
-	defer srv.Close()
+	defer func() {
+		// Let a page being written finish, briefly; then close.
+		stop, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		if srv.Shutdown(stop) != nil {
+			srv.Close()
+		}
+	}()
 
 	fmt.Fprintf(opt.Notify, "Sign in to Google in your browser. If it does not open, open this link:\n\n  %s\n\nWaiting for Google's answer on %s ...\n", link, c.RedirectURL)
 	if opt.Open != nil {
