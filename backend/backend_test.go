@@ -68,3 +68,29 @@ func TestLimitsOf(t *testing.T) {
 		t.Error(`LimitsOf("csv") is known`)
 	}
 }
+
+func TestLinkRef(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		sheet string
+		want  string
+	}{
+		{"Read", "Read!C12"},
+		{"Annotate", "Annotate!C12"},
+		{"_annosheet", "_annosheet!C12"},
+		{"My sheet", "'My sheet'!C12"},
+		{"O'Brien", "'O''Brien'!C12"},
+		{"2024", "'2024'!C12"},
+		{"AB12", "'AB12'!C12"},
+		{"R1C1", "'R1C1'!C12"},
+		{"R", "'R'!C12"},
+		{"Résumé", "'Résumé'!C12"},
+		{"", "''!C12"},
+	}
+	for _, tt := range tests {
+		l := &backend.Link{Sheet: tt.sheet, Row: 12, Col: 2}
+		if got := l.Ref(); got != tt.want {
+			t.Errorf("Link{Sheet: %q}.Ref() = %q, want %q", tt.sheet, got, tt.want)
+		}
+	}
+}

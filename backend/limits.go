@@ -19,6 +19,10 @@ const (
 // way (see Validation.Inline).
 const MaxInlineList = 255
 
+// MaxLinks is the most hyperlinks a sheet holds (Excel's limit); a plan
+// links no more cells of a sheet than that.
+const MaxLinks = 65530
+
 // TruncationMarker ends a cell whose text was cut to fit its backend's
 // cell limit; %d and %d are the characters shown and the characters in
 // full.

@@ -94,6 +94,20 @@ type Style struct {
 type Cell struct {
 	Value any
 	Style Style
+	// Link, when set, makes the cell a hyperlink to a cell of the same
+	// workbook. Value must then be a string.
+	Link *Link
+}
+
+// Link is a hyperlink to a cell of a sheet of the same workbook. Excel and
+// LibreOffice link a whole cell; Google Sheets links part of a cell's
+// text, here the text from byte From of the cell's value to its end, so
+// that the rest of the cell reads as plain text there.
+type Link struct {
+	Sheet string
+	Row   int // 1-based
+	Col   int // 0-based
+	From  int // byte offset in the cell's value where the link's text starts
 }
 
 // Row is one row of cells, from column A. Height is in points; 0 leaves

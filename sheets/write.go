@@ -482,6 +482,13 @@ func (r *renderer) cells(sh *backend.Sheet, id int64, add func(*sheetsapi.Reques
 			if note, ok := notes[[2]int{n, i}]; ok {
 				cd.Note = note
 			}
+			if cell.Link != nil {
+				runs, err := r.linkRuns(cell)
+				if err != nil {
+					return fmt.Errorf("%s: %w", backend.CellName(i, n), err)
+				}
+				cd.TextFormatRuns = runs
+			}
 			if withoutFill(cell.Style) != withoutFill(col) {
 				special = true
 			}
@@ -515,6 +522,7 @@ func (r *renderer) cells(sh *backend.Sheet, id int64, add func(*sheetsapi.Reques
 		}
 		block.Rows = append(block.Rows, rd)
 		blockSize += size
+		withRuns(block, rd)
 		return nil
 	})
 	if err != nil {
@@ -544,6 +552,7 @@ func rowSize(rd *sheetsapi.RowData) int {
 		if cd.Note != "" {
 			n += 12 + escapedLen(cd.Note)
 		}
+		n += runsSize(cd.TextFormatRuns)
 	}
 	return n
 }

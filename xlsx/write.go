@@ -164,7 +164,10 @@ func (wr *writer) sheet(sh *backend.Sheet) error {
 		if r.Height > 0 {
 			opts = append(opts, excelize.RowOpts{Height: r.Height})
 		}
-		return sw.SetRow(backend.CellName(0, n), vals, opts...)
+		if err := sw.SetRow(backend.CellName(0, n), vals, opts...); err != nil {
+			return err
+		}
+		return wr.links(sh.Name, n, r.Cells)
 	})
 	if err != nil {
 		return err

@@ -3542,3 +3542,43 @@ func TestAbout(t *testing.T) {
 	_, err = e.drive.About.Get().Do()
 	wantAPIError(t, err, 400, "The 'fields' parameter is required for this method.")
 }
+
+// TestTextFormatRuns checks the rich text of a cell: runs written with
+// a string are kept and read back, a link among them; a new value, by
+// updateCells or the values API, erases them; runs on a number are not
+// kept, as runs apply to strings only.
+func TestTextFormatRuns(t *testing.T) {
+	e := start(t, sheetsfake.Options{})
+	id := newBook(t, e.sheets)
+	link := []*sheetsapi.TextFormatRun{
+		{StartIndex: 6, Format: &sheetsapi.TextFormat{Link: &sheetsapi.Link{Uri: "#gid=0&range=A9"}}},
+	}
+	text := func(s string) *sheetsapi.CellData {
+		return &sheetsapi.CellData{UserEnteredValue: &sheetsapi.ExtendedValue{StringValue: ptr(s)}, TextFormatRuns: link}
+	}
+	mustBatch(t, e.sheets, id, setCells(0, 0, 0, "userEnteredValue,textFormatRuns", text("Text. → read in full"), text("B1 too")))
+	got := cellAt(withGrid(t, e.sheets, id), 0, 0, 0)
+	if d := cmp.Diff(link, got.TextFormatRuns, ignoreServer); d != "" {
+		t.Errorf("A1 runs (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff([][]any{{"Text. → read in full", "B1 too"}}, readValues(t, e.sheets, id, "Sheet1!A1:B1", "")); d != "" {
+		t.Errorf("values (-want +got):\n%s", d)
+	}
+
+	// A new value erases the runs, by either way of writing it.
+	mustBatch(t, e.sheets, id, setString(0, 0, 0, "new"))
+	mustWrite(t, e.sheets, id, "Sheet1!B1", "RAW", []any{"new too"})
+	sp := withGrid(t, e.sheets, id)
+	for c := range 2 {
+		if got := cellAt(sp, 0, 0, c); got == nil || got.TextFormatRuns != nil {
+			t.Errorf("cell %d of row 1 = %+v, want a value without runs", c, got)
+		}
+	}
+
+	// Runs on a number are not kept.
+	num := &sheetsapi.CellData{UserEnteredValue: &sheetsapi.ExtendedValue{NumberValue: ptr(3.0)}, TextFormatRuns: link}
+	mustBatch(t, e.sheets, id, setCells(0, 1, 0, "userEnteredValue,textFormatRuns", num))
+	if got := cellAt(withGrid(t, e.sheets, id), 0, 1, 0); got == nil || got.TextFormatRuns != nil {
+		t.Errorf("A2 = %+v, want a number without runs", got)
+	}
+}

@@ -37,6 +37,7 @@ type cell struct {
 	format     *sheetsapi.CellFormat
 	validation *sheetsapi.DataValidationRule
 	note       string
+	runs       []*sheetsapi.TextFormatRun // rich text of a string value
 }
 
 func (b *book) sheetByID(id int64) *sheet {
@@ -74,7 +75,7 @@ func (b *book) firstVisible() *sheet {
 // empty reports whether a cell holds nothing: Google does not list such
 // cells, even once written to and rolled back.
 func (c *cell) empty() bool {
-	return c == nil || c.value == nil && c.format == nil && c.validation == nil && c.note == ""
+	return c == nil || c.value == nil && c.format == nil && c.validation == nil && c.note == "" && c.runs == nil
 }
 
 func (s *sheet) rowCount() int64 { return s.props.GridProperties.RowCount }

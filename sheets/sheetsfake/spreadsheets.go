@@ -216,6 +216,7 @@ func (sh *sheet) gridData() *sheetsapi.GridData {
 			cd := &sheetsapi.CellData{}
 			if c != nil {
 				cd.UserEnteredValue, cd.UserEnteredFormat, cd.DataValidation, cd.Note = c.value, c.format, c.validation, c.note
+				cd.TextFormatRuns = c.runs
 			}
 			rd.Values = append(rd.Values, cd)
 		}
@@ -832,12 +833,17 @@ func setCell(t *tx, sh *sheet, r, c int64, cd *sheetsapi.CellData, fields string
 	}
 	cl := sh.at(r, c)
 	t.keep(cl)
+	runs := false
 	for _, f := range fieldList(fields) {
 		switch {
 		case f == "*":
 			cl.value, cl.format, cl.validation, cl.note = cd.UserEnteredValue, cd.UserEnteredFormat, cd.DataValidation, cd.Note
+			cl.runs, runs = nil, true
 		case f == "userEnteredValue":
-			cl.value = cd.UserEnteredValue
+			// A new value erases the runs of the old one.
+			cl.value, cl.runs = cd.UserEnteredValue, nil
+		case f == "textFormatRuns":
+			runs = true
 		case f == "note":
 			cl.note = cd.Note
 		case f == "dataValidation":
@@ -852,7 +858,19 @@ func setCell(t *tx, sh *sheet, r, c int64, cd *sheetsapi.CellData, fields string
 			return fmt.Errorf("the fake does not update cell field %q", f)
 		}
 	}
+	if runs {
+		cl.runs = textRuns(cl.value, cd.TextFormatRuns)
+	}
 	return nil
+}
+
+// textRuns is what a cell keeps of the runs of rich text written to it:
+// runs apply to a string value only, as Google documents them.
+func textRuns(v *sheetsapi.ExtendedValue, runs []*sheetsapi.TextFormatRun) []*sheetsapi.TextFormatRun {
+	if v == nil || v.StringValue == nil || len(runs) == 0 {
+		return nil
+	}
+	return runs
 }
 
 // setFormatField sets one part of a cell's format, keeping the rest. The

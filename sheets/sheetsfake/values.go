@@ -322,7 +322,7 @@ func writeValues(t *tx, b *book, vr *sheetsapi.ValueRange, input string) (*sheet
 				return nil, nil, fmt.Errorf("%s: %v", a1(r, c), err)
 			}
 			t.keep(cl)
-			cl.value = ev
+			cl.value, cl.runs = ev, nil
 			res.UpdatedCells++
 			maxCol = max(maxCol, int64(j)+1)
 		}

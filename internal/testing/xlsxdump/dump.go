@@ -1,7 +1,7 @@
 // Package xlsxdump renders a workbook as readable text: sheets and their
 // visibility, panes, protection, columns, validations, merges, notes, and
-// every cell with its value and, where it differs from its column, its
-// style. Tests compare dumps with golden files instead of zip bytes, and a
+// every cell with its value, its link within the workbook and, where it
+// differs from its column, its style. Tests compare dumps with golden files instead of zip bytes, and a
 // person can read a diff of them.
 //
 //	text, err := xlsxdump.File("study/legal-gaps-b01.xlsx", xlsxdump.Options{})
@@ -174,6 +174,9 @@ func (d *dumper) sheet(name string, active bool) error {
 			s := fmt.Sprintf("%s=%s", col, d.value(v, typ))
 			if formula != "" {
 				s += fmt.Sprintf(" formula=%q", formula)
+			}
+			if ok, target, _ := f.GetCellHyperLink(name, cell); ok {
+				s += fmt.Sprintf(" link=%s", target)
 			}
 			if st != colStyles[col] {
 				s += "{" + st + "}"
