@@ -149,6 +149,7 @@ type Context struct {
 
 	// Show says which part of a text too long for its cell the cell
 	// shows: ShowHead (the beginning; the default) or ShowTail (the end).
+	// The workbook's Read sheet holds the whole text.
 	Show string `yaml:"show" json:"show,omitempty"`
 
 	path Path
