@@ -102,10 +102,12 @@ type Cell struct {
 	Link *Link
 }
 
-// Link is a hyperlink to a cell of a sheet of the same workbook. Excel and
-// LibreOffice link a whole cell; Google Sheets links part of a cell's
-// text, here the text from byte From of the cell's value to its end, so
-// that the rest of the cell reads as plain text there.
+// Link is a hyperlink to a cell of a sheet of the same workbook, from
+// the text of a cell from byte From of its value to its end. Google
+// Sheets links that part of the text. An XLSX file links whole cells, and
+// LibreOffice turns a linked text into one field that does not wrap, so
+// the XLSX backend links a cell only when From is 0: a plan that wants a
+// link every backend shows puts it on a short text, whole.
 type Link struct {
 	Sheet string
 	Row   int // 1-based

@@ -98,6 +98,9 @@ func Build(t *templates.Template, src Source, opt Options) (*Result, error) {
 	// then holds, so it is laid out first.
 	annotate := b.annotateSheet()
 	sheets := []*backend.Sheet{b.instructionsSheet(), annotate}
+	if read := b.readSheet(); read != nil {
+		sheets = append(sheets, read)
+	}
 	if len(b.lists) > 0 {
 		sheets = append(sheets, b.listsSheet())
 	}
@@ -130,6 +133,7 @@ type builder struct {
 	collect  bool   // collect warnings (the first pass) or not (the second)
 	rowMark  string // see WorkbookMeta.RowMark
 	warnSeen map[string]bool
+	long     longState // where cut context goes on the Read sheet
 }
 
 // item is one record expanded by the template.

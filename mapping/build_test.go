@@ -94,9 +94,14 @@ func TestBuildPerRecord(t *testing.T) {
 		t.Errorf("units (-want +got):\n%s", diff)
 	}
 	rows := rowsOf(t, sheet(t, res.Plan, backend.SheetAnnotate))
-	// The cited paragraphs are joined, numbered, with their citations.
+	// The cited paragraphs are joined, numbered, with their citations;
+	// too long for the cell, they are all on the Read sheet.
 	cited := text(rows[1].Cells[colIndex(t, tp, "context:cited_paragraphs")])
-	if !strings.HasPrefix(cited, "[1] 564 F.3d 856\n") || !strings.Contains(cited, "\n\n[6] 855 F.2d 394\n") {
+	var read strings.Builder
+	for _, r := range rowsOf(t, sheet(t, res.Plan, backend.SheetRead)) {
+		read.WriteString(text(r.Cells[0]))
+	}
+	if !strings.HasPrefix(cited, "[1] 564 F.3d 856\n") || !strings.Contains(read.String(), "\n\n[6] 855 F.2d 394\n") {
 		t.Errorf("cited paragraphs: %.120q", cited)
 	}
 	// Every row has its own band colour here: one record, one group.

@@ -33,6 +33,7 @@ func ExampleBuild() {
 	// Output:
 	// Instructions: 49 rows
 	// Annotate: 3 rows
+	// Read: 45 rows
 	// _annosheet: 5 rows
 	// unit gpt4o-12 on row 2
 	// unit llama3-12 on row 3

@@ -704,7 +704,7 @@ func (p *puller) renamedSheet() (string, error) {
 // whether its header row is mostly the template's (a copy, or a renamed
 // Annotate sheet), or it is empty.
 func (p *puller) eachOtherSheet(fn func(name string, copyOf, empty bool)) error {
-	known := map[string]bool{p.sheet: true, backend.SheetInstructions: true, backend.SheetLists: true, backend.SheetMeta: true}
+	known := map[string]bool{p.sheet: true, backend.SheetInstructions: true, backend.SheetLists: true, backend.SheetMeta: true, backend.SheetRead: true}
 	headers := map[string]bool{}
 	for _, mc := range p.meta.Columns {
 		if mc.Header != "" {

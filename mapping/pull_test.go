@@ -890,3 +890,39 @@ func TestPullRenamedSheet(t *testing.T) {
 		t.Errorf("two renamed copies: %v", err)
 	}
 }
+
+// TestPullIgnoresReadSheet checks that the Read sheet, which holds long
+// context whole, is a sheet of ours that pull never reads: not as
+// answers, not as a sheet it did not make, not as a renamed Annotate
+// sheet, whatever it holds.
+func TestPullIgnoresReadSheet(t *testing.T) {
+	t.Parallel()
+	tp, err := templates.Load("ks.yaml", []byte(kitchenSink))
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := strings.Repeat("the cat sat on the mat. ", 200)
+	m := newMemBook(t, tp, `{"id": "r1", "text": "`+long+`", "passages": [["T1", "s1"]]}`+"\n")
+	if !slices.Contains(m.names, backend.SheetRead) || len(m.sheets[backend.SheetRead]) < 3 {
+		t.Fatalf("sheets %q: no Read sheet for a text of %d characters", m.names, len(long))
+	}
+	m.set("r1", "q:pick", "Yes")
+	m.set("r1", "annotator", "AK")
+	// What looks like answers, pasted into the Read sheet.
+	hdr, row := slices.Clone(m.annotate()[0]), slices.Clone(m.annotate()[1])
+	row[m.col("q:pick")] = "No"
+	m.sheets[backend.SheetRead] = append(m.sheets[backend.SheetRead], hdr, row)
+	p := pullMem(t, m, mapping.PullOptions{})
+	if r := record(p, "r1"); r == nil || r.Status != mapping.StatusComplete || r.Values["pick"] != "y" {
+		t.Errorf("r1 = %+v", r)
+	}
+	if len(p.Problems) != 0 {
+		t.Errorf("problems: %v", p.Problems)
+	}
+	// Without an Annotate sheet, the Read sheet is not taken for it.
+	delete(m.sheets, backend.SheetAnnotate)
+	m.names = slices.DeleteFunc(m.names, func(s string) bool { return s == backend.SheetAnnotate })
+	if _, err := mapping.Pull(m.grid(), mapping.PullOptions{}); !errors.Is(err, mapping.ErrNotWorkbook) {
+		t.Errorf("without Annotate: %v", err)
+	}
+}

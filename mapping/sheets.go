@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/templates"
@@ -121,6 +120,7 @@ func (b *builder) annotateSheet() *backend.Sheet {
 			return err
 		}
 		b.resetBands()
+		b.long = longState{}
 		return b.src.Each(func(rec *Record) error {
 			it, ps := b.expand(rec)
 			if len(ps) > 0 {
@@ -212,7 +212,7 @@ func (b *builder) itemRows(it *item, emit func(backend.Row) error) error {
 				show := k == 0 || t.Rows.Per == templates.PerElement && !c.Context.FirstRowOnly
 				if show {
 					cx := b.shown(it, c.Context)
-					cell.Value = b.cleanText(it, cx.Path, b.contextText(it, cx, env))
+					cell.Value, cell.Link = b.contextCell(it, cx, i, k, b.contextText(it, cx, env))
 				}
 			case templates.RoleAnswer, templates.RoleAnnotator:
 				cell.Style = answerStyle(c)
@@ -233,13 +233,14 @@ func (b *builder) itemRows(it *item, emit func(backend.Row) error) error {
 				cell.Value = nil
 			}
 		}
+		b.linkID(row)
 		rows = append(rows, row)
 	}
 	// A block's context is merged over its rows (see blockMerges), so the
 	// rows share the height the context needs.
 	share, merged := 0, t.Rows.Per == templates.PerBlock && n > 1
 	if merged {
-		share = (b.lines(rows[0].Cells, true) + n - 1) / n
+		share = (b.blockLines(rows[0].Cells, n) + n - 1) / n
 	}
 	for _, row := range rows {
 		row.Height = lineHeight(max(b.lines(row.Cells, !merged), share))
@@ -290,7 +291,7 @@ func wrappedLines(s string, width float64) int {
 	for _, par := range strings.Split(s, "\n") {
 		lines, used := 1, 0
 		for _, w := range strings.Fields(par) {
-			wl := utf8.RuneCountInString(w)
+			wl := textWidth(w)
 			switch {
 			case used == 0:
 			case used+1+wl <= perLine:

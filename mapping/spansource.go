@@ -90,12 +90,12 @@ func (p *puller) checkSpanSources(k int, row *sheetRow) {
 		switch shown := p.showsContext(k, *row, c.Context); {
 		case shown == showNo:
 		case shown == showYes:
-			want, _ = Clean(orig, p.cellLimit())
+			want, _ = Clean(orig, 0)
 		default: // not known: only text that is there is compared
-			want, _ = Clean(orig, p.cellLimit())
+			want, _ = Clean(orig, 0)
 			sure = false
 		}
-		if !sure && !hasText(got) || sameText(got, want) {
+		if !sure && !hasText(got) || sameText(got, want) || showsPart(normLines(got), want, c.Context.Show == templates.ShowTail) {
 			continue
 		}
 		what := "was changed"
@@ -151,6 +151,10 @@ func sameText(got, want string) bool {
 	if got == want {
 		return true
 	}
-	norm := strings.NewReplacer("\r\n", "\n", "\r", "\n")
-	return norm.Replace(got) == norm.Replace(want)
+	return normLines(got) == normLines(want)
+}
+
+// normLines makes every line break "\n", as applications may save "\r\n".
+func normLines(s string) string {
+	return strings.NewReplacer("\r\n", "\n", "\r", "\n").Replace(s)
 }

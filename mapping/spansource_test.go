@@ -43,9 +43,16 @@ func TestSpanSources(t *testing.T) {
 	const bsRecords = `{"id": "b1", "text": "one two\nthree two", "other": "x"}
 {"id": "b2", "text": "four", "other": "y"}
 `
+	bsTail, err := templates.Load("bs.yaml", []byte(strings.Replace(blockSpans, "path: text}", "path: text, show: tail}", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := `{"id": "long", "text": "start ` + strings.Repeat("word ", 8000) + `end", "other": "x"}` + "\n"
+	const changed = `the text of "Text" was changed here; the change is ignored: spans are found in the text as it was generated`
 	type edit struct {
 		row       int // 1-based, on the Annotate sheet
 		key, text string
+		change    func(string) string // when set, makes the text from the cell's
 	}
 	type prob struct{ Cell, Unit, Message string }
 	cases := []struct {
@@ -58,42 +65,60 @@ func TestSpanSources(t *testing.T) {
 	}{
 		{
 			name: "untouched", tp: ks, records: ksRecords,
-			edits: []edit{{2, "q:quote", "the mat"}, {2, "annotator", "AK"}, {2, "q:pick", "Yes"}},
+			edits: []edit{{row: 2, key: "q:quote", text: "the mat"}, {row: 2, key: "annotator", text: "AK"}, {row: 2, key: "q:pick", text: "Yes"}},
 			spans: map[string]mapping.SpanValue{"r1": {Field: "text", Start: ptr(15), End: ptr(22), Text: "the mat"}},
 		},
 		{
 			name: "changed: the span is found in the text as generated", tp: ks, records: ksRecords,
-			edits: []edit{{2, "context:text", "the dog sat"}, {2, "q:quote", "the mat"}, {2, "annotator", "AK"}, {2, "q:pick", "Yes"}},
+			edits: []edit{{row: 2, key: "context:text", text: "the dog sat"}, {row: 2, key: "q:quote", text: "the mat"}, {row: 2, key: "annotator", text: "AK"}, {row: 2, key: "q:pick", text: "Yes"}},
 			probs: []prob{{"B2", "r1", `the text of "Text" was changed here; the change is ignored: spans are found in the text as it was generated`}},
 			spans: map[string]mapping.SpanValue{"r1": {Field: "text", Start: ptr(15), End: ptr(22), Text: "the mat"}},
 		},
 		{
 			name: "deleted on a row that showed it", tp: ks, records: ksRecords,
-			edits: []edit{{3, "context:text", ""}},
+			edits: []edit{{row: 3, key: "context:text", text: ""}},
 			probs: []prob{{"B3", "r2", `the text of "Text" was deleted here; the change is ignored: spans are found in the text as it was generated`}},
 		},
 		{
 			name: "other line breaks are the same text", tp: bs, records: bsRecords,
-			edits: []edit{{2, "context:text", "one two\r\nthree two"}, {2, "q:quote", "three"}},
+			edits: []edit{{row: 2, key: "context:text", text: "one two\r\nthree two"}, {row: 2, key: "q:quote", text: "three"}},
 			spans: map[string]mapping.SpanValue{"b1": {Field: "text", Start: ptr(8), End: ptr(13), Text: "three"}},
 		},
 		{
 			name: "typed below a block's first row, and deleted on a first row", tp: bs, records: bsRecords,
-			edits: []edit{{3, "context:text", "a note of mine"}, {5, "context:text", ""}},
+			edits: []edit{{row: 3, key: "context:text", text: "a note of mine"}, {row: 5, key: "context:text", text: ""}},
 			probs: []prob{
 				{"B3", "b1", `the text of "Text" was changed here; the change is ignored: spans are found in the text as it was generated`},
 				{"B5", "b2", `the text of "Text" was deleted here; the change is ignored: spans are found in the text as it was generated`},
 			},
 		},
 		{
-			name: "text cut to fit its cell is the text generated", tp: bs,
-			records: `{"id": "long", "text": "` + strings.Repeat("word ", 8000) + `end", "other": "x"}` + "\n",
-			edits:   []edit{{2, "q:quote", "end"}},
-			spans:   map[string]mapping.SpanValue{"long": {Field: "text", Start: ptr(40000), End: ptr(40003), Text: "end"}},
+			name: "text cut to fit its cell is the text generated", tp: bs, records: long,
+			edits: []edit{{row: 2, key: "q:quote", text: "end"}},
+			spans: map[string]mapping.SpanValue{"long": {Field: "text", Start: ptr(40006), End: ptr(40009), Text: "end"}},
+		},
+		{
+			name: "its tail, saved with other line breaks, too", tp: bsTail, records: long,
+			edits: []edit{{row: 2, key: "context:text", change: func(s string) string { return strings.ReplaceAll(s, "\n", "\r\n") }}},
+		},
+		{
+			name: "an edit in the part a cut cell shows", tp: bs, records: long,
+			edits: []edit{{row: 2, key: "context:text", change: func(s string) string { return strings.Replace(s, "start", "begin", 1) }}},
+			probs: []prob{{"B2", "long", changed}},
+		},
+		{
+			name: "an edit in the tail a cut cell shows", tp: bsTail, records: long,
+			edits: []edit{{row: 2, key: "context:text", change: func(s string) string { return strings.Replace(s, "end\n", "fin\n", 1) }}},
+			probs: []prob{{"B2", "long", changed}},
+		},
+		{
+			name: "a cut cell's last line edited", tp: bsTail, records: long,
+			edits: []edit{{row: 2, key: "context:text", change: func(s string) string { return strings.Replace(s, "characters are shown", "characters shown", 1) }}},
+			probs: []prob{{"B2", "long", changed}},
 		},
 		{
 			name: "other context is not compared", tp: bs, records: bsRecords,
-			edits: []edit{{2, "context:other", "changed"}, {5, "context:other", ""}},
+			edits: []edit{{row: 2, key: "context:other", text: "changed"}, {row: 5, key: "context:other", text: ""}},
 		},
 	}
 	for _, c := range cases {
@@ -101,6 +126,12 @@ func TestSpanSources(t *testing.T) {
 			t.Parallel()
 			m := newMemBook(t, c.tp, c.records)
 			for _, e := range c.edits {
+				if e.change != nil {
+					before := m.annotate()[e.row-1][m.col(e.key)]
+					if e.text = e.change(before); e.text == before {
+						t.Fatalf("the edit of row %d changes nothing: %.80q", e.row, before)
+					}
+				}
 				m.setRow(e.row, e.key, e.text)
 			}
 			p := pullMem(t, m, mapping.PullOptions{})

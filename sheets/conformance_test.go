@@ -197,7 +197,42 @@ func (b *sheetsBackend) Offer(t *testing.T, at backend.Location) *backendtest.Of
 			}
 		}
 	}
+	o.Links, o.TextLinks = sheetsLinks(t, ss)
 	return o
+}
+
+// sheetsLinks lists the links of every sheet that point inside the
+// spreadsheet (#gid=ID&range=A1), naming the sheet of each ID: those of
+// whole cells, and those from a part of a text on.
+func sheetsLinks(t *testing.T, ss *sheetsapi.Spreadsheet) (whole, part map[string]string) {
+	titles := map[string]string{}
+	for _, s := range ss.Sheets {
+		titles[fmt.Sprint(s.Properties.SheetId)] = s.Properties.Title
+	}
+	whole, part = map[string]string{}, map[string]string{}
+	for _, s := range ss.Sheets {
+		for r, rd := range s.Data[0].RowData {
+			for c, cd := range rd.Values {
+				for _, run := range cd.TextFormatRuns {
+					if run.Format == nil || run.Format.Link == nil {
+						continue
+					}
+					uri := run.Format.Link.Uri
+					gid, rng, ok := strings.Cut(strings.TrimPrefix(uri, "#gid="), "&range=")
+					if !ok || titles[gid] == "" {
+						t.Errorf("%s!%s links to %q, not to a cell of the spreadsheet", s.Properties.Title, backend.CellName(c, r+1), uri)
+						continue
+					}
+					links := whole
+					if run.StartIndex > 0 {
+						links = part
+					}
+					links[s.Properties.Title+"!"+backend.CellName(c, r+1)] = titles[gid] + "!" + rng
+				}
+			}
+		}
+	}
+	return whole, part
 }
 
 func sheetsColor(c *sheetsapi.Color) string {

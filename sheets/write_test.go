@@ -101,6 +101,25 @@ func snapshot(t *testing.T, c *sheets.Client, id string) *sheetsapi.Spreadsheet 
 	}
 	ss.SpreadsheetId, ss.SpreadsheetUrl = "", ""
 	ss.ServerResponse = googleapi.ServerResponse{}
+	// Links name sheets by ID: name them by title.
+	titles := map[string]string{}
+	for _, s := range ss.Sheets {
+		titles[fmt.Sprint(s.Properties.SheetId)] = s.Properties.Title
+	}
+	for _, s := range ss.Sheets {
+		for _, d := range s.Data {
+			for _, rd := range d.RowData {
+				for _, cd := range rd.Values {
+					for _, run := range cd.TextFormatRuns {
+						if l := run.Format.Link; l != nil {
+							gid, rng, _ := strings.Cut(strings.TrimPrefix(l.Uri, "#gid="), "&")
+							l.Uri = "#sheet=" + titles[gid] + "&" + rng
+						}
+					}
+				}
+			}
+		}
+	}
 	for _, s := range ss.Sheets {
 		// Sheet IDs differ when a spreadsheet is reused.
 		s.Properties.SheetId = 0

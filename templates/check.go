@@ -377,6 +377,13 @@ func (k *checker) context() {
 		if cx.FirstRowOnly && t.Rows.Per != PerElement {
 			k.c.add(cx.Line, "context %q: first_row_only applies to rows per: element", cx.Name)
 		}
+		switch cx.Show {
+		case "":
+			cx.Show = ShowHead
+		case ShowHead, ShowTail:
+		default:
+			k.c.add(cx.Line, "context %q: show %q is not head or tail (the part of a long text its cell shows)", cx.Name, cx.Show)
+		}
 		if j := cx.Join; j != nil {
 			if j.Item == "" {
 				j.Item = "{$}"

@@ -141,6 +141,7 @@ func TestBaseLoads(t *testing.T) {
 		{"span width", tp.Questions[1].Width, 40.0},
 		{"scale width", tp.Questions[2].Width, 14.0},
 		{"context width", tp.Context[0].Width, 50.0},
+		{"context show", tp.Context[0].Show, ShowHead},
 		{"id width", tp.Rows.IDWidth, 16.0},
 		{"lines", []int{tp.Input.Line, tp.Rows.Line, tp.Context[1].Line, tp.Questions[2].Line, tp.Questions[0].Options[1].Line, tp.Rules[0].Line, tp.Export.Line}, []int{6, 9, 14, 30, 24, 36, 39}},
 		{"source", string(tp.Source), base},
@@ -433,6 +434,11 @@ func TestLoadErrors(t *testing.T) {
 			name:  "first_row_only outside per: element",
 			edits: []string{"    path: answer\n", "    path: answer\n    first_row_only: true\n"},
 			want:  []e{{14, `context "answer": first_row_only applies to rows per: element`}},
+		},
+		{
+			name:  "show neither head nor tail",
+			edits: []string{"    path: answer\n", "    path: answer\n    show: end\n"},
+			want:  []e{{14, `context "answer": show "end" is not head or tail (the part of a long text its cell shows)`}},
 		},
 		{
 			name:  "per: element without path",
@@ -747,6 +753,19 @@ func TestBuiltins(t *testing.T) {
 				t.Errorf("%s: column key %s is repeated", name, c.Key)
 			}
 			headers[h], keys[c.Key] = true, true
+		}
+	}
+	// The legal guideline's first question is whether the generation
+	// continues the end of the previous context: its cell shows the end.
+	if tp, err := Builtin("legal-gaps"); err == nil {
+		for _, cx := range tp.Context {
+			want := ShowHead
+			if cx.Name == "previous_context" {
+				want = ShowTail
+			}
+			if cx.Show != want {
+				t.Errorf("legal-gaps: context %s shows %q; want %q", cx.Name, cx.Show, want)
+			}
 		}
 	}
 	if _, err := Builtin("nope"); !errors.Is(err, ErrUnknown) {

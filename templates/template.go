@@ -152,8 +152,19 @@ type Context struct {
 	FirstRowOnly bool `yaml:"first_row_only" json:"first_row_only,omitempty"`
 	Line         int  `yaml:"-" json:"-"`
 
+	// Show says which part of a text too long for its cell the cell
+	// shows: ShowHead (the beginning; the default) or ShowTail (the end).
+	// The workbook's Read sheet holds the whole text.
+	Show string `yaml:"show" json:"show,omitempty"`
+
 	path Path
 }
+
+// What a context cell shows of a text too long for it (Context.Show).
+const (
+	ShowHead = "head" // the beginning, cut at the end
+	ShowTail = "tail" // the end, cut at the beginning
+)
 
 // Join renders a list (or a list of lists) as one cell.
 type Join struct {

@@ -113,7 +113,33 @@ func (*xlsxBackend) Offer(t *testing.T, at backend.Location) *backendtest.Offer 
 		}
 		o.Notes[cm.Cell] = strings.TrimPrefix(text, cm.Author+":")
 	}
+	o.Links = xlsxLinks(t, f)
 	return o
+}
+
+// xlsxLinks lists the hyperlinks of every sheet that point inside the
+// workbook.
+func xlsxLinks(t *testing.T, f *excelize.File) map[string]string {
+	links := map[string]string{}
+	for _, sh := range f.GetSheetList() {
+		rows, err := f.GetRows(sh)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for r, row := range rows {
+			for c := range row {
+				cell := backend.CellName(c, r+1)
+				ok, target, err := f.GetCellHyperLink(sh, cell)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if ok {
+					links[sh+"!"+cell] = strings.ReplaceAll(target, "'", "")
+				}
+			}
+		}
+	}
+	return links
 }
 
 func cellStyle(t *testing.T, f *excelize.File, sheet, cell string) *excelize.Style {

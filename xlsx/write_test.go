@@ -437,8 +437,9 @@ func checkSecrets(t *testing.T, path string, secret []string) {
 
 // TestHostileText checks what happens to text that a spreadsheet could
 // misread or cannot hold: formula-like text stays text, control characters
-// are shown visibly, and text over the cell limit is cut with a marker and
-// a warning that names the record and field.
+// are shown visibly, and text over the cell limit is shown in part with a
+// marker, a link to the Read sheet that holds it whole, and a warning
+// that names the record and field.
 func TestHostileText(t *testing.T) {
 	long := strings.Repeat("Lorem ipsum dolor sit amet. ", 1500) // 42,000 characters
 	recs := []map[string]any{
@@ -466,12 +467,12 @@ func TestHostileText(t *testing.T) {
 	}
 	wantWarnings := []string{
 		in + `:2: record "c1": field "previous_context": 2 control character(s) and 0 invalid byte(s) are shown as visible symbols (␀…␟, ` + "\uFFFD" + `)`,
-		in + `:3: record "long": field "previous_context": the text has 42000 characters, more than a cell holds (32767); the cell shows the first`,
+		in + `:3: record "long": field "previous_context": the text has 42000 characters, more than a cell holds (32767); the cell shows the last`,
 	}
 	head := slices.Clone(warnings)
 	if len(head) == 2 {
 		// The count shown is checked against the cell below.
-		head[1] = head[1][:strings.Index(head[1], "first")+len("first")]
+		head[1] = head[1][:strings.Index(head[1], "last")+len("last")]
 	}
 	if diff := cmp.Diff(wantWarnings, head); diff != "" {
 		t.Errorf("warnings (-want +got):\n%s", diff)
@@ -499,22 +500,53 @@ func TestHostileText(t *testing.T) {
 			t.Errorf("%s: formula %q, type %v: text must be stored as text", cell, formula, typ)
 		}
 	}
+	// The cell shows the end of the text, "…" where it is cut, and where
+	// the Read sheet has all of it, linked.
 	cut, _ := f.GetCellValue(backend.SheetAnnotate, "G4")
-	if n := len(utf16.Encode([]rune(cut))); n > backend.XLSXCellLimit || n < backend.XLSXCellLimit-100 {
-		t.Errorf("cut text has %d UTF-16 units; want close to, and not over, the limit", n)
+	body, label, ok := strings.Cut(cut, "\n→ read in full: sheet Read, row 2, or click the ID (the last ")
+	part, marked := strings.CutPrefix(body, "… ")
+	if !ok || !marked || !strings.HasSuffix(long, part) || len(part) < 1000 {
+		t.Fatalf("the cut cell is not … and the end of the text, and the way to the rest: %.80q … %.80q", cut, cut[max(0, len(cut)-80):])
 	}
-	// The cell is the start of the text and a marker that says how much.
-	i := strings.LastIndex(cut, " [… cut by annosheet")
-	if i < 0 {
-		t.Fatalf("no truncation marker at the end: ...%q", cut[len(cut)-100:])
+	shown := len(utf16.Encode([]rune(part)))
+	if label != fmt.Sprintf("%s of 42,000 characters are shown here)", thousands(shown)) {
+		t.Errorf("the label does not count the %d characters shown: %q", shown, label)
 	}
-	shown := len(utf16.Encode([]rune(cut[:i])))
-	if cut[:i] != long[:i] || cut[i:] != fmt.Sprintf(backend.TruncationMarker, shown, 42000) {
-		t.Errorf("cut text is not the start of the text plus the marker: ...%q", cut[i-20:])
-	}
-	if !strings.Contains(warnings[1], fmt.Sprintf("shows the first %d with a marker", shown)) {
+	if !strings.Contains(warnings[1], fmt.Sprintf("shows the last %d with a marker, and sheet Read holds all of it from row 2", shown)) {
 		t.Errorf("warning %q does not give the %d characters shown", warnings[1], shown)
 	}
+	// The row's ID links there: the text, too long to wrap as a link in
+	// LibreOffice, does not.
+	if ok, target, _ := f.GetCellHyperLink(backend.SheetAnnotate, "A4"); !ok || target != "Read!A2" {
+		t.Errorf("A4 links to %q (%v), want Read!A2", target, ok)
+	}
+	if ok, target, _ := f.GetCellHyperLink(backend.SheetAnnotate, "G4"); ok {
+		t.Errorf("B4 links to %q", target)
+	}
+	// The Read sheet: a header that links back, and the text in parts.
+	rows, err := f.GetRows(backend.SheetRead)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var whole strings.Builder
+	for _, r := range rows[2:] {
+		whole.WriteString(r[0])
+	}
+	if whole.String() != long || !strings.HasPrefix(rows[1][0], "long — Previous context — 42,000 characters in ") {
+		t.Errorf("the Read sheet holds %d characters under %q, not the text's 42,000", whole.Len(), rows[1][0])
+	}
+	if ok, target, _ := f.GetCellHyperLink(backend.SheetRead, "B2"); !ok || target != "Annotate!G4" {
+		t.Errorf("Read!B2 links to %q (%v), want Annotate!G4", target, ok)
+	}
+}
+
+// thousands writes n with commas.
+func thousands(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 // TestRowCountMismatch checks that the writer refuses a plan whose rows do

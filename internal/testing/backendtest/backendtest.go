@@ -103,6 +103,13 @@ type Offer struct {
 	Validations map[string]string // Annotate cell -> rule
 	Fills       map[string]string // Annotate cell -> RRGGBB
 	Notes       map[string]string // Annotate cell -> note text
+	// Links are the cells of any sheet that link, whole, to a cell of the
+	// workbook: "Annotate!A2" -> "Read!A2".
+	Links map[string]string
+	// TextLinks are cells whose text links from a part of it on, where the
+	// backend has such links (Google Sheets), to a cell of the workbook.
+	// They are checked, not pinned: the other backends link whole cells.
+	TextLinks map[string]string
 }
 
 // Rules of Offer.Validations, as each backend's reader spells them:
@@ -225,6 +232,7 @@ func Run(t *testing.T, b Backend) {
 			if answered == 0 {
 				t.Errorf("no answered record after filling")
 			}
+			checkLinks(t, o, cells)
 			compare(t, filepath.Join(root, "internal", "testing", "backendtest", "testdata", name+".golden"), dump(t, o, cells, p.Records))
 		})
 	}

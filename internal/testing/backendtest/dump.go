@@ -53,6 +53,9 @@ func dump(t *testing.T, o *Offer, cells [][]string, recs []*mapping.Annotation) 
 	for _, n := range notes {
 		fmt.Fprintln(&b, n)
 	}
+	for _, l := range linkLines(t, o.Links) {
+		fmt.Fprintln(&b, l)
+	}
 	fmt.Fprintln(&b, sectionCells)
 	for _, row := range cells {
 		fmt.Fprint(&b, row[0])
