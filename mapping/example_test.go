@@ -31,7 +31,7 @@ func ExampleBuild() {
 		fmt.Printf("unit %s on row %d\n", u.ID, u.FirstRow)
 	}
 	// Output:
-	// Instructions: 48 rows
+	// Instructions: 50 rows
 	// Annotate: 3 rows
 	// _annosheet: 5 rows
 	// unit gpt4o-12 on row 2

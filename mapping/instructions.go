@@ -217,6 +217,7 @@ func (b *builder) howTo() []string {
 		}
 	}
 	out = append(out, "Selecting an answer cell shows what it expects; the header notes explain every column.")
+	out = append(out, b.checkHowTo())
 	if t.Rows.Per == templates.PerBlock {
 		out = append(out, "You may filter, resize columns and rows, and add columns of your own. Do not sort (blocks would be torn apart), rename headers or change the ID column.")
 	} else {
@@ -240,6 +241,8 @@ func columnGuide(t *templates.Template, c templates.ColumnSpec) (kind, what, req
 		return "your ID", "Your annotator ID.", "yes"
 	case templates.RoleUnit:
 		return "", "", ""
+	case templates.RoleCheck:
+		return "checked for you", "What the row still misses or breaks, filled in by the sheet as you work; empty when the row is fine.", ""
 	}
 	q := c.Question
 	if q.Required {

@@ -130,6 +130,7 @@ func (b *builder) annotateSheet() *backend.Sheet {
 			return b.itemRows(it, emit)
 		})
 	}
+	b.liveChecks(sh)
 	return sh
 }
 

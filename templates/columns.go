@@ -38,8 +38,8 @@ type ColumnSpec struct {
 }
 
 // Columns lists the columns of the Annotate sheet in order: the ID, the
-// context, the answers, the annotator (left after the ID, or rightmost), and
-// the hidden unit column.
+// context, the answers, the annotator (left after the ID, or rightmost), the
+// Check column the sheet computes, and the hidden unit column.
 func (t *Template) Columns() []ColumnSpec {
 	var cols []ColumnSpec
 	cols = append(cols, ColumnSpec{Key: RoleID, Header: t.Rows.IDHeader, Role: RoleID, Width: t.Rows.IDWidth, line: t.Rows.Line})
@@ -78,6 +78,7 @@ func (t *Template) Columns() []ColumnSpec {
 	if t.Annotator.Position != "left" {
 		cols = append(cols, ann)
 	}
+	cols = append(cols, t.checkColumn(cols))
 	cols = append(cols, ColumnSpec{Key: RoleUnit, Header: UnitHeader, Role: RoleUnit, Width: 12})
 	return cols
 }

@@ -30,6 +30,7 @@ func ExampleBuiltin() {
 	// 3 Citation Error
 	// Note
 	// Annotator ID
+	// Check
 	// Unit
 }
 
