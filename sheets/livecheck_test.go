@@ -31,11 +31,12 @@ func TestLiveChecksInSheets(t *testing.T) {
 	_, c, _ := start(t, sheets.Retry{})
 	for _, lc := range backendtest.LiveCases() {
 		t.Run(lc.Template, func(t *testing.T) {
-			tp, err := templates.Builtin(lc.Template)
-			if err != nil {
-				t.Fatal(err)
+			tp, in := backendtest.LiveTemplate(t, lc)
+			format := tp.Input.Format
+			if format == "" {
+				format = "jsonl"
 			}
-			src, err := input.Open(tp.Input.Format, []string{backendtest.LiveInput(t, lc)})
+			src, err := input.Open(format, []string{in})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -57,11 +57,12 @@ func TestLiveChecksInLibreOffice(t *testing.T) {
 	var books []book
 	var filled []string
 	for _, c := range backendtest.LiveCases() {
-		tp, err := templates.Builtin(c.Template)
-		if err != nil {
-			t.Fatal(err)
+		tp, in := backendtest.LiveTemplate(t, c)
+		format := tp.Input.Format
+		if format == "" {
+			format = "jsonl"
 		}
-		src, err := input.Open(tp.Input.Format, []string{backendtest.LiveInput(t, c)})
+		src, err := input.Open(format, []string{in})
 		if err != nil {
 			t.Fatal(err)
 		}

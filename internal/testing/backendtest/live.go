@@ -1,8 +1,11 @@
 package backendtest
 
 import (
+	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/annosheet/annosheet/templates"
 )
 
 // The live checks' cases: the typical mistakes annotators make, written
@@ -12,18 +15,38 @@ import (
 // API against the fake, which keeps formulas and rules but computes
 // nothing.
 
-// LiveInput is a LiveCase's input file.
-func LiveInput(t *testing.T, c LiveCase) string {
-	return filepath.Join(moduleRoot(t), "testdata", "data", c.Input)
+// LiveTemplate is a LiveCase's template, and its input file.
+func LiveTemplate(t *testing.T, c LiveCase) (*templates.Template, string) {
+	t.Helper()
+	if c.Source == "" {
+		tp, err := templates.Builtin(c.Template)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tp, filepath.Join(moduleRoot(t), "testdata", "data", c.Input)
+	}
+	tp, err := templates.Load(c.Template+".yaml", []byte(c.Source))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := filepath.Join(t.TempDir(), c.Template+".jsonl")
+	if err := os.WriteFile(in, []byte(c.Input), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return tp, in
 }
 
-// LiveCase is a built-in template, the mistakes an annotator makes in
-// its workbook (row, column key, value), and what the sheet says then:
-// each row's Check cell (rows not listed say nothing), and the cells its
+// LiveCase is a template, the mistakes an annotator makes in its
+// workbook (row, column key, value), and what the sheet says then: each
+// row's Check cell (rows not listed say nothing), and the cells its
 // conditional formats colour (columns and fill, "F:I FFC7CE"), for the
 // rows listed.
 type LiveCase struct {
+	// Template is a built-in's name, with its Input under testdata/data;
+	// or, with Source (the template's YAML), a name for it, with Input
+	// the JSON Lines records themselves.
 	Template, Input string
+	Source          string
 	Cells           []LiveCell
 	Check           map[int]string
 	Colours         map[int][]string
@@ -141,5 +164,69 @@ func LiveCases() []LiveCase {
 				4: nil,
 			},
 		},
+		{
+			// A scheme of a coordinator's own: comparisons on a scale, a
+			// checkbox's "no", a cell of codes.
+			Template: "severity", Source: severityTemplate,
+			Input: `{"id": "r1", "text": "a"}
+{"id": "r2", "text": "b"}
+{"id": "r3", "text": "c"}
+{"id": "r4", "text": "d"}
+{"id": "r5", "text": "e"}
+{"id": "r6", "text": "f"}
+`,
+			Cells: []LiveCell{
+				{2, "q:severity", 3}, {2, "annotator", "AK"},
+				{3, "q:severity", "5"}, {3, "q:rationale", "wrong year"}, {3, "q:escalate", true}, {3, "annotator", "AK"},
+				{4, "q:severity", 2}, {4, "q:escalate", true}, {4, "annotator", "AK"},
+				{5, "q:severity", 0}, {5, "q:tags", "a; B"}, {5, "q:escalate", "no"}, {5, "annotator", "AK"},
+				// Off the scale: pull's error; no comparison holds on it.
+				{6, "q:severity", 7}, {6, "annotator", "AK"},
+				{7, "q:severity", 4}, {7, "q:rationale", "x"}, {7, "q:escalate", "yes"}, {7, "q:tags", "b"}, {7, "annotator", "AK"},
+			},
+			Check: map[int]string{
+				2: "rationale needed",
+				4: "escalate only 4 or 5",
+				5: "Severity missing; escalate only 4 or 5; b needs escalation",
+			},
+			Colours: map[int][]string{
+				2: {"D FFC7CE"},
+				3: nil,
+				4: {"C FFEB9C"},
+				5: {"C FFEB9C", "F FFC7CE"},
+				6: nil,
+				7: nil,
+			},
+		},
 	}
 }
+
+// severityTemplate rates each text's errors on a scale.
+const severityTemplate = `name: severity
+version: 1
+title: Severity
+instructions: Rate each text.
+input: {id: "{id}"}
+rows: {per: record}
+context:
+  - {name: text, header: Text, path: text}
+questions:
+  - {name: severity, header: Severity, type: scale, min: 1, max: 5, unanswered: 0, required: true}
+  - {name: rationale, header: Rationale, type: text}
+  - {name: escalate, header: Escalate, type: bool}
+  - {name: tags, header: Tags, type: multi, render: list, options: [{code: a, label: Alpha}, {code: b, label: Beta}]}
+rules:
+  - require: rationale
+    when: {question: severity, at_least: 3}
+    message: a severity of 3 or more needs a rationale
+    check: rationale needed
+  - allow: escalate
+    only_when: {question: severity, at_least: 4, at_most: 5}
+    severity: warning
+    message: escalate only severities 4 and 5
+    check: escalate only 4 or 5
+  - when: {question: escalate, any_of: ["false"]}
+    then: {question: tags, none_of: [b]}
+    message: tag b only what is escalated
+    check: b needs escalation
+`
