@@ -313,3 +313,21 @@ func TestCheckColumnHeader(t *testing.T) {
 		}
 	}
 }
+
+// checkLiveChecks is what FuzzLoad checks of a template's live checks:
+// they compile, each to formulas whose parentheses and string constants
+// are whole, and the Check cell's formula keeps within Excel's limit.
+func checkLiveChecks(t *testing.T, tp *Template) {
+	t.Helper()
+	checks := tp.LiveChecks(letterRefs(tp))
+	for _, lc := range checks {
+		for _, f := range []string{lc.Formula(), lc.Text} {
+			if !balanced(f) {
+				t.Errorf("%s: unbalanced formula %q", lc.Name, f)
+			}
+		}
+	}
+	if f := CheckText(checks); !balanced(f) || len(f) > MaxFormula {
+		t.Errorf("Check formula of %d characters, balanced %v", len(f), balanced(f))
+	}
+}
