@@ -69,7 +69,7 @@ func TestLiveChecksInSheets(t *testing.T) {
 			}
 			var want []string
 			for _, cf := range ann.ConditionalFormats {
-				want = append(want, fmt.Sprintf("%s:%s %s =%s", backend.CellName(cf.FirstCol, cf.FirstRow), backend.CellName(cf.LastCol, cf.LastRow), cf.Fill, cf.Formula))
+				want = append(want, fmt.Sprintf("%s:%s %s %s", backend.CellName(cf.FirstCol, cf.FirstRow), backend.CellName(cf.LastCol, cf.LastRow), cf.Fill, cf.Formula))
 			}
 			if len(want) == 0 {
 				t.Fatal("the plan has no conditional formats")
@@ -86,14 +86,14 @@ func TestLiveChecksInSheets(t *testing.T) {
 					g := cf.Ranges[0]
 					got = append(got, fmt.Sprintf("%s:%s %s %s", backend.CellName(int(g.StartColumnIndex), int(g.StartRowIndex+1)),
 						backend.CellName(int(g.EndColumnIndex-1), int(g.EndRowIndex)), sheetsColor(cf.BooleanRule.Format.BackgroundColor),
-						cf.BooleanRule.Condition.Values[0].UserEnteredValue))
+						planFormula(cf.BooleanRule.Condition.Values[0].UserEnteredValue)))
 				}
 				for r, rd := range s.Data[0].RowData {
 					if r == 0 || check >= len(rd.Values) {
 						continue
 					}
 					if v := rd.Values[check].UserEnteredValue; v != nil && v.FormulaValue != nil {
-						gotFormulas[strconv.Itoa(r+1)] = *v.FormulaValue
+						gotFormulas[strconv.Itoa(r+1)] = planFormula(*v.FormulaValue)
 					}
 				}
 			}
@@ -104,7 +104,7 @@ func TestLiveChecksInSheets(t *testing.T) {
 			if err := ann.Rows(func(r backend.Row) error {
 				n++
 				if f, ok := r.Cells[check].Value.(backend.Formula); ok {
-					wantFormulas[strconv.Itoa(n)] = "=" + f.Text
+					wantFormulas[strconv.Itoa(n)] = f.Text
 				}
 				return nil
 			}); err != nil {
