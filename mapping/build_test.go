@@ -427,7 +427,7 @@ questions:
 	}
 	ann := sheet(t, res.Plan, backend.SheetAnnotate)
 	col := colIndex(t, tp, "q:tags")
-	if len(tp.Columns()) != 5 || !ann.Columns[col].Style.Text || !ann.Columns[col].Style.Unlocked {
+	if len(tp.Columns()) != 6 || !ann.Columns[col].Style.Text || !ann.Columns[col].Style.Unlocked {
 		t.Errorf("columns %d, style %+v", len(tp.Columns()), ann.Columns[col].Style)
 	}
 	var v *backend.Validation

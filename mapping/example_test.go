@@ -31,7 +31,7 @@ func ExampleBuild() {
 		fmt.Printf("unit %s on row %d\n", u.ID, u.FirstRow)
 	}
 	// Output:
-	// Instructions: 49 rows
+	// Instructions: 51 rows
 	// Annotate: 3 rows
 	// Read: 45 rows
 	// _annosheet: 5 rows

@@ -11,11 +11,6 @@ import (
 // how the sheet is drawn: the fills and locks of its cells (the same
 // style values annotateSheet uses), its frozen columns, and its columns.
 
-// roleCheck is the role of the live "Check" column (templates.RoleCheck,
-// which the live checks add). The Instructions sheet explains such a
-// column where there is one: see checkGuide.
-const roleCheck = "check"
-
 // colourGuide says which cells take answers and what the colours mean.
 func (b *builder) colourGuide() string {
 	t := b.t
@@ -64,11 +59,7 @@ func (b *builder) colourGuide() string {
 
 // frozenGuide says what stays in view while the sheet scrolls.
 func (b *builder) frozenGuide() string {
-	freeze := 1
-	if b.t.Annotator.Position == "left" {
-		freeze = 2
-	}
-	freeze = b.frozenCols(freeze)
+	freeze := b.t.FrozenColumns()
 	var names []string
 	answers := false
 	for _, c := range b.cols[:min(freeze, len(b.cols))] {
@@ -125,15 +116,37 @@ func (b *builder) spanGuide() []string {
 }
 
 // checkGuide explains the live "Check" column, where the sheet has one:
-// one sentence for the how-to, and its row of the Columns table.
+// one paragraph for the how-to, with an example from the template's own
+// checks, and its row of the Columns table.
 func (b *builder) checkGuide() (howTo string, kind, what string) {
 	for _, c := range b.cols {
-		if c.Role == roleCheck {
-			return fmt.Sprintf("The %q column shows, as you answer, what the checks listed at the end of this sheet find on each row; it fills itself in, so leave it as it is.", c.Header),
-				"check", "Filled in by the sheet: what the checks find on the row."
+		if c.Role != templates.RoleCheck {
+			continue
 		}
+		howTo = fmt.Sprintf("The %q column says, as you work, what a row still misses or breaks: a required answer missing, a rule broken, a span not found where it was copied from. The cells concerned turn %s (an error) or %s (missing, or worth a second look); both go away once the row is right.", c.Header, colourName(fillCheckError), colourName(fillCheckWarning))
+		if ex := b.checkExample(); ex != "" {
+			howTo += " " + ex
+		}
+		howTo += " It fills itself in, so leave it as it is; an application that does not compute formulas leaves it empty, and the coordinator's checks still run."
+		return howTo, "check", "Filled in by the sheet as you work: what the row still misses or breaks; empty when the row is fine."
 	}
 	return "", "", ""
+}
+
+// checkExample is one of the template's live checks in words: a rule
+// with a check of its own, else a required answer.
+func (b *builder) checkExample() string {
+	for _, r := range b.t.Rules {
+		if r.Check != "" && r.Check != r.Message {
+			return fmt.Sprintf("For example, %q means: %s.", r.Check, strings.TrimSuffix(r.Message, "."))
+		}
+	}
+	for _, q := range b.t.Questions {
+		if q.Required {
+			return fmt.Sprintf("For example, %q means that a row you have started has no answer in %q yet.", q.Header+" missing", q.Header)
+		}
+	}
+	return ""
 }
 
 // guide describes a column for the Columns table (kind "" skips it):
@@ -141,7 +154,7 @@ func (b *builder) checkGuide() (howTo string, kind, what string) {
 // in, the live check).
 func (b *builder) guide(c templates.ColumnSpec) (kind, what, req string) {
 	switch {
-	case c.Role == roleCheck:
+	case c.Role == templates.RoleCheck:
 		_, kind, what = b.checkGuide()
 		return kind, what, ""
 	case c.Role == templates.RoleAnnotator && b.opt.Annotator != "":

@@ -31,8 +31,9 @@ var builtinInputs = map[string]string{
 
 // TestAnswersInView checks the frozen part of every built-in's Annotate
 // sheet: with the answers on the left, it holds the ID and every answer
-// column and nothing of the context, and on a 1366-pixel screen it leaves
-// room for a readable width of context beside it.
+// column and nothing of the context, with the Check column next, and on a
+// 1366-pixel screen it leaves room for a readable width of context beside
+// it.
 func TestAnswersInView(t *testing.T) {
 	t.Parallel()
 	for _, name := range templates.BuiltinNames() {
@@ -51,9 +52,13 @@ func TestAnswersInView(t *testing.T) {
 				return
 			}
 			cols := tp.Columns()
-			firstContext := slices.IndexFunc(cols, func(c templates.ColumnSpec) bool { return c.Role == templates.RoleContext })
-			if sh.FreezeCols != firstContext {
-				t.Errorf("%d columns frozen; the context starts at column %d", sh.FreezeCols, firstContext)
+			for _, c := range cols[:sh.FreezeCols] {
+				if c.Role != templates.RoleID && c.Role != templates.RoleAnnotator && c.Role != templates.RoleAnswer {
+					t.Errorf("column %q (%s) is frozen", c.Header, c.Role)
+				}
+			}
+			if c := cols[sh.FreezeCols]; c.Role != templates.RoleCheck {
+				t.Errorf("the first column past the frozen ones is %q, not the Check column", c.Header)
 			}
 			for i, c := range cols {
 				if c.Role == templates.RoleAnswer && i >= sh.FreezeCols {
@@ -65,7 +70,8 @@ func TestAnswersInView(t *testing.T) {
 }
 
 // TestAnswersLeftLegalGaps pins the order of legal-gaps' columns: the ID,
-// the answers, then the long texts, the annotator and the hidden unit.
+// the answers and the Check column, then the long texts, the annotator and
+// the hidden unit.
 func TestAnswersLeftLegalGaps(t *testing.T) {
 	t.Parallel()
 	tp, err := templates.Builtin("legal-gaps")
@@ -76,7 +82,7 @@ func TestAnswersLeftLegalGaps(t *testing.T) {
 	for _, c := range tp.Columns() {
 		keys = append(keys, c.Key)
 	}
-	want := []string{"id", "q:gaps=0", "q:gaps=1", "q:gaps=2", "q:gaps=3", "q:note",
+	want := []string{"id", "q:gaps=0", "q:gaps=1", "q:gaps=2", "q:gaps=3", "q:note", "check",
 		"context:previous_context", "context:cited_paragraphs", "context:generation", "context:target", "annotator", "unit"}
 	if !slices.Equal(keys, want) {
 		t.Errorf("columns %q, want %q", keys, want)

@@ -286,7 +286,7 @@ func TestLinkCap(t *testing.T) {
 	if err := read.Rows(collect(backend.SheetRead)); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"Annotate!A2 -> Read!A2", "Annotate!G2 -> Read!A2", "Read!B2 -> Annotate!G2"}
+	want := []string{"Annotate!A2 -> Read!A2", "Annotate!H2 -> Read!A2", "Read!B2 -> Annotate!H2"}
 	if d := cmp.Diff(want, links); d != "" {
 		t.Errorf("links (-want +got):\n%s", d)
 	}

@@ -353,8 +353,9 @@ func (p *puller) mapColumns(header []string) {
 			continue
 		}
 		switch c.Role {
-		case templates.RoleContext:
-			// Context is not read back; a deleted context column loses nothing.
+		case templates.RoleContext, templates.RoleCheck:
+			// Context is not read back, nor the Check column the sheet
+			// computes; deleting them loses nothing.
 		case templates.RoleUnit:
 			p.problem(Warning, ErrLayout, "", 1, -1, "the hidden %q column is gone; rows are matched to units by ID and position", c.Header)
 		default:
@@ -388,7 +389,7 @@ func (p *puller) readSheet() error {
 		for i, j := range p.at {
 			// Context is not read back: keeping it would hold every long
 			// text of the sheet in memory.
-			if j >= 0 && j < len(cells) && p.cols[i].Role != templates.RoleContext {
+			if j >= 0 && j < len(cells) && p.cols[i].Role != templates.RoleContext && p.cols[i].Role != templates.RoleCheck {
 				c := cells[j]
 				row.cells[i] = cellText(c)
 				any = any || hasText(row.cells[i])

@@ -86,16 +86,11 @@ func (b *builder) annotateSheet() *backend.Sheet {
 		}
 	}
 	b.openSpanSources(cols)
-	freeze := 1
-	if b.t.Annotator.Position == "left" {
-		freeze = 2
-	}
-	freeze = b.frozenCols(freeze)
 	sh := &backend.Sheet{
 		Name:       backend.SheetAnnotate,
 		Columns:    cols,
 		FreezeRows: 1,
-		FreezeCols: freeze,
+		FreezeCols: b.t.FrozenColumns(),
 		Protect:    &backend.Protection{Sort: true, AutoFilter: true, FormatColumns: true, FormatRows: true, InsertRows: true},
 		AutoFilter: true,
 		FitWidth:   true,
@@ -133,6 +128,7 @@ func (b *builder) annotateSheet() *backend.Sheet {
 			return b.itemRows(it, emit)
 		})
 	}
+	b.liveChecks(sh)
 	return sh
 }
 

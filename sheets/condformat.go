@@ -9,8 +9,28 @@ import (
 // formulaValue is a Formula cell's value: the only way a formula enters a
 // spreadsheet annosheet writes (strings are always string values).
 func formulaValue(f backend.Formula) *sheetsapi.ExtendedValue {
-	s := "=" + f.Text
+	s := sheetsFormula(f.Text)
 	return &sheetsapi.ExtendedValue{FormulaValue: &s}
+}
+
+// sheetsFormula spells a plan's formula for Google: with its "=", and
+// semicolons between arguments. Google reads formulas in the
+// spreadsheet's locale, and where a comma is the decimal mark (de_DE,
+// fr_FR …) it takes only semicolons; every locale takes semicolons, and
+// shows them as its own separator. Commas inside string constants stay;
+// the plan's formulas have no decimal numbers or array constants.
+func sheetsFormula(text string) string {
+	b := []byte("=" + text)
+	quoted := false
+	for i, c := range b {
+		switch {
+		case c == '"':
+			quoted = !quoted
+		case c == ',' && !quoted:
+			b[i] = ';'
+		}
+	}
+	return string(b)
 }
 
 // conditionalFormats are the requests that add a sheet's conditional
@@ -26,7 +46,7 @@ func conditionalFormats(sh *backend.Sheet, id int64) []*sheetsapi.Request {
 					StartRowIndex: int64(cf.FirstRow - 1), EndRowIndex: int64(cf.LastRow),
 					StartColumnIndex: int64(cf.FirstCol), EndColumnIndex: int64(cf.LastCol + 1)}},
 				BooleanRule: &sheetsapi.BooleanRule{
-					Condition: &sheetsapi.BooleanCondition{Type: "CUSTOM_FORMULA", Values: []*sheetsapi.ConditionValue{{UserEnteredValue: "=" + cf.Formula}}},
+					Condition: &sheetsapi.BooleanCondition{Type: "CUSTOM_FORMULA", Values: []*sheetsapi.ConditionValue{{UserEnteredValue: sheetsFormula(cf.Formula)}}},
 					Format:    &sheetsapi.CellFormat{BackgroundColor: color(cf.Fill)},
 				},
 			},

@@ -195,9 +195,20 @@ func (b *sheetsBackend) Offer(t *testing.T, at backend.Location) *backendtest.Of
 			if cd.Note != "" {
 				o.Notes[cell] = cd.Note
 			}
+			if v := cd.UserEnteredValue; v != nil && v.FormulaValue != nil {
+				if o.Formulas == nil {
+					o.Formulas = map[string]string{}
+				}
+				o.Formulas[cell] = planFormula(*v.FormulaValue)
+			}
 		}
 	}
 	o.Links, o.TextLinks = sheetsLinks(t, ss)
+	for _, cf := range ann.ConditionalFormats {
+		g := cf.Ranges[0]
+		rng := backend.CellName(int(g.StartColumnIndex), int(g.StartRowIndex+1)) + ":" + backend.CellName(int(g.EndColumnIndex-1), int(g.EndRowIndex))
+		o.Conditional = append(o.Conditional, rng+" "+sheetsColor(cf.BooleanRule.Format.BackgroundColor)+": "+planFormula(cf.BooleanRule.Condition.Values[0].UserEnteredValue))
+	}
 	return o
 }
 

@@ -2,6 +2,7 @@ package sheets_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -12,7 +13,8 @@ import (
 
 // TestWriteFormulaAndConditionalFormats: a Formula cell is written as a
 // formula and nothing else is; conditional formats come in the plan's
-// order, with their ranges, formulas and fills.
+// order, with their ranges, formulas and fills. Formulas go with
+// semicolons between arguments, which every locale reads.
 func TestWriteFormulaAndConditionalFormats(t *testing.T) {
 	_, c, _ := start(t, sheets.Retry{})
 	p := &backend.Plan{Title: "t", Sheets: []*backend.Sheet{{
@@ -20,6 +22,7 @@ func TestWriteFormulaAndConditionalFormats(t *testing.T) {
 		ConditionalFormats: []backend.ConditionalFormat{
 			{FirstRow: 2, LastRow: 3, FirstCol: 0, LastCol: 0, Formula: `LEN(TRIM($A2))>3`, Fill: "FFC7CE"},
 			{FirstRow: 2, LastRow: 3, FirstCol: 0, LastCol: 1, Formula: `$B2<>""`, Fill: "FFEB9C"},
+			{FirstRow: 2, LastRow: 3, FirstCol: 1, LastCol: 1, Formula: `IF($A2=",",1,2)`, Fill: "FFEB9C"},
 		},
 		Rows: func(emit func(backend.Row) error) error {
 			for _, r := range [][]backend.Cell{
@@ -45,7 +48,7 @@ func TestWriteFormulaAndConditionalFormats(t *testing.T) {
 	}
 	for r := 1; r <= 2; r++ {
 		v := rows[r].Values[1].UserEnteredValue
-		want := `=IF(LEN(TRIM(A` + string(rune('1'+r)) + `))>0,"A filled","")`
+		want := `=IF(LEN(TRIM(A` + string(rune('1'+r)) + `))>0;"A filled";"")`
 		if v == nil || v.FormulaValue == nil || *v.FormulaValue != want || v.StringValue != nil {
 			t.Errorf("B%d = %+v, want the formula %s", r+1, v, want)
 		}
@@ -67,8 +70,25 @@ func TestWriteFormulaAndConditionalFormats(t *testing.T) {
 	want := []rule{
 		{`=LEN(TRIM($A2))>3`, 1, 3, 0, 1, 0xFF, 0xC7, 0xCE},
 		{`=$B2<>""`, 1, 3, 0, 2, 0xFF, 0xEB, 0x9C},
+		{`=IF($A2=",";1;2)`, 1, 3, 1, 2, 0xFF, 0xEB, 0x9C},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("conditional formats (-want +got):\n%s", diff)
 	}
+}
+
+// planFormula is a formula as Google gives it back, in the plan's
+// spelling: without "=", commas between arguments.
+func planFormula(f string) string {
+	b := []byte(strings.TrimPrefix(f, "="))
+	quoted := false
+	for i, c := range b {
+		switch {
+		case c == '"':
+			quoted = !quoted
+		case c == ';' && !quoted:
+			b[i] = ','
+		}
+	}
+	return string(b)
 }

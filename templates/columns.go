@@ -39,8 +39,9 @@ type ColumnSpec struct {
 
 // Columns lists the columns of the Annotate sheet in order: the ID, the
 // context, the answers (the answers before the context with rows.answers:
-// left), the annotator (left after the ID, or rightmost), and the hidden
-// unit column.
+// left), the annotator (left after the ID, or rightmost), the Check column
+// the sheet computes (last, or right after answers on the left), and the
+// hidden unit column.
 func (t *Template) Columns() []ColumnSpec {
 	var cols []ColumnSpec
 	cols = append(cols, ColumnSpec{Key: RoleID, Header: t.Rows.IDHeader, Role: RoleID, Width: t.Rows.IDWidth, line: t.Rows.Line})
@@ -80,6 +81,7 @@ func (t *Template) Columns() []ColumnSpec {
 	if t.Annotator.Position != "left" {
 		cols = append(cols, ann)
 	}
+	cols = t.placeCheck(cols, t.checkColumn(cols))
 	cols = append(cols, ColumnSpec{Key: RoleUnit, Header: UnitHeader, Role: RoleUnit, Width: 12})
 	return cols
 }

@@ -15,6 +15,11 @@
 //		fmt.Println(c.Header)
 //	}
 //
+// The same checks that pull makes are compiled into spreadsheet formulas
+// (LiveChecks, CheckText), so that the sheet shows annotators what is
+// missing or wrong while they work: one formula text that every backend
+// writes. A check that a formula cannot express is left to pull.
+//
 // The package knows nothing about spreadsheets or files: package input
 // reads a template file (input.Template takes a built-in name or a path),
 // and package mapping turns a template and records into a sheet plan.

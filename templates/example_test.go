@@ -25,6 +25,7 @@ func ExampleBuiltin() {
 	// 2 Target Mismatch
 	// 3 Citation Error
 	// Note
+	// Check
 	// Previous context
 	// Cited paragraphs
 	// Generation

@@ -209,7 +209,7 @@ func (c *compiler) filled(key string, q *Question) string {
 // block) has an answer: pull checks required answers and rules of such
 // rows only.
 func (c *compiler) started(block bool) string {
-	var parts []string
+	var parts, plain []string
 	for i := range c.t.Questions {
 		q := &c.t.Questions[i]
 		if c.blocks && !block && q.Scope == "block" {
@@ -217,7 +217,11 @@ func (c *compiler) started(block bool) string {
 		}
 		for _, key := range c.columnKeys(q) {
 			if !block {
-				parts = append(parts, c.filled(key, q))
+				if f := c.filled(key, q); f == hasText(c.r.Cell(key)) {
+					plain = append(plain, c.r.Cell(key))
+				} else {
+					parts = append(parts, f)
+				}
 				continue
 			}
 			rng := c.r.Block(key)
@@ -227,6 +231,11 @@ func (c *compiler) started(block bool) string {
 				parts = append(parts, anyText(rng))
 			}
 		}
+	}
+	if len(plain) > 0 {
+		// Cells that any text fills are tested at once: their text
+		// joined is not blank.
+		parts = append([]string{hasText(strings.Join(plain, "&"))}, parts...)
 	}
 	return or(parts...)
 }
@@ -534,18 +543,22 @@ func anyText(rng string) string { return "SUMPRODUCT(LEN(TRIM(" + rng + ")))>0" 
 // ticked is true when a checkbox cell holds a spelling of TRUE.
 func ticked(ref string) string { return oneOf(ref, CheckboxTrue) }
 
-// oneOf is true when a cell's trimmed text is one of words; spreadsheets
-// compare text without regard to case, as pull does.
+// oneOf is true when a cell's trimmed text is one of words, case aside
+// as pull reads it. One search in the words joined by "|" keeps the
+// formula short: it is on every row.
 func oneOf(ref string, words []string) string {
-	var parts []string
-	for _, w := range words {
-		parts = append(parts, "TRIM("+ref+")="+literal(w))
-	}
-	return or(parts...)
+	return fmt.Sprintf(`ISNUMBER(FIND("|"&LOWER(TRIM(%s))&"|",%s))`, ref, literal("|"+strings.Join(words, "|")+"|"))
 }
 
-// literal is a string constant, cut to what Excel allows in a formula.
+// literal is a string constant, cut to what Excel allows in a formula;
+// control characters (line breaks) become spaces.
 func literal(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return ' '
+		}
+		return r
+	}, s)
 	u := utf16.Encode([]rune(s))
 	if len(u) > maxLiteral {
 		r := []rune(s)

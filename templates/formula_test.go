@@ -69,18 +69,10 @@ func TestCompileCond(t *testing.T) {
 	n := func(i int) *int { return &i }
 	yes, no := true, false
 	ticked := func(cell string) string {
-		var parts []string
-		for _, w := range CheckboxTrue {
-			parts = append(parts, "TRIM("+cell+`)="`+w+`"`)
-		}
-		return "OR(" + strings.Join(parts, ",") + ")"
+		return `ISNUMBER(FIND("|"&LOWER(TRIM(` + cell + `))&"|","|true|1|x|yes|y|✓|✔|☑|checked|wahr|vrai|"))`
 	}
 	unticked := func(cell string) string {
-		var parts []string
-		for _, w := range CheckboxFalse {
-			parts = append(parts, "TRIM("+cell+`)="`+w+`"`)
-		}
-		return "OR(" + strings.Join(parts, ",") + ")"
+		return `ISNUMBER(FIND("|"&LOWER(TRIM(` + cell + `))&"|","|false|0|no|n|☐|unchecked|falsch|faux|"))`
 	}
 	list := `","&UPPER(SUBSTITUTE(SUBSTITUTE(SUBSTITUTE(SUBSTITUTE(TRIM(F2),";",",")," ,",","),", ",","),", ",","))&","`
 	cases := []struct {
@@ -167,7 +159,7 @@ func TestLiveChecks(t *testing.T) {
 	count := `IFERROR((LEN(B2)-LEN(SUBSTITUTE(B2,J2,"")))/LEN(J2),0)`
 	for name, want := range map[string]string{
 		// A row is started by any answer, the not-yet score aside.
-		"required:pick":          `AND(OR(LEN(TRIM(C2))>0,LEN(TRIM(D2))>0,LEN(TRIM(E2))>0,LEN(TRIM(F2))>0,AND(LEN(TRIM(G2))>0,NOT(IFERROR(VALUE(TRIM(G2))=0,FALSE))),LEN(TRIM(H2))>0,LEN(TRIM(I2))>0,LEN(TRIM(J2))>0,LEN(TRIM(K2))>0,LEN(TRIM(L2))>0),NOT(LEN(TRIM(C2))>0))`,
+		"required:pick":          `AND(OR(LEN(TRIM(C2&D2&E2&F2&H2&I2&J2&K2&L2))>0,AND(LEN(TRIM(G2))>0,NOT(IFERROR(VALUE(TRIM(G2))=0,FALSE)))),NOT(LEN(TRIM(C2))>0))`,
 		"span:quote":             `AND(LEN(TRIM(J2))>0,` + count + `=0)`,
 		"occurrence:quote":       `AND(LEN(TRIM(J2))>0,` + count + `>1,NOT(LEN(TRIM(K2))>0))`,
 		"occurrence-range:quote": `AND(LEN(TRIM(J2))>0,` + count + `>0,LEN(TRIM(K2))>0,NOT(IFERROR(AND(VALUE(TRIM(K2))=INT(VALUE(TRIM(K2))),VALUE(TRIM(K2))>=1,VALUE(TRIM(K2))<=` + count + `),FALSE)))`,
@@ -211,7 +203,7 @@ rules:
 	for _, lc := range checks {
 		got[lc.Name] = strconv.FormatBool(lc.Block) + " " + lc.Gate
 	}
-	row := `OR(LEN(TRIM(D2))>0,LEN(TRIM(E2))>0)`
+	row := `LEN(TRIM(D2&E2))>0`
 	block := `OR(SUMPRODUCT(LEN(TRIM(C2:C9)))>0,SUMPRODUCT(LEN(TRIM(D2:D9)))>0,SUMPRODUCT(LEN(TRIM(E2:E9)))>0)`
 	want := map[string]string{
 		"required:done":   "true " + block,
@@ -294,5 +286,48 @@ func TestBuiltinLiveChecks(t *testing.T) {
 			t.Errorf("%s: the Check cell leaves checks out (%d characters)", name, len(text))
 		}
 		t.Logf("%s: %d checks, Check cell formula of %d characters", name, len(checks), len(text))
+	}
+}
+
+// TestCheckColumnHeader: the Check column takes a header no other column
+// has, so that pull finds every column by its header.
+func TestCheckColumnHeader(t *testing.T) {
+	for _, c := range []struct {
+		headers []string
+		want    string
+	}{
+		{nil, "Check"},
+		{[]string{" check "}, "Live check"},
+		{[]string{"CHECK", "Live  Check"}, "Sheet check"},
+		{[]string{"Check", "Live check", "Sheet check"}, "Check 2"},
+		{[]string{"Check", "Live check", "Sheet check", "check 2"}, "Check 3"},
+	} {
+		src := formulaTemplate
+		for i, h := range c.headers {
+			src = strings.Replace(src, "rules:\n", "  - {name: extra"+strconv.Itoa(i)+", header: \""+h+"\", type: text}\nrules:\n", 1)
+		}
+		tp := mustLoad(t, src)
+		cols := tp.Columns()
+		if got := cols[len(cols)-2]; got.Role != RoleCheck || got.Header != c.want {
+			t.Errorf("%q: check column %+v, want header %q", c.headers, got, c.want)
+		}
+	}
+}
+
+// checkLiveChecks is what FuzzLoad checks of a template's live checks:
+// they compile, each to formulas whose parentheses and string constants
+// are whole, and the Check cell's formula keeps within Excel's limit.
+func checkLiveChecks(t *testing.T, tp *Template) {
+	t.Helper()
+	checks := tp.LiveChecks(letterRefs(tp))
+	for _, lc := range checks {
+		for _, f := range []string{lc.Formula(), lc.Text} {
+			if !balanced(f) {
+				t.Errorf("%s: unbalanced formula %q", lc.Name, f)
+			}
+		}
+	}
+	if f := CheckText(checks); !balanced(f) || len(f) > MaxFormula {
+		t.Errorf("Check formula of %d characters, balanced %v", len(f), balanced(f))
 	}
 }

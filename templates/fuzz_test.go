@@ -134,6 +134,7 @@ func checkLoad(t *testing.T, src []byte) {
 		}
 		seen[h] = true
 	}
+	checkLiveChecks(t, tp)
 }
 
 func FuzzLoad(f *testing.F) {

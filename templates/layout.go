@@ -32,3 +32,38 @@ func (t *Template) placeAnswers(cols []ColumnSpec) []ColumnSpec {
 	}
 	return out
 }
+
+// placeCheck puts the Check column among the columns: last, or, with the
+// answers on the left, right after them. There it is the first column
+// past the frozen part, on screen when the sheet opens and beside the
+// answers it speaks of; frozen too, it would leave too little room for
+// the context.
+func (t *Template) placeCheck(cols []ColumnSpec, check ColumnSpec) []ColumnSpec {
+	if t.Rows.Answers != AnswersLeft {
+		return append(cols, check)
+	}
+	context := slices.IndexFunc(cols, func(c ColumnSpec) bool { return c.Role == RoleContext })
+	if context < 0 {
+		return append(cols, check)
+	}
+	return slices.Insert(cols, context, check)
+}
+
+// FrozenColumns is how many columns of the Annotate sheet stay in view at
+// the left: the ID, the annotator's on the left, and, with the answers on
+// the left, the answers too, so that they stay beside whichever text is
+// scrolled to.
+func (t *Template) FrozenColumns() int {
+	n := 1
+	if t.Annotator.Position == "left" {
+		n = 2
+	}
+	if t.Rows.Answers != AnswersLeft {
+		return n
+	}
+	cols := t.Columns()
+	if i := slices.IndexFunc(cols, func(c ColumnSpec) bool { return c.Role == RoleContext || c.Role == RoleCheck }); i > n {
+		return i
+	}
+	return n
+}

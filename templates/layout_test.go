@@ -7,7 +7,9 @@ import (
 )
 
 // TestAnswersAt checks rows.answers: the order of the columns it gives,
-// with the annotator on either side, and the error for any other value.
+// with the annotator on either side, the Check column beside answers on
+// the left and last otherwise, how many columns are frozen, and the error
+// for any other value.
 func TestAnswersAt(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -15,28 +17,33 @@ func TestAnswersAt(t *testing.T) {
 		rows    string // replaces base's "rows:\n  per: record\n"
 		ann     string // appended to base: an annotator section
 		want    []string
+		frozen  int // columns frozen: the ID, the annotator on the left, answers on the left
 		wantErr []*Error
 	}{
 		{
-			name: "default: the answers after the context",
-			rows: "rows:\n  per: record\n",
-			want: []string{"id", "context:question", "context:answer", "q:label", "q:span", "q:score", "annotator", "unit"},
+			name:   "default: the answers after the context",
+			rows:   "rows:\n  per: record\n",
+			want:   []string{"id", "context:question", "context:answer", "q:label", "q:span", "q:score", "annotator", "check", "unit"},
+			frozen: 1,
 		},
 		{
-			name: "right, said",
-			rows: "rows:\n  per: record\n  answers: right\n",
-			want: []string{"id", "context:question", "context:answer", "q:label", "q:span", "q:score", "annotator", "unit"},
+			name:   "right, said",
+			rows:   "rows:\n  per: record\n  answers: right\n",
+			want:   []string{"id", "context:question", "context:answer", "q:label", "q:span", "q:score", "annotator", "check", "unit"},
+			frozen: 1,
 		},
 		{
-			name: "left: the answers right after the ID",
-			rows: "rows:\n  per: record\n  answers: left\n",
-			want: []string{"id", "q:label", "q:span", "q:score", "context:question", "context:answer", "annotator", "unit"},
+			name:   "left: the answers right after the ID",
+			rows:   "rows:\n  per: record\n  answers: left\n",
+			want:   []string{"id", "q:label", "q:span", "q:score", "check", "context:question", "context:answer", "annotator", "unit"},
+			frozen: 4,
 		},
 		{
-			name: "left, with the annotator on the left too",
-			rows: "rows:\n  per: record\n  answers: left\n",
-			ann:  "annotator:\n  position: left\n",
-			want: []string{"id", "annotator", "q:label", "q:span", "q:score", "context:question", "context:answer", "unit"},
+			name:   "left, with the annotator on the left too",
+			rows:   "rows:\n  per: record\n  answers: left\n",
+			ann:    "annotator:\n  position: left\n",
+			want:   []string{"id", "annotator", "q:label", "q:span", "q:score", "check", "context:question", "context:answer", "unit"},
+			frozen: 5,
 		},
 		{
 			name:    "anything else",
@@ -61,6 +68,9 @@ func TestAnswersAt(t *testing.T) {
 			}
 			if d := cmp.Diff(tt.want, got); d != "" {
 				t.Errorf("Columns() (-want +got):\n%s", d)
+			}
+			if n := tp.FrozenColumns(); n != tt.frozen {
+				t.Errorf("%d columns frozen, want %d", n, tt.frozen)
 			}
 		})
 	}

@@ -117,6 +117,7 @@ func TestBaseLoads(t *testing.T) {
 		{"q:span", "Span", RoleAnswer},
 		{"q:score", "Score", RoleAnswer},
 		{"annotator", "Annotator ID", RoleAnnotator},
+		{"check", "Check", RoleCheck},
 		{"unit", "Unit", RoleUnit},
 	}
 	if d := cmp.Diff(want, got); d != "" {
@@ -1350,6 +1351,7 @@ rules:
 		{"q:ev#sentences", "Evidence: sentences", RoleAnswer, PartSentences, 14},
 		{"q:ev2#passage", "P", RoleAnswer, PartPassage, 12},
 		{"q:ev2#sentences", "S", RoleAnswer, PartSentences, 14},
+		{"check", "Check", RoleCheck, "", 32},
 		{"unit", "Unit", RoleUnit, "", 12},
 	}
 	if d := cmp.Diff(want, got); d != "" {

@@ -8,6 +8,17 @@ import (
 	"github.com/annosheet/annosheet/backend"
 )
 
+// calcOnLoad asks spreadsheet applications to compute every formula when
+// they open the workbook, when it has any: formulas are written without
+// a saved value (nothing here computes them).
+func calcOnLoad(f *excelize.File, wr *writer) error {
+	if !wr.formulas {
+		return nil
+	}
+	yes := true
+	return f.SetCalcProps(&excelize.CalcPropsOptions{FullCalcOnLoad: &yes})
+}
+
 // conditionalFormats adds a sheet's conditional formats, in the plan's
 // order of precedence: excelize gives each rule the next priority.
 func (wr *writer) conditionalFormats(sh *backend.Sheet) error {

@@ -82,7 +82,7 @@ func TestOpenpyxlReads(t *testing.T) {
 				}
 			}
 			ann := book.Sheets[1]
-			wantFreeze := backend.CellName(frozenCols(tmpl), 2)
+			wantFreeze := backend.CellName(tmpl.FrozenColumns(), 2)
 			if ann.Freeze != wantFreeze || !ann.Protected || ann.SortLocked || ann.AutoFilterLocked {
 				t.Errorf("Annotate: freeze %q protected %v sort locked %v filter locked %v", ann.Freeze, ann.Protected, ann.SortLocked, ann.AutoFilterLocked)
 			}

@@ -54,6 +54,9 @@ func Write(p *backend.Plan, w io.Writer, opt WriteOptions) error {
 			return fmt.Errorf("sheet %s: %w", sh.Name, err)
 		}
 	}
+	if err := calcOnLoad(f, wr); err != nil {
+		return err
+	}
 	props := &excelize.DocProperties{Creator: "annosheet", Title: p.Title}
 	if !opt.Created.IsZero() {
 		ts := opt.Created.UTC().Format(time.RFC3339)
@@ -69,6 +72,8 @@ type writer struct {
 	f      *excelize.File
 	styles map[backend.Style]int
 	fills  map[string]int // conditional formats' fills, by colour
+	// formulas: some cell is a formula.
+	formulas bool
 }
 
 func (wr *writer) style(s backend.Style) (int, error) {
@@ -161,6 +166,7 @@ func (wr *writer) sheet(sh *backend.Sheet) error {
 			}
 			if f, ok := c.Value.(backend.Formula); ok {
 				vals[i] = excelize.Cell{StyleID: id, Formula: f.Text}
+				wr.formulas = true
 				continue
 			}
 			vals[i] = excelize.Cell{StyleID: id, Value: c.Value}

@@ -412,7 +412,7 @@ func checkPanes(t *testing.T, f *excelize.File, tmpl *templates.Template) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cols := frozenCols(tmpl)
+	cols := tmpl.FrozenColumns()
 	if !p.Freeze || p.YSplit != 1 || p.XSplit != cols {
 		t.Errorf("panes %+v: want the header row and %d column(s) frozen", p, cols)
 	}
@@ -460,7 +460,16 @@ func TestHostileText(t *testing.T) {
 	if err := os.WriteFile(in, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, res := build(t, bookCase{template: "legal-gaps", inputs: []string{in}})
+	tp, res := build(t, bookCase{template: "legal-gaps", inputs: []string{in}})
+	cols := tp.Columns()
+	at := func(key string, row int) string {
+		i := slices.IndexFunc(cols, func(c templates.ColumnSpec) bool { return c.Key == key })
+		if i < 0 {
+			t.Fatalf("legal-gaps has no column %s", key)
+		}
+		return backend.CellName(i, row)
+	}
+	prev, cited, gen, target := "context:previous_context", "context:cited_paragraphs", "context:generation", "context:target"
 	var warnings []string
 	for _, w := range res.Warnings {
 		warnings = append(warnings, w.Error())
@@ -483,8 +492,8 @@ func TestHostileText(t *testing.T) {
 	}
 	defer f.Close()
 	want := map[string]string{
-		"G2": "=1+1", "I2": "+SUM(A1:A2)", "J2": "-42", "H2": "[1] @cite\n=HYPERLINK(\"http://example.com\")",
-		"G3": "bell␇ and escape␛", "I3": "tab\tand\nnewline", "J3": "_x0041_ stays literal",
+		at(prev, 2): "=1+1", at(gen, 2): "+SUM(A1:A2)", at(target, 2): "-42", at(cited, 2): "[1] @cite\n=HYPERLINK(\"http://example.com\")",
+		at(prev, 3): "bell␇ and escape␛", at(gen, 3): "tab\tand\nnewline", at(target, 3): "_x0041_ stays literal",
 	}
 	for cell, v := range want {
 		got, err := f.GetCellValue(backend.SheetAnnotate, cell)
@@ -502,7 +511,7 @@ func TestHostileText(t *testing.T) {
 	}
 	// The cell shows the end of the text, "…" where it is cut, and where
 	// the Read sheet has all of it, linked.
-	cut, _ := f.GetCellValue(backend.SheetAnnotate, "G4")
+	cut, _ := f.GetCellValue(backend.SheetAnnotate, at(prev, 4))
 	body, label, ok := strings.Cut(cut, "\n→ read in full: sheet Read, row 2, or click the ID (the last ")
 	part, marked := strings.CutPrefix(body, "… ")
 	if !ok || !marked || !strings.HasSuffix(long, part) || len(part) < 1000 {
@@ -520,8 +529,8 @@ func TestHostileText(t *testing.T) {
 	if ok, target, _ := f.GetCellHyperLink(backend.SheetAnnotate, "A4"); !ok || target != "Read!A2" {
 		t.Errorf("A4 links to %q (%v), want Read!A2", target, ok)
 	}
-	if ok, target, _ := f.GetCellHyperLink(backend.SheetAnnotate, "G4"); ok {
-		t.Errorf("B4 links to %q", target)
+	if ok, target, _ := f.GetCellHyperLink(backend.SheetAnnotate, at(prev, 4)); ok {
+		t.Errorf("%s links to %q", at(prev, 4), target)
 	}
 	// The Read sheet: a header that links back, and the text in parts.
 	rows, err := f.GetRows(backend.SheetRead)
@@ -535,8 +544,8 @@ func TestHostileText(t *testing.T) {
 	if whole.String() != long || !strings.HasPrefix(rows[1][0], "long — Previous context — 42,000 characters in ") {
 		t.Errorf("the Read sheet holds %d characters under %q, not the text's 42,000", whole.Len(), rows[1][0])
 	}
-	if ok, target, _ := f.GetCellHyperLink(backend.SheetRead, "B2"); !ok || target != "Annotate!G4" {
-		t.Errorf("Read!B2 links to %q (%v), want Annotate!G4", target, ok)
+	if ok, target, _ := f.GetCellHyperLink(backend.SheetRead, "B2"); !ok || target != "Annotate!"+at(prev, 4) {
+		t.Errorf("Read!B2 links to %q (%v), want Annotate!%s", target, ok, at(prev, 4))
 	}
 }
 

@@ -110,6 +110,12 @@ type Offer struct {
 	// backend has such links (Google Sheets), to a cell of the workbook.
 	// They are checked, not pinned: the other backends link whole cells.
 	TextLinks map[string]string
+	// Formulas are the Annotate sheet's formula cells (the live checks),
+	// cell -> formula without its "=".
+	Formulas map[string]string
+	// Conditional lists the Annotate sheet's conditional formats in order
+	// of precedence, each as "RANGE FILL: FORMULA" (formula without "=").
+	Conditional []string
 }
 
 // Rules of Offer.Validations, as each backend's reader spells them:
@@ -200,7 +206,7 @@ func Run(t *testing.T, b Backend) {
 			}
 			wb := write(t, b, res.Plan)
 			o := b.Offer(t, wb)
-			cells := gridCells(t, grid(t, store, wb))
+			cells := withoutComputed(gridCells(t, grid(t, store, wb)), tp)
 			if len(o.Validations) == 0 || len(o.Open) == 0 || len(o.Fills) == 0 || o.Frozen[0] != 1 {
 				t.Errorf("the offer is thin: %d validations, %d open columns, %d fills, frozen %v", len(o.Validations), len(o.Open), len(o.Fills), o.Frozen)
 			}

@@ -45,6 +45,7 @@ func dump(t *testing.T, o *Offer, cells [][]string, recs []*mapping.Annotation) 
 	for _, l := range byValue(t, o.Fills) {
 		fmt.Fprintf(&b, "fill %s\n", l)
 	}
+	dumpComputed(&b, t, o)
 	notes := make([]string, 0, len(o.Notes))
 	for cell, text := range o.Notes {
 		notes = append(notes, fmt.Sprintf("note %s: %s", cell, short(text)))
