@@ -122,6 +122,11 @@ type Rows struct {
 	Spans string `yaml:"spans" json:"spans,omitempty"`
 	// Label is the choice question whose answer labels each span.
 	Label string `yaml:"label" json:"label,omitempty"`
+	// IDDisplay is what the ID column (and the workbook's hidden unit
+	// IDs) show: IDReal, the input's own ids (the default), or IDOpaque,
+	// item-0001, item-0002 … in the study's order, for ids that tell
+	// annotators what they must not know; the key stays in the manifest.
+	IDDisplay string `yaml:"id_display" json:"id_display,omitempty"`
 	// IDHeader is the header of the leftmost column, the instance id.
 	IDHeader string  `yaml:"id_header" json:"id_header,omitempty"`
 	IDWidth  float64 `yaml:"id_width" json:"id_width,omitempty"`
