@@ -74,3 +74,18 @@ questions:
 		})
 	}
 }
+
+// TestLegalGapsOpaque: the built-in legal-gaps hides its ids, which name
+// the models; the other built-ins show theirs.
+func TestLegalGapsOpaque(t *testing.T) {
+	t.Parallel()
+	for _, name := range BuiltinNames() {
+		tp, err := Builtin(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := tp.OpaqueIDs(), name == "legal-gaps"; got != want {
+			t.Errorf("%s: opaque IDs %v, want %v", name, got, want)
+		}
+	}
+}

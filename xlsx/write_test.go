@@ -38,7 +38,9 @@ type bookCase struct {
 }
 
 var bookCases = []bookCase{
-	{name: "legal-gaps", template: "legal-gaps", inputs: []string{"../testdata/data/legal-gaps/examples.sample.jsonl"}},
+	{name: "legal-gaps", template: "legal-gaps", inputs: []string{"../testdata/data/legal-gaps/examples.sample.jsonl"},
+		// The ids (gpt4o-11 …) name the models: the workbook shows opaque IDs.
+		secret: []string{"gpt4o", "llama3"}},
 	{name: "preference-likert", template: "preference-likert", inputs: []string{"../testdata/data/preference/preference_json_1.json"}},
 	{name: "qa-span-errors", template: "qa-span-errors", inputs: []string{"../testdata/data/qa-feedback/dev_feedback.sample.json"}},
 	{name: "factgenie-meta-eval", template: "factgenie-meta-eval", inputs: []string{"../testdata/data/factgenie-d2t"},
