@@ -81,6 +81,9 @@ func Native(t *templates.Template, recs []*mapping.Annotation, items []*mapping.
 			return nil, fmt.Errorf("%s: %w: a record of template %s version %d among those of %s version %d", x.where[r], ErrExport, r.Template.Name, r.Template.Version, t.Name, t.Version)
 		}
 	}
+	if err := stillOpaque(recs, x.where); err != nil {
+		return nil, err
+	}
 	recs, dups, err := Distinct(recs, opt.Origins)
 	if err != nil {
 		return nil, err

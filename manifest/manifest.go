@@ -1,6 +1,7 @@
 // Package manifest is the coordinator's record of a study: which template
 // and inputs made which workbooks, which units each holds, and the keys
-// that must never reach annotators (who the anonymised evaluators are).
+// that must never reach annotators (who the anonymised evaluators are,
+// which real IDs the opaque ones stand for).
 // generate writes it next to the workbooks; pull and export read it.
 //
 //	m, err := manifest.Read("study/manifest.json")
@@ -63,6 +64,10 @@ type Manifest struct {
 	// Orders gives, for a template that shuffles candidates, each
 	// instance's candidate codes in the order shown.
 	Orders map[string][]string `json:"orders,omitempty"`
+	// OpaqueIDs maps, for a template that shows opaque IDs (rows
+	// id_display: opaque), each opaque ID the workbooks show to the real
+	// unit or instance ID. Keep the manifest from annotators.
+	OpaqueIDs map[string]string `json:"opaque_ids,omitempty"`
 }
 
 // Template pins the template a study used, with its full text so that the

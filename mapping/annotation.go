@@ -37,6 +37,10 @@ type Annotation struct {
 	// Shuffled says the values are still in the order the candidates were
 	// shown in, not put back on their candidates (pull with the manifest).
 	Shuffled bool `json:"shuffled,omitempty"`
+	// OpaqueIDs says Unit and Item are the opaque IDs the workbook shows
+	// (item-0001 …), not the instances' own: the study's manifest holds
+	// the real ones (pull with it, or see RestoreIDs).
+	OpaqueIDs bool `json:"opaque_ids,omitempty"`
 	// Spans are the answer rows of a block: one entry per row with any
 	// answer, in the order the block's rows were generated in, however
 	// the sheet was sorted or the block moved since; a row an annotator

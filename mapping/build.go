@@ -36,6 +36,11 @@ type Options struct {
 	// Annotator, when set, is the annotator this workbook is for: the
 	// annotator column is filled in with it and locked.
 	Annotator string
+	// OpaqueIDs is the study's key of opaque IDs (Result.OpaqueIDs) to
+	// reuse when the template shows opaque IDs, so that an instance has
+	// the same opaque ID in every batch; instances it lacks get the next
+	// free ones.
+	OpaqueIDs map[string]string
 }
 
 // Unit is one unit of annotation and where its rows are.
@@ -63,6 +68,11 @@ type Result struct {
 	// instance's candidate codes in the order shown. Like Keys, it belongs
 	// to the coordinator and never enters the workbook.
 	Orders map[string][]string
+	// OpaqueIDs maps each opaque ID the workbook shows (item-0001, and
+	// item-0001#2 for the second unit of an instance with several) to the
+	// real ID, when the template shows opaque IDs. Like Keys, it belongs
+	// to the coordinator and never enters the workbook.
+	OpaqueIDs map[string]string
 	// Records counts the input records; Skipped those that got no row
 	// (per: element with an empty list).
 	Records, Skipped int
@@ -93,7 +103,8 @@ func Build(t *templates.Template, src Source, opt Options) (*Result, error) {
 	if err := b.scan(); err != nil {
 		return nil, err
 	}
-	b.rowMark = rowMark(t, b.res.Units)
+	b.assignOpaqueIDs()
+	b.rowMark = rowMark(t, b.shownUnits())
 	// The Annotate sheet registers the dropdown lists that the Lists sheet
 	// then holds, so it is laid out first.
 	annotate := b.annotateSheet()
@@ -134,6 +145,9 @@ type builder struct {
 	rowMark  string // see WorkbookMeta.RowMark
 	warnSeen map[string]bool
 	long     longState // where cut context goes on the Read sheet
+	// opaqueItem and opaqueUnit map real IDs to the opaque IDs shown,
+	// when the template shows opaque IDs (see assignOpaqueIDs).
+	opaqueItem, opaqueUnit map[string]string
 }
 
 // item is one record expanded by the template.

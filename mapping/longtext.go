@@ -488,9 +488,9 @@ func (b *builder) contextCell(it *item, cx *templates.Context, col, k int, text 
 	link := b.long.links < linkCap
 	b.long.links++
 	if b.long.keep {
-		id := it.id
+		id := b.shownItem(it.id)
 		if b.t.Rows.Per == templates.PerElement {
-			id = it.units[k]
+			id = b.shownUnit(it.units[k])
 		}
 		b.long.texts = append(b.long.texts, readText{
 			title: fmt.Sprintf("%s — %s — %s characters in %s", id, b.cols[col].Header, thousands(total), partCount(len(parts))),

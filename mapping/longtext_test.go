@@ -190,7 +190,11 @@ func checkReadable(t *testing.T, tp *templates.Template, res *mapping.Result, wa
 			}
 			hdr := read[at-1]
 			title, _ := hdr.Cells[0].Value.(string)
-			if !strings.HasPrefix(title, u.ID+" — "+c.Header+" — ") {
+			id := u.ID
+			if tp.Rows.IDDisplay == templates.IDOpaque { // the ID shown
+				id, _ = row.Cells[0].Value.(string)
+			}
+			if !strings.HasPrefix(title, id+" — "+c.Header+" — ") {
 				t.Errorf("%s: Read row %d is headed %q", where, at, title)
 			}
 			back := hdr.Cells[1].Link

@@ -43,6 +43,13 @@ type PullOptions struct {
 	// case and surrounding spaces, and written as declared; an ID that
 	// matches none is read as is, with a warning.
 	Annotators []string
+	// OpaqueIDs, when set, is the study's key from the opaque IDs a
+	// workbook shows to the real ones (from its manifest): records get
+	// the real IDs back. Without it, records of such a workbook keep the
+	// opaque IDs and say so (OpaqueIDs). StudyOpaqueIDs gives the keys of
+	// several studies by study ID, as StudyOrders does.
+	OpaqueIDs      map[string]string
+	StudyOpaqueIDs map[string]map[string]string
 }
 
 // Pulled is what Pull reads from one workbook.
@@ -152,6 +159,7 @@ func Pull(g *backend.Grid, opt PullOptions) (*Pulled, error) {
 		out.Units = append(out.Units, u.Unit)
 	}
 	out.Records = p.decode()
+	p.restoreIDs(out)
 	if m.Shuffled {
 		orders := opt.Orders
 		if orders == nil {

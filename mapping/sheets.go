@@ -196,12 +196,12 @@ func (b *builder) itemRows(it *item, emit func(backend.Row) error) error {
 			cell := &row.Cells[i]
 			switch c.Role {
 			case templates.RoleID:
-				cell.Value = b.cleanText(it, t.Rows.IDHeader, it.id)
+				cell.Value = b.cleanText(it, t.Rows.IDHeader, b.shownItem(it.id))
 				cell.Style = backend.Style{Fill: band, Wrap: true}
 			case templates.RoleUnit:
-				cell.Value = unit
+				cell.Value = b.shownUnit(unit)
 				if k > 0 && b.rowMark != "" {
-					cell.Value = unit + b.rowMark + strconv.Itoa(k+1)
+					cell.Value = b.shownUnit(unit) + b.rowMark + strconv.Itoa(k+1)
 				}
 			case templates.RoleContext:
 				cell.Style = b.contextStyle(c)
@@ -569,7 +569,7 @@ func (b *builder) metaSheet() (*backend.Sheet, error) {
 				return err
 			}
 			for _, u := range units {
-				cells := []backend.Cell{{Value: metaUnit}, {Value: u.ID}, {Value: u.Item}, {Value: u.FirstRow}, {Value: u.Rows}}
+				cells := []backend.Cell{{Value: metaUnit}, {Value: b.shownUnit(u.ID)}, {Value: b.shownItem(u.Item)}, {Value: u.FirstRow}, {Value: u.Rows}}
 				if blob, ok := b.blobs[u.ID]; ok {
 					for _, c := range chunks(blob) {
 						cells = append(cells, backend.Cell{Value: c})

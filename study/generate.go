@@ -541,7 +541,7 @@ func (g *generation) build(b assign.Batch) (*mapping.Result, error) {
 	// by begin).
 	return mapping.Build(g.t, g.src.Subset(records), mapping.Options{
 		Batch: b.ID, Study: g.study, CellLimit: g.w.Limits().CellChars, Seed: g.opt.Seed,
-		Keys: g.all.Keys, Items: func(item string) bool { return picked[item] }, Annotator: b.Annotator,
+		Keys: g.all.Keys, Items: func(item string) bool { return picked[item] }, Annotator: b.Annotator, OpaqueIDs: g.all.OpaqueIDs,
 	})
 }
 
@@ -616,6 +616,7 @@ func (g *generation) newManifest() (*manifest.Manifest, error) {
 	if len(m.Keys) == 0 {
 		m.Keys = nil
 	}
+	m.OpaqueIDs = res.OpaqueIDs
 	for _, f := range g.src.Files() {
 		in, err := manifest.HashFile(f)
 		if err != nil {

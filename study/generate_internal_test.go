@@ -59,7 +59,7 @@ func TestBatchesFromSpool(t *testing.T) {
 					picked[it] = true
 				}
 				want, err := mapping.Build(tp, src, mapping.Options{Batch: b.ID, Study: g.study, CellLimit: g.w.Limits().CellChars, Seed: opt.Seed,
-					Keys: g.all.Keys, Items: func(item string) bool { return picked[item] }, Annotator: b.Annotator})
+					Keys: g.all.Keys, Items: func(item string) bool { return picked[item] }, Annotator: b.Annotator, OpaqueIDs: g.all.OpaqueIDs})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -101,6 +101,7 @@ type puller struct {
 	opt    PullOptions
 	res    *Result
 	orders map[string]map[string][]string
+	opaque map[string]map[string]string
 	order  []batchKey // batches in the order of the sources
 	noted  map[batchKey]bool
 	copies map[batchKey][]*copyOf // the workbooks read of each batch
@@ -118,7 +119,7 @@ type puller struct {
 // with a warning that names it. Several workbooks of one batch are merged
 // unit by unit (see Merge).
 func Pull(ctx context.Context, src *Sources, opt PullOptions) (*Result, error) {
-	p := &puller{src: src, opt: opt, res: &Result{batchOf: map[string]batchKey{}, studyOf: map[*mapping.Annotation]string{}}, orders: map[string]map[string][]string{},
+	p := &puller{src: src, opt: opt, res: &Result{batchOf: map[string]batchKey{}, studyOf: map[*mapping.Annotation]string{}}, orders: map[string]map[string][]string{}, opaque: map[string]map[string]string{},
 		noted: map[batchKey]bool{}, copies: map[batchKey][]*copyOf{}, listed: map[batchKey]Ref{}, why: map[batchKey]string{}, cause: map[batchKey]error{}}
 	for _, m := range src.Manifests {
 		if opt.Template != "" && m.Template.Name != opt.Template {
@@ -126,6 +127,9 @@ func Pull(ctx context.Context, src *Sources, opt PullOptions) (*Result, error) {
 		}
 		if m.Orders != nil {
 			p.orders[m.Study] = m.Orders
+		}
+		if m.OpaqueIDs != nil {
+			p.opaque[m.Study] = m.OpaqueIDs
 		}
 	}
 	for _, k := range src.Skipped {
@@ -240,7 +244,7 @@ func (p *puller) read(ctx context.Context, ref Ref) error {
 		return err
 	}
 	defer closeFn()
-	popt := mapping.PullOptions{Template: p.opt.Template, Study: ref.Study, StudyOrders: p.orders}
+	popt := mapping.PullOptions{Template: p.opt.Template, Study: ref.Study, StudyOrders: p.orders, StudyOpaqueIDs: p.opaque}
 	if m := ref.Manifest; m != nil {
 		popt.Template, popt.Version = m.Template.Name, m.Template.Version
 		popt.Annotators = declared(m.Manifest, p.opt.Annotators)

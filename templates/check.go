@@ -37,6 +37,7 @@ func check(t *Template, c *errs, overrides map[string]string) {
 	k.anonymize()
 	k.revealing()
 	k.context()
+	k.idDisplay()
 	k.questions()
 	k.shuffle()
 	k.rules()

@@ -127,6 +127,11 @@ type Rows struct {
 	// it, so that they stay in view beside whichever context is scrolled
 	// to; or "right", after the context (the default).
 	Answers string `yaml:"answers" json:"answers,omitempty"`
+	// IDDisplay is what the ID column (and the workbook's hidden unit
+	// IDs) show: IDReal, the input's own ids (the default), or IDOpaque,
+	// item-0001, item-0002 … in the study's order, for ids that tell
+	// annotators what they must not know; the key stays in the manifest.
+	IDDisplay string `yaml:"id_display" json:"id_display,omitempty"`
 	// IDHeader is the header of the leftmost column, the instance id.
 	IDHeader string  `yaml:"id_header" json:"id_header,omitempty"`
 	IDWidth  float64 `yaml:"id_width" json:"id_width,omitempty"`

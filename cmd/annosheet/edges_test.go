@@ -336,7 +336,7 @@ func TestErrorsNameFilesAsGiven(t *testing.T) {
 	a, b := filepath.Join(root, "inboxA", "x.xlsx"), filepath.Join(root, "inboxB", "x.xlsx")
 	copyFile(t, ak, a)
 	copyFile(t, ak, b)
-	unit := tick(t, a, "1", 0)[0]
+	unit := realIDs(t, dir, tick(t, a, "1", 0))[0]
 	tick(t, b, "3", 0)
 	out := filepath.Join(t.TempDir(), "a.jsonl")
 	code, _, errs := runCLI(t, "pull", dir, a, b, "--out", out)
@@ -470,6 +470,7 @@ func TestSharedAnnotatorIDs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	w.RealIDs(readManifest(t, dir).OpaqueIDs) // the units as pull through the manifest names them
 	ids := []string{"ak", " AK ", "a.k.", "akk"}
 	for i, id := range ids {
 		row := w.Rows[w.Units[i]][0]
@@ -510,7 +511,7 @@ func TestConflictKeepsStatus(t *testing.T) {
 	one, two := filepath.Join(dir, "ak (1).xlsx"), filepath.Join(dir, "ak (2).xlsx")
 	copyFile(t, ak, one)
 	copyFile(t, ak, two)
-	unit := tick(t, one, "1", 0)[0]
+	unit := realIDs(t, dir, tick(t, one, "1", 0))[0]
 	tick(t, two, "3", 0)
 	tick(t, bt, "0", 0)
 
@@ -540,7 +541,7 @@ func TestConflictKeepsStatus(t *testing.T) {
 func TestProblemLines(t *testing.T) {
 	t.Parallel()
 	dir, ak, _ := legalPerAnnotator(t)
-	units := answer(t, ak, "q:gaps=2", "maybe", 0)
+	units := realIDs(t, dir, answer(t, ak, "q:gaps=2", "maybe", 0))
 	// A warning: another study's workbook in the folder is not read.
 	other := filepath.Join(t.TempDir(), "other")
 	if code, _, errs := runCLI(t, "generate", "-t", "legal-gaps", "-i", legalData, "-o", other); code != 0 {

@@ -151,6 +151,13 @@ func runExport(ctx context.Context, opt exportOptions, stdout, stderr io.Writer)
 	if err != nil {
 		return err
 	}
+	if man != nil {
+		// Records pulled without the manifest keep their workbooks'
+		// opaque IDs; the manifest has the real ones.
+		if err := export.RestoreIDs(all, man.OpaqueIDs, origins); err != nil {
+			return err
+		}
+	}
 	// Copies are compared before any record is left out: --complete-only
 	// leaving out a partial copy would otherwise export the other side of
 	// a contradiction, and a record given twice would be counted twice.

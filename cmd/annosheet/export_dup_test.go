@@ -34,7 +34,7 @@ func TestExportDuplicates(t *testing.T) {
 	}
 	first := pull("pull1.jsonl")
 	// A second pull after the annotator changed one answer.
-	changed := answer(t, book, "q:note", "second look", 2)[0]
+	changed := realIDs(t, dir, answer(t, book, "q:note", "second look", 2))[0]
 	second := pull("pull2.jsonl")
 	if len(first) != 5 || len(second) != 5 {
 		t.Fatalf("pulled %d and %d records, want 5", len(first), len(second))

@@ -126,7 +126,7 @@ func TestGSheetsLoop(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fillAsAnnotator(t, endpoint, sp.ID, func(w *goldtest.Workbook) error { return goldtest.FillLegal(w, recs, "ann1") })
+	fillAsAnnotator(t, endpoint, sp.ID, func(w *goldtest.Workbook) error { return goldtest.FillLegal(w.RealIDs(m.OpaqueIDs), recs, "ann1") })
 
 	// By link.
 	byLink := filepath.Join(t.TempDir(), "a.jsonl")
@@ -137,18 +137,32 @@ func TestGSheetsLoop(t *testing.T) {
 	if !strings.Contains(errs, "pulled 5 records from 1 workbook(s): 5 complete") {
 		t.Errorf("pull summary: %s", errs)
 	}
+	if !strings.Contains(errs, "the workbook shows opaque IDs") {
+		t.Errorf("pull by link does not say the IDs are opaque: %s", errs)
+	}
 	linkRecs, _ := os.ReadFile(byLink)
 	goldtest.ValidateRecords(t, linkRecs)
-	for _, r := range readRecords(t, string(linkRecs)) {
+	for i, r := range readRecords(t, string(linkRecs)) {
 		if r.Source.Kind != "gsheets" || r.Source.File != sp.ID || r.Annotator != "ann1" || r.Status != mapping.StatusComplete {
 			t.Errorf("record %s: source %+v, annotator %q, status %s", r.Unit, r.Source, r.Annotator, r.Status)
 		}
+		if want := fmt.Sprintf("item-%04d", i+1); r.Unit != want || !r.OpaqueIDs {
+			t.Errorf("record %d by link: unit %s (opaque %v), want %s", i, r.Unit, r.OpaqueIDs, want)
+		}
 	}
-	// By bare ID and by the manifest's folder: the same records.
-	for _, src := range []string{sp.ID, dir} {
-		code, stdout, errs := runCLI(t, "pull", src, "--endpoint", endpoint, "--no-auth")
-		if code != 0 || stdout != string(linkRecs) {
-			t.Errorf("pull %s: exit %d: %s\n%s", src, code, errs, stdout)
+	// By bare ID, the same records; by the manifest's folder, the same
+	// with their real IDs.
+	code, stdout, errs := runCLI(t, "pull", sp.ID, "--endpoint", endpoint, "--no-auth")
+	if code != 0 || stdout != string(linkRecs) {
+		t.Errorf("pull %s: exit %d: %s\n%s", sp.ID, code, errs, stdout)
+	}
+	code, stdout, errs = runCLI(t, "pull", dir, "--endpoint", endpoint, "--no-auth")
+	if code != 0 || strings.Contains(errs, "opaque") {
+		t.Errorf("pull %s: exit %d: %s", dir, code, errs)
+	}
+	for i, r := range readRecords(t, stdout) {
+		if r.Unit != recs[i].ID || r.Item != recs[i].ID || r.OpaqueIDs {
+			t.Errorf("record %d through the manifest: unit %s, item %s (opaque %v), want %s", i, r.Unit, r.Item, r.OpaqueIDs, recs[i].ID)
 		}
 	}
 	// The manifest's spreadsheet is on the fake: pulling it from Google

@@ -66,12 +66,13 @@ func TestReturnedCopies(t *testing.T) {
 	// ak's answers come back as a copy beside the blank original.
 	akCopy := filepath.Join(dir, "legal-gaps-ak-b01 (1).xlsx")
 	copyFile(t, ak, akCopy)
-	akDone := tick(t, akCopy, "2", 0, 1)
+	// The workbooks show opaque IDs; records through the manifest, real ones.
+	akDone := realIDs(t, dir, tick(t, akCopy, "2", 0, 1))
 	// bt's come back by mail into an inbox; the original is gone.
 	inbox := filepath.Join(t.TempDir(), "inbox", "bt-done.xlsx")
 	copyFile(t, bt, inbox)
 	os.Remove(bt)
-	btDone := tick(t, inbox, "0", 0)
+	btDone := realIDs(t, dir, tick(t, inbox, "0", 0))
 
 	code, out, errs := runCLI(t, "pull", dir, inbox)
 	if code != 0 {
@@ -105,7 +106,7 @@ func TestReturnedCopies(t *testing.T) {
 	// A second copy with ak's work on another unit: merged unit by unit.
 	akMore := filepath.Join(dir, "legal-gaps-ak-b01 (2).xlsx")
 	copyFile(t, ak, akMore)
-	more := tick(t, akMore, "1", 2)
+	more := realIDs(t, dir, tick(t, akMore, "1", 2))
 	_, out, errs = runCLI(t, "pull", dir, inbox)
 	recs = byUnit(t, readRecords(t, out))
 	for _, u := range append(akDone, more...) {

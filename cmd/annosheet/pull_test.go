@@ -29,7 +29,8 @@ func legalStudy(t *testing.T) (dir, book string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := goldtest.FillLegal(w, recs, "AK"); err != nil {
+	// The workbook shows opaque IDs: the manifest's key finds the records.
+	if err := goldtest.FillLegal(w.RealIDs(readManifest(t, dir).OpaqueIDs), recs, "AK"); err != nil {
 		t.Fatal(err)
 	}
 	if err := w.Save(); err != nil {
@@ -106,21 +107,32 @@ func TestPullStrict(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	row := w.Rows["gpt4o-12"][0]
+	row := w.Rows["item-0003"][0] // gpt4o-12, the third record
 	w.Set(row, "q:gaps=0", "maybe")
 	w.Set(row, "q:gaps=1", "x")
 	if err := w.Save(); err != nil {
 		t.Fatal(err)
 	}
+	// The workbook alone: its opaque IDs, and a warning that the real
+	// ones are in the manifest.
 	code, _, stderr := runCLI(t, "pull", book, "--strict", "--out", filepath.Join(t.TempDir(), "a.jsonl"))
-	want := "error: " + book + ": Annotate!B4: \"maybe\" is not a checkbox value; use TRUE or FALSE (unit gpt4o-12)\n" +
-		"pulled 5 records from 1 workbook(s): 4 complete, 1 partial, 0 empty, 0 missing; 1 errors, 0 warnings\n" +
+	want := "warning: " + book + ": the workbook shows opaque IDs (item-0001…); the records keep them (\"opaque_ids\": true), and the real IDs are in the study's manifest: pull with it (or export with it)\n" +
+		"error: " + book + ": Annotate!B4: \"maybe\" is not a checkbox value; use TRUE or FALSE (unit item-0003)\n" +
+		"pulled 5 records from 1 workbook(s): 4 complete, 1 partial, 0 empty, 0 missing; 1 errors, 1 warnings\n" +
 		"annosheet: error-level problems found (--strict)\n"
 	if code != exitStrict || stderr != want {
 		t.Errorf("exit %d, stderr:\n%s\nwant:\n%s", code, stderr, want)
 	}
 	if code, _, _ := runCLI(t, "pull", book, "--out", filepath.Join(t.TempDir(), "a.jsonl")); code != 0 {
 		t.Errorf("without --strict: exit %d", code)
+	}
+	// Through the manifest: the real IDs, and no word of opaque ones.
+	code, _, stderr = runCLI(t, "pull", filepath.Dir(book), "--strict", "--out", filepath.Join(t.TempDir(), "a.jsonl"))
+	want = "error: " + book + ": Annotate!B4: \"maybe\" is not a checkbox value; use TRUE or FALSE (unit gpt4o-12)\n" +
+		"pulled 5 records from 1 workbook(s): 4 complete, 1 partial, 0 empty, 0 missing; 1 errors, 0 warnings\n" +
+		"annosheet: error-level problems found (--strict)\n"
+	if code != exitStrict || stderr != want {
+		t.Errorf("through the manifest: exit %d, stderr:\n%s\nwant:\n%s", code, stderr, want)
 	}
 }
 

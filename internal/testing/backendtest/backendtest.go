@@ -213,11 +213,14 @@ func Run(t *testing.T, b Backend) {
 
 			// Fill the way an annotator would, and pull.
 			w := b.Fill(t, wb)
+			// A template that shows opaque IDs: the fill finds records by
+			// their own IDs through the study's key.
+			w.RealIDs(res.OpaqueIDs)
 			tc.fill(t, w, tp, data)
 			if err := w.Save(); err != nil {
 				t.Fatal(err)
 			}
-			p, err := mapping.Pull(grid(t, store, wb), mapping.PullOptions{Template: tp.Name, Study: "conformance"})
+			p, err := mapping.Pull(grid(t, store, wb), mapping.PullOptions{Template: tp.Name, Study: "conformance", OpaqueIDs: res.OpaqueIDs})
 			if err != nil {
 				t.Fatal(err)
 			}

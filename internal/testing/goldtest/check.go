@@ -90,12 +90,19 @@ func Generate(t testing.TB, dir string, tmpl *templates.Template, opt mapping.Op
 // Lines too (the bytes pull would write).
 func PullFile(t testing.TB, path string) (*mapping.Pulled, []byte) {
 	t.Helper()
+	return PullFileWith(t, path, mapping.PullOptions{})
+}
+
+// PullFileWith is PullFile with options: the study's orders and key of
+// opaque IDs, as a pull through its manifest has them.
+func PullFileWith(t testing.TB, path string, opt mapping.PullOptions) (*mapping.Pulled, []byte) {
+	t.Helper()
 	g, closeFn, err := xlsx.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer closeFn()
-	p, err := mapping.Pull(g, mapping.PullOptions{})
+	p, err := mapping.Pull(g, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,10 +118,13 @@ func PullFile(t testing.TB, path string) (*mapping.Pulled, []byte) {
 }
 
 // Study is what a coordinator's manifest keeps from annotators: the
-// anonymisation keys and the candidate orders.
+// anonymisation keys, the candidate orders and the key of opaque IDs.
 type Study struct {
 	Keys   map[string]map[string]string
 	Orders map[string][]string
+	// OpaqueIDs gives records that keep their workbook's opaque IDs
+	// their real ones.
+	OpaqueIDs map[string]string
 }
 
 // Export writes the native file(s) of canonical JSON Lines.
@@ -138,6 +148,9 @@ func Native(t testing.TB, tmpl *templates.Template, recs []*mapping.Annotation, 
 	var items []*mapping.SourceItem
 	if err := mapping.Items(tmpl, src, study.Keys, func(it *mapping.SourceItem) error { items = append(items, it); return nil }); err != nil {
 		t.Fatal(err)
+	}
+	if study.OpaqueIDs != nil {
+		recs, origins = restoredCopies(t, recs, origins, study.OpaqueIDs)
 	}
 	opt := export.Options{Orders: study.Orders, Origins: origins}
 	if st, err := os.Stat(inputs[0]); err == nil && !st.IsDir() {

@@ -144,7 +144,7 @@ func firstDiff(a, b []byte) int {
 func TestGoldLegal(t *testing.T) {
 	tp := builtin(t, "legal-gaps")
 	in := data + "legal-gaps/examples.sample.jsonl"
-	path, _ := Generate(t, t.TempDir(), tp, mapping.Options{}, in)
+	path, res := Generate(t, t.TempDir(), tp, mapping.Options{}, in)
 	recs, err := ReadJSONL[LegalRecord](in)
 	if err != nil {
 		t.Fatal(err)
@@ -153,13 +153,14 @@ func TestGoldLegal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := FillLegal(w, recs, "gold"); err != nil {
+	// The workbook shows opaque IDs; the study's key finds the records.
+	if err := FillLegal(w.RealIDs(res.OpaqueIDs), recs, "gold"); err != nil {
 		t.Fatal(err)
 	}
 	if err := w.Save(); err != nil {
 		t.Fatal(err)
 	}
-	p, jsonl := PullFile(t, path)
+	p, jsonl := PullFileWith(t, path, mapping.PullOptions{OpaqueIDs: res.OpaqueIDs})
 	ValidateRecords(t, jsonl)
 	// The real labels break the guideline's decision order in places (2
 	// and 3 without 1 are fine; 3 alone or 1 with others are warnings):
@@ -167,6 +168,11 @@ func TestGoldLegal(t *testing.T) {
 	for _, pr := range p.Problems {
 		if pr.Severity != mapping.Warning || pr.Err != mapping.ErrRule {
 			t.Errorf("problem: %v", pr)
+		}
+	}
+	for i, r := range p.Records {
+		if r.Unit != recs[i].ID || r.Item != recs[i].ID || r.OpaqueIDs {
+			t.Errorf("record %d: unit %s, item %s (opaque %v), want %s", i, r.Unit, r.Item, r.OpaqueIDs, recs[i].ID)
 		}
 	}
 	files := Export(t, tp, jsonl, Study{}, in)
@@ -192,6 +198,29 @@ func TestGoldLegal(t *testing.T) {
 		}
 	}
 	t.Logf("legal-gaps gold round trip: %d of %d label sets equal to gold_labels", agree, len(recs))
+
+	// Pulled without the manifest, the records keep the opaque IDs and
+	// one warning says so; export with the study's key writes the same
+	// file.
+	p, jsonl = PullFile(t, path)
+	ValidateRecords(t, jsonl)
+	opaque := 0
+	for _, pr := range p.Problems {
+		if pr.Err == mapping.ErrOpaqueIDs {
+			opaque++
+		}
+	}
+	for i, r := range p.Records {
+		if want := fmt.Sprintf("item-%04d", i+1); r.Unit != want || r.Item != want || !r.OpaqueIDs {
+			t.Errorf("record %d pulled without the manifest: unit %s, item %s (opaque %v), want %s", i, r.Unit, r.Item, r.OpaqueIDs, want)
+		}
+	}
+	if opaque != 1 {
+		t.Errorf("%d warnings of opaque IDs, want 1", opaque)
+	}
+	if again := Export(t, tp, jsonl, Study{OpaqueIDs: res.OpaqueIDs}, in); !bytes.Equal(again[0].Data, files[0].Data) {
+		t.Errorf("exported from the opaque records:\n%s\nwant\n%s", again[0].Data, files[0].Data)
+	}
 }
 
 // TestPreferenceExportShape checks the preference scheme's native file:

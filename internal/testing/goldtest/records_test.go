@@ -43,13 +43,15 @@ func TestRecordsRoundTrip(t *testing.T) {
 		"legal-gaps": func(t *testing.T) pulled {
 			tp := builtin(t, "legal-gaps")
 			in := data + "legal-gaps/examples.sample.jsonl"
-			path, _ := Generate(t, t.TempDir(), tp, mapping.Options{}, in)
+			path, res := Generate(t, t.TempDir(), tp, mapping.Options{}, in)
 			recs, err := ReadJSONL[LegalRecord](in)
 			if err != nil {
 				t.Fatal(err)
 			}
-			fill(t, path, func(w *Workbook) error { return FillLegal(w, recs, "gold") })
-			return pulled{tp: tp, path: path, inputs: []string{in}}
+			fill(t, path, func(w *Workbook) error { return FillLegal(w.RealIDs(res.OpaqueIDs), recs, "gold") })
+			// Pulled without the manifest: the records keep the opaque
+			// IDs, which export gives back through the study's key.
+			return pulled{tp: tp, path: path, study: Study{OpaqueIDs: res.OpaqueIDs}, inputs: []string{in}}
 		},
 		"preference-likert": func(t *testing.T) pulled {
 			tp := builtin(t, "preference-likert")

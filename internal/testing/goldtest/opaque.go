@@ -1,0 +1,57 @@
+package goldtest
+
+import (
+	"testing"
+
+	"github.com/annosheet/annosheet/export"
+	"github.com/annosheet/annosheet/mapping"
+)
+
+// RealIDs re-keys the workbook's units by their real IDs, through the
+// study's key of opaque IDs (the manifest's opaque_ids, or
+// mapping.Result.OpaqueIDs): the Fill functions then find each record's
+// rows by its own ID in a workbook that shows opaque ones. A nil key
+// changes nothing.
+func (w *Workbook) RealIDs(key map[string]string) *Workbook {
+	if key == nil {
+		return w
+	}
+	real := func(id string) string {
+		if r, ok := key[id]; ok {
+			return r
+		}
+		return id
+	}
+	rows := make(map[string][]int, len(w.Rows))
+	for u, rs := range w.Rows {
+		rows[real(u)] = rs
+	}
+	w.Rows = rows
+	for i, u := range w.Units {
+		w.Units[i] = real(u)
+	}
+	return w
+}
+
+// restoredCopies are copies of records with their real IDs restored from
+// the study's key, as export.RestoreIDs gives them, and the origins of
+// the copies; the records themselves stay as they are.
+func restoredCopies(t testing.TB, recs []*mapping.Annotation, origins export.Origins, key map[string]string) ([]*mapping.Annotation, export.Origins) {
+	t.Helper()
+	out := make([]*mapping.Annotation, len(recs))
+	var where export.Origins
+	if origins != nil {
+		where = export.Origins{}
+	}
+	for i, r := range recs {
+		c := *r
+		out[i] = &c
+		if o, ok := origins[r]; ok {
+			where[&c] = o
+		}
+	}
+	if err := export.RestoreIDs(out, key, where); err != nil {
+		t.Fatal(err)
+	}
+	return out, where
+}

@@ -1,0 +1,193 @@
+package mapping
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Opaque IDs (templates.IDOpaque): a workbook shows item-0001, item-0002 …
+// in place of the instances' own ids, numbered in the study's order, and
+// its hidden unit cells and metadata hold the same; an instance with
+// several units (one row per list element) shows item-0001#1,
+// item-0001#2 … for them. The key from opaque to real ID is the
+// coordinator's (Result.OpaqueIDs, kept in the manifest): pull with it
+// gives back the real IDs (RestoreIDs), and pull without it keeps the
+// opaque ones and says so.
+
+// ErrOpaqueIDs marks records whose unit and item are still the opaque IDs
+// a workbook shows: the study's manifest holds the real ones.
+var ErrOpaqueIDs = errors.New("opaque IDs")
+
+// opaquePrefix starts every opaque instance ID; unit IDs add "#" and a
+// number, which no instance's opaque ID holds.
+const opaquePrefix = "item-"
+
+// assignOpaqueIDs gives every instance of the workbook its opaque ID:
+// the one the study's key (Options.OpaqueIDs) has for it, or else the
+// next free number, in the order of the study, with at least four digits
+// (as many as the count of instances needs). Build calls it once every
+// unit is known; the rows then show the opaque IDs.
+func (b *builder) assignOpaqueIDs() {
+	if !b.t.OpaqueIDs() {
+		return
+	}
+	b.opaqueItem, b.opaqueUnit = map[string]string{}, map[string]string{}
+	used := map[string]bool{}
+	for opaque, real := range b.opt.OpaqueIDs {
+		if !strings.Contains(opaque, "#") {
+			b.opaqueItem[real], used[opaque] = opaque, true
+		}
+	}
+	var fresh []string // instances without an opaque ID, in study order
+	seen := map[string]bool{}
+	for _, u := range b.res.Units {
+		if seen[u.Item] {
+			continue
+		}
+		seen[u.Item] = true
+		if _, ok := b.opaqueItem[u.Item]; !ok {
+			fresh = append(fresh, u.Item)
+		}
+	}
+	width := max(4, len(strconv.Itoa(len(used)+len(fresh))))
+	n := 0
+	for _, item := range fresh {
+		for {
+			n++
+			id := fmt.Sprintf("%s%0*d", opaquePrefix, width, n)
+			if !used[id] {
+				b.opaqueItem[item], used[id] = id, true
+				break
+			}
+		}
+	}
+	key := map[string]string{}
+	pos := map[string]int{} // units of each instance so far
+	for _, u := range b.res.Units {
+		item := b.opaqueItem[u.Item]
+		key[item] = u.Item
+		pos[u.Item]++
+		unit := item
+		if u.ID != u.Item {
+			unit = item + "#" + strconv.Itoa(pos[u.Item])
+		}
+		b.opaqueUnit[u.ID] = unit
+		key[unit] = u.ID
+	}
+	b.res.OpaqueIDs = key
+}
+
+// shownItem is the ID the workbook shows for an instance: its own, or its
+// opaque ID. Before assignOpaqueIDs (the first pass, which writes
+// nothing) an opaque ID is not known yet, and nothing is shown.
+func (b *builder) shownItem(item string) string {
+	if b.opaqueItem == nil {
+		if b.t.OpaqueIDs() {
+			return ""
+		}
+		return item
+	}
+	return b.opaqueItem[item]
+}
+
+// shownUnit is the ID the workbook's hidden cells show for a unit, as
+// shownItem.
+func (b *builder) shownUnit(unit string) string {
+	if b.opaqueUnit == nil {
+		if b.t.OpaqueIDs() {
+			return ""
+		}
+		return unit
+	}
+	return b.opaqueUnit[unit]
+}
+
+// shownUnits is the workbook's units as its metadata lists them.
+func (b *builder) shownUnits() []Unit {
+	if !b.t.OpaqueIDs() {
+		return b.res.Units
+	}
+	out := make([]Unit, len(b.res.Units))
+	for i, u := range b.res.Units {
+		out[i] = u
+		out[i].ID, out[i].Item = b.shownUnit(u.ID), b.shownItem(u.Item)
+	}
+	return out
+}
+
+// restoreIDs gives a pulled workbook's records, units and problems the
+// real IDs, when the workbook shows opaque IDs and the study's key is
+// given; without the key, the records keep the opaque IDs, marked, and a
+// warning says once where the real IDs are. Rows were matched to units by
+// what the sheet shows, so this comes last, before answers are put back
+// on shuffled candidates (the manifest keys orders by real instance).
+func (p *puller) restoreIDs(out *Pulled) {
+	if !p.t.OpaqueIDs() {
+		return
+	}
+	key := p.opt.OpaqueIDs
+	if key == nil {
+		key = p.opt.StudyOpaqueIDs[p.meta.Study]
+	}
+	if key == nil {
+		for _, r := range out.Records {
+			r.OpaqueIDs = true
+		}
+		p.problem(Warning, ErrOpaqueIDs, "", 0, -1, "the workbook shows opaque IDs (%s…); the records keep them (\"opaque_ids\": true), and the real IDs are in the study's manifest: pull with it (or export with it)", opaqueExample(out.Units))
+		return
+	}
+	real := func(id string) string {
+		if r, ok := key[id]; ok {
+			return r
+		}
+		return id
+	}
+	var unknown []string
+	for i := range out.Units {
+		u := &out.Units[i]
+		if _, ok := key[u.ID]; !ok {
+			unknown = append(unknown, u.ID)
+		}
+		u.ID, u.Item = real(u.ID), real(u.Item)
+	}
+	for _, r := range out.Records {
+		r.Unit, r.Item = real(r.Unit), real(r.Item)
+	}
+	for _, pr := range p.probs {
+		if pr.Record != "" {
+			pr.Record = real(pr.Record)
+		}
+	}
+	if len(unknown) > 0 {
+		// The study's manifest still checks the units; this says why
+		// they do not match.
+		p.problem(Error, ErrOtherStudy, "", 0, -1, "the study's key of opaque IDs lacks %d %s of this workbook (%s): its metadata was edited, or it is another study's", len(unknown), plural(len(unknown), "unit", "units"), strings.Join(unknown[:min(len(unknown), 5)], ", "))
+	}
+}
+
+// opaqueExample is the first opaque ID of a workbook, for messages.
+func opaqueExample(units []Unit) string {
+	if len(units) == 0 {
+		return opaquePrefix + "0001"
+	}
+	return units[0].Item
+}
+
+// RestoreIDs gives a record pulled without the study's manifest, which
+// keeps the opaque IDs its workbook shows (OpaqueIDs), its real unit and
+// item IDs from the study's key (the manifest's opaque_ids). An ID the
+// key lacks is an error: the record is not of that study.
+func RestoreIDs(a *Annotation, key map[string]string) error {
+	if !a.OpaqueIDs {
+		return nil
+	}
+	unit, ok1 := key[a.Unit]
+	item, ok2 := key[a.Item]
+	if !ok1 || !ok2 {
+		return fmt.Errorf("unit %s: %w: the study's key has no real ID for it", a.Unit, ErrOtherStudy)
+	}
+	a.Unit, a.Item, a.OpaqueIDs = unit, item, false
+	return nil
+}
