@@ -251,8 +251,8 @@ func tail(s string, n int) string {
 }
 
 // TestEveryCharacterReadable checks, on every record of the real data of
-// legal-gaps and QA-Feedback, for both backends' cell limits, that every
-// context can be read whole in the workbook.
+// every built-in, for both backends' cell limits, that every context can
+// be read whole in the workbook.
 func TestEveryCharacterReadable(t *testing.T) {
 	legal := data + "legal-gaps/examples.sample.jsonl"
 	qa := data + "qa-feedback/dev_feedback.sample.json"
@@ -268,6 +268,23 @@ func TestEveryCharacterReadable(t *testing.T) {
 			// A block's passages fit the rows they are merged over.
 			if n := checkReadable(t, tp, res, qaTexts(t, qa)); n != 0 {
 				t.Errorf("qa-span-errors: %d texts cut, want none", n)
+			}
+			// The other built-ins' texts are short: whole in their cells,
+			// nothing on a Read sheet.
+			for _, name := range []string{"preference-likert", "factgenie-meta-eval"} {
+				_, res := buildWith(t, name, mapping.Options{CellLimit: limit}, builtinInputs[name])
+				for _, sh := range res.Plan.Sheets {
+					if sh.Name == backend.SheetRead {
+						t.Errorf("%s: a Read sheet", name)
+					}
+				}
+				for n, row := range rowsOf(t, sheet(t, res.Plan, backend.SheetAnnotate)) {
+					for i, c := range row.Cells {
+						if s, _ := c.Value.(string); strings.Contains(s, "→ read in full") || strings.Contains(s, "…") {
+							t.Errorf("%s: %s is cut: %q", name, backend.CellName(i, n+1), tail(s, 60))
+						}
+					}
+				}
 			}
 		})
 	}
