@@ -1,0 +1,23 @@
+// Package agreement computes inter-annotator agreement: pure functions
+// over typed reliability data, with no I/O.
+//
+// The data is a Table (units × annotators, one Value per cell or none)
+// for questions with one answer per unit, and a SpanTable for spans. A
+// question's type picks its metrics (Choice, Scale, Multi, Evidence,
+// Text, Spans); each returns a Result with the corpus values, the values
+// per annotator pair and per option, and per unit whether the annotators
+// agree. The low-level statistics (Krippendorff's α, Cohen's and
+// Fleiss' κ, Gwet's AC1 and AC2, …) are exported for tests and for other
+// packages, each citing its source.
+//
+// Rules every function keeps, whatever the published tools do:
+//   - values are paired by unit ID and annotator, never by position;
+//   - a missing value is absent from the table (the caller turns a
+//     template's "not yet answered" value into a missing one);
+//   - chance terms that depend on the number of categories use the
+//     categories the caller declares, not those that happen to be used;
+//   - an empty set, and a span list with no span, is an answer;
+//   - units with fewer than two values are not pairable;
+//   - every sum runs in a fixed order (units, then annotators, as sorted),
+//     so results are the same bit for bit from run to run.
+package agreement

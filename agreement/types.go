@@ -1,0 +1,113 @@
+package agreement
+
+// Value is one annotator's answer to one question on one unit. Which
+// field holds it depends on the question: Code for choice and bool
+// questions, Num for scales, Set for multi-label and evidence answers
+// (sorted, without repeats; empty is an answer), Text for text.
+type Value struct {
+	Code string
+	Num  float64
+	Set  []string
+	Text string
+}
+
+// Unit is one unit's row of a Table: Values[i] is the answer of the
+// table's Coders[i], nil when that annotator gave none.
+type Unit struct {
+	ID     string
+	Values []*Value
+}
+
+// Table is reliability data for one question: Coders sorted, Units sorted
+// by ID, each unit with one entry per coder.
+type Table struct {
+	Coders []string
+	Units  []Unit
+}
+
+// Span is one marked span: code-point offsets, End exclusive, and its
+// label's code ("" when the question has no labels).
+type Span struct {
+	Start, End int
+	Label      string
+}
+
+// SpanUnit is one unit's spans by coder: Spans[i] is coder i's list, nil
+// when that coder did not complete the unit, and empty (not nil) when the
+// coder completed it and marked nothing, which is an answer.
+type SpanUnit struct {
+	ID    string
+	Spans [][]Span
+}
+
+// SpanTable is span data for one question: Coders sorted, Units sorted by
+// ID.
+type SpanTable struct {
+	Coders []string
+	Units  []SpanUnit
+}
+
+// Metric is one statistic as reported: its name and parameters as the
+// JSON schema annosheet.agreement/1 spells them (Params always explicit,
+// never left to a default), and its value: a float64, a PRF, a Pearson,
+// or nil when the statistic is undefined on the data (Note says why, for
+// example "no variation: every value is the same").
+type Metric struct {
+	Metric string         `json:"metric"`
+	Params map[string]any `json:"params"`
+	Value  any            `json:"value"`
+	// CI is the bootstrap confidence interval, for the headline metric
+	// when asked for.
+	CI   []float64 `json:"ci,omitempty"`
+	Note string    `json:"note,omitempty"`
+}
+
+// PRF is a value of precision, recall and F1.
+type PRF struct {
+	Precision float64 `json:"precision"`
+	Recall    float64 `json:"recall"`
+	F1        float64 `json:"f1"`
+}
+
+// Pearson is span_count_pearson's value: r over every (unit, label)
+// count pooled (Micro), and the mean of r per label (Macro).
+type Pearson struct {
+	Micro float64 `json:"micro"`
+	Macro float64 `json:"macro"`
+}
+
+// Pair is the metrics of one pair of annotators, A before B in sorted
+// order.
+type Pair struct {
+	A       string   `json:"a"`
+	B       string   `json:"b"`
+	Metrics []Metric `json:"metrics"`
+}
+
+// Option is the metrics of one declared option (or span label), by code.
+type Option struct {
+	Code    string   `json:"code"`
+	Metrics []Metric `json:"metrics"`
+}
+
+// UnitDetail says whether the annotators of a pairable unit agree
+// (every value the same), and how many values it has.
+type UnitDetail struct {
+	Unit   string `json:"unit"`
+	Values int    `json:"values"`
+	Agree  bool   `json:"agree"`
+}
+
+// Result is a question's agreement. Units counts units with at least one
+// value, Pairable the values in units with two or more. Metrics lists the
+// headline metric first. Two-annotator metrics appear in Metrics when
+// there are exactly two annotators, and otherwise as the mean over Pairs.
+type Result struct {
+	Units       int          `json:"units"`
+	Pairable    int          `json:"pairable"`
+	Annotators  []string     `json:"annotators"`
+	Metrics     []Metric     `json:"metrics"`
+	Pairs       []Pair       `json:"pairs"`
+	Options     []Option     `json:"options,omitempty"`
+	UnitsDetail []UnitDetail `json:"units_detail"`
+}
