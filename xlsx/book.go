@@ -179,7 +179,10 @@ func (b *book) readRels(source string) (rels []rel, ok bool, err error) {
 		if err := rootIs(s, "Relationships"); err != nil {
 			return err
 		}
-		return eachChild(s, "Relationship", func() error {
+		return s.children(func(local []byte) error {
+			if string(local) != "Relationship" {
+				return nil
+			}
 			if len(rels) == b.lim.listed {
 				return &readError{kind: ErrTooLarge, msg: fmt.Sprintf("more than %d relationships (MaxCellFormats)", b.lim.listed)}
 			}
@@ -249,20 +252,16 @@ func (b *book) readWorkbook() error {
 		if k != tokStart || string(s.local) != "workbook" {
 			return &readError{kind: ErrNotSpreadsheet, msg: fmt.Sprintf("its main part is <%s>, not a workbook", s.name)}
 		}
-		for {
-			k, err := s.next()
-			if err != nil {
-				return err
-			}
-			if k == tokEnd {
-				return nil
-			}
-			switch string(s.local) {
+		return s.children(func(local []byte) error {
+			switch string(local) {
 			case "workbookPr":
 				v, _ := s.attrValue("date1904")
 				b.date1904 = string(v) == "1" || string(v) == "true"
 			case "sheets":
-				err = eachChild(s, "sheet", func() error {
+				return s.children(func(local []byte) error {
+					if string(local) != "sheet" {
+						return nil
+					}
 					if len(sheets) == b.lim.listed {
 						return &readError{kind: ErrTooLarge, msg: fmt.Sprintf("more than %d sheets (MaxCellFormats)", b.lim.listed)}
 					}
@@ -274,15 +273,9 @@ func (b *book) readWorkbook() error {
 					sheets = append(sheets, listed{string(name), string(id)})
 					return nil
 				})
-				if err != nil {
-					return err
-				}
-				continue
 			}
-			if err := s.skip(); err != nil {
-				return err
-			}
-		}
+			return nil
+		})
 	})
 	if err != nil {
 		return err

@@ -67,33 +67,30 @@ func readSharedStrings(s *xmlScanner, lim readLimits) (*sharedStrings, error) {
 		}
 	}
 	s.textLimit = min(lim.cell, sstBlock)
-	for {
-		k, err := s.next()
-		if err != nil {
-			return nil, sstError(err, t.len(), lim)
-		}
-		if k == tokEnd {
-			return t, nil
-		}
-		if string(s.local) != "si" {
-			if err := s.skip(); err != nil {
-				return nil, err
-			}
-			continue
+	err := s.children(func(local []byte) error {
+		if string(local) != "si" {
+			return nil
 		}
 		if t.len() == lim.sstCount {
-			return nil, &readError{kind: ErrTooLarge, msg: fmt.Sprintf("more than %d shared strings (MaxSharedStrings)", lim.sstCount)}
+			return &readError{kind: ErrTooLarge, msg: fmt.Sprintf("more than %d shared strings (MaxSharedStrings)", lim.sstCount)}
 		}
 		s.text = s.text[:0]
 		if err := readRichText(s); err != nil {
-			return nil, sstError(err, t.len(), lim)
+			return err
 		}
 		text := decodeEscapes(s.text)
 		if t.total+len(text) > lim.sstBytes {
-			return nil, &readError{kind: ErrTooLarge, msg: fmt.Sprintf("the shared strings hold more than %d bytes of text (MaxSharedStringBytes)", lim.sstBytes)}
+			return &readError{kind: ErrTooLarge, msg: fmt.Sprintf("the shared strings hold more than %d bytes of text (MaxSharedStringBytes)", lim.sstBytes)}
 		}
 		t.add(text)
+		return nil
+	})
+	if err != nil {
+		// Only the text of an <si> is kept, so only it can pass the
+		// limit: string t.len(), not yet added.
+		return nil, sstError(err, t.len(), lim)
 	}
+	return t, nil
 }
 
 func sstError(err error, i int, lim readLimits) error {
@@ -118,65 +115,33 @@ func rootIs(s *xmlScanner, local string) error {
 // readRichText reads the children of an <si> or an <is> to its end,
 // appending its text to s.text.
 func readRichText(s *xmlScanner) error {
-	for {
-		k, err := s.next()
-		if err != nil {
-			return err
-		}
-		if k == tokEnd {
-			return nil
-		}
-		switch string(s.local) {
+	return s.children(func(local []byte) error {
+		switch string(local) {
 		case "t":
-			err = readText(s)
+			return readText(s)
 		case "r":
-			err = readRun(s)
-		default: // rPh, phoneticPr
-			err = s.skip()
+			return readRun(s)
 		}
-		if err != nil {
-			return err
-		}
-	}
+		return nil // rPh, phoneticPr
+	})
 }
 
 // readRun reads a rich-text run: its <t>, not its properties.
 func readRun(s *xmlScanner) error {
-	for {
-		k, err := s.next()
-		if err != nil {
-			return err
+	return s.children(func(local []byte) error {
+		if string(local) == "t" {
+			return readText(s)
 		}
-		if k == tokEnd {
-			return nil
-		}
-		if string(s.local) == "t" {
-			err = readText(s)
-		} else {
-			err = s.skip()
-		}
-		if err != nil {
-			return err
-		}
-	}
+		return nil
+	})
 }
 
-// readText appends the text of the element just started to s.text.
+// readText appends the text of the element just started to s.text; an
+// element within it is skipped, its text not kept.
 func readText(s *xmlScanner) error {
 	s.keep = true
 	defer func() { s.keep = false }()
-	for {
-		k, err := s.next()
-		if err != nil {
-			return err
-		}
-		if k == tokEnd {
-			return nil
-		}
-		if err := s.skip(); err != nil {
-			return err
-		}
-	}
+	return s.children(func([]byte) error { return nil })
 }
 
 // decodeEscapes decodes the _xHHHH_ escapes of Office Open XML strings

@@ -87,22 +87,14 @@ func (r *sheetReader) read() error {
 	if err := rootIs(s, "worksheet"); err != nil {
 		return err
 	}
-	for {
-		k, err := s.next()
-		if err != nil {
-			return err
+	err := s.children(func(local []byte) error {
+		if string(local) == "sheetData" {
+			return r.sheetData()
 		}
-		if k == tokEnd {
-			break
-		}
-		if string(s.local) == "sheetData" {
-			err = r.sheetData()
-		} else {
-			err = s.skip()
-		}
-		if err != nil {
-			return err
-		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	// The rest of the part is read too: a damaged end, or a bad
 	// checksum, is an error even after the last row.
@@ -110,24 +102,12 @@ func (r *sheetReader) read() error {
 }
 
 func (r *sheetReader) sheetData() error {
-	s := r.s
-	for {
-		k, err := s.next()
-		if err != nil {
-			return err
+	return r.s.children(func(local []byte) error {
+		if string(local) == "row" {
+			return r.readRow()
 		}
-		if k == tokEnd {
-			return nil
-		}
-		if string(s.local) == "row" {
-			err = r.readRow()
-		} else {
-			err = s.skip()
-		}
-		if err != nil {
-			return err
-		}
-	}
+		return nil
+	})
 }
 
 func (r *sheetReader) readRow() error {
@@ -147,22 +127,14 @@ func (r *sheetReader) readRow() error {
 	}
 	r.row, r.inRow, r.col = n, true, -1
 	r.cells, r.rowBytes = r.cells[:0], 0
-	for {
-		k, err := s.next()
-		if err != nil {
-			return err
+	err := s.children(func(local []byte) error {
+		if string(local) == "c" {
+			return r.readCell()
 		}
-		if k == tokEnd {
-			break
-		}
-		if string(s.local) == "c" {
-			err = r.readCell()
-		} else {
-			err = s.skip()
-		}
-		if err != nil {
-			return err
-		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	r.inRow = false
 	cells := r.cells
@@ -278,15 +250,8 @@ func (r *sheetReader) readCell() error {
 	s.text, s.textLimit = s.text[:0], r.b.lim.cell
 	var v0, v1, f0, f1, is0, is1 int
 	var hasV, hasF, hasIS bool
-	for {
-		k, err := s.next()
-		if err != nil {
-			return err
-		}
-		if k == tokEnd {
-			break
-		}
-		switch string(s.local) {
+	err := s.children(func(local []byte) (err error) {
+		switch string(local) {
 		case "v":
 			v0 = len(s.text)
 			err = readText(s)
@@ -299,12 +264,11 @@ func (r *sheetReader) readCell() error {
 			is0 = len(s.text)
 			err = readRichText(s)
 			is1, hasIS = len(s.text), true
-		default:
-			err = s.skip()
 		}
-		if err != nil {
-			return err
-		}
+		return err
+	})
+	if err != nil {
+		return err
 	}
 	var c backend.ReadCell
 	v := s.text[v0:v1]

@@ -28,17 +28,13 @@ func readStyles(s *xmlScanner, lim readLimits) (*styles, error) {
 	}
 	custom := map[int]string{}
 	var xfs []int // each cell format's number format
-	for {
-		k, err := s.next()
-		if err != nil {
-			return nil, err
-		}
-		if k == tokEnd {
-			break
-		}
-		switch string(s.local) {
+	err := s.children(func(local []byte) error {
+		switch string(local) {
 		case "numFmts":
-			err = eachChild(s, "numFmt", func() error {
+			return s.children(func(local []byte) error {
+				if string(local) != "numFmt" {
+					return nil
+				}
 				id, ok := intAttr(s, "numFmtId")
 				code, _ := s.attrValue("formatCode")
 				if !ok {
@@ -54,7 +50,10 @@ func readStyles(s *xmlScanner, lim readLimits) (*styles, error) {
 				return nil
 			})
 		case "cellXfs":
-			err = eachChild(s, "xf", func() error {
+			return s.children(func(local []byte) error {
+				if string(local) != "xf" {
+					return nil
+				}
 				if len(xfs) == lim.listed {
 					return &readError{kind: ErrTooLarge, msg: fmt.Sprintf("more than %d cell formats (MaxCellFormats)", lim.listed)}
 				}
@@ -62,12 +61,11 @@ func readStyles(s *xmlScanner, lim readLimits) (*styles, error) {
 				xfs = append(xfs, id)
 				return nil
 			})
-		default:
-			err = s.skip()
 		}
-		if err != nil {
-			return nil, err
-		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	st := &styles{dates: make([]*dateFormat, len(xfs)), isDate: make([]bool, len(xfs))}
 	compiled := map[int]*dateFormat{}
@@ -89,28 +87,6 @@ func readStyles(s *xmlScanner, lim readLimits) (*styles, error) {
 		st.dates[i], st.isDate[i] = f, isDate[id]
 	}
 	return st, nil
-}
-
-// eachChild calls fn at the start of each child of the current element
-// named local, skipping the others and what fn leaves of each.
-func eachChild(s *xmlScanner, local string, fn func() error) error {
-	for {
-		k, err := s.next()
-		if err != nil {
-			return err
-		}
-		if k == tokEnd {
-			return nil
-		}
-		if string(s.local) == local {
-			if err := fn(); err != nil {
-				return err
-			}
-		}
-		if err := s.skip(); err != nil {
-			return err
-		}
-	}
 }
 
 // intAttr is the current tag's attribute local as a non-negative int.

@@ -215,6 +215,33 @@ func (s *xmlScanner) skip() error {
 	}
 }
 
+// children reads the children of the element whose start tag was just
+// read, up to and with its end tag. At each child's start tag it calls fn
+// with the child's local name (valid until fn reads on). fn reads the
+// child whole, to its end tag, or not at all (its attributes are there
+// to read); children skips a child fn left. It stops at the first error,
+// fn's returned as it is.
+func (s *xmlScanner) children(fn func(local []byte) error) error {
+	for {
+		k, err := s.next()
+		if err != nil {
+			return err
+		}
+		if k == tokEnd {
+			return nil
+		}
+		open := len(s.stackEnd) // the child is open until its end is read
+		if err := fn(s.local); err != nil {
+			return err
+		}
+		if len(s.stackEnd) == open {
+			if err := s.skip(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
 // next reads up to the next start or end tag, or the end of the part.
 // An empty-element tag gives a start and then an end.
 func (s *xmlScanner) next() (tokKind, error) {

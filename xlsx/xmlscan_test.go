@@ -163,3 +163,52 @@ func TestScannerReadError(t *testing.T) {
 		t.Errorf("text over the limit: %v", err)
 	}
 }
+
+// TestChildren checks that children hands fn each child's start, skips
+// the children fn leaves, whole or empty, and goes on after one fn reads
+// to its end.
+func TestChildren(t *testing.T) {
+	doc := `<a><x:b n="1"><c>no</c>no</x:b><d>yes<c>no</c></d><e/><d/><b n="2"/></a>`
+	for name, r := range map[string]func() io.Reader{
+		"whole": func() io.Reader { return strings.NewReader(doc) },
+		"bytes": func() io.Reader { return iotest.OneByteReader(strings.NewReader(doc)) },
+	} {
+		s := newScanner(r(), 0, defaultScanLimits)
+		if err := rootIs(s, "a"); err != nil {
+			t.Fatal(err)
+		}
+		var seen []string
+		err := s.children(func(local []byte) error {
+			n, _ := s.attrValue("n")
+			seen = append(seen, string(local)+string(n))
+			if string(local) == "d" {
+				return readText(s)
+			}
+			return nil
+		})
+		if err == nil {
+			err = s.finish()
+		}
+		if got := strings.Join(seen, " "); err != nil || got != "b1 d e d b2" || string(s.text) != "yes" {
+			t.Errorf("%s: saw %q, text %q, %v", name, got, s.text, err)
+		}
+	}
+	// fn's error is returned as it is; one in a child passed over is the
+	// scanner's.
+	stop := errors.New("stop")
+	s := newScanner(strings.NewReader(`<a><b/><c/></a>`), 0, defaultScanLimits)
+	calls := 0
+	if err := rootIs(s, "a"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.children(func([]byte) error { calls++; return stop }); err != stop || calls != 1 {
+		t.Errorf("fn's error: %v after %d calls", err, calls)
+	}
+	s = newScanner(strings.NewReader(`<a><b><c></b></a>`), 0, defaultScanLimits)
+	if err := rootIs(s, "a"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.children(func([]byte) error { return nil }); !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), "</b> closes <c>") {
+		t.Errorf("a damaged child: %v", err)
+	}
+}
