@@ -1,0 +1,136 @@
+package agreement
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+)
+
+// unitID names the i-th unit of a test table; the names sort as the
+// units do.
+func unitID(i int) string { return fmt.Sprintf("u%06d", i) }
+
+// codeTable is a table of codes: one row per unit, one code per coder, ""
+// for no value.
+func codeTable(coders []string, rows ...[]string) Table {
+	t := Table{Coders: coders}
+	for i, row := range rows {
+		u := Unit{ID: unitID(i), Values: make([]*Value, len(coders))}
+		for c, code := range row {
+			if code != "" {
+				u.Values[c] = &Value{Code: code}
+			}
+		}
+		t.Units = append(t.Units, u)
+	}
+	return t
+}
+
+// numTable is a table of numbers, NaN for no value.
+func numTable(coders []string, rows ...[]float64) Table {
+	t := Table{Coders: coders}
+	for i, row := range rows {
+		u := Unit{ID: unitID(i), Values: make([]*Value, len(coders))}
+		for c, x := range row {
+			if !math.IsNaN(x) {
+				u.Values[c] = &Value{Num: x}
+			}
+		}
+		t.Units = append(t.Units, u)
+	}
+	return t
+}
+
+// setTable is a table of sets, nil for no value ([]string{} is the empty
+// answer).
+func setTable(coders []string, rows ...[][]string) Table {
+	t := Table{Coders: coders}
+	for i, row := range rows {
+		u := Unit{ID: unitID(i), Values: make([]*Value, len(coders))}
+		for c, s := range row {
+			if s != nil {
+				u.Values[c] = &Value{Set: s}
+			}
+		}
+		t.Units = append(t.Units, u)
+	}
+	return t
+}
+
+var nan = math.NaN()
+
+// coderNames are n sorted coder IDs.
+func coderNames(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf("c%02d", i)
+	}
+	return out
+}
+
+// randomTable is a table of units × coders whose values agree more
+// often than chance: each unit has a true value among values, which each
+// coder gives with probability 0.6 and otherwise a random one; a cell is
+// missing with probability missing. value turns an index among values
+// into a Value.
+func randomTable(rng *rand.Rand, units, coders, values int, missing float64, value func(rng *rand.Rand, i int) *Value) Table {
+	t := Table{Coders: coderNames(coders)}
+	for i := range units {
+		truth := rng.IntN(values)
+		u := Unit{ID: unitID(i), Values: make([]*Value, coders)}
+		for c := range coders {
+			if rng.Float64() < missing {
+				continue
+			}
+			v := truth
+			if rng.Float64() > 0.6 {
+				v = rng.IntN(values)
+			}
+			u.Values[c] = value(rng, v)
+		}
+		t.Units = append(t.Units, u)
+	}
+	return t
+}
+
+// levelValue is the i-th level of a 1..q scale, as a Value.
+func levelValue(_ *rand.Rand, i int) *Value { return &Value{Num: float64(i + 1)} }
+
+// codeValue is the i-th code, as a Value.
+func letterValue(_ *rand.Rand, i int) *Value { return &Value{Code: string(rune('a' + i))} }
+
+// subsetValue is the i-th subset of the options a, b, c, d, as a Value.
+func subsetValue(_ *rand.Rand, i int) *Value {
+	s := []string{}
+	for b, o := range []string{"a", "b", "c", "d"} {
+		if i&(1<<b) != 0 {
+			s = append(s, o)
+		}
+	}
+	return &Value{Set: s}
+}
+
+// textValue is one of a few texts, written in different ways.
+func textValue(rng *rand.Rand, i int) *Value {
+	texts := []string{"The cat sat", "the cat sat ", "A dog ran", "a Dog ran", "Straße", "STRASSE", "", "x"}
+	return &Value{Text: texts[(2*i+rng.IntN(2))%len(texts)]}
+}
+
+// levels1to is 1, 2, …, q.
+func levels1to(q int) []float64 {
+	out := make([]float64, q)
+	for i := range out {
+		out[i] = float64(i + 1)
+	}
+	return out
+}
+
+// letters is a, b, … : the first q codes letterValue gives.
+func letters(q int) []string {
+	out := make([]string, q)
+	for i := range out {
+		out[i] = string(rune('a' + i))
+	}
+	return slices.Clip(out)
+}
