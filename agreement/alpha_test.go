@@ -1,7 +1,6 @@
 package agreement
 
 import (
-	"errors"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -10,13 +9,7 @@ import (
 func TestKrippendorffAlpha(t *testing.T) {
 	t.Parallel()
 	two := []string{"A", "B"}
-	tests := []struct {
-		name    string
-		r       Ratings
-		d       Difference
-		want    float64
-		wantErr error
-	}{
+	runStatCases(t, []statCase{
 		{
 			// Krippendorff (2011), section A: binary data, two observers,
 			// n = 20, n_0 = 14, n_1 = 6, four units in disagreement:
@@ -26,13 +19,13 @@ func TestKrippendorffAlpha(t *testing.T) {
 				[]string{"0", "1"}, []string{"1", "1"}, []string{"0", "1"}, []string{"0", "0"}, []string{"0", "0"},
 				[]string{"0", "1"}, []string{"0", "0"}, []string{"0", "0"}, []string{"1", "0"}, []string{"0", "0"},
 			), []string{"0", "1"}),
-			d:    Nominal,
+			stat: alphaAt(Nominal),
 			want: 2.0 / 21,
 		},
 		{
 			name: "identical annotators",
 			r:    ScaleRatings(numTable(two, []float64{1, 1}, []float64{2, 2}, []float64{5, 5}, []float64{3, nan}), levels1to(5)),
-			d:    Ordinal,
+			stat: alphaAt(Ordinal),
 			want: 1,
 		},
 		{
@@ -43,37 +36,37 @@ func TestKrippendorffAlpha(t *testing.T) {
 			// (At the interval level it would be 1 − 5/21.)
 			name: "ordinal from the marginals",
 			r:    ScaleRatings(numTable(two, []float64{1, 2}, []float64{3, 3}, []float64{3, 3}), levels1to(3)),
-			d:    Ordinal,
+			stat: alphaAt(Ordinal),
 			want: 14.0 / 15,
 		},
 		{
 			name:    "no variation",
 			r:       ChoiceRatings(codeTable(two, []string{"a", "a"}, []string{"a", "a"}), []string{"a", "b"}),
-			d:       Nominal,
+			stat:    alphaAt(Nominal),
 			wantErr: ErrNoVariation,
 		},
 		{
 			name:    "no pairable unit",
 			r:       ChoiceRatings(codeTable(two, []string{"a", ""}, []string{"", "b"}), []string{"a", "b"}),
-			d:       Nominal,
+			stat:    alphaAt(Nominal),
 			wantErr: ErrNoPairable,
 		},
 		{
 			name:    "ratio of a negative value",
 			r:       ScaleRatings(numTable(two, []float64{-1, 1}, []float64{1, 1}), nil),
-			d:       Ratio,
+			stat:    alphaAt(Ratio),
 			wantErr: ErrNegative,
 		},
 		{
 			name:    "interval without numbers",
 			r:       ChoiceRatings(codeTable(two, []string{"a", "b"}, []string{"a", "a"}), nil),
-			d:       Interval,
+			stat:    alphaAt(Interval),
 			wantErr: ErrNotNumeric,
 		},
 		{
 			name:    "MASI without sets",
 			r:       ChoiceRatings(codeTable(two, []string{"a", "b"}, []string{"a", "a"}), nil),
-			d:       MASI,
+			stat:    alphaAt(MASI),
 			wantErr: ErrNotSets,
 		},
 		{
@@ -83,22 +76,15 @@ func TestKrippendorffAlpha(t *testing.T) {
 			// {a}–{a,b} 1·1·⅔ = 4⅔; α = 1 − 3·⅔/(14/3) = 1 − 3/7.
 			name: "MASI",
 			r:    SetRatings(setTable(two, [][]string{{"a"}, {"a", "b"}}, [][]string{{}, {}})),
-			d:    MASI,
+			stat: alphaAt(MASI),
 			want: 4.0 / 7,
 		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			got, err := KrippendorffAlpha(tt.r, tt.d)
-			if !errors.Is(err, tt.wantErr) {
-				t.Fatalf("error %v, want %v", err, tt.wantErr)
-			}
-			if err == nil && math.Abs(got-tt.want) > 1e-12 {
-				t.Errorf("α = %.15g, want %.15g", got, tt.want)
-			}
-		})
-	}
+	})
+}
+
+// alphaAt is KrippendorffAlpha with the difference d.
+func alphaAt(d Difference) func(Ratings) (float64, error) {
+	return func(r Ratings) (float64, error) { return KrippendorffAlpha(r, d) }
 }
 
 // naiveAlpha is α from its definition (Krippendorff 2011, section E): the

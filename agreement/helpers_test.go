@@ -1,10 +1,12 @@
 package agreement
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
+	"testing"
 )
 
 // unitID names the i-th unit of a test table; the names sort as the
@@ -133,4 +135,32 @@ func letters(q int) []string {
 		out[i] = string(rune('a' + i))
 	}
 	return slices.Clip(out)
+}
+
+// statCase is a statistic on ratings and the value, or the error, it
+// must give.
+type statCase struct {
+	name    string
+	stat    func(Ratings) (float64, error)
+	r       Ratings
+	want    float64
+	wantErr error
+}
+
+// runStatCases runs each case as a parallel subtest; values must match
+// within 1e-12.
+func runStatCases(t *testing.T, tests []statCase) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := tt.stat(tt.r)
+			if !errors.Is(err, tt.wantErr) {
+				t.Fatalf("error %v, want %v", err, tt.wantErr)
+			}
+			if err == nil && math.Abs(got-tt.want) > 1e-12 {
+				t.Errorf("= %.15g, want %.15g", got, tt.want)
+			}
+		})
+	}
 }

@@ -1,7 +1,6 @@
 package agreement
 
 import (
-	"errors"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -27,13 +26,7 @@ func TestCoefficients(t *testing.T) {
 	same := ChoiceRatings(codeTable([]string{"A", "B"}, []string{"a", "a"}, []string{"a", "a"}), []string{"a", "b"})
 	one := ChoiceRatings(codeTable([]string{"A", "B"}, []string{"a", "a"}, []string{"a", "a"}), []string{"a"})
 	lonely := ChoiceRatings(codeTable([]string{"A", "B"}, []string{"a", ""}, []string{"", "b"}), []string{"a", "b"})
-	tests := []struct {
-		name    string
-		stat    func(Ratings) (float64, error)
-		r       Ratings
-		want    float64
-		wantErr error
-	}{
+	runStatCases(t, []statCase{
 		{"percent agreement", PercentAgreement, small, 2.0 / 3, nil},
 		{"Cohen's κ", func(r Ratings) (float64, error) { return CohenKappa(r, Unweighted) }, small, (2.0/3 - 4.0/9) / (5.0 / 9), nil},
 		{"Scott's π", ScottPi, small, 1.0 / 3, nil},
@@ -58,19 +51,7 @@ func TestCoefficients(t *testing.T) {
 		{"Cohen's κ without a unit both rated", func(r Ratings) (float64, error) { return CohenKappa(r, Unweighted) }, lonely, 0, ErrNoPairable},
 		{"specific agreement on a category never chosen", func(r Ratings) (float64, error) { return SpecificAgreement(r, 1) }, same, 0, ErrNeverChosen},
 		{"specific agreement on no category", func(r Ratings) (float64, error) { return SpecificAgreement(r, 2) }, same, 0, ErrNoCategories},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			got, err := tt.stat(tt.r)
-			if !errors.Is(err, tt.wantErr) {
-				t.Fatalf("error %v, want %v", err, tt.wantErr)
-			}
-			if err == nil && math.Abs(got-tt.want) > 1e-12 {
-				t.Errorf("= %.15g, want %.15g", got, tt.want)
-			}
-		})
-	}
+	})
 	if _, err := CohenKappa(small, "cubic"); err == nil {
 		t.Error("CohenKappa with unknown weights: no error")
 	}

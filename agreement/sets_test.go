@@ -1,7 +1,6 @@
 package agreement
 
 import (
-	"errors"
 	"math"
 	"testing"
 )
@@ -21,32 +20,14 @@ func TestSetStatistics(t *testing.T) {
 		{ID: "1", Values: []*Value{{Text: "The cat"}, {Text: " the CAT "}}},
 		{ID: "2", Values: []*Value{{Text: "abc"}, {Text: "abd"}}},
 	}})
-	tests := []struct {
-		name    string
-		stat    func(Ratings) (float64, error)
-		r       Ratings
-		want    float64
-		wantErr error
-	}{
+	runStatCases(t, []statCase{
 		{"mean Jaccard pools every pair", MeanJaccard, sets, (0.5 + 1 + 1 + 0 + 0) / 5, nil},
 		{"exact-set agreement", PercentAgreement, sets, (0 + 1 + 1.0/3) / 3, nil},
 		{"mean Jaccard of codes", MeanJaccard, small, 0, ErrNotSets},
 		{"normalised texts agree", PercentAgreement, texts, 0.5, nil},
 		{"mean edit similarity", MeanEditSimilarity, texts, (1 + 2.0/3) / 2, nil},
 		{"mean edit similarity of sets", MeanEditSimilarity, sets, 0, ErrNotLabelled},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			got, err := tt.stat(tt.r)
-			if !errors.Is(err, tt.wantErr) {
-				t.Fatalf("error %v, want %v", err, tt.wantErr)
-			}
-			if err == nil && math.Abs(got-tt.want) > 1e-12 {
-				t.Errorf("= %.15g, want %.15g", got, tt.want)
-			}
-		})
-	}
+	})
 }
 
 func TestTextComparison(t *testing.T) {
