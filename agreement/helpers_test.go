@@ -164,3 +164,14 @@ func runStatCases(t *testing.T, tests []statCase) {
 		})
 	}
 }
+
+// findMetric is the value a Result reports for a metric and params, if
+// it reports it.
+func findMetric(res Result, name string, params map[string]any) (Metric, bool) {
+	for _, m := range res.Metrics {
+		if m.Metric == name && fmt.Sprint(m.Params) == fmt.Sprint(params) {
+			return m, true
+		}
+	}
+	return Metric{}, false
+}
