@@ -113,9 +113,10 @@ func subsetValue(_ *rand.Rand, i int) *Value {
 	return &Value{Set: s}
 }
 
-// textValue is one of a few texts, written in different ways.
+// textValue is one of a few texts, each written in two ways that compare
+// equal.
 func textValue(rng *rand.Rand, i int) *Value {
-	texts := []string{"The cat sat", "the cat sat ", "A dog ran", "a Dog ran", "Straße", "STRASSE", "", "x"}
+	texts := []string{"The cat sat", "the cat sat ", "A dog ran", "a Dog ran", "Straße", "STRASSE", " x", "X"}
 	return &Value{Text: texts[(2*i+rng.IntN(2))%len(texts)]}
 }
 
