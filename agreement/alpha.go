@@ -11,19 +11,20 @@ package agreement
 //	α = 1 − (n − 1) · Σ_{c≠k} o_ck δ²(c,k) / Σ_{c≠k} n_c n_k δ²(c,k).
 //
 // The coincidences are summed unit by unit over the distinct values of
-// each unit, and the expected disagreement over the distinct values in
-// use, so the cost grows with the number of values plus the square of
-// the number of distinct values, never with the square of the number of
-// values.
+// each unit, and the expected disagreement over the pairs of distinct
+// values in use (for sets, only the pairs that share an element), so the
+// cost grows with the number of values plus the square of the number of
+// distinct values, never with the square of the number of values.
 func KrippendorffAlpha(r Ratings, d Difference) (float64, error) {
 	n, total := r.marginals()
 	if total == 0 {
 		return 0, ErrNoPairable
 	}
-	delta, err := differences(r, d, n)
+	diff, err := differences(r, d, n)
 	if err != nil {
 		return 0, err
 	}
+	delta := diff.delta
 	var used []int
 	for c, nc := range n {
 		if nc > 0 {
@@ -33,12 +34,16 @@ func KrippendorffAlpha(r Ratings, d Difference) (float64, error) {
 	// Both sums run over pairs c < k: the δ² are symmetric and zero on
 	// the diagonal, so the factor 2 of the sums over c ≠ k cancels.
 	var expected float64
-	for i, c := range used {
-		for _, k := range used[i+1:] {
-			expected += float64(n[c]*n[k]) * delta(c, k)
+	if diff.expected != nil {
+		expected = diff.expected(n, used)
+	} else {
+		for i, c := range used {
+			for _, k := range used[i+1:] {
+				expected += float64(n[c]*n[k]) * delta(c, k)
+			}
 		}
 	}
-	if expected == 0 {
+	if expected <= 0 {
 		return 0, ErrNoVariation
 	}
 	var observed float64

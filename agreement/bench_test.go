@@ -25,6 +25,12 @@ func BenchmarkMulti100k(b *testing.B) {
 	benchQuestion(b, 63, 16, subsetValue, func(t Table) Result { return Multi(t, letters(4)) })
 }
 
+// BenchmarkEvidence100k: sets of one to three sentences among 30, some
+// thousands of distinct sets.
+func BenchmarkEvidence100k(b *testing.B) {
+	benchQuestion(b, 69, 27_000, sentencesValue, Evidence)
+}
+
 func BenchmarkChoice100k(b *testing.B) {
 	benchQuestion(b, 65, 4, letterValue, func(t Table) Result { return Choice(t, letters(4)) })
 }

@@ -40,65 +40,112 @@ func (d Difference) Param() (key, value string) {
 	return "level", string(d)
 }
 
-// differences returns δ²(c,k) between the categories of r. n holds the
-// marginals of the pairable values by category, which the ordinal
-// metric is made of and which say the categories in use.
-func differences(r Ratings, d Difference, n []int) (func(c, k int) float64, error) {
+// difference is a difference function ready for one set of ratings:
+// δ²(c,k) between categories, and, for the set distances, a faster way
+// to the expected sum Σ_{c<k} n_c n_k δ²(c,k) over the categories in use
+// (nil: over every pair of them).
+type difference struct {
+	delta    func(c, k int) float64
+	expected func(n, used []int) float64
+}
+
+// differences returns the difference d between the categories of r. n
+// holds the marginals of the pairable values by category, which the
+// ordinal metric is made of and which say the categories in use.
+func differences(r Ratings, d Difference, n []int) (difference, error) {
 	switch d {
 	case Nominal:
-		return func(c, k int) float64 {
+		return difference{delta: func(c, k int) float64 {
 			if c == k {
 				return 0
 			}
 			return 1
-		}, nil
+		}}, nil
 	case Ordinal:
 		// cum[g] is the number of pairable values below category g.
 		cum := make([]float64, len(n)+1)
 		for g, ng := range n {
 			cum[g+1] = cum[g] + float64(ng)
 		}
-		return func(c, k int) float64 {
+		return difference{delta: func(c, k int) float64 {
 			if c > k {
 				c, k = k, c
 			}
 			x := cum[k+1] - cum[c] - float64(n[c]+n[k])/2
 			return x * x
-		}, nil
+		}}, nil
 	case Interval, Ratio:
 		if len(r.Values) != r.Categories {
-			return nil, fmt.Errorf("the %s level %w", d, ErrNotNumeric)
+			return difference{}, fmt.Errorf("the %s level %w", d, ErrNotNumeric)
 		}
 		v := r.Values
 		if d == Interval {
-			return func(c, k int) float64 {
+			return difference{delta: func(c, k int) float64 {
 				x := v[c] - v[k]
 				return x * x
-			}, nil
+			}}, nil
 		}
 		for c, nc := range n {
 			if nc > 0 && v[c] < 0 {
-				return nil, ErrNegative
+				return difference{}, ErrNegative
 			}
 		}
-		return func(c, k int) float64 {
+		return difference{delta: func(c, k int) float64 {
 			if v[c] == v[k] {
 				return 0
 			}
 			x := (v[c] - v[k]) / (v[c] + v[k])
 			return x * x
-		}, nil
+		}}, nil
 	case MASI, Jaccard:
 		if len(r.Sets) != r.Categories {
-			return nil, fmt.Errorf("the %s distance %w", d, ErrNotSets)
+			return difference{}, fmt.Errorf("the %s distance %w", d, ErrNotSets)
 		}
 		sets := numberSets(r.Sets)
-		return func(c, k int) float64 {
-			a, b := sets[c], sets[k]
-			return setDistance(d, len(a), len(b), overlap(a, b))
+		return difference{
+			delta: func(c, k int) float64 {
+				a, b := sets[c], sets[k]
+				return 1 - setSimilarity(d, len(a), len(b), overlap(a, b))
+			},
+			expected: func(n, used []int) float64 { return setExpected(sets, d, n, used) },
 		}, nil
 	}
-	return nil, fmt.Errorf("unknown difference %q", string(d))
+	return difference{}, fmt.Errorf("unknown difference %q", string(d))
+}
+
+// setExpected is Σ_{c<k} n_c n_k δ²(c,k) between the sets in use. Two sets
+// that share no element are at distance 1, so the sum is that of n_c n_k
+// over all pairs, less n_c n_k (1 − δ²(c,k)) over the pairs that share an
+// element, which are found through the sets each element is in: with
+// many distinct sets, few pairs overlap.
+func setExpected(sets [][]int, d Difference, n, used []int) float64 {
+	var total, squares int
+	holders := map[int][]int{} // element → the sets in use that hold it, ascending
+	for _, c := range used {
+		total += n[c]
+		squares += n[c] * n[c]
+		for _, e := range sets[c] {
+			holders[e] = append(holders[e], c)
+		}
+	}
+	seen := make([]int, len(sets)) // seen[k] == c+1: pair (c, k) done
+	var near float64
+	for _, c := range used {
+		a := sets[c]
+		for _, e := range a {
+			h := holders[e]
+			i, _ := slices.BinarySearch(h, c+1)
+			for _, k := range h[i:] {
+				if seen[k] == c+1 {
+					continue
+				}
+				seen[k] = c + 1
+				b := sets[k]
+				near += float64(n[c]*n[k]) * setSimilarity(d, len(a), len(b), overlap(a, b))
+			}
+		}
+	}
+	return float64((total*total-squares)/2) - near
 }
 
 // numberSets replaces the elements of sorted sets by their rank among all
@@ -138,16 +185,17 @@ func overlap[T cmp.Ordered](a, b []T) int {
 	return n
 }
 
-// setDistance is the MASI or Jaccard distance between sets of sizes la
-// and lb that share both elements. Two empty sets are equal: distance 0.
-func setDistance(d Difference, la, lb, both int) float64 {
+// setSimilarity is 1 minus the MASI or Jaccard distance between sets of
+// sizes la and lb that share both elements: J·M, or J. Two empty sets are
+// equal: 1.
+func setSimilarity(d Difference, la, lb, both int) float64 {
 	union := la + lb - both
 	if union == 0 {
-		return 0
+		return 1
 	}
 	j := float64(both) / float64(union)
 	if d == Jaccard {
-		return 1 - j
+		return j
 	}
 	// Passonneau's monotonicity weight M.
 	var m float64
@@ -159,7 +207,7 @@ func setDistance(d Difference, la, lb, both int) float64 {
 	case both > 0:
 		m = 1.0 / 3
 	}
-	return 1 - j*m
+	return j * m
 }
 
 // MASIDistance is 1 − J·M between two sets (Passonneau, R. (2006).
@@ -170,11 +218,11 @@ func setDistance(d Difference, la, lb, both int) float64 {
 // distance 0, an empty set and another at distance 1.
 func MASIDistance(a, b []string) float64 {
 	a, b = normalSet(a), normalSet(b)
-	return setDistance(MASI, len(a), len(b), overlap(a, b))
+	return 1 - setSimilarity(MASI, len(a), len(b), overlap(a, b))
 }
 
 // JaccardDistance is 1 − |a∩b|/|a∪b|, and 0 between two empty sets.
 func JaccardDistance(a, b []string) float64 {
 	a, b = normalSet(a), normalSet(b)
-	return setDistance(Jaccard, len(a), len(b), overlap(a, b))
+	return 1 - setSimilarity(Jaccard, len(a), len(b), overlap(a, b))
 }

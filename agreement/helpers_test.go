@@ -113,6 +113,21 @@ func subsetValue(_ *rand.Rand, i int) *Value {
 	return &Value{Set: s}
 }
 
+// sentencesValue is the i-th set of one to three sentence numbers among
+// 1 to 30 (4,525 sets), as evidence answers cite them.
+func sentencesValue(_ *rand.Rand, i int) *Value {
+	a, b, c := i%30, (i/30)%30, (i/900)%30
+	s := []string{fmt.Sprint(a + 1)}
+	if i%3 > 0 {
+		s = append(s, fmt.Sprint(b+1))
+	}
+	if i%3 > 1 {
+		s = append(s, fmt.Sprint(c+1))
+	}
+	slices.Sort(s)
+	return &Value{Set: slices.Compact(s)}
+}
+
 // textValue is one of a few texts, each written in two ways that compare
 // equal.
 func textValue(rng *rand.Rand, i int) *Value {

@@ -36,6 +36,6 @@ func MeanJaccard(r Ratings) (float64, error) {
 	sets := numberSets(r.Sets)
 	return meanPairSimilarity(r, func(c, k int) float64 {
 		a, b := sets[c], sets[k]
-		return 1 - setDistance(Jaccard, len(a), len(b), overlap(a, b))
+		return setSimilarity(Jaccard, len(a), len(b), overlap(a, b))
 	})
 }
