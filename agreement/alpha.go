@@ -47,7 +47,7 @@ func KrippendorffAlpha(r Ratings, d Difference) (float64, error) {
 		return 0, ErrNoVariation
 	}
 	var observed float64
-	r.eachUnit(func(_ int, counts []count, m int) {
+	r.eachUnit(func(_ int, counts []tally, m int) {
 		if m < 2 || len(counts) < 2 {
 			return
 		}

@@ -24,7 +24,7 @@ func TestKrippendorffAlpha(t *testing.T) {
 		},
 		{
 			name: "identical annotators",
-			r:    ScaleRatings(numTable(two, []float64{1, 1}, []float64{2, 2}, []float64{5, 5}, []float64{3, nan}), levels1to(5)),
+			r:    ScaleRatings(numTable(two, []float64{1, 1}, []float64{2, 2}, []float64{5, 5}, []float64{3, missingNum}), levels1to(5)),
 			stat: alphaAt(Ordinal),
 			want: 1,
 		},

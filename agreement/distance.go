@@ -105,7 +105,7 @@ func differences(r Ratings, d Difference, n []int) (difference, error) {
 		return difference{
 			delta: func(c, k int) float64 {
 				a, b := sets[c], sets[k]
-				return 1 - setSimilarity(d, len(a), len(b), overlap(a, b))
+				return 1 - setSimilarity(d, len(a), len(b), setOverlap(a, b))
 			},
 			expected: func(n, used []int) float64 { return setExpected(sets, d, n, used) },
 		}, nil
@@ -141,7 +141,7 @@ func setExpected(sets [][]int, d Difference, n, used []int) float64 {
 				}
 				seen[k] = c + 1
 				b := sets[k]
-				near += float64(n[c]*n[k]) * setSimilarity(d, len(a), len(b), overlap(a, b))
+				near += float64(n[c]*n[k]) * setSimilarity(d, len(a), len(b), setOverlap(a, b))
 			}
 		}
 	}
@@ -167,8 +167,8 @@ func numberSets(sets [][]string) [][]int {
 	return out
 }
 
-// overlap is the size of the intersection of two sorted sets.
-func overlap[T cmp.Ordered](a, b []T) int {
+// setOverlap is the size of the intersection of two sorted sets.
+func setOverlap[T cmp.Ordered](a, b []T) int {
 	i, j, n := 0, 0, 0
 	for i < len(a) && j < len(b) {
 		switch {
@@ -218,11 +218,11 @@ func setSimilarity(d Difference, la, lb, both int) float64 {
 // distance 0, an empty set and another at distance 1.
 func MASIDistance(a, b []string) float64 {
 	a, b = normalSet(a), normalSet(b)
-	return 1 - setSimilarity(MASI, len(a), len(b), overlap(a, b))
+	return 1 - setSimilarity(MASI, len(a), len(b), setOverlap(a, b))
 }
 
 // JaccardDistance is 1 − |a∩b|/|a∪b|, and 0 between two empty sets.
 func JaccardDistance(a, b []string) float64 {
 	a, b = normalSet(a), normalSet(b)
-	return 1 - setSimilarity(Jaccard, len(a), len(b), overlap(a, b))
+	return 1 - setSimilarity(Jaccard, len(a), len(b), setOverlap(a, b))
 }

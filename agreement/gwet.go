@@ -17,7 +17,7 @@ func gwetTerms(r Ratings, w []float64) (pa float64, pi []float64, err error) {
 	q := r.Categories
 	pi = make([]float64, q)
 	var rated, pairable int
-	r.eachUnit(func(_ int, counts []count, m int) {
+	r.eachUnit(func(_ int, counts []tally, m int) {
 		if m == 0 {
 			return
 		}
@@ -147,10 +147,10 @@ func PercentAgreement(r Ratings) (float64, error) {
 // annotators, 2·n_kk / (n_k· + n_·k).
 func SpecificAgreement(r Ratings, k int) (float64, error) {
 	if k < 0 || k >= r.Categories {
-		return 0, ErrNoCategories
+		return 0, ErrNoSuchCategory
 	}
 	var agree, all int
-	r.eachUnit(func(_ int, counts []count, m int) {
+	r.eachUnit(func(_ int, counts []tally, m int) {
 		if m < 2 {
 			return
 		}

@@ -60,7 +60,7 @@ func setTable(coders []string, rows ...[][]string) Table {
 	return t
 }
 
-var nan = math.NaN()
+var missingNum = math.NaN()
 
 // coderNames are n sorted coder IDs.
 func coderNames(n int) []string {
@@ -99,7 +99,7 @@ func randomTable(rng *rand.Rand, units, coders, values int, missing float64, val
 // levelValue is the i-th level of a 1..q scale, as a Value.
 func levelValue(_ *rand.Rand, i int) *Value { return &Value{Num: float64(i + 1)} }
 
-// codeValue is the i-th code, as a Value.
+// letterValue is the i-th code, as a Value.
 func letterValue(_ *rand.Rand, i int) *Value { return &Value{Code: string(rune('a' + i))} }
 
 // subsetValue is the i-th subset of the options a, b, c, d, as a Value.

@@ -6,17 +6,17 @@ import (
 	"testing"
 )
 
-// small is two annotators on four units: (a,a), (a,b), (b,b), (a,–).
+// smallChoice is two annotators on four units: (a,a), (a,b), (b,b), (a,–).
 // Three units are pairable, two agree. Cohen: rows a 2, b 1; columns a 1,
 // b 2; p_e = 4/9. Gwet's π over the four rated units: a 5/8, b 3/8.
-var small = ChoiceRatings(codeTable([]string{"A", "B"},
+var smallChoice = ChoiceRatings(codeTable([]string{"A", "B"},
 	[]string{"a", "a"}, []string{"a", "b"}, []string{"b", "b"}, []string{"a", ""},
 ), []string{"a", "b"})
 
-// ordered is two annotators on a three-level scale: (1,1), (1,2), (2,3),
+// smallScale is two annotators on a three-level scale: (1,1), (1,2), (2,3),
 // (3,3). Linear weights: p_o = 3/4, p_e = 8/16. Quadratic weights: p_o
 // = 7/8, p_e = 9.5/16.
-var ordered = ScaleRatings(numTable([]string{"A", "B"},
+var smallScale = ScaleRatings(numTable([]string{"A", "B"},
 	[]float64{1, 1}, []float64{1, 2}, []float64{2, 3}, []float64{3, 3},
 ), levels1to(3))
 
@@ -27,18 +27,18 @@ func TestCoefficients(t *testing.T) {
 	one := ChoiceRatings(codeTable([]string{"A", "B"}, []string{"a", "a"}, []string{"a", "a"}), []string{"a"})
 	lonely := ChoiceRatings(codeTable([]string{"A", "B"}, []string{"a", ""}, []string{"", "b"}), []string{"a", "b"})
 	runStatCases(t, []statCase{
-		{"percent agreement", PercentAgreement, small, 2.0 / 3, nil},
-		{"Cohen's κ", func(r Ratings) (float64, error) { return CohenKappa(r, Unweighted) }, small, (2.0/3 - 4.0/9) / (5.0 / 9), nil},
-		{"Scott's π", ScottPi, small, 1.0 / 3, nil},
-		{"Bennett's S", BennettS, small, 1.0 / 3, nil},
-		{"Brennan-Prediger", BrennanPrediger, small, 1.0 / 3, nil},
+		{"percent agreement", PercentAgreement, smallChoice, 2.0 / 3, nil},
+		{"Cohen's κ", func(r Ratings) (float64, error) { return CohenKappa(r, Unweighted) }, smallChoice, (2.0/3 - 4.0/9) / (5.0 / 9), nil},
+		{"Scott's π", ScottPi, smallChoice, 1.0 / 3, nil},
+		{"Bennett's S", BennettS, smallChoice, 1.0 / 3, nil},
+		{"Brennan-Prediger", BrennanPrediger, smallChoice, 1.0 / 3, nil},
 		// p_e = (5/8)² + (3/8)² = 17/32: (2/3 − 17/32)/(15/32) = 13/45.
-		{"Fleiss' κ, a unit with one rating", func(r Ratings) (float64, error) { return FleissKappa(r, Unweighted) }, small, 13.0 / 45, nil},
+		{"Fleiss' κ, a unit with one rating", func(r Ratings) (float64, error) { return FleissKappa(r, Unweighted) }, smallChoice, 13.0 / 45, nil},
 		// p_e = 2·(5/8)(3/8)/(2−1) = 15/32: (2/3 − 15/32)/(17/32) = 19/51.
-		{"Gwet's AC1, a unit with one rating", GwetAC1, small, 19.0 / 51, nil},
-		{"specific agreement on a", func(r Ratings) (float64, error) { return SpecificAgreement(r, 0) }, small, 2.0 / 3, nil},
-		{"Cohen's κ, linear", func(r Ratings) (float64, error) { return CohenKappa(r, Linear) }, ordered, 0.5, nil},
-		{"Cohen's κ, quadratic", func(r Ratings) (float64, error) { return CohenKappa(r, Quadratic) }, ordered, 9.0 / 13, nil},
+		{"Gwet's AC1, a unit with one rating", GwetAC1, smallChoice, 19.0 / 51, nil},
+		{"specific agreement on a", func(r Ratings) (float64, error) { return SpecificAgreement(r, 0) }, smallChoice, 2.0 / 3, nil},
+		{"Cohen's κ, linear", func(r Ratings) (float64, error) { return CohenKappa(r, Linear) }, smallScale, 0.5, nil},
+		{"Cohen's κ, quadratic", func(r Ratings) (float64, error) { return CohenKappa(r, Quadratic) }, smallScale, 9.0 / 13, nil},
 		{"AC1 when all agree on one of two", GwetAC1, same, 1, nil},
 
 		{"Cohen's κ of three", func(r Ratings) (float64, error) { return CohenKappa(r, Unweighted) }, three, 0, ErrNotTwo},
@@ -50,9 +50,9 @@ func TestCoefficients(t *testing.T) {
 		{"percent agreement without a pairable unit", PercentAgreement, lonely, 0, ErrNoPairable},
 		{"Cohen's κ without a unit both rated", func(r Ratings) (float64, error) { return CohenKappa(r, Unweighted) }, lonely, 0, ErrNoPairable},
 		{"specific agreement on a category never chosen", func(r Ratings) (float64, error) { return SpecificAgreement(r, 1) }, same, 0, ErrNeverChosen},
-		{"specific agreement on no category", func(r Ratings) (float64, error) { return SpecificAgreement(r, 2) }, same, 0, ErrNoCategories},
+		{"specific agreement on no category", func(r Ratings) (float64, error) { return SpecificAgreement(r, 2) }, same, 0, ErrNoSuchCategory},
 	})
-	if _, err := CohenKappa(small, "cubic"); err == nil {
+	if _, err := CohenKappa(smallChoice, "cubic"); err == nil {
 		t.Error("CohenKappa with unknown weights: no error")
 	}
 }

@@ -11,16 +11,16 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// kind is a question type for the property tests: how to make its random
+// questionKind is a question type for the property tests: how to make its random
 // values and how to compute its Result.
-type kind struct {
+type questionKind struct {
 	name   string
 	value  func(*rand.Rand, int) *Value
 	values int
 	run    func(Table) Result
 }
 
-var kinds = []kind{
+var questionKinds = []questionKind{
 	{"choice", letterValue, 4, func(t Table) Result { return Choice(t, letters(4)) }},
 	{"scale", levelValue, 5, func(t Table) Result { return Scale(t, levels1to(5)) }},
 	{"multi", subsetValue, 16, func(t Table) Result { return Multi(t, letters(4)) }},
@@ -29,9 +29,9 @@ var kinds = []kind{
 }
 
 // eachKind runs f as a parallel subtest for every question type.
-func eachKind(t *testing.T, f func(t *testing.T, k kind)) {
+func eachKind(t *testing.T, f func(t *testing.T, k questionKind)) {
 	t.Helper()
-	for _, k := range kinds {
+	for _, k := range questionKinds {
 		t.Run(k.name, func(t *testing.T) {
 			t.Parallel()
 			f(t, k)
@@ -73,7 +73,7 @@ func allMetrics(res Result) map[string][]Metric {
 // headline has one.
 func TestIdenticalAnnotators(t *testing.T) {
 	t.Parallel()
-	for _, k := range kinds {
+	for _, k := range questionKinds {
 		for _, coders := range []int{2, 4} {
 			t.Run(fmt.Sprintf("%s/%d annotators", k.name, coders), func(t *testing.T) {
 				t.Parallel()
@@ -125,7 +125,7 @@ func renamed(t Table, names []string) Table {
 // table's columns, changes no value, not even in the last bit.
 func TestRenamingAnnotators(t *testing.T) {
 	t.Parallel()
-	eachKind(t, func(t *testing.T, k kind) {
+	eachKind(t, func(t *testing.T, k questionKind) {
 		table := randomTable(rand.New(rand.NewPCG(43, 44)), 80, 4, k.values, 0.2, k.value)
 		names := []string{"zoe", "yan", "xia", "wil"}
 		before, after := k.run(table), k.run(renamed(table, names))
@@ -163,7 +163,7 @@ func TestRenamingAnnotators(t *testing.T) {
 // by ID as a Table's are, gives the same bytes.
 func TestUnitOrder(t *testing.T) {
 	t.Parallel()
-	eachKind(t, func(t *testing.T, k kind) {
+	eachKind(t, func(t *testing.T, k questionKind) {
 		rng := rand.New(rand.NewPCG(45, 46))
 		table := randomTable(rng, 80, 3, k.values, 0.2, k.value)
 		shuffled := Table{Coders: table.Coders, Units: slices.Clone(table.Units)}
@@ -272,7 +272,7 @@ func TestPairSymmetry(t *testing.T) {
 // same JSON, byte for byte.
 func TestSameBytes(t *testing.T) {
 	t.Parallel()
-	eachKind(t, func(t *testing.T, k kind) {
+	eachKind(t, func(t *testing.T, k questionKind) {
 		table := randomTable(rand.New(rand.NewPCG(51, 52)), 200, 5, k.values, 0.3, k.value)
 		again := randomTable(rand.New(rand.NewPCG(51, 52)), 200, 5, k.values, 0.3, k.value)
 		first := jsonOf(t, k.run(table))
@@ -289,7 +289,7 @@ func TestSameBytes(t *testing.T) {
 // one value, nothing at all) every metric has a finite value or a note.
 func TestSparseData(t *testing.T) {
 	t.Parallel()
-	eachKind(t, func(t *testing.T, k kind) {
+	eachKind(t, func(t *testing.T, k questionKind) {
 		rng := rand.New(rand.NewPCG(53, 54))
 		for range 200 {
 			units, coders := rng.IntN(5), 1+rng.IntN(4)

@@ -8,41 +8,41 @@ import (
 	"slices"
 )
 
-// spec is one metric a question reports: its name and params as the
+// metricSpec is one metric a question reports: its name and params as the
 // schema spells them, whether it compares exactly two annotators (then a
 // question with more reports the mean over its pairs), and its
 // statistic.
-type spec struct {
+type metricSpec struct {
 	name   string
 	params map[string]any
 	two    bool
 	stat   func(Ratings) (float64, error)
 }
 
-func alphaSpec(d Difference) spec {
+func alphaSpec(d Difference) metricSpec {
 	k, v := d.Param()
-	return spec{name: "krippendorff_alpha", params: map[string]any{k: v},
+	return metricSpec{name: "krippendorff_alpha", params: map[string]any{k: v},
 		stat: func(r Ratings) (float64, error) { return KrippendorffAlpha(r, d) }}
 }
 
-func weightedSpec(name string, w Weighting, two bool, f func(Ratings, Weighting) (float64, error)) spec {
-	return spec{name: name, params: map[string]any{"weights": string(w)}, two: two,
+func weightedSpec(name string, w Weighting, two bool, f func(Ratings, Weighting) (float64, error)) metricSpec {
+	return metricSpec{name: name, params: map[string]any{"weights": string(w)}, two: two,
 		stat: func(r Ratings) (float64, error) { return f(r, w) }}
 }
 
-func plainSpec(name string, two bool, f func(Ratings) (float64, error)) spec {
-	return spec{name: name, params: map[string]any{}, two: two, stat: f}
+func plainSpec(name string, two bool, f func(Ratings) (float64, error)) metricSpec {
+	return metricSpec{name: name, params: map[string]any{}, two: two, stat: f}
 }
 
 // metric computes s on r. An undefined statistic has no value and a note
 // that says why; so has a value that is not a finite number, which JSON
 // cannot hold.
-func (s spec) metric(r Ratings) Metric {
+func (s metricSpec) metric(r Ratings) Metric {
 	v, err := s.stat(r)
-	return newMetric(s.name, s.params, v, err)
+	return metricOf(s.name, s.params, v, err)
 }
 
-func newMetric(name string, params map[string]any, v float64, err error) Metric {
+func metricOf(name string, params map[string]any, v float64, err error) Metric {
 	m := Metric{Metric: name, Params: maps.Clone(params)}
 	switch {
 	case err != nil:
@@ -58,7 +58,7 @@ func newMetric(name string, params map[string]any, v float64, err error) Metric 
 // meanOverPairs is the question-level value of a two-annotator metric
 // when there are more than two annotators: the mean of its values over
 // the pairs that have one.
-func meanOverPairs(s spec, i int, pairs []Pair) Metric {
+func meanOverPairs(s metricSpec, i int, pairs []Pair) Metric {
 	var values []float64
 	for _, p := range pairs {
 		if v, ok := p.Metrics[i].Value.(float64); ok {
@@ -73,7 +73,7 @@ func meanOverPairs(s spec, i int, pairs []Pair) Metric {
 		sum += v
 	}
 	n := len(values)
-	m := newMetric(s.name, s.params, sum/float64(max(n, 1)), nil)
+	m := metricOf(s.name, s.params, sum/float64(max(n, 1)), nil)
 	switch {
 	case n == 0:
 		m.Value = nil
@@ -86,9 +86,9 @@ func meanOverPairs(s spec, i int, pairs []Pair) Metric {
 	return m
 }
 
-// question computes a question's Result from its table, the table coded,
+// questionResult computes a question's Result from its table, the table coded,
 // and the metrics of its type, headline first.
-func question(t Table, r Ratings, specs []spec) Result {
+func questionResult(t Table, r Ratings, specs []metricSpec) Result {
 	res := Result{
 		Annotators:  slices.Clone(t.Coders),
 		Metrics:     []Metric{},
@@ -98,7 +98,7 @@ func question(t Table, r Ratings, specs []spec) Result {
 	if res.Annotators == nil {
 		res.Annotators = []string{}
 	}
-	r.eachUnit(func(u int, counts []count, m int) {
+	r.eachUnit(func(u int, counts []tally, m int) {
 		if m == 0 {
 			return
 		}
@@ -145,7 +145,7 @@ func question(t Table, r Ratings, specs []spec) Result {
 // category the specific agreement.
 func Choice(t Table, categories []string) Result {
 	r := ChoiceRatings(t, categories)
-	res := question(t, r, []spec{
+	res := questionResult(t, r, []metricSpec{
 		alphaSpec(Nominal),
 		plainSpec("percent_agreement", false, PercentAgreement),
 		weightedSpec("fleiss_kappa", Unweighted, false, FleissKappa),
@@ -155,10 +155,10 @@ func Choice(t Table, categories []string) Result {
 		plainSpec("scott_pi", true, ScottPi),
 		plainSpec("bennett_s", true, BennettS),
 	})
-	for _, code := range declared(categories) {
+	for _, code := range declaredCodes(categories) {
 		k := slices.Index(r.Labels, code)
 		v, err := SpecificAgreement(r, k)
-		res.Options = append(res.Options, Option{Code: code, Metrics: []Metric{newMetric("specific_agreement", map[string]any{}, v, err)}})
+		res.Options = append(res.Options, Option{Code: code, Metrics: []Metric{metricOf("specific_agreement", map[string]any{}, v, err)}})
 	}
 	return res
 }
@@ -172,7 +172,7 @@ func Choice(t Table, categories []string) Result {
 // numbers.
 func Scale(t Table, levels []float64) Result {
 	r := ScaleRatings(t, levels)
-	return question(t, r, []spec{
+	return questionResult(t, r, []metricSpec{
 		alphaSpec(Ordinal),
 		alphaSpec(Interval),
 		alphaSpec(Ratio),
@@ -189,8 +189,8 @@ func Scale(t Table, levels []float64) Result {
 // setSpecs are the metrics of set-valued answers: α with the MASI
 // distance (the headline) and the Jaccard distance, the mean Jaccard
 // index, and percent agreement on the exact set.
-func setSpecs() []spec {
-	return []spec{
+func setSpecs() []metricSpec {
+	return []metricSpec{
 		alphaSpec(MASI),
 		alphaSpec(Jaccard),
 		plainSpec("mean_jaccard", false, MeanJaccard),
@@ -204,15 +204,15 @@ func setSpecs() []spec {
 // option, α at the nominal level and the specific agreement on whether
 // each annotator selected it.
 func Multi(t Table, options []string) Result {
-	res := question(t, SetRatings(t), setSpecs())
-	for _, o := range declared(options) {
+	res := questionResult(t, SetRatings(t), setSpecs())
+	for _, o := range declaredCodes(options) {
 		r := OptionRatings(t, o)
 		a, aerr := KrippendorffAlpha(r, Nominal)
 		k, v := Nominal.Param()
 		s, serr := SpecificAgreement(r, 1)
 		res.Options = append(res.Options, Option{Code: o, Metrics: []Metric{
-			newMetric("krippendorff_alpha", map[string]any{k: v}, a, aerr),
-			newMetric("specific_agreement", map[string]any{}, s, serr),
+			metricOf("krippendorff_alpha", map[string]any{k: v}, a, aerr),
+			metricOf("specific_agreement", map[string]any{}, s, serr),
 		}})
 	}
 	return res
@@ -221,7 +221,7 @@ func Multi(t Table, options []string) Result {
 // Evidence is the agreement on evidence answers (sets of sentences, in
 // Value.Set): the set metrics, α with the MASI distance first.
 func Evidence(t Table) Result {
-	return question(t, SetRatings(t), setSpecs())
+	return questionResult(t, SetRatings(t), setSpecs())
 }
 
 // Text is the agreement on a free-text question (Value.Text), nothing
@@ -229,14 +229,14 @@ func Evidence(t Table) Result {
 // NormalizeText (the headline), and their mean edit similarity.
 func Text(t Table) Result {
 	params := map[string]any{"normalize": "trim_casefold"}
-	return question(t, TextRatings(t), []spec{
+	return questionResult(t, TextRatings(t), []metricSpec{
 		{name: "percent_agreement", params: params, stat: PercentAgreement},
 		{name: "mean_edit_similarity", params: params, stat: MeanEditSimilarity},
 	})
 }
 
-// declared is the declared codes without repeats, in order.
-func declared(codes []string) []string {
+// declaredCodes is the declared codes without repeats, in order.
+func declaredCodes(codes []string) []string {
 	out := make([]string, 0, len(codes))
 	for _, c := range codes {
 		if !slices.Contains(out, c) {

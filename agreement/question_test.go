@@ -14,7 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
-func metric(name string, params map[string]any, v any, note string) Metric {
+func wantMetric(name string, params map[string]any, v any, note string) Metric {
 	return Metric{Metric: name, Params: params, Value: v, Note: note}
 }
 
@@ -24,14 +24,14 @@ func TestChoice(t *testing.T) {
 	table := codeTable([]string{"A", "B"},
 		[]string{"a", "a"}, []string{"a", "b"}, []string{"b", "b"}, []string{"a", ""}, []string{"", ""})
 	metrics := []Metric{
-		metric("krippendorff_alpha", map[string]any{"level": "nominal"}, 4.0/9, ""),
-		metric("percent_agreement", map[string]any{}, 2.0/3, ""),
-		metric("fleiss_kappa", map[string]any{"weights": "none"}, 13.0/45, ""),
-		metric("gwet_ac1", map[string]any{}, 19.0/51, ""),
-		metric("brennan_prediger", map[string]any{}, 1.0/3, ""),
-		metric("cohen_kappa", map[string]any{"weights": "none"}, 0.4, ""),
-		metric("scott_pi", map[string]any{}, 1.0/3, ""),
-		metric("bennett_s", map[string]any{}, 1.0/3, ""),
+		wantMetric("krippendorff_alpha", map[string]any{"level": "nominal"}, 4.0/9, ""),
+		wantMetric("percent_agreement", map[string]any{}, 2.0/3, ""),
+		wantMetric("fleiss_kappa", map[string]any{"weights": "none"}, 13.0/45, ""),
+		wantMetric("gwet_ac1", map[string]any{}, 19.0/51, ""),
+		wantMetric("brennan_prediger", map[string]any{}, 1.0/3, ""),
+		wantMetric("cohen_kappa", map[string]any{"weights": "none"}, 0.4, ""),
+		wantMetric("scott_pi", map[string]any{}, 1.0/3, ""),
+		wantMetric("bennett_s", map[string]any{}, 1.0/3, ""),
 	}
 	want := Result{
 		Units:      4,
@@ -40,8 +40,8 @@ func TestChoice(t *testing.T) {
 		Metrics:    metrics,
 		Pairs:      []Pair{{A: "A", B: "B", Metrics: metrics}},
 		Options: []Option{
-			{Code: "a", Metrics: []Metric{metric("specific_agreement", map[string]any{}, 2.0/3, "")}},
-			{Code: "b", Metrics: []Metric{metric("specific_agreement", map[string]any{}, 2.0/3, "")}},
+			{Code: "a", Metrics: []Metric{wantMetric("specific_agreement", map[string]any{}, 2.0/3, "")}},
+			{Code: "b", Metrics: []Metric{wantMetric("specific_agreement", map[string]any{}, 2.0/3, "")}},
 		},
 		UnitsDetail: []UnitDetail{
 			{Unit: unitID(0), Values: 2, Agree: true},
@@ -69,19 +69,19 @@ func TestMeanOverPairs(t *testing.T) {
 			// κ: A–B 1, A–C 0.4, B–C 0.4.
 			name:  "every pair",
 			table: codeTable(three, []string{"a", "a", "b"}, []string{"b", "b", "b"}, []string{"a", "a", "a"}),
-			want:  metric("cohen_kappa", map[string]any{"weights": "none"}, 0.6, "mean over the 3 annotator pairs"),
+			want:  wantMetric("cohen_kappa", map[string]any{"weights": "none"}, 0.6, "mean over the 3 annotator pairs"),
 		},
 		{
 			// C rated one unit, which both others put in a: chance
 			// agreement is 1 for A–C and B–C.
 			name:  "one pair of three",
 			table: codeTable(three, []string{"a", "a", "a"}, []string{"b", "b", ""}, []string{"a", "b", ""}),
-			want:  metric("cohen_kappa", map[string]any{"weights": "none"}, 0.4, "mean over 1 of the 3 annotator pairs; the others have no value"),
+			want:  wantMetric("cohen_kappa", map[string]any{"weights": "none"}, 0.4, "mean over 1 of the 3 annotator pairs; the others have no value"),
 		},
 		{
 			name:  "no pair",
 			table: codeTable(three, []string{"a", "a", "a"}, []string{"a", "a", ""}),
-			want:  metric("cohen_kappa", map[string]any{"weights": "none"}, nil, "no annotator pair has a value"),
+			want:  wantMetric("cohen_kappa", map[string]any{"weights": "none"}, nil, "no annotator pair has a value"),
 		},
 	}
 	for _, tt := range tests {
@@ -202,16 +202,16 @@ func TestMultiOptions(t *testing.T) {
 	// expected Σ 8: α = 1 − 5·2/8; specific agreement 0.
 	want := []Option{
 		{Code: "x", Metrics: []Metric{
-			metric("krippendorff_alpha", map[string]any{"level": "nominal"}, 1.0, ""),
-			metric("specific_agreement", map[string]any{}, 1.0, ""),
+			wantMetric("krippendorff_alpha", map[string]any{"level": "nominal"}, 1.0, ""),
+			wantMetric("specific_agreement", map[string]any{}, 1.0, ""),
 		}},
 		{Code: "y", Metrics: []Metric{
-			metric("krippendorff_alpha", map[string]any{"level": "nominal"}, 1-5.0*2/8, ""),
-			metric("specific_agreement", map[string]any{}, 0.0, ""),
+			wantMetric("krippendorff_alpha", map[string]any{"level": "nominal"}, 1-5.0*2/8, ""),
+			wantMetric("specific_agreement", map[string]any{}, 0.0, ""),
 		}},
 		{Code: "z", Metrics: []Metric{
-			metric("krippendorff_alpha", map[string]any{"level": "nominal"}, nil, ErrNoVariation.Error()),
-			metric("specific_agreement", map[string]any{}, nil, ErrNeverChosen.Error()),
+			wantMetric("krippendorff_alpha", map[string]any{"level": "nominal"}, nil, ErrNoVariation.Error()),
+			wantMetric("specific_agreement", map[string]any{}, nil, ErrNeverChosen.Error()),
 		}},
 	}
 	got := Multi(table, []string{"x", "y", "z"}).Options

@@ -58,29 +58,29 @@ func (r Ratings) Columns(i, j int) Ratings {
 // The reasons a statistic has no value on the data. Their text is what a
 // report's note says.
 var (
-	ErrNoPairable   = errors.New("no unit has two or more values")
-	ErrNoVariation  = errors.New("no variation: every value is the same")
-	ErrChanceIsOne  = errors.New("chance agreement is 1: the annotators used one category only")
-	ErrNotTwo       = errors.New("needs exactly two annotators")
-	ErrOneCategory  = errors.New("needs two or more categories")
-	ErrNotNumeric   = errors.New("needs numeric values")
-	ErrNotSets      = errors.New("needs set values")
-	ErrNotLabelled  = errors.New("needs labelled categories")
-	ErrNegative     = errors.New("the ratio level needs values of zero or more")
-	ErrNeverChosen  = errors.New("never chosen in a unit with two or more values")
-	ErrNoCategories = errors.New("no such category")
+	ErrNoPairable     = errors.New("no unit has two or more values")
+	ErrNoVariation    = errors.New("no variation: every value is the same")
+	ErrChanceIsOne    = errors.New("chance agreement is 1: the annotators used one category only")
+	ErrNotTwo         = errors.New("needs exactly two annotators")
+	ErrOneCategory    = errors.New("needs two or more categories")
+	ErrNotNumeric     = errors.New("needs numeric values")
+	ErrNotSets        = errors.New("needs set values")
+	ErrNotLabelled    = errors.New("needs labelled categories")
+	ErrNegative       = errors.New("the ratio level needs values of zero or more")
+	ErrNeverChosen    = errors.New("never chosen in a unit with two or more values")
+	ErrNoSuchCategory = errors.New("no such category")
 )
 
-// count is how many values of a unit fall in one category.
-type count struct{ cat, n int }
+// tally is how many values of a unit fall in one category.
+type tally struct{ cat, n int }
 
 // eachUnit calls f for every unit in order with its values counted by
 // category, in category order (never in annotator order, so that sums do
 // not change when annotators are renamed), and m, the number of values.
 // The slice is reused from call to call.
-func (r Ratings) eachUnit(f func(u int, counts []count, m int)) {
+func (r Ratings) eachUnit(f func(u int, counts []tally, m int)) {
 	cats := make([]int, 0, r.Coders)
-	counts := make([]count, 0, r.Coders)
+	counts := make([]tally, 0, r.Coders)
 	for u := range r.Units() {
 		cats = cats[:0]
 		for _, c := range r.Cells[u*r.Coders : (u+1)*r.Coders] {
@@ -99,7 +99,7 @@ func (r Ratings) eachUnit(f func(u int, counts []count, m int)) {
 			if k := len(counts) - 1; k >= 0 && counts[k].cat == c {
 				counts[k].n++
 			} else {
-				counts = append(counts, count{c, 1})
+				counts = append(counts, tally{c, 1})
 			}
 		}
 		f(u, counts, len(cats))
@@ -111,7 +111,7 @@ func (r Ratings) eachUnit(f func(u int, counts []count, m int)) {
 func (r Ratings) marginals() ([]int, int) {
 	n := make([]int, r.Categories)
 	total := 0
-	r.eachUnit(func(_ int, counts []count, m int) {
+	r.eachUnit(func(_ int, counts []tally, m int) {
 		if m < 2 {
 			return
 		}
@@ -123,19 +123,19 @@ func (r Ratings) marginals() ([]int, int) {
 	return n, total
 }
 
-// value is the cell of coder c in unit u, or nil.
-func value(u Unit, c int) *Value {
+// cellOf is the cell of coder c in unit u, or nil.
+func cellOf(u Unit, c int) *Value {
 	if c < len(u.Values) {
 		return u.Values[c]
 	}
 	return nil
 }
 
-// code numbers the values of a table by category, given a function
+// codeCells numbers the values of a table by category, given a function
 // that names each value's category by a key, and the keys declared in
 // order. Keys seen but not declared are added after the declared ones,
 // sorted by less. It returns the cells and the categories' keys.
-func code[K comparable](t Table, declared []K, key func(*Value) (K, bool), less func(a, b K) int) ([]int, []K) {
+func codeCells[K comparable](t Table, declared []K, key func(*Value) (K, bool), less func(a, b K) int) ([]int, []K) {
 	index := make(map[K]int, len(declared))
 	cats := make([]K, 0, len(declared))
 	for _, k := range declared {
@@ -150,7 +150,7 @@ func code[K comparable](t Table, declared []K, key func(*Value) (K, bool), less 
 	for u, unit := range t.Units {
 		for c := range coders {
 			cells[u*coders+c] = Missing
-			v := value(unit, c)
+			v := cellOf(unit, c)
 			if v == nil {
 				continue
 			}
@@ -191,7 +191,7 @@ func code[K comparable](t Table, declared []K, key func(*Value) (K, bool), less 
 // ChoiceRatings codes the Code of every value (choice and bool
 // questions) by the declared categories.
 func ChoiceRatings(t Table, categories []string) Ratings {
-	cells, cats := code(t, categories, func(v *Value) (string, bool) { return v.Code, true }, strings.Compare)
+	cells, cats := codeCells(t, categories, func(v *Value) (string, bool) { return v.Code, true }, strings.Compare)
 	return Ratings{Coders: len(t.Coders), Categories: len(cats), Cells: cells, Labels: cats}
 }
 
@@ -199,7 +199,7 @@ func ChoiceRatings(t Table, categories []string) Ratings {
 // declared levels, taken in ascending order with any other number seen
 // among them. A NaN or infinite number is no answer.
 func ScaleRatings(t Table, levels []float64) Ratings {
-	cells, cats := code(t, nil, func(v *Value) (float64, bool) {
+	cells, cats := codeCells(t, nil, func(v *Value) (float64, bool) {
 		return v.Num, !math.IsNaN(v.Num) && !math.IsInf(v.Num, 0)
 	}, cmp.Compare[float64])
 	// Categories in ascending order: the declared levels and the numbers
@@ -230,7 +230,7 @@ func ScaleRatings(t Table, levels []float64) Ratings {
 // order it comes in.
 func SetRatings(t Table) Ratings {
 	seen := map[string][]string{}
-	cells, keys := code(t, nil, func(v *Value) (string, bool) {
+	cells, keys := codeCells(t, nil, func(v *Value) (string, bool) {
 		s := normalSet(v.Set)
 		k := setKey(s)
 		if _, ok := seen[k]; !ok {
@@ -249,7 +249,7 @@ func SetRatings(t Table) Ratings {
 // OptionRatings codes, for a multi question, whether each answer selects
 // option: category 0 is "no", 1 is "yes".
 func OptionRatings(t Table, option string) Ratings {
-	cells, cats := code(t, []string{"no", "yes"}, func(v *Value) (string, bool) {
+	cells, cats := codeCells(t, []string{"no", "yes"}, func(v *Value) (string, bool) {
 		if slices.Contains(v.Set, option) {
 			return "yes", true
 		}

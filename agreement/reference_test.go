@@ -35,14 +35,14 @@ type refCase struct {
 	file      string
 }
 
-func decode(b []byte, v any) error {
+func decodeRef(b []byte, v any) error {
 	d := json.NewDecoder(bytes.NewReader(b))
 	d.UseNumber()
 	return d.Decode(v)
 }
 
-// loadCases reads every case of every reference directory there is.
-func loadCases(t *testing.T) []refCase {
+// loadRefCases reads every case of every reference directory there is.
+func loadRefCases(t *testing.T) []refCase {
 	t.Helper()
 	var cases []refCase
 	seen := map[string]bool{}
@@ -57,7 +57,7 @@ func loadCases(t *testing.T) []refCase {
 				t.Fatal(err)
 			}
 			var c refCase
-			if err := decode(b, &c); err != nil {
+			if err := decodeRef(b, &c); err != nil {
 				t.Fatalf("%s: %v", f, err)
 			}
 			if c.ID == "" {
@@ -77,8 +77,8 @@ func loadCases(t *testing.T) []refCase {
 	return cases
 }
 
-// caseData is the data of a case, in any of its formats.
-type caseData struct {
+// refData is the data of a case, in any of its formats.
+type refData struct {
 	Format  string          `json:"format"`
 	Coders  []string        `json:"coders"`
 	Units   json.RawMessage `json:"units"`
@@ -88,47 +88,47 @@ type caseData struct {
 	B       []any           `json:"b"`
 }
 
-// grid is a case's reliability data: units × coders of raw JSON values
+// refGrid is a case's reliability data: units × coders of raw JSON values
 // (nil, json.Number, string or []any).
-type grid struct {
+type refGrid struct {
 	coders, units []string
 	cells         [][]any
 }
 
-func (c refCase) grid() (grid, error) {
-	var d caseData
-	if err := decode(c.Data, &d); err != nil {
-		return grid{}, err
+func (c refCase) grid() (refGrid, error) {
+	var d refData
+	if err := decodeRef(c.Data, &d); err != nil {
+		return refGrid{}, err
 	}
 	switch d.Format {
 	case "matrix":
 		var units []string
-		if err := decode(d.Units, &units); err != nil {
-			return grid{}, fmt.Errorf("units: %v", err)
+		if err := decodeRef(d.Units, &units); err != nil {
+			return refGrid{}, fmt.Errorf("units: %v", err)
 		}
 		if len(d.Matrix) != len(units) {
-			return grid{}, fmt.Errorf("%d units, %d rows", len(units), len(d.Matrix))
+			return refGrid{}, fmt.Errorf("%d units, %d rows", len(units), len(d.Matrix))
 		}
 		for i, row := range d.Matrix {
 			if len(row) != len(d.Coders) {
-				return grid{}, fmt.Errorf("row %d: %d values for %d coders", i, len(row), len(d.Coders))
+				return refGrid{}, fmt.Errorf("row %d: %d values for %d coders", i, len(row), len(d.Coders))
 			}
 		}
-		return grid{coders: d.Coders, units: units, cells: d.Matrix}.sorted(), nil
+		return refGrid{coders: d.Coders, units: units, cells: d.Matrix}.sorted(), nil
 	case "triples":
 		if d.Triples == nil {
-			return grid{}, errors.New("format triples without a triples field")
+			return refGrid{}, errors.New("format triples without a triples field")
 		}
 		type key struct{ unit, coder string }
 		values := map[key]any{}
 		var units, coders []string
 		for _, tr := range d.Triples {
 			if len(tr) != 3 {
-				return grid{}, fmt.Errorf("triple %v", tr)
+				return refGrid{}, fmt.Errorf("triple %v", tr)
 			}
 			u, c := fmt.Sprint(tr[0]), fmt.Sprint(tr[1])
 			if _, dup := values[key{u, c}]; dup {
-				return grid{}, fmt.Errorf("two values for unit %s, coder %s", u, c)
+				return refGrid{}, fmt.Errorf("two values for unit %s, coder %s", u, c)
 			}
 			values[key{u, c}] = tr[2]
 			units = append(units, u)
@@ -136,7 +136,7 @@ func (c refCase) grid() (grid, error) {
 		}
 		slices.Sort(units)
 		slices.Sort(coders)
-		g := grid{coders: slices.Compact(coders), units: slices.Compact(units)}
+		g := refGrid{coders: slices.Compact(coders), units: slices.Compact(units)}
 		for _, u := range g.units {
 			row := make([]any, len(g.coders))
 			for i, c := range g.coders {
@@ -146,12 +146,12 @@ func (c refCase) grid() (grid, error) {
 		}
 		return g, nil
 	}
-	return grid{}, fmt.Errorf("unknown data format %q", d.Format)
+	return refGrid{}, fmt.Errorf("unknown data format %q", d.Format)
 }
 
 // sorted is the grid with its coders and units in sorted order, as a
 // Table has them.
-func (g grid) sorted() grid {
+func (g refGrid) sorted() refGrid {
 	cols := make([]int, len(g.coders))
 	for i := range cols {
 		cols[i] = i
@@ -162,7 +162,7 @@ func (g grid) sorted() grid {
 		rows[i] = i
 	}
 	sort.SliceStable(rows, func(i, j int) bool { return g.units[rows[i]] < g.units[rows[j]] })
-	out := grid{}
+	out := refGrid{}
 	for _, c := range cols {
 		out.coders = append(out.coders, g.coders[c])
 	}
@@ -179,14 +179,14 @@ func (g grid) sorted() grid {
 
 // format is the case's data format.
 func (c refCase) format() string {
-	var d caseData
-	_ = decode(c.Data, &d)
+	var d refData
+	_ = decodeRef(c.Data, &d)
 	return d.Format
 }
 
 // numeric reports whether every value of the grid (and every declared
 // category) is a number.
-func (g grid) numeric(declared []any) bool {
+func (g refGrid) numeric(declared []any) bool {
 	for _, row := range g.cells {
 		for _, v := range row {
 			if _, ok := v.(json.Number); v != nil && !ok {
@@ -202,14 +202,14 @@ func (g grid) numeric(declared []any) bool {
 	return true
 }
 
-func literal(v any) string {
+func refLiteral(v any) string {
 	if n, ok := v.(json.Number); ok {
 		return n.String()
 	}
 	return fmt.Sprint(v)
 }
 
-func number(v any) (float64, error) {
+func refNumber(v any) (float64, error) {
 	n, ok := v.(json.Number)
 	if !ok {
 		return 0, fmt.Errorf("%v is not a number", v)
@@ -218,7 +218,7 @@ func number(v any) (float64, error) {
 }
 
 // table turns the grid into a Table, each value made by val.
-func (g grid) table(val func(any) (*Value, error)) (Table, error) {
+func (g refGrid) table(val func(any) (*Value, error)) (Table, error) {
 	t := Table{Coders: g.coders}
 	for i, id := range g.units {
 		u := Unit{ID: id, Values: make([]*Value, len(g.coders))}
@@ -237,26 +237,26 @@ func (g grid) table(val func(any) (*Value, error)) (Table, error) {
 	return t, nil
 }
 
-func codeValue(raw any) (*Value, error) {
+func refCode(raw any) (*Value, error) {
 	if _, ok := raw.([]any); ok {
 		return nil, fmt.Errorf("a set %v where a code is expected", raw)
 	}
-	return &Value{Code: literal(raw)}, nil
+	return &Value{Code: refLiteral(raw)}, nil
 }
 
-func numValue(raw any) (*Value, error) {
-	f, err := number(raw)
+func refNum(raw any) (*Value, error) {
+	f, err := refNumber(raw)
 	return &Value{Num: f}, err
 }
 
-func setValue(raw any) (*Value, error) {
+func refSet(raw any) (*Value, error) {
 	s, ok := raw.([]any)
 	if !ok {
 		return nil, fmt.Errorf("%v is not a set", raw)
 	}
 	set := []string{}
 	for _, e := range s {
-		set = append(set, literal(e))
+		set = append(set, refLiteral(e))
 	}
 	slices.Sort(set)
 	return &Value{Set: slices.Compact(set)}, nil
@@ -264,11 +264,11 @@ func setValue(raw any) (*Value, error) {
 
 // categories are the case's declared categories, else the distinct values
 // sorted (as numbers when they all are).
-func (g grid) categories(declared []any) []string {
+func (g refGrid) categories(declared []any) []string {
 	if declared != nil {
 		out := make([]string, len(declared))
 		for i, v := range declared {
-			out[i] = literal(v)
+			out[i] = refLiteral(v)
 		}
 		return out
 	}
@@ -276,7 +276,7 @@ func (g grid) categories(declared []any) []string {
 	for _, row := range g.cells {
 		for _, v := range row {
 			if v != nil {
-				out = append(out, literal(v))
+				out = append(out, refLiteral(v))
 			}
 		}
 	}
@@ -292,10 +292,10 @@ func (g grid) categories(declared []any) []string {
 	return slices.Compact(out)
 }
 
-func (g grid) levels(declared []any) ([]float64, error) {
+func (g refGrid) levels(declared []any) ([]float64, error) {
 	var out []float64
 	for _, v := range declared {
-		f, err := number(v)
+		f, err := refNumber(v)
 		if err != nil {
 			return nil, fmt.Errorf("categories: %v", err)
 		}
@@ -330,9 +330,9 @@ func (c refCase) params(allowed ...string) (map[string]string, []any, error) {
 	return out, declared, nil
 }
 
-// coded is a case's table coded for a statistic, and the question
+// refCoded is a case's table coded for a statistic, and the question
 // function that reports it.
-type coded struct {
+type refCoded struct {
 	r        Ratings
 	question func() Result
 }
@@ -340,41 +340,41 @@ type coded struct {
 // code turns the grid into ratings: codes for nominal statistics, numbers
 // for the ordinal, interval and ratio levels and for weights over numbers,
 // sets for set distances.
-func (g grid) code(kind string, declared []any) (coded, error) {
+func (g refGrid) code(kind string, declared []any) (refCoded, error) {
 	switch kind {
 	case "codes":
-		t, err := g.table(codeValue)
+		t, err := g.table(refCode)
 		if err != nil {
-			return coded{}, err
+			return refCoded{}, err
 		}
 		cats := g.categories(declared)
-		return coded{ChoiceRatings(t, cats), func() Result { return Choice(t, cats) }}, nil
+		return refCoded{ChoiceRatings(t, cats), func() Result { return Choice(t, cats) }}, nil
 	case "numbers":
-		t, err := g.table(numValue)
+		t, err := g.table(refNum)
 		if err != nil {
-			return coded{}, err
+			return refCoded{}, err
 		}
 		levels, err := g.levels(declared)
 		if err != nil {
-			return coded{}, err
+			return refCoded{}, err
 		}
-		return coded{ScaleRatings(t, levels), func() Result { return Scale(t, levels) }}, nil
+		return refCoded{ScaleRatings(t, levels), func() Result { return Scale(t, levels) }}, nil
 	case "sets":
-		t, err := g.table(setValue)
+		t, err := g.table(refSet)
 		if err != nil {
-			return coded{}, err
+			return refCoded{}, err
 		}
 		var opts []string
 		for _, o := range declared {
-			opts = append(opts, literal(o))
+			opts = append(opts, refLiteral(o))
 		}
-		return coded{SetRatings(t), func() Result { return Multi(t, opts) }}, nil
+		return refCoded{SetRatings(t), func() Result { return Multi(t, opts) }}, nil
 	}
 	panic(kind)
 }
 
 // hasSets reports whether the grid's values are sets.
-func (g grid) hasSets() bool {
+func (g refGrid) hasSets() bool {
 	for _, row := range g.cells {
 		for _, v := range row {
 			if _, ok := v.([]any); ok {
@@ -385,10 +385,10 @@ func (g grid) hasSets() bool {
 	return false
 }
 
-// twoAnnotator is a two-annotator statistic as a question reports it:
+// refTwoAnnotator is a two-annotator statistic as a question reports it:
 // itself for two annotators, and for more the mean over the pairs that
 // have a value, summed in ascending order.
-func twoAnnotator(f func(Ratings) (float64, error)) func(Ratings) (float64, error) {
+func refTwoAnnotator(f func(Ratings) (float64, error)) func(Ratings) (float64, error) {
 	return func(r Ratings) (float64, error) {
 		if r.Coders <= 2 {
 			return f(r)
@@ -413,16 +413,16 @@ func twoAnnotator(f func(Ratings) (float64, error)) func(Ratings) (float64, erro
 	}
 }
 
-// evaluation is a statistic ready to run on a case: the ratings, the
+// refEvaluation is a statistic ready to run on a case: the ratings, the
 // statistic, and the metric's name and params as a Result reports them.
-type evaluation struct {
-	coded
+type refEvaluation struct {
+	refCoded
 	stat   func(Ratings) (float64, error)
 	params map[string]any
 }
 
 // dispatch picks the statistic a case's metric and params name.
-func (c refCase) dispatch(g grid) (evaluation, error) {
+func (c refCase) dispatch(g refGrid) (refEvaluation, error) {
 	kindFor := func(weights string, declared []any) string {
 		if g.hasSets() {
 			return "sets"
@@ -443,13 +443,13 @@ func (c refCase) dispatch(g grid) (evaluation, error) {
 	switch c.Metric {
 	case "krippendorff_alpha":
 		if p, declared, err = c.params("level", "distance"); err != nil {
-			return evaluation{}, err
+			return refEvaluation{}, err
 		}
 		level, distance := p["level"], p["distance"]
 		var d Difference
 		switch {
 		case level != "" && distance != "":
-			return evaluation{}, errors.New("both a level and a distance")
+			return refEvaluation{}, errors.New("both a level and a distance")
 		case level == "nominal":
 			d, kind = Nominal, "codes"
 		case level == "ordinal", level == "interval", level == "ratio":
@@ -457,21 +457,21 @@ func (c refCase) dispatch(g grid) (evaluation, error) {
 		case distance == "masi", distance == "jaccard":
 			d, kind = Difference(distance), "sets"
 		default:
-			return evaluation{}, fmt.Errorf("unknown level %q or distance %q", level, distance)
+			return refEvaluation{}, fmt.Errorf("unknown level %q or distance %q", level, distance)
 		}
 		k, v := d.Param()
 		params[k] = v
 		stat = func(r Ratings) (float64, error) { return KrippendorffAlpha(r, d) }
 	case "cohen_kappa", "fleiss_kappa", "gwet_ac2":
 		if p, declared, err = c.params("weights"); err != nil {
-			return evaluation{}, err
+			return refEvaluation{}, err
 		}
 		w := Weighting(p["weights"])
 		if w == "" {
 			w = Unweighted
 		}
 		if w != Unweighted && w != Linear && w != Quadratic {
-			return evaluation{}, fmt.Errorf("unknown weights %q", string(w))
+			return refEvaluation{}, fmt.Errorf("unknown weights %q", string(w))
 		}
 		kind = kindFor(string(w), declared)
 		params["weights"] = string(w)
@@ -480,41 +480,41 @@ func (c refCase) dispatch(g grid) (evaluation, error) {
 		}[c.Metric]
 		stat = func(r Ratings) (float64, error) { return f(r, w) }
 		if c.Metric == "cohen_kappa" {
-			stat = twoAnnotator(stat)
+			stat = refTwoAnnotator(stat)
 		}
 	case "percent_agreement", "gwet_ac1", "brennan_prediger", "scott_pi", "bennett_s", "mean_jaccard":
 		if _, declared, err = c.params(); err != nil {
-			return evaluation{}, err
+			return refEvaluation{}, err
 		}
 		kind = kindFor("none", declared)
 		stat = map[string]func(Ratings) (float64, error){
 			"percent_agreement": PercentAgreement,
 			"gwet_ac1":          GwetAC1,
 			"brennan_prediger":  BrennanPrediger,
-			"scott_pi":          twoAnnotator(ScottPi),
-			"bennett_s":         twoAnnotator(BennettS),
+			"scott_pi":          refTwoAnnotator(ScottPi),
+			"bennett_s":         refTwoAnnotator(BennettS),
 			"mean_jaccard":      MeanJaccard,
 		}[c.Metric]
 		if c.Metric == "mean_jaccard" {
 			kind = "sets"
 		}
 	default:
-		return evaluation{}, fmt.Errorf("unknown metric %q", c.Metric)
+		return refEvaluation{}, fmt.Errorf("unknown metric %q", c.Metric)
 	}
 	cd, err := g.code(kind, declared)
 	if err != nil {
-		return evaluation{}, err
+		return refEvaluation{}, err
 	}
-	return evaluation{coded: cd, stat: stat, params: params}, nil
+	return refEvaluation{refCoded: cd, stat: stat, params: params}, nil
 }
 
-// pairDistance computes a distance between the two sets of a pair case.
-func pairDistance(metric string, a, b []any) (float64, error) {
-	sa, err := setValue(a)
+// refPairDistance computes a distance between the two sets of a pair case.
+func refPairDistance(metric string, a, b []any) (float64, error) {
+	sa, err := refSet(a)
 	if err != nil {
 		return 0, err
 	}
-	sb, err := setValue(b)
+	sb, err := refSet(b)
 	if err != nil {
 		return 0, err
 	}
@@ -530,7 +530,7 @@ func pairDistance(metric string, a, b []any) (float64, error) {
 // expected reads a case's expected value: a number, or numbers by name.
 func (c refCase) expected() (map[string]float64, bool, error) {
 	var x any
-	if err := decode(c.Expected, &x); err != nil {
+	if err := decodeRef(c.Expected, &x); err != nil {
 		return nil, false, err
 	}
 	switch x := x.(type) {
@@ -540,7 +540,7 @@ func (c refCase) expected() (map[string]float64, bool, error) {
 	case map[string]any:
 		out := map[string]float64{}
 		for k, v := range x {
-			f, err := number(v)
+			f, err := refNumber(v)
 			if err != nil {
 				return nil, false, fmt.Errorf("expected %s: %v", k, err)
 			}
@@ -551,7 +551,7 @@ func (c refCase) expected() (map[string]float64, bool, error) {
 	return nil, false, fmt.Errorf("expected %v is neither a number nor an object", x)
 }
 
-func within(got, want, tol float64) bool {
+func withinTolerance(got, want, tol float64) bool {
 	return !math.IsNaN(got) && math.Abs(got-want) <= tol
 }
 
@@ -561,7 +561,7 @@ func within(got, want, tol float64) bool {
 // spans, which package agreement's span metrics test.
 func TestReference(t *testing.T) {
 	t.Parallel()
-	for _, c := range loadCases(t) {
+	for _, c := range loadRefCases(t) {
 		t.Run(c.ID, func(t *testing.T) {
 			t.Parallel()
 			if c.format() == "spans" {
@@ -579,16 +579,16 @@ func TestReference(t *testing.T) {
 				if c.Level != "pair" {
 					t.Fatalf("%s: format pair at level %q", c.file, c.Level)
 				}
-				var d caseData
-				if err := decode(c.Data, &d); err != nil {
+				var d refData
+				if err := decodeRef(c.Data, &d); err != nil {
 					t.Fatal(err)
 				}
 				for _, metric := range slices.Sorted(maps.Keys(want)) {
-					got, err := pairDistance(metric, d.A, d.B)
+					got, err := refPairDistance(metric, d.A, d.B)
 					if err != nil {
 						t.Fatalf("%s: %v", c.file, err)
 					}
-					if !within(got, want[metric], tol) {
+					if !withinTolerance(got, want[metric], tol) {
 						t.Errorf("%s = %.9g, want %.9g ± %g", metric, got, want[metric], tol)
 					}
 					t.Logf("%s = %.9g (expected %.9g)", metric, got, want[metric])
@@ -613,7 +613,7 @@ func TestReference(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %s has no value: %v", c.file, c.Metric, err)
 			}
-			if !within(got, want[c.Metric], tol) {
+			if !withinTolerance(got, want[c.Metric], tol) {
 				t.Errorf("%s %v = %.9g, want %.9g ± %g", c.Metric, e.params, got, want[c.Metric], tol)
 			}
 			t.Logf("%s %v = %.9g (expected %.9g)", c.Metric, e.params, got, want[c.Metric])
@@ -637,7 +637,7 @@ func TestReference(t *testing.T) {
 func TestCorroborated(t *testing.T) {
 	t.Parallel()
 	byID := map[string]refCase{}
-	for _, c := range loadCases(t) {
+	for _, c := range loadRefCases(t) {
 		byID[c.ID] = c
 	}
 	const (
@@ -691,7 +691,7 @@ func TestCorroborated(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s has no value: %v", tt.metric, err)
 			}
-			if !within(got, tt.want, tt.tol) {
+			if !withinTolerance(got, tt.want, tt.tol) {
 				t.Errorf("%s %v = %.9g, want %.9g ± %g", tt.metric, e.params, got, tt.want, tt.tol)
 			}
 			t.Logf("%s %v = %.9g (cited %g)", tt.metric, e.params, got, tt.want)

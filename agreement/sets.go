@@ -6,7 +6,7 @@ package agreement
 func meanPairSimilarity(r Ratings, sim func(c, k int) float64) (float64, error) {
 	var sum float64
 	var pairs int
-	r.eachUnit(func(_ int, counts []count, m int) {
+	r.eachUnit(func(_ int, counts []tally, m int) {
 		if m < 2 {
 			return
 		}
@@ -36,6 +36,6 @@ func MeanJaccard(r Ratings) (float64, error) {
 	sets := numberSets(r.Sets)
 	return meanPairSimilarity(r, func(c, k int) float64 {
 		a, b := sets[c], sets[k]
-		return setSimilarity(Jaccard, len(a), len(b), overlap(a, b))
+		return setSimilarity(Jaccard, len(a), len(b), setOverlap(a, b))
 	})
 }

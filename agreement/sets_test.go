@@ -23,7 +23,7 @@ func TestSetStatistics(t *testing.T) {
 	runStatCases(t, []statCase{
 		{"mean Jaccard pools every pair", MeanJaccard, sets, (0.5 + 1 + 1 + 0 + 0) / 5, nil},
 		{"exact-set agreement", PercentAgreement, sets, (0 + 1 + 1.0/3) / 3, nil},
-		{"mean Jaccard of codes", MeanJaccard, small, 0, ErrNotSets},
+		{"mean Jaccard of codes", MeanJaccard, smallChoice, 0, ErrNotSets},
 		{"normalised texts agree", PercentAgreement, texts, 0.5, nil},
 		{"mean edit similarity", MeanEditSimilarity, texts, (1 + 2.0/3) / 2, nil},
 		{"mean edit similarity of sets", MeanEditSimilarity, sets, 0, ErrNotLabelled},

@@ -18,7 +18,7 @@ func NormalizeText(s string) string {
 // TextRatings codes the Text of every value after NormalizeText: each
 // distinct normalised text is a category, in sorted order.
 func TextRatings(t Table) Ratings {
-	cells, cats := code(t, nil, func(v *Value) (string, bool) { return NormalizeText(v.Text), true }, strings.Compare)
+	cells, cats := codeCells(t, nil, func(v *Value) (string, bool) { return NormalizeText(v.Text), true }, strings.Compare)
 	return Ratings{Coders: len(t.Coders), Categories: len(cats), Cells: cells, Labels: cats}
 }
 
