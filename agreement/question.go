@@ -42,6 +42,8 @@ func (s metricSpec) metric(r Ratings) Metric {
 	return metricOf(s.name, s.params, v, err)
 }
 
+// metricOf is the Metric name with params (a copy) of a statistic's value
+// or of the reason it has none.
 func metricOf(name string, params map[string]any, v float64, err error) Metric {
 	m := Metric{Metric: name, Params: maps.Clone(params)}
 	switch {
