@@ -11,6 +11,8 @@ import (
 	"sync"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/annosheet/annosheet/internal/editdistance"
 )
 
 // MaxSize is the largest template file Load accepts. Real templates are a
@@ -274,7 +276,7 @@ func suggest(key string, fields map[string][]int) string {
 	}
 	sort.Strings(names)
 	for _, k := range names {
-		if dd := editDistance(key, k); dd < bestD {
+		if dd := editdistance.Levenshtein([]byte(key), []byte(k)); dd < bestD {
 			best, bestD = k, dd
 		}
 	}
@@ -282,26 +284,6 @@ func suggest(key string, fields map[string][]int) string {
 		return fmt.Sprintf(" (did you mean %q?)", best)
 	}
 	return fmt.Sprintf(" (known fields: %s)", strings.Join(names, ", "))
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 func isNull(n *yaml.Node) bool {

@@ -1,0 +1,94 @@
+package agreement
+
+import (
+	"math"
+	"math/bits"
+	"math/rand/v2"
+	"slices"
+)
+
+// Bootstrap is a percentile confidence interval for stat on t (Efron, B.
+// and Tibshirani, R. J. (1993). An Introduction to the Bootstrap, ch.
+// 13): it draws resamples tables of as many units as t has, with
+// replacement, from a PCG generator seeded with seed (math/rand/v2),
+// computes stat on each, and returns the (1 − level)/2 and
+// (1 + level)/2 quantiles of the values, interpolated between order
+// statistics (type 7 of Hyndman and Fan, 1996). Resamples on which stat
+// has no value are left out. ok is false when none has one, when level is
+// not strictly between 0 and 1, when resamples < 1 or when t has no unit.
+// The same arguments give the same interval bit for bit.
+func Bootstrap(t Table, stat func(Table) (float64, bool), level float64, resamples int, seed uint64) (lo, hi float64, ok bool) {
+	sample := Table{Coders: t.Coders, Units: make([]Unit, len(t.Units))}
+	return bootstrap(len(t.Units), func(draw []int) (float64, bool) {
+		for i, u := range draw {
+			sample.Units[i] = t.Units[u]
+		}
+		return stat(sample)
+	}, level, resamples, seed)
+}
+
+// BootstrapRatings is Bootstrap on data already coded, which spares
+// coding every resample: it draws the same units as Bootstrap does on the
+// table r was coded from, so both give the same interval for the same
+// statistic.
+func BootstrapRatings(r Ratings, stat func(Ratings) (float64, bool), level float64, resamples int, seed uint64) (lo, hi float64, ok bool) {
+	sample := r
+	sample.Cells = make([]int, len(r.Cells))
+	return bootstrap(r.Units(), func(draw []int) (float64, bool) {
+		for i, u := range draw {
+			copy(sample.Cells[i*r.Coders:(i+1)*r.Coders], r.Cells[u*r.Coders:(u+1)*r.Coders])
+		}
+		return stat(sample)
+	}, level, resamples, seed)
+}
+
+// bootstrap draws the resamples of n units and computes the interval of
+// the values stat gives on them.
+func bootstrap(n int, stat func(draw []int) (float64, bool), level float64, resamples int, seed uint64) (lo, hi float64, ok bool) {
+	if n == 0 || resamples < 1 || !(level > 0 && level < 1) {
+		return 0, 0, false
+	}
+	// The second word of the seed is fixed: one seed, one stream.
+	src := rand.NewPCG(seed, 0x9e3779b97f4a7c15)
+	draw := make([]int, n)
+	values := make([]float64, 0, resamples)
+	for range resamples {
+		for i := range draw {
+			draw[i] = int(below(src, uint64(n)))
+		}
+		if v, ok := stat(draw); ok && !math.IsNaN(v) && !math.IsInf(v, 0) {
+			values = append(values, v)
+		}
+	}
+	if len(values) == 0 {
+		return 0, 0, false
+	}
+	slices.Sort(values)
+	return quantile(values, (1-level)/2), quantile(values, (1+level)/2), true
+}
+
+// below is a uniform integer in [0, n), by Lemire's multiply-and-reject
+// method (Lemire, D. (2019). "Fast random integer generation in an
+// interval", ACM TOMACS 29(1)), written here so that the draws depend on
+// the PCG stream alone and not on a library's choice of method.
+func below(src *rand.PCG, n uint64) uint64 {
+	hi, lo := bits.Mul64(src.Uint64(), n)
+	if lo < n {
+		threshold := -n % n
+		for lo < threshold {
+			hi, lo = bits.Mul64(src.Uint64(), n)
+		}
+	}
+	return hi
+}
+
+// quantile is the p-quantile of sorted values, interpolated linearly
+// between the order statistics at (len − 1)·p.
+func quantile(sorted []float64, p float64) float64 {
+	h := float64(len(sorted)-1) * p
+	i := int(math.Floor(h))
+	if i+1 >= len(sorted) {
+		return sorted[len(sorted)-1]
+	}
+	return sorted[i] + (h-float64(i))*(sorted[i+1]-sorted[i])
+}

@@ -1,0 +1,249 @@
+package agreement
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+)
+
+// metricSpec is one metric a question reports: its name and params as the
+// schema spells them, whether it compares exactly two annotators (then a
+// question with more reports the mean over its pairs), and its
+// statistic.
+type metricSpec struct {
+	name   string
+	params map[string]any
+	two    bool
+	stat   func(Ratings) (float64, error)
+}
+
+func alphaSpec(d Difference) metricSpec {
+	k, v := d.Param()
+	return metricSpec{name: "krippendorff_alpha", params: map[string]any{k: v},
+		stat: func(r Ratings) (float64, error) { return KrippendorffAlpha(r, d) }}
+}
+
+func weightedSpec(name string, w Weighting, two bool, f func(Ratings, Weighting) (float64, error)) metricSpec {
+	return metricSpec{name: name, params: map[string]any{"weights": string(w)}, two: two,
+		stat: func(r Ratings) (float64, error) { return f(r, w) }}
+}
+
+func plainSpec(name string, two bool, f func(Ratings) (float64, error)) metricSpec {
+	return metricSpec{name: name, params: map[string]any{}, two: two, stat: f}
+}
+
+// metric computes s on r. An undefined statistic has no value and a note
+// that says why; so has a value that is not a finite number, which JSON
+// cannot hold.
+func (s metricSpec) metric(r Ratings) Metric {
+	v, err := s.stat(r)
+	return metricOf(s.name, s.params, v, err)
+}
+
+// metricOf is the Metric name with params (a copy) of a statistic's value
+// or of the reason it has none.
+func metricOf(name string, params map[string]any, v float64, err error) Metric {
+	m := Metric{Metric: name, Params: maps.Clone(params)}
+	switch {
+	case err != nil:
+		m.Note = err.Error()
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		m.Note = "not a finite number"
+	default:
+		m.Value = v
+	}
+	return m
+}
+
+// meanOverPairs is the question-level value of a two-annotator metric
+// when there are more than two annotators: the mean of its values over
+// the pairs that have one.
+func meanOverPairs(s metricSpec, i int, pairs []Pair) Metric {
+	var values []float64
+	for _, p := range pairs {
+		if v, ok := p.Metrics[i].Value.(float64); ok {
+			values = append(values, v)
+		}
+	}
+	// Summed in ascending order, so that renaming the annotators, which
+	// reorders the pairs, gives the same bits.
+	slices.Sort(values)
+	var sum float64
+	for _, v := range values {
+		sum += v
+	}
+	n := len(values)
+	m := metricOf(s.name, s.params, sum/float64(max(n, 1)), nil)
+	switch {
+	case n == 0:
+		m.Value = nil
+		m.Note = "no annotator pair has a value"
+	case n == len(pairs):
+		m.Note = fmt.Sprintf("mean over the %d annotator pairs", n)
+	default:
+		m.Note = fmt.Sprintf("mean over %d of the %d annotator pairs; the others have no value", n, len(pairs))
+	}
+	return m
+}
+
+// questionResult computes a question's Result from its table, the table coded,
+// and the metrics of its type, headline first.
+func questionResult(t Table, r Ratings, specs []metricSpec) Result {
+	res := Result{
+		Annotators:  slices.Clone(t.Coders),
+		Metrics:     []Metric{},
+		Pairs:       []Pair{},
+		UnitsDetail: []UnitDetail{},
+	}
+	if res.Annotators == nil {
+		res.Annotators = []string{}
+	}
+	r.eachUnit(func(u int, counts []tally, m int) {
+		if m == 0 {
+			return
+		}
+		res.Units++
+		if m < 2 {
+			return
+		}
+		res.Pairable += m
+		res.UnitsDetail = append(res.UnitsDetail, UnitDetail{Unit: t.Units[u].ID, Values: m, Agree: len(counts) == 1})
+	})
+	for i := range t.Coders {
+		for j := i + 1; j < len(t.Coders); j++ {
+			a, b := i, j
+			if t.Coders[b] < t.Coders[a] {
+				a, b = b, a
+			}
+			pr := r.Columns(a, b)
+			p := Pair{A: t.Coders[a], B: t.Coders[b], Metrics: make([]Metric, len(specs))}
+			for k, s := range specs {
+				p.Metrics[k] = s.metric(pr)
+			}
+			res.Pairs = append(res.Pairs, p)
+		}
+	}
+	slices.SortFunc(res.Pairs, func(x, y Pair) int {
+		return cmp.Or(cmp.Compare(x.A, y.A), cmp.Compare(x.B, y.B))
+	})
+	for k, s := range specs {
+		if s.two && len(t.Coders) > 2 {
+			res.Metrics = append(res.Metrics, meanOverPairs(s, k, res.Pairs))
+		} else {
+			res.Metrics = append(res.Metrics, s.metric(r))
+		}
+	}
+	return res
+}
+
+// Choice is the agreement on a choice or bool question: values in
+// Value.Code, categories the declared codes in order (a bool's two
+// values). It reports Krippendorff's α at the nominal level (the
+// headline), percent agreement, Fleiss' κ, Gwet's AC1 and Brennan and
+// Prediger's coefficient for all annotators, Cohen's κ, Scott's π and
+// Bennett's S for two (the mean over pairs for more), and per declared
+// category the specific agreement.
+func Choice(t Table, categories []string) Result {
+	r := ChoiceRatings(t, categories)
+	res := questionResult(t, r, []metricSpec{
+		alphaSpec(Nominal),
+		plainSpec("percent_agreement", false, PercentAgreement),
+		weightedSpec("fleiss_kappa", Unweighted, false, FleissKappa),
+		plainSpec("gwet_ac1", false, GwetAC1),
+		plainSpec("brennan_prediger", false, BrennanPrediger),
+		weightedSpec("cohen_kappa", Unweighted, true, CohenKappa),
+		plainSpec("scott_pi", true, ScottPi),
+		plainSpec("bennett_s", true, BennettS),
+	})
+	for _, code := range declaredCodes(categories) {
+		k := slices.Index(r.Labels, code)
+		v, err := SpecificAgreement(r, k)
+		res.Options = append(res.Options, Option{Code: code, Metrics: []Metric{metricOf("specific_agreement", map[string]any{}, v, err)}})
+	}
+	return res
+}
+
+// Scale is the agreement on a scale question: values in Value.Num, the
+// declared levels in ascending order. It reports Krippendorff's α at the
+// ordinal level (the headline), then at the interval and ratio levels,
+// percent agreement, Cohen's κ with linear and quadratic weights (two
+// annotators; the mean over pairs for more), Gwet's AC2 and Fleiss' κ
+// with linear and quadratic weights. Weights are over the levels'
+// numbers.
+func Scale(t Table, levels []float64) Result {
+	r := ScaleRatings(t, levels)
+	return questionResult(t, r, []metricSpec{
+		alphaSpec(Ordinal),
+		alphaSpec(Interval),
+		alphaSpec(Ratio),
+		plainSpec("percent_agreement", false, PercentAgreement),
+		weightedSpec("cohen_kappa", Linear, true, CohenKappa),
+		weightedSpec("cohen_kappa", Quadratic, true, CohenKappa),
+		weightedSpec("gwet_ac2", Linear, false, GwetAC2),
+		weightedSpec("gwet_ac2", Quadratic, false, GwetAC2),
+		weightedSpec("fleiss_kappa", Linear, false, FleissKappa),
+		weightedSpec("fleiss_kappa", Quadratic, false, FleissKappa),
+	})
+}
+
+// setSpecs are the metrics of set-valued answers: α with the MASI
+// distance (the headline) and the Jaccard distance, the mean Jaccard
+// index, and percent agreement on the exact set.
+func setSpecs() []metricSpec {
+	return []metricSpec{
+		alphaSpec(MASI),
+		alphaSpec(Jaccard),
+		plainSpec("mean_jaccard", false, MeanJaccard),
+		plainSpec("percent_agreement", false, PercentAgreement),
+	}
+}
+
+// Multi is the agreement on a multi-label question: values in Value.Set
+// (an empty set is an answer), options the declared codes. It reports
+// the set metrics (α with the MASI distance first) and, per declared
+// option, α at the nominal level and the specific agreement on whether
+// each annotator selected it.
+func Multi(t Table, options []string) Result {
+	res := questionResult(t, SetRatings(t), setSpecs())
+	for _, o := range declaredCodes(options) {
+		r := OptionRatings(t, o)
+		a, aerr := KrippendorffAlpha(r, Nominal)
+		k, v := Nominal.Param()
+		s, serr := SpecificAgreement(r, 1)
+		res.Options = append(res.Options, Option{Code: o, Metrics: []Metric{
+			metricOf("krippendorff_alpha", map[string]any{k: v}, a, aerr),
+			metricOf("specific_agreement", map[string]any{}, s, serr),
+		}})
+	}
+	return res
+}
+
+// Evidence is the agreement on evidence answers (sets of sentences, in
+// Value.Set): the set metrics, α with the MASI distance first.
+func Evidence(t Table) Result {
+	return questionResult(t, SetRatings(t), setSpecs())
+}
+
+// Text is the agreement on a free-text question (Value.Text), nothing
+// chance-corrected: percent agreement on the texts compared by
+// NormalizeText (the headline), and their mean edit similarity.
+func Text(t Table) Result {
+	params := map[string]any{"normalize": "trim_casefold"}
+	return questionResult(t, TextRatings(t), []metricSpec{
+		{name: "percent_agreement", params: params, stat: PercentAgreement},
+		{name: "mean_edit_similarity", params: params, stat: MeanEditSimilarity},
+	})
+}
+
+// declaredCodes is the declared codes without repeats, in order.
+func declaredCodes(codes []string) []string {
+	out := make([]string, 0, len(codes))
+	for _, c := range codes {
+		if !slices.Contains(out, c) {
+			out = append(out, c)
+		}
+	}
+	return out
+}

@@ -1,0 +1,32 @@
+// Package editdistance computes the Levenshtein distance: between
+// template field names, to suggest one, and between free-text answers,
+// for their agreement.
+package editdistance
+
+// Levenshtein is the least number of insertions, deletions and
+// substitutions of one element that turn a into b (Levenshtein, V. I.
+// (1966). "Binary codes capable of correcting deletions, insertions, and
+// reversals", Soviet Physics Doklady 10(8)), computed in two rows of the
+// dynamic programme.
+func Levenshtein[T comparable](a, b []T) int {
+	if len(a) < len(b) {
+		a, b = b, a
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
