@@ -142,6 +142,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			pullCommand(),
 			exportCommand(),
 			statusCommand(),
+			agreeCommand(),
 			authCommand(),
 		},
 		Action: func(c *cli.Context) error {

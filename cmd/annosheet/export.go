@@ -323,23 +323,10 @@ func annotatorPath(out, annotator string, n int) string {
 // when there are none): the manifest's, a given one, or the built-in they
 // name; it must match their version.
 func exportTemplate(opt exportOptions, man *study.Manifest, id mapping.TemplateID) (*templates.Template, error) {
-	var t *templates.Template
-	var err error
-	switch {
-	case opt.Template != "":
-		t, err = input.Template(opt.Template, opt.Params)
-	case man != nil:
-		params := maps.Clone(man.Template.Params)
-		if params == nil {
-			params = map[string]string{}
-		}
-		maps.Copy(params, opt.Params)
-		t, err = templates.LoadWithParams(man.Path+" (template)", []byte(man.Template.Source), params)
-	case id.Name != "":
-		t, err = templates.BuiltinWithParams(id.Name, opt.Params)
-	default:
+	if opt.Template == "" && man == nil && id.Name == "" {
 		return nil, fmt.Errorf("%s: no records, and no template given", opt.Annotations)
 	}
+	t, err := recordsTemplate(opt.Template, opt.Params, man, id)
 	if err != nil {
 		return nil, err
 	}
@@ -347,6 +334,26 @@ func exportTemplate(opt exportOptions, man *study.Manifest, id mapping.TemplateI
 		return nil, fmt.Errorf("%s: the records are of template %s version %d, not %s version %d", opt.Annotations, id.Name, id.Version, t.Name, t.Version)
 	}
 	return t, nil
+}
+
+// recordsTemplate is the template of a study's records: the one --template
+// names (NAME or FILE), else the manifest's, else the built-in the
+// records name; params are given to it as generate was.
+func recordsTemplate(flag string, params map[string]string, man *study.Manifest, id mapping.TemplateID) (*templates.Template, error) {
+	switch {
+	case flag != "":
+		return input.Template(flag, params)
+	case man != nil:
+		all := maps.Clone(man.Template.Params)
+		if all == nil {
+			all = map[string]string{}
+		}
+		maps.Copy(all, params)
+		return templates.LoadWithParams(man.Path+" (template)", []byte(man.Template.Source), all)
+	case id.Name != "":
+		return templates.BuiltinWithParams(id.Name, params)
+	}
+	return nil, usagef("no records, and no template given")
 }
 
 // inputStyle is the JSON style of the study's input, which the native file

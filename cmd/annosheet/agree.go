@@ -1,0 +1,399 @@
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/annosheet/annosheet/agreement"
+	"github.com/annosheet/annosheet/export"
+	"github.com/annosheet/annosheet/internal/atomicfile"
+	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/study"
+	"github.com/annosheet/annosheet/templates"
+)
+
+type agreeOptions struct {
+	Sources  []string
+	JSON     bool
+	CSV      bool
+	Out      string
+	Force    bool
+	Template string
+	Params   map[string]string
+	study.AgreeOptions
+	Google googleOptions
+}
+
+// agreeRules are the rules agree keeps where other tools do not; --help
+// and the README state them.
+const agreeRules = "Rules:\n" +
+	"   - Values are paired by unit ID and annotator, never by their place in a list.\n" +
+	"   - A scale's \"not yet answered\" value (preference's likert 0) is no answer, never a rating.\n" +
+	"   - Chance terms that depend on the number of categories (AC1, AC2, Brennan-Prediger, weights)\n" +
+	"     use the options the template declares, not those that happen to be used.\n" +
+	"   - An empty selection, or no span on a complete unit, is an answer: MASI(∅, ∅) = 0,\n" +
+	"     MASI(∅, X) = 1, and a unit where one annotator marked no span counts against span F1.\n" +
+	"   - Values are those export writes: shuffled candidates back on their own (pull through\n" +
+	"     the manifest), anonymised names mapped back, opaque IDs restored.\n" +
+	"   - Only complete units count, unless --include-partial adds a question's answered values.\n" +
+	"     Units with fewer than two values are not pairable, and are counted as such.\n" +
+	"   - Sums run in a fixed order: the same records always give the same bytes.\n"
+
+func agreeCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "agree",
+		Usage:     "inter-annotator agreement, question by question",
+		ArgsUsage: "SOURCE...",
+		Description: "SOURCE is what pull reads (a study's manifest or folder, workbooks, spreadsheet\n" +
+			"links), or records that pull wrote (.jsonl). For every question, agree reports the\n" +
+			"metrics its type calls for, the headline first: Krippendorff's alpha (nominal for\n" +
+			"choices, ordinal for scales, MASI for label sets and evidence), with percent\n" +
+			"agreement, Gwet's AC1/AC2, Cohen's and Fleiss' kappa, and, for spans, pairwise span F1\n" +
+			"(exact and overlapping) and character-overlap precision, recall and F1.\n\n" +
+			agreeRules + "\n" +
+			"Example:\n" +
+			"   annosheet agree study/\n" +
+			"   annosheet agree study/ --json --ci 0.95 > agreement.json\n" +
+			"   annosheet agree annotations.jsonl --question gaps --annotators ak,bt",
+		Flags: append([]cli.Flag{
+			&cli.BoolFlag{Name: "json", Usage: "write the report as JSON (schema annosheet.agreement/1): per pair, option and unit too"},
+			&cli.BoolFlag{Name: "csv", Usage: "write every value as CSV rows: question, scope, metric, params, value"},
+			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "write to `FILE` (default: stdout)"},
+			&cli.BoolFlag{Name: "force", Usage: "replace an existing --out file"},
+			&cli.StringSliceFlag{Name: "question", Aliases: []string{"q"}, Usage: "report question `NAME` only (repeat, or separate with commas)"},
+			&cli.StringSliceFlag{Name: "annotators", Aliases: []string{"a"}, Usage: "compare annotators `ID,ID` only"},
+			&cli.BoolFlag{Name: "include-partial", Usage: "count the answered values of partial units too"},
+			&cli.Float64Flag{Name: "ci", Usage: "bootstrap confidence interval at `LEVEL` (e.g. 0.95) for each headline"},
+			&cli.IntFlag{Name: "resamples", Value: 1000, Usage: "bootstrap resamples of the units"},
+			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of the bootstrap (the same seed, the same interval)"},
+			&cli.StringFlag{Name: "reference", Usage: "annotator `ID` that directional span metrics take as the reference (default: the first in sorted order)"},
+			&cli.StringFlag{Name: "template", Aliases: []string{"t"}, Usage: "template `NAME|FILE` of the records, when it is not built in and no manifest names it"},
+			&cli.StringSliceFlag{Name: "param", Usage: "template parameter `NAME=VALUE`, as given to generate"},
+		}, googleFlags()...),
+		Action: func(c *cli.Context) error {
+			if c.NArg() == 0 {
+				return usagef("agree needs a SOURCE: a study's manifest or folder, workbooks, or pulled records (.jsonl)")
+			}
+			if c.Bool("json") && c.Bool("csv") {
+				return usagef("give --json or --csv, not both")
+			}
+			if ci := c.Float64("ci"); ci < 0 || ci >= 1 {
+				return usagef("--ci %v: give a level between 0 and 1, such as 0.95", ci)
+			}
+			params, err := parseParams(c.StringSlice("param"))
+			if err != nil {
+				return err
+			}
+			return runAgree(c.Context, agreeOptions{
+				Sources: c.Args().Slice(), JSON: c.Bool("json"), CSV: c.Bool("csv"), Out: c.String("out"), Force: c.Bool("force"),
+				Template: c.String("template"), Params: params, Google: googleFrom(c),
+				AgreeOptions: study.AgreeOptions{
+					Questions: splitList(c.StringSlice("question")), Annotators: splitList(c.StringSlice("annotators")),
+					IncludePartial: c.Bool("include-partial"), CI: c.Float64("ci"), Resamples: c.Int("resamples"),
+					Seed: c.Uint64("seed"), Reference: c.String("reference"),
+				},
+			}, c.App.Writer, c.App.ErrWriter)
+		},
+	}
+}
+
+func runAgree(ctx context.Context, opt agreeOptions, stdout, stderr io.Writer) error {
+	t, recs, err := agreeRecords(ctx, opt, stderr)
+	if err != nil {
+		return err
+	}
+	rep, err := study.Agree(t, recs, opt.AgreeOptions)
+	if err != nil {
+		return err
+	}
+	write := func(w io.Writer) error {
+		switch {
+		case opt.JSON:
+			b, err := json.MarshalIndent(rep, "", "  ")
+			if err != nil {
+				return err
+			}
+			_, err = w.Write(append(b, '\n'))
+			return err
+		case opt.CSV:
+			return writeAgreeCSV(w, rep)
+		}
+		return writeAgreeTable(w, rep)
+	}
+	if opt.Out == "" {
+		return write(stdout)
+	}
+	if err := atomicfile.Write(opt.Out, opt.Force, 0o644, write); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %s: agreement of %d question(s)\n", opt.Out, len(rep.Questions))
+	return nil
+}
+
+// agreeRecords reads the records of every source, and their template:
+// pulled records from .jsonl files, the rest pulled as pull would.
+func agreeRecords(ctx context.Context, opt agreeOptions, stderr io.Writer) (*templates.Template, []*mapping.Annotation, error) {
+	var files, sources []string
+	for _, s := range opt.Sources {
+		if strings.EqualFold(filepath.Ext(s), ".jsonl") {
+			files = append(files, s)
+		} else {
+			sources = append(sources, s)
+		}
+	}
+	var t *templates.Template
+	resolve := func(man *study.Manifest, id mapping.TemplateID) (*templates.Template, error) {
+		if t != nil {
+			if id.Name != "" && (id.Name != t.Name || id.Version != t.Version) {
+				return nil, fmt.Errorf("records of template %s version %d and of %s version %d: agree compares one template's records", t.Name, t.Version, id.Name, id.Version)
+			}
+			return t, nil
+		}
+		var err error
+		t, err = recordsTemplate(opt.Template, opt.Params, man, id)
+		if err != nil && opt.Template == "" && man == nil && id.Name != "" {
+			err = fmt.Errorf("%w; give the study's manifest or --template FILE", err)
+		}
+		return t, err
+	}
+	var all []*mapping.Annotation
+	var opaque map[string]string
+	if len(sources) > 0 {
+		res, err := pullStudy(ctx, sources, study.PullOptions{}, opt.Google, stderr)
+		if err != nil {
+			return nil, nil, err
+		}
+		printAgreeProblems(stderr, res.Problems)
+		if len(res.Conflicts) > 0 {
+			return nil, nil, fmt.Errorf("%s answered differently by copies of their batch (see above); keep only the current copy of each batch, then run agree again", plural(len(res.Conflicts), "unit"))
+		}
+		src, err := study.Open(sources, study.Backends{})
+		var man *study.Manifest
+		if err == nil && len(src.Manifests) > 0 {
+			man = src.Manifests[0]
+			opaque = man.OpaqueIDs
+		}
+		for _, r := range res.Records {
+			if _, err := resolve(man, r.Template); err != nil {
+				return nil, nil, err
+			}
+			break
+		}
+		all = append(all, res.Records...)
+	}
+	origins := export.Origins{}
+	for _, path := range files {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, nil, err
+		}
+		recs, o, err := export.ReadRecords(f, path, func(id mapping.TemplateID) (*templates.Template, error) { return resolve(nil, id) })
+		f.Close()
+		if err != nil {
+			return nil, nil, err
+		}
+		maps.Copy(origins, o)
+		all = append(all, recs...)
+	}
+	if t == nil {
+		if _, err := resolve(nil, mapping.TemplateID{}); err != nil {
+			return nil, nil, err
+		}
+	}
+	if opaque != nil {
+		if err := export.RestoreIDs(all, opaque, origins); err != nil {
+			return nil, nil, err
+		}
+	}
+	all, dups, err := export.Distinct(all, origins)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, d := range dups {
+		fmt.Fprintln(stderr, "warning: "+d.String())
+	}
+	return t, all, nil
+}
+
+// writeAgreeTable writes the report for a reader: per question its
+// counts, then each metric at question level.
+func writeAgreeTable(w io.Writer, rep *study.Agreement) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "agreement of template %s version %d: %d records of %s compared", rep.Template.Name, rep.Template.Version, rep.Records.Used, strings.Join(rep.Records.Annotators, ", "))
+	if rep.Records.Partial > 0 {
+		fmt.Fprintf(&b, "; %d partial left out (--include-partial counts them)", rep.Records.Partial)
+	}
+	b.WriteString("\n")
+	for _, q := range rep.Questions {
+		fmt.Fprintf(&b, "\n%s (%s): %d units, %d pairable values, %d annotators\n", q.Name, q.Type, q.Units, q.Pairable, len(q.Annotators))
+		if q.Compared != "" {
+			fmt.Fprintf(&b, "  compared: %s\n", q.Compared)
+		}
+		for i, m := range q.Metrics {
+			mark := "  "
+			if i == 0 {
+				mark = "* "
+			}
+			fmt.Fprintf(&b, "  %s%-28s %-34s %s\n", mark, m.Metric, paramText(m.Params), valueText(m))
+		}
+	}
+	for _, s := range rep.Skipped {
+		fmt.Fprintf(&b, "\n%s: not compared: %s\n", s.Name, s.Reason)
+	}
+	b.WriteString("\n* the headline metric. --json gives the values per annotator pair, option and unit.\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// paramText writes a metric's parameters as key=value, sorted.
+func paramText(p map[string]any) string {
+	var out []string
+	for _, k := range sortedMapKeys(p) {
+		out = append(out, fmt.Sprintf("%s=%v", k, p[k]))
+	}
+	return strings.Join(out, " ")
+}
+
+func sortedMapKeys(m map[string]any) []string {
+	return slices.Sorted(maps.Keys(m))
+}
+
+// valueText writes a metric's value rounded for reading, with its
+// interval and note.
+func valueText(m agreement.Metric) string {
+	var s string
+	switch v := m.Value.(type) {
+	case nil:
+		s = "undefined"
+	case float64:
+		s = strconv.FormatFloat(v, 'f', 3, 64)
+	case agreement.PRF:
+		s = fmt.Sprintf("P %.3f  R %.3f  F1 %.3f", v.Precision, v.Recall, v.F1)
+	case agreement.Pearson:
+		s = fmt.Sprintf("micro %.3f  macro %.3f", v.Micro, v.Macro)
+	default:
+		s = fmt.Sprint(v)
+	}
+	if len(m.CI) == 2 {
+		s += fmt.Sprintf("  [%.3f, %.3f]", m.CI[0], m.CI[1])
+	}
+	if m.Note != "" {
+		s += " (" + m.Note + ")"
+	}
+	return s
+}
+
+// writeAgreeCSV writes every value of the report as one row: the
+// question, where the value belongs (question, pair, option), the metric,
+// its parameters as JSON, and the value; a PRF or Pearson value takes a
+// row per part. Text a spreadsheet could read as a formula is quoted.
+func writeAgreeCSV(w io.Writer, rep *study.Agreement) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write([]string{"question", "type", "scope", "annotator_a", "annotator_b", "option", "metric", "params", "part", "value", "ci_low", "ci_high"}); err != nil {
+		return err
+	}
+	row := func(q study.QuestionAgreement, scope, a, b, option string, m agreement.Metric) error {
+		params, err := json.Marshal(m.Params)
+		if err != nil {
+			return err
+		}
+		lo, hi := "", ""
+		if len(m.CI) == 2 {
+			lo, hi = formatFloat(m.CI[0]), formatFloat(m.CI[1])
+		}
+		for _, pv := range metricParts(m.Value) {
+			rec := []string{q.Name, q.Type, scope, a, b, option, m.Metric, string(params), pv[0], pv[1], lo, hi}
+			for i := range rec {
+				rec[i] = csvSafe(rec[i])
+			}
+			if err := cw.Write(rec); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for _, q := range rep.Questions {
+		for _, m := range q.Metrics {
+			if err := row(q, "question", "", "", "", m); err != nil {
+				return err
+			}
+		}
+		for _, p := range q.Pairs {
+			for _, m := range p.Metrics {
+				if err := row(q, "pair", p.A, p.B, "", m); err != nil {
+					return err
+				}
+			}
+		}
+		for _, o := range q.Options {
+			for _, m := range o.Metrics {
+				if err := row(q, "option", "", "", o.Code, m); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// metricParts splits a value into (part, value) pairs: one for a number
+// (part ""), one per part of a PRF or Pearson, and an empty value for an
+// undefined one.
+func metricParts(v any) [][2]string {
+	switch x := v.(type) {
+	case float64:
+		return [][2]string{{"", formatFloat(x)}}
+	case agreement.PRF:
+		return [][2]string{{"precision", formatFloat(x.Precision)}, {"recall", formatFloat(x.Recall)}, {"f1", formatFloat(x.F1)}}
+	case agreement.Pearson:
+		return [][2]string{{"micro", formatFloat(x.Micro)}, {"macro", formatFloat(x.Macro)}}
+	}
+	return [][2]string{{"", ""}}
+}
+
+func formatFloat(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+
+// csvSafe keeps a field from being read as a formula by a spreadsheet
+// that opens the file: text starting with =, +, -, @, a tab or a carriage
+// return gets a leading apostrophe (OWASP, CSV injection). Numbers,
+// negative ones included, are left as they are.
+func csvSafe(s string) string {
+	if s == "" || strings.IndexByte("=+-@\t\r", s[0]) < 0 {
+		return s
+	}
+	if _, err := strconv.ParseFloat(s, 64); err == nil {
+		return s
+	}
+	return "'" + s
+}
+
+// printAgreeProblems writes the errors pull found, one line each, and
+// counts its warnings (pull lists them): an error can leave an answer out
+// of the agreement, a warning does not.
+func printAgreeProblems(w io.Writer, ps mapping.Problems) {
+	var errs mapping.Problems
+	warnings := 0
+	for _, p := range ps {
+		if p.Severity == mapping.Error {
+			errs = append(errs, p)
+		} else {
+			warnings++
+		}
+	}
+	printProblems(w, errs)
+	if warnings > 0 {
+		fmt.Fprintf(w, "note: pull also found %s in the workbooks (annosheet pull lists them by cell); they do not change the answers compared\n", plural(warnings, "warning"))
+	}
+}

@@ -1,0 +1,564 @@
+package study
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/annosheet/annosheet/agreement"
+	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/templates"
+)
+
+// AgreementSchema tags the JSON that agree writes.
+const AgreementSchema = "annosheet.agreement/1"
+
+// ErrAgree: the records cannot be compared as they are.
+var ErrAgree = errors.New("cannot compute agreement")
+
+// AgreeOptions narrow and shape an agreement report.
+type AgreeOptions struct {
+	// Questions, when set, are the only questions reported, by name.
+	Questions []string
+	// Annotators, when set, are the only annotators compared.
+	Annotators []string
+	// IncludePartial adds the answered values of partial units; by
+	// default only complete units count.
+	IncludePartial bool
+	// CI, between 0 and 1, asks a bootstrap confidence interval of that
+	// level for each question's headline metric, from Resamples
+	// resamples of the units drawn with Seed.
+	CI        float64
+	Resamples int
+	Seed      uint64
+	// Reference is the annotator directional span metrics take as the
+	// reference; the first in sorted order by default.
+	Reference string
+}
+
+// Agreement is a study's agreement, question by question, as agree
+// writes it (schema annosheet.agreement/1).
+type Agreement struct {
+	Schema    string               `json:"schema"`
+	Template  mapping.TemplateID   `json:"template"`
+	Records   AgreeRecords         `json:"records"`
+	Questions []QuestionAgreement  `json:"questions"`
+	Skipped   []SkippedQuestion    `json:"skipped,omitempty"`
+	options   AgreeOptions         // as asked
+	tables    map[string]tableData // by question, for intervals
+}
+
+// AgreeRecords counts the records agreement was computed on and those
+// left out, by reason.
+type AgreeRecords struct {
+	Used    int `json:"used"`
+	Partial int `json:"partial_left_out,omitempty"`
+	Empty   int `json:"empty_or_missing"`
+	// Annotators lists every annotator compared, sorted.
+	Annotators []string `json:"annotators"`
+}
+
+// QuestionAgreement is one question's agreement: the agreement package's
+// Result under the question's name and type. For spans, Name is the name
+// the records' spans carry.
+type QuestionAgreement struct {
+	Name string `json:"name"`
+	Type string `json:"type"`
+	// Compared says what a value is, where it is not the question's
+	// answer as such: "the set of error types a unit's rows give",
+	// "evidence per (unit, error type)".
+	Compared string `json:"compared,omitempty"`
+	agreement.Result
+}
+
+// SkippedQuestion is a question agreement says nothing about, and why.
+type SkippedQuestion struct {
+	Name   string `json:"name"`
+	Reason string `json:"reason"`
+}
+
+// tableData is what one question is compared on.
+type tableData struct {
+	kind     string // a question type, or "label" / "evidence-by-label"
+	table    agreement.Table
+	spans    agreement.SpanTable
+	options  []string
+	levels   []float64
+	compared string
+}
+
+// Agree computes the agreement of every question of template t over the
+// records: complete units by default, paired by unit and annotator. The
+// records must be the values export writes: pulled through the study's
+// manifest, so that shuffled candidates are back on their own, and with
+// one record per (unit, annotator).
+func Agree(t *templates.Template, recs []*mapping.Annotation, opt AgreeOptions) (*Agreement, error) {
+	out := &Agreement{Schema: AgreementSchema, Template: mapping.TemplateID{Name: t.Name, Version: t.Version}, options: opt, tables: map[string]tableData{}}
+	for _, name := range opt.Questions {
+		if t.QuestionByName(name) == nil && name != t.Rows.Spans {
+			return nil, fmt.Errorf("--question %s: %w: template %s has no such question (it has %s)", name, ErrAgree, t.Name, strings.Join(questionNames(t), ", "))
+		}
+	}
+	used, err := agreeRecords(t, recs, opt, &out.Records)
+	if err != nil {
+		return nil, err
+	}
+	coders := out.Records.Annotators
+	want := func(name string) bool { return len(opt.Questions) == 0 || slices.Contains(opt.Questions, name) }
+	block := t.Rows.Per == templates.PerBlock
+	for i := range t.Questions {
+		q := &t.Questions[i]
+		rowScoped := block && q.Scope != "block"
+		name := q.Name
+		if rowScoped && q.Type == templates.TypeSpan && blockSpanQuestion(t, q) {
+			name = t.Rows.Spans // the name the records' spans carry
+		}
+		if !want(name) {
+			continue
+		}
+		var td tableData
+		switch {
+		case name == t.Rows.Spans && name != q.Name:
+			td = tableData{kind: templates.TypeSpan, spans: blockSpans(used, coders), options: optionCodes(t.QuestionByName(t.Rows.Label))}
+		case rowScoped && q.Type == templates.TypeSpan:
+			td = tableData{kind: templates.TypeSpan, spans: rowSpans(q, used, coders)}
+		case rowScoped && q.Name == t.Rows.Label:
+			td = tableData{kind: templates.TypeMulti, table: labelSets(used, coders), options: optionCodes(q),
+				compared: "the set of " + q.Header + " codes that a unit's rows give"}
+		case rowScoped && q.Type == templates.TypeEvidence && t.Rows.Label != "":
+			td = tableData{kind: templates.TypeEvidence, table: evidenceByLabel(used, coders),
+				compared: "the evidence of each (unit, " + t.QuestionByName(t.Rows.Label).Header + ") pair, where both annotators give that type"}
+		case rowScoped:
+			out.Skipped = append(out.Skipped, SkippedQuestion{Name: q.Name, Reason: "asked on every row of a block: its answers have no unit-level value to pair"})
+			continue
+		case q.Type == templates.TypeSpan:
+			td = tableData{kind: templates.TypeSpan, spans: rowSpans(q, used, coders)}
+		default:
+			td = unitTable(q, used, coders)
+		}
+		out.add(name, td)
+	}
+	if opt.CI > 0 {
+		for i := range out.Questions {
+			out.interval(&out.Questions[i])
+		}
+	}
+	return out, nil
+}
+
+// add computes a question's agreement.
+func (a *Agreement) add(name string, td tableData) {
+	a.tables[name] = td
+	var r agreement.Result
+	switch td.kind {
+	case templates.TypeChoice, templates.TypeBool:
+		r = agreement.Choice(td.table, td.options)
+	case templates.TypeScale:
+		r = agreement.Scale(td.table, td.levels)
+	case templates.TypeMulti:
+		r = agreement.Multi(td.table, td.options)
+	case templates.TypeEvidence:
+		r = agreement.Evidence(td.table)
+	case templates.TypeText:
+		r = agreement.Text(td.table)
+	case templates.TypeSpan:
+		r = agreement.Spans(td.spans, td.options, a.options.Reference)
+	}
+	a.Questions = append(a.Questions, QuestionAgreement{Name: name, Type: td.kind, Compared: td.compared, Result: r})
+}
+
+// interval adds the bootstrap interval of a question's headline metric.
+func (a *Agreement) interval(q *QuestionAgreement) {
+	td := a.tables[q.Name]
+	if len(q.Metrics) == 0 || td.kind == templates.TypeSpan {
+		return
+	}
+	headline := func(t agreement.Table) (float64, bool) {
+		var r agreement.Result
+		tt := td
+		tt.table = t
+		switch td.kind {
+		case templates.TypeChoice, templates.TypeBool:
+			r = agreement.Choice(t, tt.options)
+		case templates.TypeScale:
+			r = agreement.Scale(t, tt.levels)
+		case templates.TypeMulti:
+			r = agreement.Multi(t, tt.options)
+		case templates.TypeEvidence:
+			r = agreement.Evidence(t)
+		case templates.TypeText:
+			r = agreement.Text(t)
+		}
+		if len(r.Metrics) == 0 {
+			return 0, false
+		}
+		v, ok := r.Metrics[0].Value.(float64)
+		return v, ok
+	}
+	resamples := a.options.Resamples
+	if resamples <= 0 {
+		resamples = 1000
+	}
+	if lo, hi, ok := agreement.Bootstrap(td.table, headline, a.options.CI, resamples, a.options.Seed); ok {
+		q.Metrics[0].CI = []float64{lo, hi}
+	}
+}
+
+// questionNames lists the questions agree can be asked about.
+func questionNames(t *templates.Template) []string {
+	var out []string
+	for _, q := range t.Questions {
+		out = append(out, q.Name)
+	}
+	if t.Rows.Spans != "" {
+		out = append(out, t.Rows.Spans)
+	}
+	return out
+}
+
+// agreeRecords picks the records agreement is computed on: complete ones
+// (and partial ones with IncludePartial) of the annotators asked for,
+// one per (unit, annotator); it fills in the counts.
+func agreeRecords(t *templates.Template, recs []*mapping.Annotation, opt AgreeOptions, n *AgreeRecords) ([]*mapping.Annotation, error) {
+	seen := map[[2]string]*mapping.Annotation{}
+	coders := map[string]bool{}
+	var used []*mapping.Annotation
+	for _, r := range recs {
+		if r.Template.Name != t.Name || r.Template.Version != t.Version {
+			return nil, fmt.Errorf("%w: unit %s by %s is a record of template %s version %d, not %s version %d", ErrAgree, r.Unit, r.Annotator, r.Template.Name, r.Template.Version, t.Name, t.Version)
+		}
+		if r.Shuffled {
+			return nil, fmt.Errorf("%w: unit %s by %s still has its candidates in the order shown; pull through the study's manifest, which puts them back", ErrAgree, r.Unit, r.Annotator)
+		}
+		switch r.Status {
+		case mapping.StatusComplete:
+		case mapping.StatusPartial:
+			if !opt.IncludePartial {
+				n.Partial++
+				continue
+			}
+		default:
+			n.Empty++
+			continue
+		}
+		if r.Annotator == "" || len(opt.Annotators) > 0 && !slices.Contains(opt.Annotators, r.Annotator) {
+			continue
+		}
+		k := [2]string{r.Unit, r.Annotator}
+		if prev, dup := seen[k]; dup {
+			if !sameAnswers(prev, r) {
+				return nil, fmt.Errorf("%w: unit %s has two different records by %s; keep one (export says which lines)", ErrAgree, r.Unit, r.Annotator)
+			}
+			continue
+		}
+		seen[k] = r
+		coders[r.Annotator] = true
+		used = append(used, r)
+	}
+	for _, a := range opt.Annotators {
+		if !coders[a] {
+			return nil, fmt.Errorf("--annotators %s: %w: no record of that annotator counts", a, ErrAgree)
+		}
+	}
+	n.Used = len(used)
+	n.Annotators = sortedKeys(coders)
+	return used, nil
+}
+
+// sameAnswers reports whether two records of one unit and annotator say
+// the same.
+func sameAnswers(a, b *mapping.Annotation) bool {
+	return fmt.Sprint(a.Values, a.Spans) == fmt.Sprint(b.Values, b.Spans)
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// unitGrid gathers one cell per (unit, coder): units sorted on the way
+// out, coders in the order given (sorted).
+type unitGrid[T any] struct {
+	coders []string
+	at     map[string]int
+	units  map[string][]T
+}
+
+func newUnitGrid[T any](coders []string) *unitGrid[T] {
+	g := &unitGrid[T]{coders: coders, at: map[string]int{}, units: map[string][]T{}}
+	for i, c := range coders {
+		g.at[c] = i
+	}
+	return g
+}
+
+// cell is the cell of a unit and coder, made on first use.
+func (g *unitGrid[T]) cell(unit, coder string) *T {
+	row, ok := g.units[unit]
+	if !ok {
+		row = make([]T, len(g.coders))
+		g.units[unit] = row
+	}
+	return &row[g.at[coder]]
+}
+
+// ids are the units, sorted.
+func (g *unitGrid[T]) ids() []string {
+	ids := make([]string, 0, len(g.units))
+	for id := range g.units {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// grid gathers values into a Table.
+type grid struct{ *unitGrid[*agreement.Value] }
+
+func newGrid(coders []string) grid { return grid{newUnitGrid[*agreement.Value](coders)} }
+
+func (g grid) set(unit, coder string, v agreement.Value) { *g.cell(unit, coder) = &v }
+
+func (g grid) table() agreement.Table {
+	t := agreement.Table{Coders: g.coders}
+	for _, id := range g.ids() {
+		t.Units = append(t.Units, agreement.Unit{ID: id, Values: g.units[id]})
+	}
+	return t
+}
+
+// unitTable is the table of a question answered once per unit.
+func unitTable(q *templates.Question, recs []*mapping.Annotation, coders []string) tableData {
+	g := newGrid(coders)
+	td := tableData{kind: q.Type, options: optionCodes(q)}
+	if q.Type == templates.TypeBool {
+		td.options = []string{"false", "true"}
+	}
+	if q.Type == templates.TypeScale {
+		td.levels = scaleLevels(q)
+	}
+	for _, r := range recs {
+		v, ok := r.Values[q.Name]
+		if !ok {
+			continue
+		}
+		if val, ok := tableValue(q, v); ok {
+			g.set(r.Unit, r.Annotator, val)
+		}
+	}
+	td.table = g.table()
+	return td
+}
+
+// tableValue is an answer as the agreement package takes it; false for
+// the template's "not yet answered" value, which is no answer.
+func tableValue(q *templates.Question, v any) (agreement.Value, bool) {
+	switch x := v.(type) {
+	case string:
+		if q.Type == templates.TypeText {
+			return agreement.Value{Text: x}, true
+		}
+		return agreement.Value{Code: x}, true
+	case bool:
+		return agreement.Value{Code: strconv.FormatBool(x)}, true
+	case int:
+		if q.Unanswered != nil && x == *q.Unanswered {
+			return agreement.Value{}, false
+		}
+		return agreement.Value{Num: float64(x)}, true
+	case []string:
+		return agreement.Value{Set: append([]string{}, x...)}, true // empty, not nil: an answer
+	case mapping.Evidence:
+		return agreement.Value{Set: evidenceIDs(x)}, true
+	case *mapping.Evidence:
+		if x == nil {
+			return agreement.Value{}, false
+		}
+		return agreement.Value{Set: evidenceIDs(*x)}, true
+	}
+	return agreement.Value{}, false
+}
+
+// evidenceIDs names evidence sentences as "passage:sentence", sorted.
+func evidenceIDs(e mapping.Evidence) []string {
+	out := []string{}
+	for _, s := range e.Sentences {
+		out = append(out, fmt.Sprintf("%d:%d", e.Passage, s))
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+func optionCodes(q *templates.Question) []string {
+	if q == nil {
+		return nil
+	}
+	var out []string
+	for _, o := range q.Options {
+		out = append(out, o.Code)
+	}
+	return out
+}
+
+// scaleLevels are a scale's values, its "not yet answered" value left out.
+func scaleLevels(q *templates.Question) []float64 {
+	if q.Min == nil || q.Max == nil {
+		return nil
+	}
+	var out []float64
+	for v := *q.Min; v <= *q.Max; v++ {
+		if q.Unanswered != nil && v == *q.Unanswered {
+			continue
+		}
+		out = append(out, float64(v))
+	}
+	return out
+}
+
+// blockSpanQuestion reports whether q is the span question whose rows are
+// the records' spans (the first span question of a block layout).
+func blockSpanQuestion(t *templates.Template, q *templates.Question) bool {
+	for i := range t.Questions {
+		if t.Questions[i].Type == templates.TypeSpan && t.Questions[i].Scope != "block" {
+			return &t.Questions[i] == q
+		}
+	}
+	return false
+}
+
+// spanGrid gathers span lists per unit and coder; a coder with a
+// complete record of the unit has a list, empty when they marked nothing.
+type spanGrid struct{ *unitGrid[[]agreement.Span] }
+
+func newSpanGrid(coders []string) spanGrid { return spanGrid{newUnitGrid[[]agreement.Span](coders)} }
+
+func (g spanGrid) record(unit, coder string) {
+	if c := g.cell(unit, coder); *c == nil {
+		*c = []agreement.Span{}
+	}
+}
+
+func (g spanGrid) add(unit, coder string, s agreement.Span) {
+	c := g.cell(unit, coder)
+	*c = append(*c, s)
+}
+
+func (g spanGrid) table() agreement.SpanTable {
+	t := agreement.SpanTable{Coders: g.coders}
+	for _, id := range g.ids() {
+		row := g.units[id]
+		for _, l := range row {
+			slices.SortFunc(l, func(a, b agreement.Span) int {
+				if a.Start != b.Start {
+					return a.Start - b.Start
+				}
+				if a.End != b.End {
+					return a.End - b.End
+				}
+				return strings.Compare(a.Label, b.Label)
+			})
+		}
+		t.Units = append(t.Units, agreement.SpanUnit{ID: id, Spans: row})
+	}
+	return t
+}
+
+// blockSpans are the spans of a block layout's rows, labelled by the
+// label question's code. Rows without a span (missing information) are
+// no span.
+func blockSpans(recs []*mapping.Annotation, coders []string) agreement.SpanTable {
+	g := newSpanGrid(coders)
+	for _, r := range recs {
+		if r.Status == mapping.StatusComplete {
+			g.record(r.Unit, r.Annotator)
+		}
+		for _, s := range r.Spans {
+			if s.Start != nil && s.End != nil {
+				g.add(r.Unit, r.Annotator, agreement.Span{Start: *s.Start, End: *s.End, Label: s.Code})
+			}
+		}
+	}
+	return g.table()
+}
+
+// rowSpans are the spans of a span question asked per row (of a block,
+// or once per unit): each found span, unlabelled. A complete record
+// without one marked no span, which is an answer.
+func rowSpans(q *templates.Question, recs []*mapping.Annotation, coders []string) agreement.SpanTable {
+	g := newSpanGrid(coders)
+	add := func(r *mapping.Annotation, v any) {
+		sv, ok := v.(mapping.SpanValue)
+		if ok && sv.Start != nil && sv.End != nil {
+			g.add(r.Unit, r.Annotator, agreement.Span{Start: *sv.Start, End: *sv.End})
+		}
+	}
+	for _, r := range recs {
+		if r.Status == mapping.StatusComplete {
+			g.record(r.Unit, r.Annotator)
+		}
+		if v, ok := r.Values[q.Name]; ok {
+			add(r, v)
+		}
+		for _, s := range r.Spans {
+			if v, ok := s.Values[q.Name]; ok {
+				add(r, v)
+			}
+		}
+	}
+	return g.table()
+}
+
+// labelSets is, per unit, the set of label codes its rows give: the error
+// types an annotator found, spans or not.
+func labelSets(recs []*mapping.Annotation, coders []string) agreement.Table {
+	g := newGrid(coders)
+	for _, r := range recs {
+		codes := []string{} // none is an answer: no error found
+		for _, s := range r.Spans {
+			if s.Code != "" {
+				codes = append(codes, s.Code)
+			}
+		}
+		if len(codes) == 0 && r.Status != mapping.StatusComplete {
+			continue // a partial unit's no rows is no answer
+		}
+		slices.Sort(codes)
+		g.set(r.Unit, r.Annotator, agreement.Value{Set: slices.Compact(codes)})
+	}
+	return g.table()
+}
+
+// evidenceByLabel is the evidence of each (unit, label) pair: the union
+// of the evidence of the unit's rows of that label. An annotator who gave
+// no row of that label has no value there.
+func evidenceByLabel(recs []*mapping.Annotation, coders []string) agreement.Table {
+	g := newGrid(coders)
+	for _, r := range recs {
+		by := map[string][]string{}
+		var labels []string
+		for _, s := range r.Spans {
+			if s.Code == "" {
+				continue
+			}
+			if _, ok := by[s.Code]; !ok {
+				labels = append(labels, s.Code)
+				by[s.Code] = []string{}
+			}
+			if s.Evidence != nil {
+				by[s.Code] = append(by[s.Code], evidenceIDs(*s.Evidence)...)
+			}
+		}
+		for _, l := range labels {
+			set := by[l]
+			slices.Sort(set)
+			g.set(r.Unit+" / "+l, r.Annotator, agreement.Value{Set: slices.Compact(set)})
+		}
+	}
+	return g.table()
+}

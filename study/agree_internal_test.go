@@ -1,0 +1,222 @@
+package study
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/annosheet/annosheet/agreement"
+	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/templates"
+)
+
+func arec(t *templates.Template, unit, annotator, status string, values map[string]any, spans ...mapping.SpanAnswer) *mapping.Annotation {
+	return &mapping.Annotation{Schema: mapping.AnnotationSchema, Template: mapping.TemplateID{Name: t.Name, Version: t.Version},
+		Unit: unit, Item: unit, Annotator: annotator, Status: status, Values: values, Spans: spans}
+}
+
+func builtin(t *testing.T, name string) *templates.Template {
+	t.Helper()
+	tp, err := templates.Builtin(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tp
+}
+
+// cells renders a table as unit -> one string per coder ("-" for no
+// value), for comparing.
+func cells(tb agreement.Table) map[string][]string {
+	out := map[string][]string{}
+	for _, u := range tb.Units {
+		var row []string
+		for _, v := range u.Values {
+			switch {
+			case v == nil:
+				row = append(row, "-")
+			case v.Set != nil:
+				row = append(row, "{"+strings.Join(v.Set, ",")+"}")
+			case v.Code != "":
+				row = append(row, v.Code)
+			case v.Text != "":
+				row = append(row, "t:"+v.Text)
+			default:
+				row = append(row, "n:"+strconv.FormatFloat(v.Num, 'g', -1, 64))
+			}
+		}
+		out[u.ID] = row
+	}
+	return out
+}
+
+// TestAgreeTables checks what each question is compared on: values paired
+// by unit and annotator whatever the records' order; a scale's "not yet
+// answered" value is no value; an empty selection is one; partial units
+// only with IncludePartial; annotators narrowed by Annotators.
+func TestAgreeTables(t *testing.T) {
+	t.Parallel()
+	pref := builtin(t, "preference-likert")
+	legal := builtin(t, "legal-gaps")
+	cases := []struct {
+		name     string
+		tp       *templates.Template
+		recs     func(tp *templates.Template) []*mapping.Annotation
+		opt      AgreeOptions
+		question string
+		want     map[string][]string
+		coders   []string
+	}{
+		{
+			name: "paired by unit, in any order; likert 0 is no rating", tp: pref, question: "first_prediction_likert",
+			recs: func(tp *templates.Template) []*mapping.Annotation {
+				return []*mapping.Annotation{
+					arec(tp, "t2", "bt", "complete", map[string]any{"first_prediction_likert": 4}),
+					arec(tp, "t1", "ak", "complete", map[string]any{"first_prediction_likert": 5}),
+					arec(tp, "t2", "ak", "complete", map[string]any{"first_prediction_likert": 0}),
+					arec(tp, "t1", "bt", "complete", map[string]any{"first_prediction_likert": 5}),
+				}
+			},
+			coders: []string{"ak", "bt"},
+			want:   map[string][]string{"t1": {"n:5", "n:5"}, "t2": {"-", "n:4"}},
+		},
+		{
+			name: "an empty selection is an answer; partial units are left out", tp: legal, question: "gaps",
+			recs: func(tp *templates.Template) []*mapping.Annotation {
+				return []*mapping.Annotation{
+					arec(tp, "g1", "ak", "complete", map[string]any{"gaps": []string{}}),
+					arec(tp, "g1", "bt", "complete", map[string]any{"gaps": []string{"2", "3"}}),
+					arec(tp, "g2", "ak", "partial", map[string]any{"gaps": []string{"1"}}),
+					arec(tp, "g2", "bt", "complete", map[string]any{"gaps": []string{"1"}}),
+					arec(tp, "g3", "ak", "empty", nil),
+				}
+			},
+			coders: []string{"ak", "bt"},
+			want:   map[string][]string{"g1": {"{}", "{2,3}"}, "g2": {"-", "{1}"}},
+		},
+		{
+			name: "partial units with --include-partial", tp: legal, question: "gaps", opt: AgreeOptions{IncludePartial: true},
+			recs: func(tp *templates.Template) []*mapping.Annotation {
+				return []*mapping.Annotation{
+					arec(tp, "g2", "ak", "partial", map[string]any{"gaps": []string{"1"}}),
+					arec(tp, "g2", "bt", "complete", map[string]any{"gaps": []string{"1"}}),
+				}
+			},
+			coders: []string{"ak", "bt"},
+			want:   map[string][]string{"g2": {"{1}", "{1}"}},
+		},
+		{
+			name: "annotators narrowed", tp: legal, question: "gaps", opt: AgreeOptions{Annotators: []string{"ak", "cm"}},
+			recs: func(tp *templates.Template) []*mapping.Annotation {
+				return []*mapping.Annotation{
+					arec(tp, "g1", "ak", "complete", map[string]any{"gaps": []string{"0"}}),
+					arec(tp, "g1", "bt", "complete", map[string]any{"gaps": []string{"1"}}),
+					arec(tp, "g1", "cm", "complete", map[string]any{"gaps": []string{"0"}}),
+				}
+			},
+			coders: []string{"ak", "cm"},
+			want:   map[string][]string{"g1": {"{0}", "{0}"}},
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			var n AgreeRecords
+			used, err := agreeRecords(c.tp, c.recs(c.tp), c.opt, &n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff(c.coders, n.Annotators); d != "" {
+				t.Errorf("annotators (-want +got):\n%s", d)
+			}
+			td := unitTable(c.tp.QuestionByName(c.question), used, n.Annotators)
+			if d := cmp.Diff(c.want, cells(td.table)); d != "" {
+				t.Errorf("table (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+// TestAgreeRefuses checks the records agree will not compare: candidates
+// still in the order shown, and two different records of one unit by one
+// annotator.
+func TestAgreeRefuses(t *testing.T) {
+	t.Parallel()
+	pref := builtin(t, "preference-likert")
+	shuffled := arec(pref, "t1", "ak", "complete", map[string]any{"first_prediction_likert": 3})
+	shuffled.Shuffled = true
+	twice := []*mapping.Annotation{
+		arec(pref, "t1", "ak", "complete", map[string]any{"first_prediction_likert": 3}),
+		arec(pref, "t1", "ak", "complete", map[string]any{"first_prediction_likert": 4}),
+	}
+	for name, recs := range map[string][]*mapping.Annotation{"shuffled": {shuffled}, "twice": twice} {
+		var n AgreeRecords
+		if _, err := agreeRecords(pref, recs, AgreeOptions{}, &n); !errors.Is(err, ErrAgree) {
+			t.Errorf("%s: %v, want ErrAgree", name, err)
+		}
+	}
+	// The same record twice is one.
+	var n AgreeRecords
+	same := []*mapping.Annotation{twice[0], arec(pref, "t1", "ak", "complete", map[string]any{"first_prediction_likert": 3})}
+	if used, err := agreeRecords(pref, same, AgreeOptions{}, &n); err != nil || len(used) != 1 {
+		t.Errorf("the same record twice: %d used, %v", len(used), err)
+	}
+}
+
+// TestAgreeBlockTables checks a block layout's tables (qa-span-errors):
+// spans labelled by their error type, a complete unit without spans an
+// empty list (an answer), a partial one none; the set of error types a
+// unit's rows give; evidence per (unit, error type).
+func TestAgreeBlockTables(t *testing.T) {
+	t.Parallel()
+	qa := builtin(t, "qa-span-errors")
+	span := func(start, end int, code string, ev *mapping.Evidence) mapping.SpanAnswer {
+		return mapping.SpanAnswer{Question: qa.Rows.Spans, Start: intPtr(start), End: intPtr(end), Code: code, Evidence: ev}
+	}
+	missing := func(code string, ev *mapping.Evidence) mapping.SpanAnswer {
+		return mapping.SpanAnswer{Question: qa.Rows.Spans, Code: code, Evidence: ev}
+	}
+	recs := []*mapping.Annotation{
+		arec(qa, "q1", "ak", "complete", nil, span(0, 5, "Irrelevant", nil), missing("Missing-Answer", &mapping.Evidence{Passage: 1, Sentences: []int{2, 1}})),
+		arec(qa, "q1", "bt", "complete", nil, span(3, 8, "Irrelevant", nil), missing("Missing-Answer", &mapping.Evidence{Passage: 1, Sentences: []int{1}})),
+		arec(qa, "q2", "ak", "complete", nil),
+		arec(qa, "q2", "bt", "complete", nil, span(1, 2, "Redundant", nil)),
+		arec(qa, "q3", "ak", "partial", nil),
+		arec(qa, "q3", "bt", "complete", nil),
+	}
+	var n AgreeRecords
+	used, err := agreeRecords(qa, recs, AgreeOptions{IncludePartial: true}, &n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := blockSpans(used, n.Annotators)
+	got := map[string][][]agreement.Span{}
+	for _, u := range st.Units {
+		got[u.ID] = u.Spans
+	}
+	want := map[string][][]agreement.Span{
+		"q1": {{{Start: 0, End: 5, Label: "Irrelevant"}}, {{Start: 3, End: 8, Label: "Irrelevant"}}},
+		"q2": {{}, {{Start: 1, End: 2, Label: "Redundant"}}},
+		"q3": {nil, {}},
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("spans (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff(map[string][]string{
+		"q1": {"{Irrelevant,Missing-Answer}", "{Irrelevant,Missing-Answer}"},
+		"q2": {"{}", "{Redundant}"},
+		"q3": {"-", "{}"},
+	}, cells(labelSets(used, n.Annotators))); d != "" {
+		t.Errorf("error types (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff(map[string][]string{
+		"q1 / Irrelevant":     {"{}", "{}"},
+		"q1 / Missing-Answer": {"{1:1,1:2}", "{1:1}"},
+		"q2 / Redundant":      {"-", "{}"},
+	}, cells(evidenceByLabel(used, n.Annotators))); d != "" {
+		t.Errorf("evidence (-want +got):\n%s", d)
+	}
+}
+func intPtr(n int) *int { return &n }
