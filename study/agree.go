@@ -3,9 +3,11 @@ package study
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/annosheet/annosheet/agreement"
 	"github.com/annosheet/annosheet/mapping"
@@ -101,11 +103,11 @@ func Agree(t *templates.Template, recs []*mapping.Annotation, opt AgreeOptions) 
 			return nil, fmt.Errorf("--question %s: %w: template %s has no such question (it has %s)", name, ErrAgree, t.Name, strings.Join(questionNames(t), ", "))
 		}
 	}
-	used, err := agreeRecords(t, recs, opt, &out.Records)
+	set, err := agreeRecords(t, recs, opt, &out.Records)
 	if err != nil {
 		return nil, err
 	}
-	coders := out.Records.Annotators
+	used, coders := set.recs, set.coders
 	want := func(name string) bool { return len(opt.Questions) == 0 || slices.Contains(opt.Questions, name) }
 	block := t.Rows.Per == templates.PerBlock
 	for i := range t.Questions {
@@ -136,61 +138,75 @@ func Agree(t *templates.Template, recs []*mapping.Annotation, opt AgreeOptions) 
 		case q.Type == templates.TypeSpan:
 			td = tableData{kind: templates.TypeSpan, spans: rowSpans(q, used, coders)}
 		default:
-			td = unitTable(q, used, coders)
+			td = unitTable(q, set)
 		}
 		out.add(name, td)
 	}
-	if opt.CI > 0 {
-		for i := range out.Questions {
-			out.interval(&out.Questions[i])
-		}
-	}
+	out.compute()
 	return out, nil
 }
 
-// add computes a question's agreement.
+// add queues a question's agreement, computed by compute.
 func (a *Agreement) add(name string, td tableData) {
 	a.tables[name] = td
-	var r agreement.Result
-	switch td.kind {
-	case templates.TypeChoice, templates.TypeBool:
-		r = agreement.Choice(td.table, td.options)
-	case templates.TypeScale:
-		r = agreement.Scale(td.table, td.levels)
-	case templates.TypeMulti:
-		r = agreement.Multi(td.table, td.options)
-	case templates.TypeEvidence:
-		r = agreement.Evidence(td.table)
-	case templates.TypeText:
-		r = agreement.Text(td.table)
-	case templates.TypeSpan:
-		r = agreement.Spans(td.spans, td.options, a.options.Reference)
-	}
-	a.Questions = append(a.Questions, QuestionAgreement{Name: name, Type: td.kind, Compared: td.compared, Result: r})
+	a.Questions = append(a.Questions, QuestionAgreement{Name: name, Type: td.kind, Compared: td.compared})
 }
 
-// interval adds the bootstrap interval of a question's headline metric.
-func (a *Agreement) interval(q *QuestionAgreement) {
-	td := a.tables[q.Name]
+// compute computes every question's agreement, and its interval when
+// asked, the questions spread over the machine's cores: each is
+// independent of the others, so the report is the same however they run.
+func (a *Agreement) compute() {
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(a.Questions)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				q := &a.Questions[i]
+				td := a.tables[q.Name]
+				q.Result = td.result(td.table, a.options.Reference)
+				if a.options.CI > 0 {
+					a.interval(q, td)
+				}
+			}
+		}()
+	}
+	for i := range a.Questions {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+}
+
+// result is the agreement of a question of this kind on table t (on the
+// spans, for a span question).
+func (td tableData) result(t agreement.Table, reference string) agreement.Result {
+	switch td.kind {
+	case templates.TypeChoice, templates.TypeBool:
+		return agreement.Choice(t, td.options)
+	case templates.TypeScale:
+		return agreement.Scale(t, td.levels)
+	case templates.TypeMulti:
+		return agreement.Multi(t, td.options)
+	case templates.TypeEvidence:
+		return agreement.Evidence(t)
+	case templates.TypeText:
+		return agreement.Text(t)
+	case templates.TypeSpan:
+		return agreement.Spans(td.spans, td.options, reference)
+	}
+	return agreement.Result{}
+}
+
+// interval adds the bootstrap interval of a question's headline metric,
+// over its units drawn with replacement (not for spans).
+func (a *Agreement) interval(q *QuestionAgreement, td tableData) {
 	if len(q.Metrics) == 0 || td.kind == templates.TypeSpan {
 		return
 	}
 	headline := func(t agreement.Table) (float64, bool) {
-		var r agreement.Result
-		tt := td
-		tt.table = t
-		switch td.kind {
-		case templates.TypeChoice, templates.TypeBool:
-			r = agreement.Choice(t, tt.options)
-		case templates.TypeScale:
-			r = agreement.Scale(t, tt.levels)
-		case templates.TypeMulti:
-			r = agreement.Multi(t, tt.options)
-		case templates.TypeEvidence:
-			r = agreement.Evidence(t)
-		case templates.TypeText:
-			r = agreement.Text(t)
-		}
+		r := td.result(t, a.options.Reference)
 		if len(r.Metrics) == 0 {
 			return 0, false
 		}
@@ -221,9 +237,7 @@ func questionNames(t *templates.Template) []string {
 // agreeRecords picks the records agreement is computed on: complete ones
 // (and partial ones with IncludePartial) of the annotators asked for,
 // one per (unit, annotator); it fills in the counts.
-func agreeRecords(t *templates.Template, recs []*mapping.Annotation, opt AgreeOptions, n *AgreeRecords) ([]*mapping.Annotation, error) {
-	seen := map[[2]string]*mapping.Annotation{}
-	coders := map[string]bool{}
+func agreeRecords(t *templates.Template, recs []*mapping.Annotation, opt AgreeOptions, n *AgreeRecords) (*recordSet, error) {
 	var used []*mapping.Annotation
 	for _, r := range recs {
 		if r.Template.Name != t.Name || r.Template.Version != t.Version {
@@ -246,25 +260,57 @@ func agreeRecords(t *templates.Template, recs []*mapping.Annotation, opt AgreeOp
 		if r.Annotator == "" || len(opt.Annotators) > 0 && !slices.Contains(opt.Annotators, r.Annotator) {
 			continue
 		}
-		k := [2]string{r.Unit, r.Annotator}
-		if prev, dup := seen[k]; dup {
-			if !sameAnswers(prev, r) {
+		used = append(used, r)
+	}
+	// Sorted by unit and annotator, copies of a record are neighbours.
+	slices.SortStableFunc(used, func(a, b *mapping.Annotation) int {
+		if c := strings.Compare(a.Unit, b.Unit); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Annotator, b.Annotator)
+	})
+	set := &recordSet{}
+	coders := map[string]bool{}
+	for _, r := range used {
+		if k := len(set.recs) - 1; k >= 0 && set.recs[k].Unit == r.Unit && set.recs[k].Annotator == r.Annotator {
+			if !sameAnswers(set.recs[k], r) {
 				return nil, fmt.Errorf("%w: unit %s has two different records by %s; keep one (export says which lines)", ErrAgree, r.Unit, r.Annotator)
 			}
 			continue
 		}
-		seen[k] = r
+		if len(set.units) == 0 || set.units[len(set.units)-1] != r.Unit {
+			set.units = append(set.units, r.Unit)
+		}
+		set.recs = append(set.recs, r)
+		set.unit = append(set.unit, len(set.units)-1)
 		coders[r.Annotator] = true
-		used = append(used, r)
 	}
 	for _, a := range opt.Annotators {
 		if !coders[a] {
 			return nil, fmt.Errorf("--annotators %s: %w: no record of that annotator counts", a, ErrAgree)
 		}
 	}
-	n.Used = len(used)
-	n.Annotators = sortedKeys(coders)
-	return used, nil
+	set.coders = sortedKeys(coders)
+	at := map[string]int{}
+	for i, c := range set.coders {
+		at[c] = i
+	}
+	for _, r := range set.recs {
+		set.coder = append(set.coder, at[r.Annotator])
+	}
+	n.Used = len(set.recs)
+	n.Annotators = set.coders
+	return set, nil
+}
+
+// recordSet is the records agreement is computed on, one per (unit,
+// annotator), sorted by unit and annotator, with each record's unit (an
+// index into units, which are sorted) and annotator (into coders).
+type recordSet struct {
+	recs        []*mapping.Annotation
+	units       []string
+	coders      []string
+	unit, coder []int
 }
 
 // sameAnswers reports whether two records of one unit and annotator say
@@ -334,8 +380,7 @@ func (g grid) table() agreement.Table {
 }
 
 // unitTable is the table of a question answered once per unit.
-func unitTable(q *templates.Question, recs []*mapping.Annotation, coders []string) tableData {
-	g := newGrid(coders)
+func unitTable(q *templates.Question, set *recordSet) tableData {
 	td := tableData{kind: q.Type, options: optionCodes(q)}
 	if q.Type == templates.TypeBool {
 		td.options = []string{"false", "true"}
@@ -343,16 +388,27 @@ func unitTable(q *templates.Question, recs []*mapping.Annotation, coders []strin
 	if q.Type == templates.TypeScale {
 		td.levels = scaleLevels(q)
 	}
-	for _, r := range recs {
+	// Every value in one slice, made once: cells point into it.
+	nc := len(set.coders)
+	vals := make([]agreement.Value, 0, len(set.recs))
+	cells := make([]*agreement.Value, len(set.units)*nc)
+	for i, r := range set.recs {
 		v, ok := r.Values[q.Name]
 		if !ok {
 			continue
 		}
 		if val, ok := tableValue(q, v); ok {
-			g.set(r.Unit, r.Annotator, val)
+			vals = append(vals, val)
+			cells[set.unit[i]*nc+set.coder[i]] = &vals[len(vals)-1]
 		}
 	}
-	td.table = g.table()
+	td.table = agreement.Table{Coders: set.coders, Units: make([]agreement.Unit, 0, len(set.units))}
+	for u, id := range set.units {
+		row := cells[u*nc : (u+1)*nc : (u+1)*nc]
+		if slices.ContainsFunc(row, func(v *agreement.Value) bool { return v != nil }) {
+			td.table.Units = append(td.table.Units, agreement.Unit{ID: id, Values: row})
+		}
+	}
 	return td
 }
 

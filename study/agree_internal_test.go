@@ -124,14 +124,14 @@ func TestAgreeTables(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			var n AgreeRecords
-			used, err := agreeRecords(c.tp, c.recs(c.tp), c.opt, &n)
+			set, err := agreeRecords(c.tp, c.recs(c.tp), c.opt, &n)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if d := cmp.Diff(c.coders, n.Annotators); d != "" {
 				t.Errorf("annotators (-want +got):\n%s", d)
 			}
-			td := unitTable(c.tp.QuestionByName(c.question), used, n.Annotators)
+			td := unitTable(c.tp.QuestionByName(c.question), set)
 			if d := cmp.Diff(c.want, cells(td.table)); d != "" {
 				t.Errorf("table (-want +got):\n%s", d)
 			}
@@ -160,8 +160,8 @@ func TestAgreeRefuses(t *testing.T) {
 	// The same record twice is one.
 	var n AgreeRecords
 	same := []*mapping.Annotation{twice[0], arec(pref, "t1", "ak", "complete", map[string]any{"first_prediction_likert": 3})}
-	if used, err := agreeRecords(pref, same, AgreeOptions{}, &n); err != nil || len(used) != 1 {
-		t.Errorf("the same record twice: %d used, %v", len(used), err)
+	if set, err := agreeRecords(pref, same, AgreeOptions{}, &n); err != nil || len(set.recs) != 1 {
+		t.Errorf("the same record twice: %v", err)
 	}
 }
 
@@ -187,11 +187,11 @@ func TestAgreeBlockTables(t *testing.T) {
 		arec(qa, "q3", "bt", "complete", nil),
 	}
 	var n AgreeRecords
-	used, err := agreeRecords(qa, recs, AgreeOptions{IncludePartial: true}, &n)
+	set, err := agreeRecords(qa, recs, AgreeOptions{IncludePartial: true}, &n)
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := blockSpans(used, n.Annotators)
+	st := blockSpans(set.recs, n.Annotators)
 	got := map[string][][]agreement.Span{}
 	for _, u := range st.Units {
 		got[u.ID] = u.Spans
@@ -208,14 +208,14 @@ func TestAgreeBlockTables(t *testing.T) {
 		"q1": {"{Irrelevant,Missing-Answer}", "{Irrelevant,Missing-Answer}"},
 		"q2": {"{}", "{Redundant}"},
 		"q3": {"-", "{}"},
-	}, cells(labelSets(used, n.Annotators))); d != "" {
+	}, cells(labelSets(set.recs, n.Annotators))); d != "" {
 		t.Errorf("error types (-want +got):\n%s", d)
 	}
 	if d := cmp.Diff(map[string][]string{
 		"q1 / Irrelevant":     {"{}", "{}"},
 		"q1 / Missing-Answer": {"{1:1,1:2}", "{1:1}"},
 		"q2 / Redundant":      {"-", "{}"},
-	}, cells(evidenceByLabel(used, n.Annotators))); d != "" {
+	}, cells(evidenceByLabel(set.recs, n.Annotators))); d != "" {
 		t.Errorf("evidence (-want +got):\n%s", d)
 	}
 }

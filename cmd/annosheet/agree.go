@@ -68,7 +68,7 @@ func agreeCommand() *cli.Command {
 			"   annosheet agree annotations.jsonl --question gaps --annotators ak,bt",
 		Flags: append([]cli.Flag{
 			&cli.BoolFlag{Name: "json", Usage: "write the report as JSON (schema annosheet.agreement/1): per pair, option and unit too"},
-			&cli.BoolFlag{Name: "csv", Usage: "write every value as CSV rows: question, scope, metric, params, value"},
+			&cli.BoolFlag{Name: "csv", Usage: "write every value as CSV rows: question, scope (question, pair, option, unit), metric, params, value"},
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "write to `FILE` (default: stdout)"},
 			&cli.BoolFlag{Name: "force", Usage: "replace an existing --out file"},
 			&cli.StringSliceFlag{Name: "question", Aliases: []string{"q"}, Usage: "report question `NAME` only (repeat, or separate with commas)"},
@@ -295,15 +295,15 @@ func valueText(m agreement.Metric) string {
 }
 
 // writeAgreeCSV writes every value of the report as one row: the
-// question, where the value belongs (question, pair, option), the metric,
+// question, where the value belongs (question, pair, option, unit), the metric,
 // its parameters as JSON, and the value; a PRF or Pearson value takes a
 // row per part. Text a spreadsheet could read as a formula is quoted.
 func writeAgreeCSV(w io.Writer, rep *study.Agreement) error {
 	cw := csv.NewWriter(w)
-	if err := cw.Write([]string{"question", "type", "scope", "annotator_a", "annotator_b", "option", "metric", "params", "part", "value", "ci_low", "ci_high"}); err != nil {
+	if err := cw.Write([]string{"question", "type", "scope", "annotator_a", "annotator_b", "option", "unit", "metric", "params", "part", "value", "ci_low", "ci_high"}); err != nil {
 		return err
 	}
-	row := func(q study.QuestionAgreement, scope, a, b, option string, m agreement.Metric) error {
+	row := func(q study.QuestionAgreement, scope, a, b, option, unit string, m agreement.Metric) error {
 		params, err := json.Marshal(m.Params)
 		if err != nil {
 			return err
@@ -313,7 +313,7 @@ func writeAgreeCSV(w io.Writer, rep *study.Agreement) error {
 			lo, hi = formatFloat(m.CI[0]), formatFloat(m.CI[1])
 		}
 		for _, pv := range metricParts(m.Value) {
-			rec := []string{q.Name, q.Type, scope, a, b, option, m.Metric, string(params), pv[0], pv[1], lo, hi}
+			rec := []string{q.Name, q.Type, scope, a, b, option, unit, m.Metric, string(params), pv[0], pv[1], lo, hi}
 			for i := range rec {
 				rec[i] = csvSafe(rec[i])
 			}
@@ -325,22 +325,33 @@ func writeAgreeCSV(w io.Writer, rep *study.Agreement) error {
 	}
 	for _, q := range rep.Questions {
 		for _, m := range q.Metrics {
-			if err := row(q, "question", "", "", "", m); err != nil {
+			if err := row(q, "question", "", "", "", "", m); err != nil {
 				return err
 			}
 		}
 		for _, p := range q.Pairs {
 			for _, m := range p.Metrics {
-				if err := row(q, "pair", p.A, p.B, "", m); err != nil {
+				if err := row(q, "pair", p.A, p.B, "", "", m); err != nil {
 					return err
 				}
 			}
 		}
 		for _, o := range q.Options {
 			for _, m := range o.Metrics {
-				if err := row(q, "option", "", "", o.Code, m); err != nil {
+				if err := row(q, "option", "", "", o.Code, "", m); err != nil {
 					return err
 				}
+			}
+		}
+		// Each pairable unit: 1 when its annotators agree, else 0.
+		for _, u := range q.UnitsDetail {
+			agree := 0.0
+			if u.Agree {
+				agree = 1
+			}
+			m := agreement.Metric{Metric: "unit_agreement", Params: map[string]any{"values": u.Values}, Value: agree}
+			if err := row(q, "unit", "", "", "", u.Unit, m); err != nil {
+				return err
 			}
 		}
 	}

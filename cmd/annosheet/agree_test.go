@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -332,4 +333,47 @@ func opaqueKey(t *testing.T, study string) map[string]string {
 		t.Fatal(err)
 	}
 	return m.OpaqueIDs
+}
+
+// TestAgreeCSV checks the CSV: a header, a row per value (question, pair,
+// option, unit), and a unit ID that a spreadsheet would take for a
+// formula quoted as text.
+func TestAgreeCSV(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	recs := filepath.Join(dir, "a.jsonl")
+	var b strings.Builder
+	for _, r := range []struct{ unit, ann, gaps string }{
+		{"=1+1", "ak", `["2"]`}, {"=1+1", "bt", `["2"]`}, {"u2", "ak", `["0"]`}, {"u2", "bt", `["1","3"]`},
+	} {
+		fmt.Fprintf(&b, `{"schema":"annosheet.annotation/1","template":{"name":"legal-gaps","version":1},"batch":"b01","unit":%q,"item":%q,"annotator":%q,"status":"complete","values":{"gaps":%s},"source":{"kind":"xlsx","file":"x.xlsx","sheet":"Annotate","rows":[2]},"problems":[]}`+"\n", r.unit, r.unit, r.ann, r.gaps)
+	}
+	if err := os.WriteFile(recs, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCLI(t, "agree", recs, "--csv", "-q", "gaps")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	rows, err := csv.NewReader(strings.NewReader(stdout)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(rows[0], ",") != "question,type,scope,annotator_a,annotator_b,option,unit,metric,params,part,value,ci_low,ci_high" {
+		t.Errorf("header %v", rows[0])
+	}
+	scopes := map[string]int{}
+	units := map[string]string{}
+	for _, r := range rows[1:] {
+		scopes[r[2]]++
+		if r[2] == "unit" {
+			units[r[6]] = r[10]
+		}
+	}
+	if scopes["question"] == 0 || scopes["pair"] == 0 || scopes["option"] == 0 || scopes["unit"] != 2 {
+		t.Errorf("rows by scope %v", scopes)
+	}
+	if units["'=1+1"] != "1" || units["u2"] != "0" {
+		t.Errorf("unit rows %v: want '=1+1 agreeing, quoted, and u2 not", units)
+	}
 }
