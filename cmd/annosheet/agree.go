@@ -230,9 +230,17 @@ func agreeRecords(ctx context.Context, opt agreeOptions, stderr io.Writer) (*tem
 // counts, then each metric at question level.
 func writeAgreeTable(w io.Writer, rep *study.Agreement) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "agreement of template %s version %d: %d records of %s compared", rep.Template.Name, rep.Template.Version, rep.Records.Used, strings.Join(rep.Records.Annotators, ", "))
+	fmt.Fprintf(&b, "agreement of template %s version %d: ", rep.Template.Name, rep.Template.Version)
+	if rep.Records.Used == 0 {
+		b.WriteString("no record to compare yet")
+	} else {
+		fmt.Fprintf(&b, "%d records of %s compared", rep.Records.Used, strings.Join(rep.Records.Annotators, ", "))
+	}
 	if rep.Records.Partial > 0 {
 		fmt.Fprintf(&b, "; %d partial left out (--include-partial counts them)", rep.Records.Partial)
+	}
+	if rep.Records.Empty > 0 {
+		fmt.Fprintf(&b, "; %d empty or missing", rep.Records.Empty)
 	}
 	b.WriteString("\n")
 	for _, q := range rep.Questions {
