@@ -74,7 +74,7 @@ func (t *Tally) Bar(width int) (complete, partial int) {
 // StatusSchema tags the status report.
 const StatusSchema = "annosheet.status/1"
 
-// Status is how far along a study is.
+// Status is how far along a study is, and its agreement so far.
 type Status struct {
 	Schema     string   `json:"schema"`
 	Batches    []*Tally `json:"batches"`

@@ -2,6 +2,7 @@ package study
 
 import (
 	"errors"
+	"slices"
 	"strings"
 
 	"github.com/annosheet/annosheet/agreement"
@@ -27,8 +28,9 @@ type StatusAgreement struct {
 	// Skipped are the questions agree says nothing about, with why.
 	Skipped []SkippedQuestion `json:"skipped,omitempty"`
 	// Note says why there is no agreement (Questions is empty): the
-	// template is not known, or the records cannot be compared as they
-	// are.
+	// template is not known, shuffled candidates are not back in their
+	// places (the study's manifest has the orders), or the records cannot
+	// be compared as they are.
 	Note string `json:"note,omitempty"`
 }
 
@@ -97,8 +99,13 @@ func agreementSoFar(res *Result) []StatusAgreement {
 			sa.Study = g.key.study
 		}
 		t := res.templateOf[g.key]
-		if t == nil {
+		switch {
+		case t == nil:
 			sa.Note = "the template " + g.key.id.Name + " of these records is not known"
+		case slices.ContainsFunc(g.recs, func(r *mapping.Annotation) bool { return r.Shuffled }):
+			sa.Note = "the answers are still on the candidates in the order shown; give the study's folder or manifest, which has the orders"
+		}
+		if sa.Note != "" {
 			out = append(out, sa)
 			continue
 		}
