@@ -9,6 +9,7 @@ import (
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/templates"
 )
 
 // PullOptions tune Pull.
@@ -49,6 +50,15 @@ type Result struct {
 	batchOf     map[string]batchKey            // a problem's file -> its study and batch
 	annotatorOf map[unitKey]string             // study, batch, unit -> annotator
 	studyOf     map[*mapping.Annotation]string // record -> its study
+	// templateOf is the template the workbooks of a study carry, which
+	// their records were read with, by study and template.
+	templateOf map[templateKey]*templates.Template
+}
+
+// templateKey is a template of a study.
+type templateKey struct {
+	study string
+	id    mapping.TemplateID
 }
 
 // NothingRead says that no workbook was read and no study named: every
@@ -119,7 +129,7 @@ type puller struct {
 // with a warning that names it. Several workbooks of one batch are merged
 // unit by unit (see Merge).
 func Pull(ctx context.Context, src *Sources, opt PullOptions) (*Result, error) {
-	p := &puller{src: src, opt: opt, res: &Result{batchOf: map[string]batchKey{}, studyOf: map[*mapping.Annotation]string{}}, orders: map[string]map[string][]string{}, opaque: map[string]map[string]string{},
+	p := &puller{src: src, opt: opt, res: &Result{batchOf: map[string]batchKey{}, studyOf: map[*mapping.Annotation]string{}, templateOf: map[templateKey]*templates.Template{}}, orders: map[string]map[string][]string{}, opaque: map[string]map[string]string{},
 		noted: map[batchKey]bool{}, copies: map[batchKey][]*copyOf{}, listed: map[batchKey]Ref{}, why: map[batchKey]string{}, cause: map[batchKey]error{}}
 	for _, m := range src.Manifests {
 		if opt.Template != "" && m.Template.Name != opt.Template {
@@ -302,6 +312,10 @@ func (p *puller) read(ctx context.Context, ref Ref) error {
 	p.note(bk)
 	p.res.batchOf[ref.Path] = bk
 	p.copies[bk] = append(p.copies[bk], &copyOf{Path: ref.Path, Pulled: pulled})
+	tk := templateKey{pulled.Meta.Study, mapping.TemplateID{Name: pulled.Template.Name, Version: pulled.Template.Version}}
+	if _, ok := p.res.templateOf[tk]; !ok {
+		p.res.templateOf[tk] = pulled.Template
+	}
 	p.res.Workbooks = append(p.res.Workbooks, Workbook{File: ref.Path, Template: pulled.Meta.Template, Batch: pulled.Meta.Batch, Study: pulled.Meta.Study, Units: len(pulled.Units)})
 	return nil
 }

@@ -74,7 +74,7 @@ func (t *Tally) Bar(width int) (complete, partial int) {
 // StatusSchema tags the status report.
 const StatusSchema = "annosheet.status/1"
 
-// Status is how far along a study is.
+// Status is how far along a study is, and its agreement so far.
 type Status struct {
 	Schema     string   `json:"schema"`
 	Batches    []*Tally `json:"batches"`
@@ -82,11 +82,17 @@ type Status struct {
 	Total      *Tally   `json:"total"`
 	// Conflicts are the units copies disagree on.
 	Conflicts []Conflict `json:"conflicts,omitempty"`
+	// Agreement is the agreement so far, one entry per study (and
+	// template) whose complete units overlap: absent when no unit has
+	// been completed by two or more annotators.
+	Agreement []StatusAgreement `json:"agreement,omitempty"`
 }
 
 // CountStatus groups a pull's records per batch and annotator (in the
 // order they come), and per annotator. In a shared workbook, units nobody
-// has claimed yet count under the annotator "".
+// has claimed yet count under the annotator "". When two or more
+// annotators have completed a unit, it adds the agreement so far, from
+// the same records and the template their workbooks carry.
 func CountStatus(res *Result) *Status {
 	// Batches of several studies may share IDs: a batch is its study's.
 	files := map[batchKey]string{}
@@ -166,5 +172,6 @@ func CountStatus(res *Result) *Status {
 			}
 		}
 	}
+	rep.Agreement = agreementSoFar(res)
 	return rep
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/urfave/cli/v2"
 	"golang.org/x/term"
 
+	"github.com/annosheet/annosheet/agreement"
 	"github.com/annosheet/annosheet/study"
 )
 
@@ -26,12 +27,17 @@ type statusOptions struct {
 func statusCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "status",
-		Usage:     "how far along a study is, per batch and per annotator",
+		Usage:     "how far along a study is, per batch and per annotator, and the agreement so far",
 		ArgsUsage: "SOURCE...",
 		Description: "Reads the workbooks as pull does (files, folders, spreadsheet links, a manifest) and\n" +
 			"counts, per batch and annotator, the units done (complete), partial, empty and\n" +
 			"missing. With a manifest, every unit the study expects is counted: a workbook not\n" +
 			"returned, another study's workbook, a deleted row all show as missing.\n\n" +
+			"Once two or more annotators have completed a unit, status adds the agreement so far:\n" +
+			"for each question, the headline metric that agree reports (on complete units), its\n" +
+			"value, and how many units two or more annotators gave a value; with several studies,\n" +
+			"one section per study. --json gives it under the key \"agreement\", which is absent\n" +
+			"while no unit overlaps. 'annosheet agree' gives every metric.\n\n" +
 			"Example:\n" +
 			"   annosheet status study/\n" +
 			"   annosheet status study/manifest.json --json",
@@ -104,6 +110,9 @@ func runStatusCounts(ctx context.Context, opt statusOptions, stdout, stderr io.W
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	if err := writeAgreementSoFar(stdout, rep); err != nil {
+		return err
+	}
 	for _, c := range rep.Conflicts {
 		fmt.Fprintln(stderr, "error: conflict: "+c.Error())
 	}
@@ -120,8 +129,90 @@ func batchLabel(t *study.Tally) string {
 	if t.Study == "" {
 		return t.Batch
 	}
-	if dir := filepath.Dir(t.Workbook); t.Workbook != "" && !strings.Contains(t.Workbook, "://") && dir != "." {
+	if dir, ok := workbookDir(t.Workbook); ok {
 		return dir + ": " + t.Batch
 	}
 	return "study " + t.Study + ": " + t.Batch
+}
+
+// workbookDir is the folder of a workbook file, when it has one to show
+// (not a spreadsheet link, nor the current folder).
+func workbookDir(workbook string) (string, bool) {
+	dir := filepath.Dir(workbook)
+	return dir, workbook != "" && !strings.Contains(workbook, "://") && dir != "."
+}
+
+// writeAgreementSoFar writes the agreement so far, when some unit has
+// been completed by two or more annotators: per study, a line per
+// question with its headline metric, its value (or "—" and why) and the
+// units pairable.
+func writeAgreementSoFar(w io.Writer, rep *study.Status) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, a := range rep.Agreement {
+		head := "agreement so far"
+		if a.Study != "" {
+			head += ", " + studyLabel(rep, a.Study)
+		}
+		fmt.Fprintf(tw, "\n%s (%s done by 2 or more annotators: %s)\n", head, plural(a.Overlap, "unit"), strings.Join(a.Annotators, ", "))
+		if a.Note != "" {
+			fmt.Fprintf(tw, "  not computed: %s\n", a.Note)
+		}
+		for _, q := range a.Questions {
+			value := numberText(q.Value)
+			if q.Value == nil {
+				value = "— " + q.Note
+			}
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s pairable\n", q.Name, metricLabel(q.Metric), value, plural(q.PairableUnits, "unit"))
+		}
+		for _, q := range a.Skipped {
+			fmt.Fprintf(tw, "  %s\tnot compared: %s\n", q.Name, q.Reason)
+		}
+	}
+	return tw.Flush()
+}
+
+// metricLabel names a metric briefly, its parameters in brackets:
+// "alpha (masi)", "percent agreement (trim_casefold)", "span F1 (labels,
+// exact)".
+func metricLabel(m agreement.Metric) string {
+	name := strings.ReplaceAll(m.Metric, "_", " ")
+	switch m.Metric {
+	case "krippendorff_alpha":
+		name = "alpha"
+	case "span_f1":
+		name = "span F1"
+	}
+	var params []string
+	for _, k := range sortedMapKeys(m.Params) {
+		switch v := m.Params[k].(type) {
+		case string:
+			params = append(params, v)
+		case bool:
+			if v {
+				params = append(params, k)
+			} else {
+				params = append(params, "no "+k)
+			}
+		default:
+			params = append(params, fmt.Sprintf("%s=%v", k, v))
+		}
+	}
+	if len(params) == 0 {
+		return name
+	}
+	return name + " (" + strings.Join(params, ", ") + ")"
+}
+
+// studyLabel names a study of several in the agreement section, as the
+// table names its batches: by the folder of its workbooks, or its ID.
+func studyLabel(rep *study.Status, id string) string {
+	for _, t := range rep.Batches {
+		if t.Study == id {
+			if dir, ok := workbookDir(t.Workbook); ok {
+				return dir
+			}
+			break
+		}
+	}
+	return "study " + id
 }
