@@ -1,0 +1,528 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/annosheet/annosheet/internal/testing/goldtest"
+	"github.com/annosheet/annosheet/internal/testing/testreaders"
+)
+
+// e2eReport is agree's JSON as the tests of this file read it: every
+// metric with its params and value as written (span metrics take a
+// boolean param, and PRF and Pearson values are objects).
+type e2eReport struct {
+	Schema  string `json:"schema"`
+	Records struct {
+		Used    int `json:"used"`
+		Partial int `json:"partial_left_out"`
+	} `json:"records"`
+	Questions []struct {
+		Name       string      `json:"name"`
+		Type       string      `json:"type"`
+		Units      int         `json:"units"`
+		Pairable   int         `json:"pairable"`
+		Annotators []string    `json:"annotators"`
+		Metrics    []e2eMetric `json:"metrics"`
+		Pairs      []struct {
+			A, B    string
+			Metrics []e2eMetric `json:"metrics"`
+		} `json:"pairs"`
+		UnitsDetail []struct {
+			Unit   string `json:"unit"`
+			Values int    `json:"values"`
+			Agree  bool   `json:"agree"`
+		} `json:"units_detail"`
+	} `json:"questions"`
+}
+
+type e2eMetric struct {
+	Metric string          `json:"metric"`
+	Params map[string]any  `json:"params"`
+	Value  json.RawMessage `json:"value"`
+	Note   string          `json:"note"`
+}
+
+// runAgreeJSON runs agree with --json and decodes its report.
+func runAgreeJSON(t *testing.T, args ...string) e2eReport {
+	t.Helper()
+	code, stdout, stderr := runCLI(t, append([]string{"agree", "--json"}, args...)...)
+	if code != 0 {
+		t.Fatalf("agree %v: exit %d: %s", args, code, stderr)
+	}
+	var rep e2eReport
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("agree %v: %v\n%s", args, err, stdout)
+	}
+	if rep.Schema != "annosheet.agreement/1" {
+		t.Errorf("schema %q", rep.Schema)
+	}
+	return rep
+}
+
+// question is the index of a question in the report, by name.
+func (r e2eReport) question(t *testing.T, name string) int {
+	t.Helper()
+	for i, q := range r.Questions {
+		if q.Name == name {
+			return i
+		}
+	}
+	t.Fatalf("the report has no question %s", name)
+	return -1
+}
+
+// find is a question's metric by name and params, compared as JSON (so
+// that {"labels": true} is not {"labels": "true"}); false when there is
+// none.
+func (r e2eReport) find(t *testing.T, question, name string, params map[string]any) (e2eMetric, bool) {
+	t.Helper()
+	want := string(mustJSON(params))
+	for _, m := range r.Questions[r.question(t, question)].Metrics {
+		if m.Metric == name && string(mustJSON(m.Params)) == want {
+			return m, true
+		}
+	}
+	return e2eMetric{}, false
+}
+
+// number is a question's metric that must be there with a number.
+func (r e2eReport) number(t *testing.T, question, name string, params map[string]any) float64 {
+	t.Helper()
+	m, ok := r.find(t, question, name, params)
+	if !ok {
+		t.Fatalf("%s: no %s %s", question, name, mustJSON(params))
+	}
+	var v *float64
+	if err := json.Unmarshal(m.Value, &v); err != nil || v == nil {
+		t.Fatalf("%s: %s %s has no number: %s (%s)", question, name, mustJSON(params), m.Value, m.Note)
+	}
+	return *v
+}
+
+// near checks a value agree reports against the one the test computed,
+// and logs both (go test -v shows them).
+func near(t *testing.T, what string, got, want float64) {
+	t.Helper()
+	if math.Abs(got-want) > 1e-12 {
+		t.Errorf("%s: %v, want %v", what, got, want)
+		return
+	}
+	t.Logf("%s: %v, want %v", what, got, want)
+}
+
+// prf is a question's metric whose value is precision, recall and F1.
+func (r e2eReport) prf(t *testing.T, question, name string, params map[string]any) (v struct{ Precision, Recall, F1 float64 }) {
+	t.Helper()
+	m, ok := r.find(t, question, name, params)
+	if !ok {
+		t.Fatalf("%s: no %s %s", question, name, mustJSON(params))
+	}
+	if err := json.Unmarshal(m.Value, &v); err != nil || string(m.Value) == "null" {
+		t.Fatalf("%s: %s %s has no value: %s (%s)", question, name, mustJSON(params), m.Value, m.Note)
+	}
+	return v
+}
+
+// sameFromRecords checks that agree on the records pull writes of a
+// study says what agree on the study says, byte for byte.
+func sameFromRecords(t *testing.T, study string) {
+	t.Helper()
+	_, fromStudy, _ := runCLI(t, "agree", study, "--json")
+	recs := filepath.Join(t.TempDir(), "records.jsonl")
+	if code, _, stderr := runCLI(t, "pull", study, "--out", recs); code != 0 {
+		t.Fatalf("pull: %s", stderr)
+	}
+	code, fromRecs, stderr := runCLI(t, "agree", recs, "--json")
+	if code != 0 || fromRecs != fromStudy {
+		t.Errorf("agree on pulled records (exit %d, %s) differs from agree on the study:\n%s\nthe study:\n%s", code, stderr, fromRecs, fromStudy)
+	}
+}
+
+// openpyxlFill is what an annotator's application does to a workbook:
+// openpyxl writes the cells of the Annotate sheet, typed (booleans,
+// numbers, text), and, when sort_by names a column, sorts the data rows
+// by it, last first, as a reader sorting their sheet would.
+const openpyxlFill = `
+import json, sys, openpyxl
+from openpyxl.utils import column_index_from_string
+spec = json.load(open(sys.argv[1]))
+wb = openpyxl.load_workbook(spec["path"])
+ws = wb["Annotate"]
+for cell, value in spec["cells"]:
+    ws[cell] = value
+if spec.get("sort_by"):
+    col = column_index_from_string(spec["sort_by"])
+    rows = [[c.value for c in r] for r in ws.iter_rows(min_row=2, max_row=ws.max_row)]
+    rows.sort(key=lambda r: str(r[col - 1] or ""), reverse=True)
+    for i, r in enumerate(rows):
+        for j, v in enumerate(r):
+            ws.cell(row=i + 2, column=j + 1).value = v  # value=None would leave the cell as it was
+wb.save(spec["path"])
+`
+
+// fillWithOpenpyxl writes cells (A1 name -> value) into a workbook with
+// openpyxl, and sorts its rows by column sortBy when it is not "".
+func fillWithOpenpyxl(t *testing.T, py, path string, cells [][2]any, sortBy string) {
+	t.Helper()
+	dir := t.TempDir()
+	script, spec := filepath.Join(dir, "fill.py"), filepath.Join(dir, "spec.json")
+	if err := os.WriteFile(script, []byte(openpyxlFill), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(spec, mustJSON(map[string]any{"path": path, "cells": cells, "sort_by": sortBy}), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(py, script, spec).CombinedOutput(); err != nil {
+		t.Fatalf("openpyxl: %v\n%s", err, out)
+	}
+}
+
+// layout reads a generated workbook's columns and units, and closes it:
+// the cells are written by openpyxl.
+func layout(t *testing.T, path string) *goldtest.Workbook {
+	t.Helper()
+	w, err := goldtest.OpenWorkbook(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.F.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+// qaRow is one answer row of a qa-span-errors block: the text copied
+// from the prediction ("" for missing information), the error type's
+// code, and the evidence (passage 0 for none).
+type qaRow struct {
+	span      string
+	code      string
+	passage   int
+	sentences []int
+}
+
+// qaUnit is what two annotators wrote on one question (unit): their rows,
+// whether each ticked Checked, and, counted by hand from the rows, how
+// many spans pair up between them under each span_f1 rule.
+type qaUnit struct {
+	unit string
+	rows [2][]qaRow // ak's, bt's
+	done [2]bool
+	// Pairs: exact with labels, exact without, overlap with labels,
+	// overlap without.
+	exactL, exactU, overL, overU int
+}
+
+// qaLabels are the labels of the error types the test uses, as the
+// dropdown shows them.
+var qaLabels = map[string]string{
+	"Irrelevant":              "Irrelevant",
+	"Incoherent":              "Incoherent",
+	"Unverifiable":            "Unverifiable Fact",
+	"Wrong-Grounding":         "Inconsistent Fact",
+	"Missing-Answer":          "Missing Answer",
+	"Missing-Minor-Auxiliary": "Missing Minor Auxiliary Information",
+}
+
+// TestAgreeQASpanErrors: a qa-span-errors study of two annotators with
+// overlap 2, filled with openpyxl with controlled disagreements; agree's
+// span F1 (exact and overlapping, with and without labels), its
+// exact-set agreement and α MASI of the error types, its agreement on
+// evidence per (unit, error type), and the units it says agree, checked
+// against values counted by hand from the rows written.
+func TestAgreeQASpanErrors(t *testing.T) {
+	t.Parallel()
+	py := testreaders.Openpyxl(t)
+	dir := t.TempDir()
+	out := filepath.Join(dir, "study")
+	if code, _, stderr := runCLI(t, "generate", "-t", "qa-span-errors", "-i", qaData, "-o", out, "--annotators", "ak,bt", "--overlap", "2"); code != 0 {
+		t.Fatalf("generate: %s", stderr)
+	}
+	both := [2]bool{true, true}
+	units := []qaUnit{
+		// The same two errors, the same types.
+		{unit: "q0000", done: both, rows: [2][]qaRow{
+			{{span: "American singer Ariana Grande was released on 13 June as the album's fourth single", code: "Incoherent"}, {span: "accompanied by a music video directed by Grant Singer", code: "Unverifiable"}},
+			{{span: "accompanied by a music video directed by Grant Singer", code: "Unverifiable"}, {span: "American singer Ariana Grande was released on 13 June as the album's fourth single", code: "Incoherent"}},
+		}, exactL: 2, exactU: 2, overL: 2, overU: 2},
+		// The same span, another type: it pairs only without labels.
+		{unit: "q0001", done: both, rows: [2][]qaRow{
+			{{span: "takes place in Pasadenadena, California", code: "Incoherent"}},
+			{{span: "takes place in Pasadenadena, California", code: "Unverifiable"}},
+		}, exactU: 1, overU: 1},
+		// ak marks an error bt does not (an inconsistent fact with evidence).
+		{unit: "q0002", done: both, rows: [2][]qaRow{
+			{{span: "His troops followed on January 3, 1777", code: "Unverifiable"}, {span: "On December 30, he crossed the Delaware River back into New Jersey", code: "Wrong-Grounding", passage: 1, sentences: []int{5}}},
+			{{span: "His troops followed on January 3, 1777", code: "Unverifiable"}},
+		}, exactL: 1, exactU: 1, overL: 1, overU: 1},
+		// ak finds nothing (Checked, no row); bt marks a span with an
+		// en dash in it.
+		{unit: "q0003", done: both, rows: [2][]qaRow{
+			nil,
+			{{span: "1937–1939 Disney's character is also known by her given name", code: "Incoherent"}},
+		}},
+		// Overlapping spans, not the same: one pair of the same type,
+		// one of different types.
+		{unit: "q0004", done: both, rows: [2][]qaRow{
+			{{span: "The 2015 series features Penny as an agent in training", code: "Unverifiable"}, {span: "Michelle Trachtenberg was portrayed Penny by Michelle Trachtenberg", code: "Incoherent"}},
+			{{span: "features Penny as an agent in training, with Tegan Moss as Penny", code: "Unverifiable"}, {span: "was portrayed Penny by Michelle Trachtenberg, and Caitlin Wachs as Penny", code: "Irrelevant"}},
+		}, overL: 1, overU: 2},
+		// Missing information (no span): the same type with other
+		// evidence, and a type only ak gives; one span both mark.
+		{unit: "q0005", done: both, rows: [2][]qaRow{
+			{{code: "Missing-Answer", passage: 1, sentences: []int{1, 2}}, {span: "The new album by American rock band The New Year was released on February 27, 2017", code: "Irrelevant"}, {code: "Missing-Minor-Auxiliary", passage: 2, sentences: []int{4}}},
+			{{span: "The new album by American rock band The New Year was released on February 27, 2017", code: "Irrelevant"}, {code: "Missing-Answer", passage: 1, sentences: []int{2, 3}}},
+		}, exactL: 1, exactU: 1, overL: 1, overU: 1},
+		// Both find nothing: they agree.
+		{unit: "q0006", done: both},
+		// Past an en dash (code points, not bytes): the same inconsistent
+		// fact with the same evidence, the same span, and a span inside
+		// the other's.
+		{unit: "q0007", done: both, rows: [2][]qaRow{
+			{{span: "winning their third Premier League title on 15 April 2018", code: "Wrong-Grounding", passage: 1, sentences: []int{3}}, {span: "second place Manchester United", code: "Unverifiable"}, {span: "the EFL Cup with a 3–0 win over Arsenal", code: "Unverifiable"}},
+			{{span: "the EFL Cup with a 3–0 win over Arsenal", code: "Unverifiable"}, {span: "place Manchester United", code: "Unverifiable"}, {span: "winning their third Premier League title on 15 April 2018", code: "Wrong-Grounding", passage: 1, sentences: []int{3}}},
+		}, exactL: 2, exactU: 2, overL: 3, overU: 3},
+		// Only ak finishes it: one value, not pairable.
+		{unit: "q0008", done: [2]bool{true, false}, rows: [2][]qaRow{
+			{{span: "It's also the third episode", code: "Incoherent"}},
+		}},
+		// bt marks a span but does not tick Checked: a partial unit,
+		// left out; ak's "nothing" is its one value.
+		{unit: "q0009", done: [2]bool{true, false}, rows: [2][]qaRow{
+			nil,
+			{{span: "in his third year at Hogwarts School of Witchcraft and Wizardry", code: "Irrelevant"}},
+		}},
+	}
+
+	recs, err := goldtest.ReadQA(qaData)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, who := range []string{"ak", "bt"} {
+		path := filepath.Join(out, "qa-span-errors-"+who+"-b01.xlsx")
+		w := layout(t, path)
+		var cells [][2]any
+		set := func(row int, key string, v any) {
+			cells = append(cells, [2]any{mustCell(t, w, row, key), v})
+		}
+		for _, u := range units {
+			rows := w.Rows[u.unit]
+			if len(u.rows[i]) > len(rows) {
+				t.Fatalf("%s: %d rows for %d answers", u.unit, len(rows), len(u.rows[i]))
+			}
+			for k, r := range u.rows[i] {
+				if r.span != "" {
+					set(rows[k], "q:span", r.span)
+				}
+				set(rows[k], "q:error_type", qaLabels[r.code])
+				if r.passage > 0 {
+					set(rows[k], "q:evidence#passage", r.passage)
+					set(rows[k], "q:evidence#sentences", joinSentences(r.sentences))
+				}
+			}
+			if u.done[i] {
+				set(rows[0], "q:checked", true)
+			}
+		}
+		fillWithOpenpyxl(t, py, path, cells, "")
+	}
+
+	// What agree must say, from the rows: spans at code-point offsets
+	// in the prediction, for the units both finished.
+	type span struct {
+		start, end int
+		code       string
+	}
+	spansOf := func(u qaUnit, i int) []span {
+		n, err := strconv.Atoi(strings.TrimPrefix(u.unit, "q"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pred := recs[n].Prediction1
+		var out []span
+		for _, r := range u.rows[i] {
+			if r.span == "" {
+				continue
+			}
+			if n := strings.Count(pred, r.span); n != 1 {
+				t.Fatalf("%s: %q is %d times in the prediction; the test copies text found once", u.unit, r.span, n)
+			}
+			start := utf8.RuneCountInString(pred[:strings.Index(pred, r.span)])
+			out = append(out, span{start, start + utf8.RuneCountInString(r.span), r.code})
+		}
+		return out
+	}
+	// Characters in common, as span_char_overlap_prf counts them: at
+	// each position, the smaller number of the two annotators' spans
+	// covering it (of the same type under hard, of any under soft).
+	common := func(a, b []span, hard bool) int {
+		end := 0
+		for _, s := range append(slices.Clone(a), b...) {
+			end = max(end, s.end)
+		}
+		n := 0
+		for p := range end {
+			cover := map[string][2]int{}
+			for i, list := range [][]span{a, b} {
+				for _, s := range list {
+					if s.start <= p && p < s.end {
+						k := ""
+						if hard {
+							k = s.code
+						}
+						c := cover[k]
+						c[i]++
+						cover[k] = c
+					}
+				}
+			}
+			for _, c := range cover {
+				n += min(c[0], c[1])
+			}
+		}
+		return n
+	}
+	var lenA, lenB, hard, soft int
+	var nA, nB, exactL, exactU, overL, overU, unitsWithValue, pairableUnits, agreeingTypes int
+	var typeSets [][]any
+	evidence := map[string][2]*[]string{} // "unit / code" -> each annotator's sentences
+	var evidenceUnits [][]any
+	for _, u := range units {
+		if u.done[0] || u.done[1] {
+			unitsWithValue++
+		}
+		if !u.done[0] || !u.done[1] {
+			continue
+		}
+		pairableUnits++
+		a, b := spansOf(u, 0), spansOf(u, 1)
+		nA += len(a)
+		nB += len(b)
+		for _, s := range a {
+			lenA += s.end - s.start
+		}
+		for _, s := range b {
+			lenB += s.end - s.start
+		}
+		hard += common(a, b, true)
+		soft += common(a, b, false)
+		exactL += u.exactL
+		exactU += u.exactU
+		overL += u.overL
+		overU += u.overU
+		var sets [2][]string
+		for i := range 2 {
+			sets[i] = []string{}
+			for _, r := range u.rows[i] {
+				if !slices.Contains(sets[i], r.code) {
+					sets[i] = append(sets[i], r.code)
+				}
+				k := u.unit + " / " + r.code
+				e := evidence[k]
+				if e[i] == nil {
+					e[i] = &[]string{}
+				}
+				for _, s := range r.sentences {
+					*e[i] = append(*e[i], fmt.Sprintf("%d:%d", r.passage, s))
+				}
+				evidence[k] = e
+			}
+			slices.Sort(sets[i])
+		}
+		if slices.Equal(sets[0], sets[1]) {
+			agreeingTypes++
+		}
+		typeSets = append(typeSets, []any{sets[0], sets[1]})
+	}
+	evidencePairs, evidenceAgree := 0, 0
+	for _, k := range slices.Sorted(mapKeys(evidence)) {
+		e := evidence[k]
+		if e[0] == nil || e[1] == nil {
+			continue
+		}
+		a, b := slices.Sorted(slices.Values(*e[0])), slices.Sorted(slices.Values(*e[1]))
+		evidencePairs++
+		if slices.Equal(a, b) {
+			evidenceAgree++
+		}
+		evidenceUnits = append(evidenceUnits, []any{a, b})
+	}
+	// The hand count, so that a change of the rows above that the
+	// pair counts do not follow shows here.
+	if nA != 11 || nB != 11 || exactL != 6 || exactU != 7 || overL != 8 || overU != 10 || pairableUnits != 8 || unitsWithValue != 10 || agreeingTypes != 3 || evidencePairs != 8 || evidenceAgree != 7 {
+		t.Fatalf("hand count: %d and %d spans; pairs exact %d/%d, overlap %d/%d; %d pairable units of %d, %d agreeing on types; evidence %d of %d",
+			nA, nB, exactL, exactU, overL, overU, pairableUnits, unitsWithValue, agreeingTypes, evidenceAgree, evidencePairs)
+	}
+
+	rep := runAgreeJSON(t, out)
+	if rep.Records.Partial != 1 {
+		t.Errorf("%d partial records left out, want 1 (bt's q0009)", rep.Records.Partial)
+	}
+	q := rep.Questions[rep.question(t, "errors")]
+	if q.Type != "span" || q.Units != unitsWithValue || q.Pairable != 2*pairableUnits || !slices.Equal(q.Annotators, []string{"ak", "bt"}) {
+		t.Errorf("errors: type %s, %d units, %d pairable, annotators %v; want span, %d, %d, [ak bt]", q.Type, q.Units, q.Pairable, q.Annotators, unitsWithValue, 2*pairableUnits)
+	}
+	f1 := func(pairs int) float64 { return 2 * float64(pairs) / float64(nA+nB) }
+	for _, c := range []struct {
+		match  string
+		labels bool
+		want   float64
+	}{
+		{"exact", true, f1(exactL)},   // 12/22
+		{"exact", false, f1(exactU)},  // 14/22
+		{"overlap", true, f1(overL)},  // 16/22
+		{"overlap", false, f1(overU)}, // 20/22
+	} {
+		params := map[string]any{"match": c.match, "labels": c.labels}
+		near(t, "span_f1 "+string(mustJSON(params)), rep.number(t, "errors", "span_f1", params), c.want)
+	}
+	// ak, first in sorted order, is the reference; bt the hypothesis.
+	for _, c := range []struct {
+		match string
+		chars int
+	}{{"hard", hard}, {"soft", soft}} {
+		params := map[string]any{"match": c.match, "reference": "ak", "hypothesis": "bt"}
+		got := rep.prf(t, "errors", "span_char_overlap_prf", params)
+		what := "span_char_overlap_prf " + string(mustJSON(params))
+		near(t, what+" precision", got.Precision, float64(c.chars)/float64(lenB))
+		near(t, what+" recall", got.Recall, float64(c.chars)/float64(lenA))
+		near(t, what+" F1", got.F1, 2*float64(c.chars)/float64(lenA+lenB))
+	}
+	agree := map[string]bool{}
+	for _, d := range q.UnitsDetail {
+		agree[d.Unit] = d.Agree
+	}
+	// q0006: both marked nothing; q0000: the same spans in another row
+	// order; q0005: the same span, the missing information aside.
+	want := map[string]bool{"q0000": true, "q0001": false, "q0002": false, "q0003": false, "q0004": false, "q0005": true, "q0006": true, "q0007": false}
+	if fmt.Sprint(agree) != fmt.Sprint(want) {
+		t.Errorf("units agreeing on spans: %v, want %v (q0008 and q0009, which only ak finished, are not pairable)", agree, want)
+	}
+
+	near(t, "exact-set agreement of the error types (3/8)", rep.number(t, "error_type", "percent_agreement", map[string]any{}), float64(agreeingTypes)/float64(pairableUnits))
+	near(t, "α MASI of the error types", rep.number(t, "error_type", "krippendorff_alpha", map[string]any{"distance": "masi"}), alpha(typeSets, masi))
+	if q := rep.Questions[rep.question(t, "evidence")]; q.Pairable != 2*evidencePairs {
+		t.Errorf("evidence: %d pairable values, want %d", q.Pairable, 2*evidencePairs)
+	}
+	near(t, "evidence agreement per (unit, error type) (7/8)", rep.number(t, "evidence", "percent_agreement", map[string]any{}), float64(evidenceAgree)/float64(evidencePairs))
+	near(t, "α MASI of the evidence", rep.number(t, "evidence", "krippendorff_alpha", map[string]any{"distance": "masi"}), alpha(evidenceUnits, masi))
+	sameFromRecords(t, out)
+}
+
+func joinSentences(ns []int) string {
+	var s []string
+	for _, n := range ns {
+		s = append(s, strconv.Itoa(n))
+	}
+	return strings.Join(s, ", ")
+}
