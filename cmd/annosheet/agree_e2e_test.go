@@ -526,3 +526,135 @@ func joinSentences(ns []int) string {
 	}
 	return strings.Join(s, ", ")
 }
+
+// TestAgreeFactgenie: a factgenie-meta-eval study of two annotators with
+// overlap 2 (units are error spans, named by the anonymised evaluator:
+// "…/S3#A1"), filled with openpyxl with controlled disagreement, bt's
+// rows then sorted last first; α nominal, percent agreement and Cohen's
+// κ of span_ok and explanation_ok checked against values computed pair
+// by pair, units paired by their ID across the two workbooks.
+func TestAgreeFactgenie(t *testing.T) {
+	t.Parallel()
+	py := testreaders.Openpyxl(t)
+	dir := t.TempDir()
+	out := filepath.Join(dir, "study")
+	if code, _, stderr := runCLI(t, "generate", "-t", "factgenie-meta-eval", "-i", fgData, "-o", out, "--annotators", "ak,bt", "--overlap", "2", "--seed", "1"); code != 0 {
+		t.Fatalf("generate: %s", stderr)
+	}
+	const answered = 30 // units both judge; one more only ak judges
+	spanOK := []string{"Error", "Not an error", "No span given", "Hallucination"}
+	expl := []string{"Correct", "Partially correct", "Incomplete", "Vague", "Incorrect"}
+	// answer is an annotator's answers to the n-th unit in sorted order:
+	// bt disagrees on span_ok on every fourth unit and on the
+	// explanation on every third.
+	answer := func(who, n int) (string, string) {
+		s := spanOK[[]int{0, 0, 1, 0, 2, 0, 3, 1}[n%8]]
+		if who == 1 && n%4 == 1 {
+			s = spanOK[(slices.Index(spanOK, s)+1)%len(spanOK)]
+		}
+		if s == "Not an error" {
+			return s, "Not an error" // as the template's rule asks
+		}
+		e := n % len(expl)
+		if who == 1 && n%3 == 0 {
+			e = (e + 2) % len(expl)
+		}
+		return s, expl[e]
+	}
+	var order []string
+	for who, name := range []string{"ak", "bt"} {
+		path := filepath.Join(out, "factgenie-meta-eval-"+name+"-b01.xlsx")
+		w := layout(t, path)
+		units := slices.Sorted(slices.Values(w.Units))
+		if order == nil {
+			order = units
+		} else if !slices.Equal(order, units) {
+			t.Fatalf("the two workbooks have other units")
+		}
+		if !strings.Contains(units[0], "#A") {
+			t.Fatalf("unit %s is not named by its anonymised evaluator", units[0])
+		}
+		n := answered
+		if who == 0 {
+			n++
+		}
+		var cells [][2]any
+		for i, u := range units[:n] {
+			s, e := answer(who, i)
+			row := w.Rows[u][0]
+			cells = append(cells, [2]any{mustCell(t, w, row, "q:span_ok"), s}, [2]any{mustCell(t, w, row, "q:explanation_ok"), e})
+		}
+		sortBy := ""
+		if name == "bt" {
+			// bt's rows in another order: pairing is by unit ID, not
+			// by place.
+			c, err := w.Cell(1, "unit")
+			if err != nil {
+				t.Fatal(err)
+			}
+			sortBy = strings.TrimRight(c, "0123456789")
+		}
+		fillWithOpenpyxl(t, py, path, cells, sortBy)
+	}
+
+	rep := runAgreeJSON(t, out)
+	for k, question := range []string{"span_ok", "explanation_ok"} {
+		var units [][]any
+		agreeing := 0
+		var a, b []string
+		for i := range answered {
+			var v [2]string
+			for who := range 2 {
+				s, e := answer(who, i)
+				v[who] = []string{s, e}[k]
+			}
+			units = append(units, []any{v[0], v[1]})
+			a, b = append(a, v[0]), append(b, v[1])
+			if v[0] == v[1] {
+				agreeing++
+			}
+		}
+		q := rep.Questions[rep.question(t, question)]
+		if q.Units != answered+1 || q.Pairable != 2*answered {
+			t.Errorf("%s: %d units, %d pairable; want %d and %d: units not paired by ID across the workbooks?", question, q.Units, q.Pairable, answered+1, 2*answered)
+		}
+		var detail []string
+		for _, d := range q.UnitsDetail {
+			detail = append(detail, d.Unit)
+		}
+		if !slices.Equal(detail, order[:answered]) {
+			t.Errorf("%s: pairable units %v, want %v", question, detail, order[:answered])
+		}
+		nominal := func(x, y any) float64 {
+			if x == y {
+				return 0
+			}
+			return 1
+		}
+		near(t, question+": α nominal", rep.number(t, question, "krippendorff_alpha", map[string]any{"level": "nominal"}), alpha(units, nominal))
+		near(t, fmt.Sprintf("%s: percent agreement (%d/%d)", question, agreeing, answered), rep.number(t, question, "percent_agreement", map[string]any{}), float64(agreeing)/answered)
+		near(t, question+": Cohen's κ", rep.number(t, question, "cohen_kappa", map[string]any{"weights": "none"}), cohenKappa(a, b))
+	}
+	sameFromRecords(t, out)
+}
+
+// cohenKappa is Cohen's κ of two annotators' codes, from its definition:
+// (p_o - p_e) / (1 - p_e), p_e from each annotator's own marginals.
+func cohenKappa(a, b []string) float64 {
+	n := float64(len(a))
+	var po float64
+	ca, cb := map[string]float64{}, map[string]float64{}
+	for i := range a {
+		if a[i] == b[i] {
+			po++
+		}
+		ca[a[i]]++
+		cb[b[i]]++
+	}
+	po /= n
+	var pe float64
+	for _, c := range slices.Sorted(mapKeys(ca)) {
+		pe += ca[c] / n * cb[c] / n
+	}
+	return (po - pe) / (1 - pe)
+}
