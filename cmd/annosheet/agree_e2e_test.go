@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -657,4 +658,208 @@ func cohenKappa(a, b []string) float64 {
 		pe += ca[c] / n * cb[c] / n
 	}
 	return (po - pe) / (1 - pe)
+}
+
+// refCaseDirs hold the published agreement cases: the shared set beside
+// the repository (in CI), and the agreement package's copy of it, so
+// that the test runs without it. A case in both is run once, by id.
+var refCaseDirs = []string{
+	filepath.Join("..", "..", "..", "shared", "agreement"),
+	filepath.Join("..", "..", "agreement", "testdata", "reference"),
+}
+
+// pipelineCase is a published case as the shared set's README describes
+// it.
+type pipelineCase struct {
+	ID            string          `json:"id"`
+	QuestionTypes []string        `json:"question_types"`
+	Metric        string          `json:"metric"`
+	Params        map[string]any  `json:"params"`
+	Data          json.RawMessage `json:"data"`
+	Expected      json.RawMessage `json:"expected"`
+	Tolerance     float64         `json:"tolerance"`
+}
+
+// pipelineData is a case's data in the matrix format, with the
+// categories some cases give beside it.
+type pipelineData struct {
+	Format      string   `json:"format"`
+	Coders      []string `json:"coders"`
+	Units       []string `json:"units"`
+	Matrix      [][]any  `json:"matrix"`
+	Contingency struct {
+		Categories []any `json:"categories"`
+	} `json:"contingency"`
+	Counts struct {
+		Categories []any `json:"categories"`
+	} `json:"counts"`
+}
+
+// TestAgreeReferenceCases runs every published case whose data is a
+// matrix through the whole pipeline: its data as the records pull
+// writes, of a template written here (a choice question with the case's
+// categories as options, or a scale from the smallest value to the
+// largest for a scale case), then `annosheet agree records.jsonl
+// --template FILE --json`, the case's metric found by name and params,
+// and compared with the published value within the case's tolerance.
+func TestAgreeReferenceCases(t *testing.T) {
+	t.Parallel()
+	var files []string
+	for _, dir := range refCaseDirs {
+		if _, err := os.Stat(dir); err != nil {
+			t.Logf("%s is absent: its cases are not run from there", dir)
+			continue
+		}
+		found, err := filepath.Glob(filepath.Join(dir, "*.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, found...)
+	}
+	if len(files) == 0 {
+		t.Skipf("no reference case in %v", refCaseDirs)
+	}
+	seen := map[string]bool{}
+	for _, file := range files {
+		var c pipelineCase
+		d := json.NewDecoder(bytes.NewReader(readBytes(t, file)))
+		d.UseNumber()
+		if err := d.Decode(&c); err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		if seen[c.ID] {
+			continue
+		}
+		seen[c.ID] = true
+		var format struct{ Format string }
+		if err := json.Unmarshal(c.Data, &format); err != nil {
+			t.Fatalf("%s: data: %v", file, err)
+		}
+		if format.Format != "matrix" {
+			t.Logf("%s: data in format %s, not a matrix: not run through the pipeline here", c.ID, format.Format)
+			continue
+		}
+		var data pipelineData
+		d = json.NewDecoder(bytes.NewReader(c.Data))
+		d.UseNumber()
+		if err := d.Decode(&data); err != nil {
+			t.Fatalf("%s: data: %v", file, err)
+		}
+		t.Run(c.ID, func(t *testing.T) {
+			t.Parallel()
+			runReferenceCase(t, c, data)
+		})
+	}
+}
+
+func runReferenceCase(t *testing.T, c pipelineCase, data pipelineData) {
+	dir := t.TempDir()
+	scale := slices.Contains(c.QuestionTypes, "scale")
+	code := func(v any) string { return fmt.Sprint(v) }
+	var question string
+	if scale {
+		lo, hi := math.MaxInt, math.MinInt
+		for _, row := range data.Matrix {
+			for _, v := range row {
+				if v == nil {
+					continue
+				}
+				n, err := v.(json.Number).Int64()
+				if err != nil {
+					t.Skipf("value %v: a scale holds whole numbers; agree cannot represent this case", v)
+				}
+				lo, hi = min(lo, int(n)), max(hi, int(n))
+			}
+		}
+		question = fmt.Sprintf("    type: scale\n    min: %d\n    max: %d\n", lo, hi)
+	} else {
+		// The case's categories in their order: given as a param, beside
+		// the data, or else the values found, sorted.
+		var cats []any
+		switch {
+		case c.Params["categories"] != nil:
+			cats = c.Params["categories"].([]any)
+		case data.Contingency.Categories != nil:
+			cats = data.Contingency.Categories
+		case data.Counts.Categories != nil:
+			cats = data.Counts.Categories
+		default:
+			for _, row := range data.Matrix {
+				for _, v := range row {
+					if v != nil && !slices.Contains(cats, v) {
+						cats = append(cats, v)
+					}
+				}
+			}
+			slices.SortFunc(cats, func(a, b any) int { return strings.Compare(code(a), code(b)) })
+		}
+		question = "    type: choice\n    options:\n"
+		for _, v := range cats {
+			question += fmt.Sprintf("      - code: %s\n", mustJSON(code(v)))
+		}
+	}
+	tmpl := filepath.Join(dir, "case.yaml")
+	write(t, tmpl, "name: reference-case\nversion: 1\ntitle: "+string(mustJSON(c.ID))+"\ninstructions: Answer each unit.\n"+
+		"input:\n  format: jsonl\n  id: \"{id}\"\nrows:\n  per: record\n"+
+		"context:\n  - name: text\n    header: Text\n    path: text\n"+
+		"questions:\n  - name: answer\n    header: Answer\n"+question)
+
+	var lines []string
+	for i, unit := range data.Units {
+		for j, coder := range data.Coders {
+			v := data.Matrix[i][j]
+			if v == nil {
+				continue // that annotator did not do the unit
+			}
+			var value any = code(v)
+			if scale {
+				value, _ = v.(json.Number).Int64()
+			}
+			lines = append(lines, string(mustJSON(map[string]any{
+				"schema": "annosheet.annotation/1", "template": map[string]any{"name": "reference-case", "version": 1},
+				"unit": unit, "item": unit, "annotator": coder, "status": "complete",
+				"values": map[string]any{"answer": value},
+			})))
+		}
+	}
+	recs := filepath.Join(dir, "records.jsonl")
+	write(t, recs, strings.Join(lines, "\n")+"\n")
+
+	rep := runAgreeJSON(t, recs, "--template", tmpl)
+	// The params agree reports the metric under: the case's, less the
+	// categories, which are the question's options. agree writes every
+	// param explicitly; a case that leaves the weights out means the
+	// unweighted statistic.
+	params := map[string]any{}
+	for k, v := range c.Params {
+		if k != "categories" {
+			params[k] = v
+		}
+	}
+	switch c.Metric {
+	case "cohen_kappa", "fleiss_kappa", "gwet_ac2":
+		if _, ok := params["weights"]; !ok {
+			params["weights"] = "none"
+			t.Logf("%s gives %s with params %s; agree reports the unweighted statistic under %s", c.ID, c.Metric, mustJSON(c.Params), mustJSON(params))
+		}
+	}
+	m, ok := rep.find(t, "answer", c.Metric, params)
+	if !ok {
+		var have []string
+		for _, m := range rep.Questions[0].Metrics {
+			have = append(have, m.Metric+" "+string(mustJSON(m.Params)))
+		}
+		t.Fatalf("agree does not report %s %s for a %s question; it reports %s", c.Metric, mustJSON(params), strings.Join(c.QuestionTypes, "/"), strings.Join(have, ", "))
+	}
+	var got, want float64
+	if err := json.Unmarshal(m.Value, &got); err != nil {
+		t.Fatalf("%s %s: value %s (%s)", c.Metric, mustJSON(params), m.Value, m.Note)
+	}
+	if err := json.Unmarshal(c.Expected, &want); err != nil {
+		t.Fatalf("expected %s: %v", c.Expected, err)
+	}
+	if math.Abs(got-want) > c.Tolerance {
+		t.Errorf("%s %s: %v, published %v (tolerance %v)", c.Metric, mustJSON(params), got, want, c.Tolerance)
+	}
+	t.Logf("%s %s: %v, published %v", c.Metric, mustJSON(params), got, want)
 }
