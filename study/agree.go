@@ -333,7 +333,10 @@ func (g grid) table() agreement.Table {
 	return t
 }
 
-// unitTable is the table of a question answered once per unit.
+// unitTable is the table of a question answered once per unit. A
+// multi-label question without a value on a complete record was left
+// with nothing selected (its boxes blank): the empty selection, an
+// answer, as export writes it.
 func unitTable(q *templates.Question, recs []*mapping.Annotation, coders []string) tableData {
 	g := newGrid(coders)
 	td := tableData{kind: q.Type, options: optionCodes(q)}
@@ -346,6 +349,9 @@ func unitTable(q *templates.Question, recs []*mapping.Annotation, coders []strin
 	for _, r := range recs {
 		v, ok := r.Values[q.Name]
 		if !ok {
+			if q.Type == templates.TypeMulti && r.Status == mapping.StatusComplete {
+				g.set(r.Unit, r.Annotator, agreement.Value{Set: []string{}})
+			}
 			continue
 		}
 		if val, ok := tableValue(q, v); ok {

@@ -533,7 +533,9 @@ func joinSentences(ns []int) string {
 // "…/S3#A1"), filled with openpyxl with controlled disagreement, bt's
 // rows then sorted last first; α nominal, percent agreement and Cohen's
 // κ of span_ok and explanation_ok checked against values computed pair
-// by pair, units paired by their ID across the two workbooks.
+// by pair, units paired by their ID across the two workbooks; and the
+// flags' exact-set agreement and α MASI, boxes left blank on a judged
+// span being the empty selection.
 func TestAgreeFactgenie(t *testing.T) {
 	t.Parallel()
 	py := testreaders.Openpyxl(t)
@@ -562,6 +564,24 @@ func TestAgreeFactgenie(t *testing.T) {
 		}
 		return s, expl[e]
 	}
+	// flags are the boxes an annotator ticks on the n-th unit; most
+	// units get none, which is an answer: nothing to flag. bt ticks a
+	// second box on every tenth unit, and one box ak never ticks on
+	// unit 7.
+	flags := func(who, n int) []string {
+		out := []string{}
+		if n%5 == 0 {
+			out = append(out, "Too strict")
+		}
+		if who == 1 && n%10 == 0 {
+			out = append(out, "Repeated")
+		}
+		if who == 1 && n == 7 {
+			out = append(out, "Not aspect related")
+		}
+		slices.Sort(out)
+		return out
+	}
 	var order []string
 	for who, name := range []string{"ak", "bt"} {
 		path := filepath.Join(out, "factgenie-meta-eval-"+name+"-b01.xlsx")
@@ -584,6 +604,9 @@ func TestAgreeFactgenie(t *testing.T) {
 			s, e := answer(who, i)
 			row := w.Rows[u][0]
 			cells = append(cells, [2]any{mustCell(t, w, row, "q:span_ok"), s}, [2]any{mustCell(t, w, row, "q:explanation_ok"), e})
+			for _, f := range flags(who, i) {
+				cells = append(cells, [2]any{mustCell(t, w, row, "q:flags="+f), true})
+			}
 		}
 		sortBy := ""
 		if name == "bt" {
@@ -636,6 +659,23 @@ func TestAgreeFactgenie(t *testing.T) {
 		near(t, fmt.Sprintf("%s: percent agreement (%d/%d)", question, agreeing, answered), rep.number(t, question, "percent_agreement", map[string]any{}), float64(agreeing)/answered)
 		near(t, question+": Cohen's κ", rep.number(t, question, "cohen_kappa", map[string]any{"weights": "none"}), cohenKappa(a, b))
 	}
+	// The flags, a box ticked or not: boxes left blank on a judged
+	// span are the empty selection, an answer, as export writes it
+	// (flags: []).
+	var sets [][]any
+	agreeing := 0
+	for i := range answered {
+		a, b := flags(0, i), flags(1, i)
+		sets = append(sets, []any{a, b})
+		if slices.Equal(a, b) {
+			agreeing++
+		}
+	}
+	if q := rep.Questions[rep.question(t, "flags")]; q.Units != answered+1 || q.Pairable != 2*answered {
+		t.Errorf("flags: %d units, %d pairable; want %d and %d: boxes left blank on a judged span are no selection, an answer", q.Units, q.Pairable, answered+1, 2*answered)
+	}
+	near(t, fmt.Sprintf("flags: exact-set agreement (%d/%d)", agreeing, answered), rep.number(t, "flags", "percent_agreement", map[string]any{}), float64(agreeing)/answered)
+	near(t, "flags: α MASI", rep.number(t, "flags", "krippendorff_alpha", map[string]any{"distance": "masi"}), alpha(sets, masi))
 	sameFromRecords(t, out)
 }
 
