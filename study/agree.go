@@ -131,7 +131,7 @@ func Agree(t *templates.Template, recs []*mapping.Annotation, opt AgreeOptions) 
 				compared: "the set of " + q.Header + " codes that a unit's rows give"}
 		case rowScoped && q.Type == templates.TypeEvidence && t.Rows.Label != "":
 			td = tableData{kind: templates.TypeEvidence, table: evidenceByLabel(used, coders),
-				compared: "the evidence of each (unit, " + t.QuestionByName(t.Rows.Label).Header + ") pair, where both annotators give that type"}
+				compared: "the evidence of each (unit, " + t.QuestionByName(t.Rows.Label).Header + ") pair that annotators give, where any of them gives evidence"}
 		case rowScoped:
 			out.Skipped = append(out.Skipped, SkippedQuestion{Name: q.Name, Reason: "asked on every row of a block: its answers have no unit-level value to pair"})
 			continue
@@ -379,7 +379,10 @@ func (g grid) table() agreement.Table {
 	return t
 }
 
-// unitTable is the table of a question answered once per unit.
+// unitTable is the table of a question answered once per unit. A
+// multi-label question without a value on a complete record was left
+// with nothing selected (its boxes blank): the empty selection, an
+// answer, as export writes it.
 func unitTable(q *templates.Question, set *recordSet) tableData {
 	td := tableData{kind: q.Type, options: optionCodes(q)}
 	if q.Type == templates.TypeBool {
@@ -394,6 +397,9 @@ func unitTable(q *templates.Question, set *recordSet) tableData {
 	cells := make([]*agreement.Value, len(set.units)*nc)
 	for i, r := range set.recs {
 		v, ok := r.Values[q.Name]
+		if !ok && q.Type == templates.TypeMulti && r.Status == mapping.StatusComplete {
+			v, ok = []string{}, true
+		}
 		if !ok {
 			continue
 		}
@@ -592,7 +598,8 @@ func labelSets(recs []*mapping.Annotation, coders []string) agreement.Table {
 
 // evidenceByLabel is the evidence of each (unit, label) pair: the union
 // of the evidence of the unit's rows of that label. An annotator who gave
-// no row of that label has no value there.
+// no row of that label has no value there; a pair where no annotator
+// gives evidence is left out.
 func evidenceByLabel(recs []*mapping.Annotation, coders []string) agreement.Table {
 	g := newGrid(coders)
 	for _, r := range recs {
@@ -616,5 +623,11 @@ func evidenceByLabel(recs []*mapping.Annotation, coders []string) agreement.Tabl
 			g.set(r.Unit+" / "+l, r.Annotator, agreement.Value{Set: slices.Compact(set)})
 		}
 	}
-	return g.table()
+	// A pair where nobody gives evidence says nothing about evidence
+	// (most types take none): it is left out, not counted as agreement.
+	t := g.table()
+	t.Units = slices.DeleteFunc(t.Units, func(u agreement.Unit) bool {
+		return !slices.ContainsFunc(u.Values, func(v *agreement.Value) bool { return v != nil && len(v.Set) > 0 })
+	})
+	return t
 }

@@ -60,6 +60,7 @@ func TestAgreeTables(t *testing.T) {
 	t.Parallel()
 	pref := builtin(t, "preference-likert")
 	legal := builtin(t, "legal-gaps")
+	fg := builtin(t, "factgenie-meta-eval")
 	cases := []struct {
 		name     string
 		tp       *templates.Template
@@ -106,6 +107,20 @@ func TestAgreeTables(t *testing.T) {
 			},
 			coders: []string{"ak", "bt"},
 			want:   map[string][]string{"g2": {"{1}", "{1}"}},
+		},
+		{
+			name: "boxes left blank on a complete unit select nothing; on a partial one they are no answer", tp: fg, question: "flags", opt: AgreeOptions{IncludePartial: true},
+			recs: func(tp *templates.Template) []*mapping.Annotation {
+				judged := map[string]any{"span_ok": "Error", "explanation_ok": "Correct"}
+				return []*mapping.Annotation{
+					arec(tp, "s1", "ak", "complete", judged),
+					arec(tp, "s1", "bt", "complete", map[string]any{"span_ok": "Error", "explanation_ok": "Correct", "flags": []string{"Too strict"}}),
+					arec(tp, "s2", "ak", "partial", map[string]any{"span_ok": "Error"}),
+					arec(tp, "s2", "bt", "complete", judged),
+				}
+			},
+			coders: []string{"ak", "bt"},
+			want:   map[string][]string{"s1": {"{}", "{Too strict}"}, "s2": {"-", "{}"}},
 		},
 		{
 			name: "annotators narrowed", tp: legal, question: "gaps", opt: AgreeOptions{Annotators: []string{"ak", "cm"}},
@@ -212,9 +227,7 @@ func TestAgreeBlockTables(t *testing.T) {
 		t.Errorf("error types (-want +got):\n%s", d)
 	}
 	if d := cmp.Diff(map[string][]string{
-		"q1 / Irrelevant":     {"{}", "{}"},
 		"q1 / Missing-Answer": {"{1:1,1:2}", "{1:1}"},
-		"q2 / Redundant":      {"-", "{}"},
 	}, cells(evidenceByLabel(set.recs, n.Annotators))); d != "" {
 		t.Errorf("evidence (-want +got):\n%s", d)
 	}

@@ -43,7 +43,9 @@ def main(path, ops_path):
             rows.sort(key=lambda r: str(r[col - 1] or ""), reverse=op.get("reverse", False))
             for i, r in enumerate(rows):
                 for j, v in enumerate(r):
-                    ws.cell(row=i + 2, column=j + 1, value=v)
+                    # cell(..., value=None) leaves a cell as it was:
+                    # assigning clears the empty ones too.
+                    ws.cell(row=i + 2, column=j + 1).value = v
         elif kind == "insert_col":
             idx = column_index_from_string(op["before"])
             ws.insert_cols(idx)
