@@ -43,13 +43,13 @@ type AgreeOptions struct {
 // Agreement is a study's agreement, question by question, as agree
 // writes it (schema annosheet.agreement/1).
 type Agreement struct {
-	Schema    string               `json:"schema"`
-	Template  mapping.TemplateID   `json:"template"`
-	Records   AgreeRecords         `json:"records"`
-	Questions []QuestionAgreement  `json:"questions"`
-	Skipped   []SkippedQuestion    `json:"skipped,omitempty"`
-	options   AgreeOptions         // as asked
-	tables    map[string]tableData // by question, for intervals
+	Schema    string              `json:"schema"`
+	Template  mapping.TemplateID  `json:"template"`
+	Records   AgreeRecords        `json:"records"`
+	Questions []QuestionAgreement `json:"questions"`
+	Skipped   []SkippedQuestion   `json:"skipped,omitempty"`
+	options   AgreeOptions        // as asked
+	builds    []func() tableData  // each question's data, made by compute
 }
 
 // AgreeRecords counts the records agreement was computed on and those
@@ -83,12 +83,11 @@ type SkippedQuestion struct {
 
 // tableData is what one question is compared on.
 type tableData struct {
-	kind     string // a question type, or "label" / "evidence-by-label"
-	table    agreement.Table
-	spans    agreement.SpanTable
-	options  []string
-	levels   []float64
-	compared string
+	kind    string // the question type whose metrics it gets
+	table   agreement.Table
+	spans   agreement.SpanTable
+	options []string
+	levels  []float64
 }
 
 // Agree computes the agreement of every question of template t over the
@@ -97,7 +96,7 @@ type tableData struct {
 // manifest, so that shuffled candidates are back on their own, and with
 // one record per (unit, annotator).
 func Agree(t *templates.Template, recs []*mapping.Annotation, opt AgreeOptions) (*Agreement, error) {
-	out := &Agreement{Schema: AgreementSchema, Template: mapping.TemplateID{Name: t.Name, Version: t.Version}, options: opt, tables: map[string]tableData{}}
+	out := &Agreement{Schema: AgreementSchema, Template: mapping.TemplateID{Name: t.Name, Version: t.Version}, options: opt}
 	for _, name := range opt.Questions {
 		if t.QuestionByName(name) == nil && name != t.Rows.Spans {
 			return nil, fmt.Errorf("--question %s: %w: template %s has no such question (it has %s)", name, ErrAgree, t.Name, strings.Join(questionNames(t), ", "))
@@ -120,41 +119,49 @@ func Agree(t *templates.Template, recs []*mapping.Annotation, opt AgreeOptions) 
 		if !want(name) {
 			continue
 		}
-		var td tableData
+		var kind, compared string
+		var build func() tableData
 		switch {
 		case name == t.Rows.Spans && name != q.Name:
-			td = tableData{kind: templates.TypeSpan, spans: blockSpans(used, coders), options: optionCodes(t.QuestionByName(t.Rows.Label))}
+			kind = templates.TypeSpan
+			build = func() tableData {
+				return tableData{spans: blockSpans(used, coders), options: optionCodes(t.QuestionByName(t.Rows.Label))}
+			}
 		case rowScoped && q.Type == templates.TypeSpan:
-			td = tableData{kind: templates.TypeSpan, spans: rowSpans(q, used, coders)}
+			kind = templates.TypeSpan
+			build = func() tableData { return tableData{spans: rowSpans(q, used, coders)} }
 		case rowScoped && q.Name == t.Rows.Label:
-			td = tableData{kind: templates.TypeMulti, table: labelSets(used, coders), options: optionCodes(q),
-				compared: "the set of " + q.Header + " codes that a unit's rows give"}
+			kind, compared = templates.TypeMulti, "the set of "+q.Header+" codes that a unit's rows give"
+			build = func() tableData { return tableData{table: labelSets(used, coders), options: optionCodes(q)} }
 		case rowScoped && q.Type == templates.TypeEvidence && t.Rows.Label != "":
-			td = tableData{kind: templates.TypeEvidence, table: evidenceByLabel(used, coders),
-				compared: "the evidence of each (unit, " + t.QuestionByName(t.Rows.Label).Header + ") pair that annotators give, where any of them gives evidence"}
+			kind = templates.TypeEvidence
+			compared = "the evidence of each (unit, " + t.QuestionByName(t.Rows.Label).Header + ") pair that annotators give, where any of them gives evidence"
+			build = func() tableData { return tableData{table: evidenceByLabel(used, coders)} }
 		case rowScoped:
 			out.Skipped = append(out.Skipped, SkippedQuestion{Name: q.Name, Reason: "asked on every row of a block: its answers have no unit-level value to pair"})
 			continue
 		case q.Type == templates.TypeSpan:
-			td = tableData{kind: templates.TypeSpan, spans: rowSpans(q, used, coders)}
+			kind = templates.TypeSpan
+			build = func() tableData { return tableData{spans: rowSpans(q, used, coders)} }
 		default:
-			td = unitTable(q, set)
+			kind = q.Type
+			build = func() tableData { return unitTable(q, set) }
 		}
-		out.add(name, td)
+		out.Questions = append(out.Questions, QuestionAgreement{Name: name, Type: kind, Compared: compared})
+		out.builds = append(out.builds, func() tableData {
+			td := build()
+			td.kind = kind
+			return td
+		})
 	}
 	out.compute()
 	return out, nil
 }
 
-// add queues a question's agreement, computed by compute.
-func (a *Agreement) add(name string, td tableData) {
-	a.tables[name] = td
-	a.Questions = append(a.Questions, QuestionAgreement{Name: name, Type: td.kind, Compared: td.compared})
-}
-
-// compute computes every question's agreement, and its interval when
-// asked, the questions spread over the machine's cores: each is
-// independent of the others, so the report is the same however they run.
+// compute makes every question's data and computes its agreement, and its
+// interval when asked, the questions spread over the machine's cores:
+// each is independent of the others, so the report is the same however
+// they run.
 func (a *Agreement) compute() {
 	work := make(chan int)
 	var wg sync.WaitGroup
@@ -164,7 +171,7 @@ func (a *Agreement) compute() {
 			defer wg.Done()
 			for i := range work {
 				q := &a.Questions[i]
-				td := a.tables[q.Name]
+				td := a.builds[i]()
 				q.Result = td.result(td.table, a.options.Reference)
 				if a.options.CI > 0 {
 					a.interval(q, td)
