@@ -9,10 +9,11 @@ import (
 	"net/url"
 )
 
-// URL reports whether u's host is localhost or a loopback address.
+// URL reports whether u is an http or https URL whose host is localhost
+// or a loopback address. Any other scheme is no place to send anything.
 func URL(u string) bool {
 	p, err := url.Parse(u)
-	if err != nil {
+	if err != nil || p.Scheme != "http" && p.Scheme != "https" {
 		return false
 	}
 	host := p.Hostname()
