@@ -27,6 +27,19 @@ func Bootstrap(t Table, stat func(Table) (float64, bool), level float64, resampl
 	}, level, resamples, seed)
 }
 
+// BootstrapSpans is Bootstrap on span data: the units of t drawn with
+// replacement, as Bootstrap draws a table's, the same draws for the same
+// seed and number of units.
+func BootstrapSpans(t SpanTable, stat func(SpanTable) (float64, bool), level float64, resamples int, seed uint64) (lo, hi float64, ok bool) {
+	sample := SpanTable{Coders: t.Coders, Units: make([]SpanUnit, len(t.Units))}
+	return bootstrap(len(t.Units), func(draw []int) (float64, bool) {
+		for i, u := range draw {
+			sample.Units[i] = t.Units[u]
+		}
+		return stat(sample)
+	}, level, resamples, seed)
+}
+
 // BootstrapRatings is Bootstrap on data already coded, which spares
 // coding every resample: it draws the same units as Bootstrap does on the
 // table r was coded from, so both give the same interval for the same

@@ -207,13 +207,12 @@ func (td tableData) result(t agreement.Table, reference string) agreement.Result
 }
 
 // interval adds the bootstrap interval of a question's headline metric,
-// over its units drawn with replacement (not for spans).
+// over its units drawn with replacement.
 func (a *Agreement) interval(q *QuestionAgreement, td tableData) {
-	if len(q.Metrics) == 0 || td.kind == templates.TypeSpan {
+	if len(q.Metrics) == 0 {
 		return
 	}
-	headline := func(t agreement.Table) (float64, bool) {
-		r := td.result(t, a.options.Reference)
+	headline := func(r agreement.Result) (float64, bool) {
 		if len(r.Metrics) == 0 {
 			return 0, false
 		}
@@ -224,7 +223,20 @@ func (a *Agreement) interval(q *QuestionAgreement, td tableData) {
 	if resamples <= 0 {
 		resamples = 1000
 	}
-	if lo, hi, ok := agreement.Bootstrap(td.table, headline, a.options.CI, resamples, a.options.Seed); ok {
+	var lo, hi float64
+	var ok bool
+	if td.kind == templates.TypeSpan {
+		lo, hi, ok = agreement.BootstrapSpans(td.spans, func(s agreement.SpanTable) (float64, bool) {
+			t := td
+			t.spans = s
+			return headline(t.result(t.table, a.options.Reference))
+		}, a.options.CI, resamples, a.options.Seed)
+	} else {
+		lo, hi, ok = agreement.Bootstrap(td.table, func(tb agreement.Table) (float64, bool) {
+			return headline(td.result(tb, a.options.Reference))
+		}, a.options.CI, resamples, a.options.Seed)
+	}
+	if ok {
 		q.Metrics[0].CI = []float64{lo, hi}
 	}
 }

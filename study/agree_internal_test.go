@@ -2,6 +2,8 @@ package study
 
 import (
 	"errors"
+	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -233,3 +235,51 @@ func TestAgreeBlockTables(t *testing.T) {
 	}
 }
 func intPtr(n int) *int { return &n }
+
+// TestAgreeIntervals checks that --ci gives every headline an interval
+// that holds its value, spans included, the same for the same seed.
+func TestAgreeIntervals(t *testing.T) {
+	t.Parallel()
+	qa := builtin(t, "qa-span-errors")
+	span := func(start, end int, code string) mapping.SpanAnswer {
+		return mapping.SpanAnswer{Question: qa.Rows.Spans, Start: intPtr(start), End: intPtr(end), Code: code}
+	}
+	var recs []*mapping.Annotation
+	for u := range 30 {
+		unit := "q" + strconv.Itoa(100+u)
+		recs = append(recs, arec(qa, unit, "ak", "complete", map[string]any{"checked": true}, span(u%7, u%7+5, "Irrelevant")))
+		end := u%7 + 5
+		if u%4 == 0 {
+			end++ // a disagreement on one unit in four
+		}
+		recs = append(recs, arec(qa, unit, "bt", "complete", map[string]any{"checked": true}, span(u%7, end, "Irrelevant")))
+	}
+	opt := AgreeOptions{CI: 0.9, Resamples: 200, Seed: 5}
+	a, err := Agree(qa, recs, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Agree(qa, recs, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, q := range a.Questions {
+		if len(q.Metrics) == 0 {
+			continue
+		}
+		h := q.Metrics[0]
+		v, defined := h.Value.(float64)
+		if !defined {
+			continue
+		}
+		if len(h.CI) != 2 || h.CI[0] > v || v > h.CI[1] {
+			t.Errorf("%s: %s %v, interval %v", q.Name, h.Metric, v, h.CI)
+		}
+		if fmt.Sprint(h.CI) != fmt.Sprint(b.Questions[i].Metrics[0].CI) {
+			t.Errorf("%s: the same seed gives %v and %v", q.Name, h.CI, b.Questions[i].Metrics[0].CI)
+		}
+	}
+	if q := a.Questions[slices.IndexFunc(a.Questions, func(q QuestionAgreement) bool { return q.Name == qa.Rows.Spans })]; len(q.Metrics[0].CI) != 2 {
+		t.Errorf("the spans' headline has no interval: %+v", q.Metrics[0])
+	}
+}
