@@ -18,12 +18,8 @@ import (
 // not strictly between 0 and 1, when resamples < 1 or when t has no unit.
 // The same arguments give the same interval bit for bit.
 func Bootstrap(t Table, stat func(Table) (float64, bool), level float64, resamples int, seed uint64) (lo, hi float64, ok bool) {
-	sample := Table{Coders: t.Coders, Units: make([]Unit, len(t.Units))}
-	return bootstrap(len(t.Units), func(draw []int) (float64, bool) {
-		for i, u := range draw {
-			sample.Units[i] = t.Units[u]
-		}
-		return stat(sample)
+	return resampleUnits(t.Units, func(units []Unit) (float64, bool) {
+		return stat(Table{Coders: t.Coders, Units: units})
 	}, level, resamples, seed)
 }
 
@@ -31,10 +27,18 @@ func Bootstrap(t Table, stat func(Table) (float64, bool), level float64, resampl
 // replacement, as Bootstrap draws a table's, the same draws for the same
 // seed and number of units.
 func BootstrapSpans(t SpanTable, stat func(SpanTable) (float64, bool), level float64, resamples int, seed uint64) (lo, hi float64, ok bool) {
-	sample := SpanTable{Coders: t.Coders, Units: make([]SpanUnit, len(t.Units))}
-	return bootstrap(len(t.Units), func(draw []int) (float64, bool) {
+	return resampleUnits(t.Units, func(units []SpanUnit) (float64, bool) {
+		return stat(SpanTable{Coders: t.Coders, Units: units})
+	}, level, resamples, seed)
+}
+
+// resampleUnits is bootstrap over a list of units: each resample is as
+// many units drawn with replacement, handed to stat in one reused slice.
+func resampleUnits[U any](units []U, stat func([]U) (float64, bool), level float64, resamples int, seed uint64) (lo, hi float64, ok bool) {
+	sample := make([]U, len(units))
+	return bootstrap(len(units), func(draw []int) (float64, bool) {
 		for i, u := range draw {
-			sample.Units[i] = t.Units[u]
+			sample[i] = units[u]
 		}
 		return stat(sample)
 	}, level, resamples, seed)
