@@ -1,5 +1,7 @@
-// Package schema ships the JSON Schema of annosheet's canonical record, so
-// that programs and tests can validate what pull writes.
+// Package schema ships the JSON Schemas of what annosheet writes for
+// other programs, so that they and the tests can validate it: the
+// canonical record that pull writes, and the agreement report of
+// `annosheet agree --json`.
 //
 //	var s = schema.Annotation // the schema's JSON text
 package schema
@@ -11,3 +13,9 @@ import _ "embed"
 //
 //go:embed annotation.schema.json
 var Annotation []byte
+
+// Agreement is the JSON Schema (draft 2020-12) of the agreement report
+// that `annosheet agree --json` writes (annosheet.agreement/1).
+//
+//go:embed agreement.schema.json
+var Agreement []byte

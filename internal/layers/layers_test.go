@@ -91,7 +91,7 @@ var rules = []rule{
 		why:    "agreement statistics: pure functions over typed records, no I/O"},
 	{pkg: "schema",
 		deps: []string{excelize, google, m("xlsx"), m("sheets"), m("cmd")},
-		why:  "the canonical record's JSON Schema"},
+		why:  "the JSON Schemas of the canonical record and of the agreement report"},
 	{pkg: "cmd/annosheet",
 		why: "the CLI: it wires every layer together"},
 	{pkg: "cmd/fakesheets",

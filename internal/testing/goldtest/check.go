@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sync"
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -15,36 +14,15 @@ import (
 	"github.com/annosheet/annosheet/input"
 	"github.com/annosheet/annosheet/internal/ojson"
 	"github.com/annosheet/annosheet/mapping"
-	"github.com/annosheet/annosheet/schema"
 	"github.com/annosheet/annosheet/templates"
 	"github.com/annosheet/annosheet/xlsx"
-)
-
-var (
-	schemaOnce sync.Once
-	compiled   *jsonschema.Schema
-	schemaErr  error
 )
 
 // ValidateRecords checks canonical JSON Lines against the shipped JSON
 // Schema.
 func ValidateRecords(t testing.TB, jsonl []byte) {
 	t.Helper()
-	schemaOnce.Do(func() {
-		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema.Annotation))
-		if err != nil {
-			schemaErr = err
-			return
-		}
-		c := jsonschema.NewCompiler()
-		if schemaErr = c.AddResource("annotation.schema.json", doc); schemaErr != nil {
-			return
-		}
-		compiled, schemaErr = c.Compile("annotation.schema.json")
-	})
-	if schemaErr != nil {
-		t.Fatalf("the schema does not compile: %v", schemaErr)
-	}
+	compiled := annotationSchema.get(t)
 	for i, line := range bytes.Split(bytes.TrimSpace(jsonl), []byte("\n")) {
 		inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(line))
 		if err != nil {
