@@ -96,7 +96,9 @@ type tableData struct {
 // manifest, so that shuffled candidates are back on their own, and with
 // one record per (unit, annotator).
 func Agree(t *templates.Template, recs []*mapping.Annotation, opt AgreeOptions) (*Agreement, error) {
-	out := &Agreement{Schema: AgreementSchema, Template: mapping.TemplateID{Name: t.Name, Version: t.Version}, options: opt}
+	// Questions is [] in the JSON where every question asked for is
+	// skipped, as the schema has it, never null.
+	out := &Agreement{Schema: AgreementSchema, Template: mapping.TemplateID{Name: t.Name, Version: t.Version}, Questions: []QuestionAgreement{}, options: opt}
 	for _, name := range opt.Questions {
 		if t.QuestionByName(name) == nil && name != t.Rows.Spans {
 			return nil, fmt.Errorf("--question %s: %w: template %s has no such question (it has %s)", name, ErrAgree, t.Name, strings.Join(questionNames(t), ", "))

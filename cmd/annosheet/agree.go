@@ -117,11 +117,6 @@ func runAgree(ctx context.Context, opt agreeOptions, stdout, stderr io.Writer) e
 	if err != nil {
 		return err
 	}
-	if rep.Questions == nil {
-		// Every question asked for is skipped: the JSON says [], as its
-		// schema has it, not null.
-		rep.Questions = []study.QuestionAgreement{}
-	}
 	write := func(w io.Writer) error {
 		switch {
 		case opt.JSON:
