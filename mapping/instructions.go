@@ -78,7 +78,8 @@ func textHeight(s string, width, size float64) float64 {
 	if size == 0 {
 		size = 11
 	}
-	lines := wrappedLines(s, width*11/size)
+	// Lines past what the tallest row holds at this size do not count.
+	lines := countLines(s, width*11/size, int(MaxRowHeight*11/(size*15))+1)
 	if lines <= 1 && size <= 11 {
 		return 0
 	}

@@ -40,24 +40,24 @@ func longTexts() map[string]string {
 	}
 }
 
-// TestCountLinesAgrees checks that countLines counts as wrappedLines,
+// TestCountLinesAgrees checks that countLines counts as simpleLines,
 // which sets row heights, up to its limit: a text that countLines says
 // fits a row gets a row tall enough.
 func TestCountLinesAgrees(t *testing.T) {
 	for name, s := range longTexts() {
 		for _, w := range []float64{1, 8, 30, 60, 100, 255} {
-			// wrappedLines stops counting past a row; compare within one.
+			// simpleLines stops counting past a row; compare within one.
 			cut := s[:prefixFit(s, w, maxLines, false)]
-			got, want := countLines(cut, w, 1000), wrappedLines(cut, w)
+			got, want := countLines(cut, w, 1000), simpleLines(cut, w)
 			if got != want {
-				t.Errorf("%s, width %g: countLines %d, wrappedLines %d", name, w, got, want)
+				t.Errorf("%s, width %g: countLines %d, simpleLines %d", name, w, got, want)
 			}
 			if got > maxLines {
 				t.Errorf("%s, width %g: the prefix that fits takes %d lines", name, w, got)
 			}
 			// Past the limit, only that it is past counts.
-			if full, want := countLines(s, w, maxLines), wrappedLines(s, w); (full > maxLines) != (want > maxLines) || want <= maxLines && full != want {
-				t.Errorf("%s, width %g: countLines %d with limit %d, wrappedLines %d", name, w, full, maxLines, want)
+			if full, want := countLines(s, w, maxLines), simpleLines(s, w); (full > maxLines) != (want > maxLines) || want <= maxLines && full != want {
+				t.Errorf("%s, width %g: countLines %d with limit %d, simpleLines %d", name, w, full, maxLines, want)
 			}
 		}
 	}
@@ -301,4 +301,36 @@ func TestLinkCap(t *testing.T) {
 	if d := cmp.Diff(wantWarnings, warnings); d != "" {
 		t.Errorf("warnings (-want +got):\n%s", d)
 	}
+}
+
+// simpleLines is the plain reading of how a text wraps: paragraph by
+// paragraph, word by word, as spreadsheets wrap at spaces; it stops past
+// a row's height. countLines, which sets row heights, must agree with it.
+func simpleLines(s string, width float64) int {
+	perLine := max(1, int(width*0.95))
+	n := 0
+	for _, par := range strings.Split(s, "\n") {
+		lines, used := 1, 0
+		for _, w := range strings.Fields(par) {
+			wl := textWidth(w)
+			switch {
+			case used == 0:
+			case used+1+wl <= perLine:
+				used++
+			default:
+				lines++
+				used = 0
+			}
+			for wl > perLine { // a word longer than the line is broken
+				lines++
+				wl -= perLine
+			}
+			used += wl
+		}
+		n += lines
+		if n*15 > MaxRowHeight {
+			break // taller than any row can be
+		}
+	}
+	return n
 }

@@ -274,40 +274,9 @@ func (b *builder) lines(cells []backend.Cell, withContext bool) int {
 		if !ok || !c.Style.Wrap || s == "" || !withContext && b.cols[i].Role == templates.RoleContext {
 			continue
 		}
-		lines = max(lines, wrappedLines(s, b.cols[i].Width))
+		lines = max(lines, countLines(s, b.cols[i].Width, maxLines))
 	}
 	return lines
-}
-
-// wrappedLines estimates the lines text takes in a column of the given
-// width (in characters), wrapping at spaces as spreadsheets do.
-func wrappedLines(s string, width float64) int {
-	perLine := max(1, int(width*0.95))
-	n := 0
-	for _, par := range strings.Split(s, "\n") {
-		lines, used := 1, 0
-		for _, w := range strings.Fields(par) {
-			wl := textWidth(w)
-			switch {
-			case used == 0:
-			case used+1+wl <= perLine:
-				used++
-			default:
-				lines++
-				used = 0
-			}
-			for wl > perLine { // a word longer than the line is broken
-				lines++
-				wl -= perLine
-			}
-			used += wl
-		}
-		n += lines
-		if n*15 > MaxRowHeight {
-			break // taller than any row can be
-		}
-	}
-	return n
 }
 
 // lineHeight is the row height for n lines of default text; 0 leaves a
