@@ -170,7 +170,7 @@ func agreeRecords(ctx context.Context, opt agreeOptions, stderr io.Writer) (*tem
 	var all []*mapping.Annotation
 	var opaque map[string]string
 	if len(sources) > 0 {
-		res, err := pullStudy(ctx, sources, study.PullOptions{}, opt.Google, stderr)
+		res, src, err := pullStudy(ctx, sources, study.PullOptions{}, opt.Google, stderr)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -178,9 +178,8 @@ func agreeRecords(ctx context.Context, opt agreeOptions, stderr io.Writer) (*tem
 		if len(res.Conflicts) > 0 {
 			return nil, nil, fmt.Errorf("%s answered differently by copies of their batch (see above); keep only the current copy of each batch, then run agree again", plural(len(res.Conflicts), "unit"))
 		}
-		src, err := study.Open(sources, study.Backends{})
 		var man *study.Manifest
-		if err == nil && len(src.Manifests) > 0 {
+		if len(src.Manifests) > 0 {
 			man = src.Manifests[0]
 			opaque = man.OpaqueIDs
 		}

@@ -64,25 +64,26 @@ func pullCommand() *cli.Command {
 	}
 }
 
-// pullStudy opens and pulls the sources, with a progress bar. When every
-// source was refused, it prints why and fails.
-func pullStudy(ctx context.Context, sources []string, opt study.PullOptions, g googleOptions, stderr io.Writer) (*study.Result, error) {
+// pullStudy opens and pulls the sources, with a progress bar, and gives
+// the sources as opened (their manifests). When every source was refused,
+// it prints why and fails.
+func pullStudy(ctx context.Context, sources []string, opt study.PullOptions, g googleOptions, stderr io.Writer) (*study.Result, *study.Sources, error) {
 	src, err := study.Open(sources, backends(g, stderr))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	bar := newProgress(stderr, int64(len(src.Refs)), "reading workbooks")
 	defer bar.Finish()
 	opt.Progress = func(int, int) { bar.Add(1) }
 	res, err := study.Pull(ctx, src, opt)
 	if err != nil {
-		return nil, endpointUsage(err)
+		return nil, nil, endpointUsage(err)
 	}
 	if res.NothingRead(src) {
 		printProblems(stderr, res.Problems)
-		return nil, errors.New("no workbook was read: every source was refused (see above)")
+		return nil, nil, errors.New("no workbook was read: every source was refused (see above)")
 	}
-	return res, nil
+	return res, src, nil
 }
 
 // endpointUsage turns a spreadsheet sought on the wrong API into the
@@ -130,7 +131,7 @@ func runPull(ctx context.Context, opt pullOptions, stdout, stderr io.Writer) err
 	if err := notOutput("report", opt.Report); err != nil {
 		return err
 	}
-	res, err := pullStudy(ctx, opt.Sources, study.PullOptions{Template: opt.Template, Annotators: opt.Annotators}, opt.Google, stderr)
+	res, _, err := pullStudy(ctx, opt.Sources, study.PullOptions{Template: opt.Template, Annotators: opt.Annotators}, opt.Google, stderr)
 	if err != nil {
 		return err
 	}

@@ -55,7 +55,7 @@ func statusCommand() *cli.Command {
 }
 
 func runStatusCounts(ctx context.Context, opt statusOptions, stdout, stderr io.Writer) error {
-	res, err := pullStudy(ctx, opt.Sources, study.PullOptions{Annotators: opt.Annotators}, opt.Google, stderr)
+	res, _, err := pullStudy(ctx, opt.Sources, study.PullOptions{Annotators: opt.Annotators}, opt.Google, stderr)
 	if err != nil {
 		return err
 	}
