@@ -46,9 +46,13 @@ type Annotation struct {
 	// the sheet was sorted or the block moved since; a row an annotator
 	// inserted or copied comes right after the row of the block above it
 	// on the sheet. Each entry's Row says where it is now.
-	Spans    []SpanAnswer  `json:"spans,omitempty"`
-	Source   RecordSource  `json:"source"`
-	Problems []UnitProblem `json:"problems"`
+	Spans []SpanAnswer `json:"spans,omitempty"`
+	// Provenance says, in a gold record (Annotator "gold"), how each
+	// question's value was decided, by question name; a block's spans
+	// carry their own. Annotators' records have none.
+	Provenance map[string]*Provenance `json:"provenance,omitempty"`
+	Source     RecordSource           `json:"source"`
+	Problems   []UnitProblem          `json:"problems"`
 }
 
 // TemplateID names the template a record was made with.
@@ -73,6 +77,45 @@ type SpanAnswer struct {
 	Code     string         `json:"code,omitempty"`
 	Evidence *Evidence      `json:"evidence,omitempty"`
 	Values   map[string]any `json:"values,omitempty"`
+	// Provenance says how a gold span was decided.
+	Provenance *Provenance `json:"provenance,omitempty"`
+}
+
+// GoldAnnotator is the annotator of a gold record: the answers an
+// adjudication settled on.
+const GoldAnnotator = "gold"
+
+// How a gold value was decided.
+const (
+	// Unanimous: every annotator who answered gave it (at least
+	// --min-agreement of them).
+	ProvenanceUnanimous = "unanimous"
+	// Majority: more annotators gave it than any other answer, and no
+	// adjudicator decided otherwise (adjudicate --resolve majority, or a
+	// suggestion accepted as it stood).
+	ProvenanceMajority = "majority"
+	// Adjudicated: an adjudicator chose it in the adjudication sheet.
+	ProvenanceAdjudicated = "adjudicated"
+	// Unresolved: the annotators disagree and nobody has decided; the
+	// value is absent.
+	ProvenanceUnresolved = "unresolved"
+)
+
+// Provenance is how one gold value was decided.
+type Provenance struct {
+	Kind string `json:"kind"` // unanimous, majority, adjudicated or unresolved
+	// Agreeing of Annotators gave the value kept (for unanimous and
+	// majority; for adjudicated, those whose answer the adjudicator kept).
+	Agreeing   int `json:"agreeing"`
+	Annotators int `json:"annotators"`
+	// Adjudicated values: who decided, why, and where.
+	Adjudicator string `json:"adjudicator,omitempty"`
+	Reason      string `json:"reason,omitempty"`
+	Note        string `json:"note,omitempty"`
+	// Decision is the adjudication row's ID (d0001 …); Cell where it was
+	// read or is still to be decided (Gaps!H4).
+	Decision string `json:"decision,omitempty"`
+	Cell     string `json:"cell,omitempty"`
 }
 
 // SpanValue is the answer to a span question kept in Values: the text as
