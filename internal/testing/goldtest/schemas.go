@@ -48,6 +48,26 @@ func (s *shippedSchema) get(t testing.TB) *jsonschema.Schema {
 	return s.compiled
 }
 
+// check is why one JSON document does not match the schema, nil when it
+// does.
+func (s *shippedSchema) check(t testing.TB, doc []byte) error {
+	t.Helper()
+	compiled := s.get(t)
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(doc))
+	if err != nil {
+		return fmt.Errorf("not JSON: %w", err)
+	}
+	return compiled.Validate(inst)
+}
+
+// AnnotationError is why one canonical record does not match the
+// annotation schema (schema/annotation.schema.json), nil when it does:
+// tests that expect a record to fail read it.
+func AnnotationError(t testing.TB, record []byte) error {
+	t.Helper()
+	return annotationSchema.check(t, record)
+}
+
 // ValidateAgreement checks one report of `annosheet agree --json`
 // against the shipped schema (schema/agreement.schema.json).
 func ValidateAgreement(t testing.TB, report []byte) {
@@ -61,10 +81,5 @@ func ValidateAgreement(t testing.TB, report []byte) {
 // nil when it does: tests that expect a report to fail read it.
 func AgreementError(t testing.TB, report []byte) error {
 	t.Helper()
-	compiled := agreementSchema.get(t)
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(report))
-	if err != nil {
-		return fmt.Errorf("not JSON: %w", err)
-	}
-	return compiled.Validate(inst)
+	return agreementSchema.check(t, report)
 }
