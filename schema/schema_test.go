@@ -9,6 +9,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/annosheet/annosheet/internal/testing/goldtest"
 	"github.com/annosheet/annosheet/schema"
 	"github.com/annosheet/annosheet/study"
 )
@@ -75,5 +76,94 @@ func TestAgreementSchemaDocumented(t *testing.T) {
 	slices.Sort(undocumented)
 	for _, p := range undocumented {
 		t.Errorf("%s has no description", p)
+	}
+}
+
+// goldRecord is a gold record as pulling an adjudication writes it, by
+// hand: each kind of provenance by question and on a span, every
+// optional key of one, and a reason no adjudication sheet offers (an
+// older or edited one).
+const goldRecord = `{"schema": "annosheet.annotation/1",
+ "template": {"name": "qa-span-errors", "version": 1},
+ "batch": "b01", "unit": "q0042", "item": "q0042", "annotator": "gold",
+ "status": "partial",
+ "values": {"best_prediction_topic": "second", "first_prediction_likert": 4, "prediction_helpful": true},
+ "spans": [
+  {"question": "errors", "row": 4, "field": "prediction", "start": 40, "end": 74, "text": "the court of appeal",
+   "label": "Inconsistent Fact", "code": "Wrong-Grounding", "evidence": {"passage": 1, "sentences": [3]},
+   "provenance": {"kind": "unanimous", "agreeing": 3, "annotators": 3}},
+  {"question": "errors", "row": 5, "field": "prediction", "start": 80, "end": 91, "text": "in 1998",
+   "label": "Irrelevant",
+   "provenance": {"kind": "majority", "agreeing": 2, "annotators": 3, "decision": "d0002", "cell": "Spans!J5"}},
+  {"question": "errors", "row": 6, "field": "prediction", "start": 95, "end": 99, "text": "fine",
+   "provenance": {"kind": "adjudicated", "agreeing": 1, "annotators": 3, "adjudicator": "MB",
+    "reason": "both acceptable", "note": "either reading works", "decision": "d0003", "cell": "Spans!J6"}},
+  {"question": "errors", "row": 7,
+   "provenance": {"kind": "unresolved", "agreeing": 0, "annotators": 2, "decision": "d0004", "cell": "Spans!J7"}}
+ ],
+ "provenance": {
+  "best_prediction_topic": {"kind": "unanimous", "agreeing": 3, "annotators": 3},
+  "first_prediction_likert": {"kind": "adjudicated", "agreeing": 1, "annotators": 3, "adjudicator": "MB",
+   "reason": "looked it up in the 2019 guidelines", "decision": "d0001", "cell": "Gaps!H4"},
+  "prediction_helpful": {"kind": "majority", "agreeing": 2, "annotators": 3},
+  "second_prediction_likert": {"kind": "unresolved", "agreeing": 1, "annotators": 2, "decision": "d0005", "cell": "Gaps!H5"}
+ },
+ "source": {"kind": "xlsx", "file": "adjudication.xlsx", "sheet": "Gaps", "rows": [4, 5]},
+ "problems": []}`
+
+// TestGoldRecordSchema checks that the annotation schema takes a gold
+// record with provenance by question and by span, whatever the reason
+// says, and refuses one whose provenance has a kind it does not know, a
+// key it does not have, a negative count, or lacks a key every
+// provenance has.
+func TestGoldRecordSchema(t *testing.T) {
+	var rec map[string]any
+	if err := json.Unmarshal([]byte(goldRecord), &rec); err != nil {
+		t.Fatal(err)
+	}
+	line, err := json.Marshal(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	goldtest.ValidateRecords(t, line)
+
+	byQuestion := func(r map[string]any, q string) map[string]any {
+		return r["provenance"].(map[string]any)[q].(map[string]any)
+	}
+	onSpan := func(r map[string]any, i int) map[string]any {
+		return r["spans"].([]any)[i].(map[string]any)["provenance"].(map[string]any)
+	}
+	for name, edit := range map[string]func(r map[string]any){
+		"unknown kind":                 func(r map[string]any) { byQuestion(r, "best_prediction_topic")["kind"] = "consensus" },
+		"unknown kind on a span":       func(r map[string]any) { onSpan(r, 1)["kind"] = "Majority" },
+		"misspelt field":               func(r map[string]any) { byQuestion(r, "first_prediction_likert")["adjudicater"] = "MB" },
+		"misspelt field on a span":     func(r map[string]any) { onSpan(r, 2)["decison"] = "d0003" },
+		"negative agreeing":            func(r map[string]any) { byQuestion(r, "prediction_helpful")["agreeing"] = -1 },
+		"negative agreeing on a span":  func(r map[string]any) { onSpan(r, 0)["agreeing"] = -2 },
+		"negative annotators":          func(r map[string]any) { byQuestion(r, "prediction_helpful")["annotators"] = -3 },
+		"agreeing not an integer":      func(r map[string]any) { byQuestion(r, "prediction_helpful")["agreeing"] = 1.5 },
+		"no kind":                      func(r map[string]any) { delete(byQuestion(r, "best_prediction_topic"), "kind") },
+		"no agreeing":                  func(r map[string]any) { delete(onSpan(r, 3), "agreeing") },
+		"no annotators":                func(r map[string]any) { delete(byQuestion(r, "second_prediction_likert"), "annotators") },
+		"reason not a string":          func(r map[string]any) { byQuestion(r, "first_prediction_likert")["reason"] = 2 },
+		"provenance null":              func(r map[string]any) { r["provenance"].(map[string]any)["prediction_helpful"] = nil },
+		"provenance a kind alone":      func(r map[string]any) { r["provenance"].(map[string]any)["prediction_helpful"] = "majority" },
+		"span provenance null":         func(r map[string]any) { r["spans"].([]any)[0].(map[string]any)["provenance"] = nil },
+		"provenance a list of answers": func(r map[string]any) { r["provenance"] = []any{byQuestion(r, "prediction_helpful")} },
+	} {
+		t.Run(name, func(t *testing.T) {
+			var bad map[string]any
+			if err := json.Unmarshal([]byte(goldRecord), &bad); err != nil {
+				t.Fatal(err)
+			}
+			edit(bad)
+			line, err := json.Marshal(bad)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if goldtest.AnnotationError(t, line) == nil {
+				t.Errorf("the schema takes a gold record it should refuse:\n%s", line)
+			}
+		})
 	}
 }
