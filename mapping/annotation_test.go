@@ -1,0 +1,129 @@
+package mapping_test
+
+import (
+	"encoding/json"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/annosheet/annosheet/internal/testing/goldtest"
+	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/schema"
+)
+
+// provenanceKinds are the kinds a gold value may have been decided by.
+var provenanceKinds = []string{mapping.ProvenanceUnanimous, mapping.ProvenanceMajority, mapping.ProvenanceAdjudicated, mapping.ProvenanceUnresolved}
+
+// fullProvenance is a provenance of kind with every field set, found by
+// reflection: a field added to mapping.Provenance is written by the
+// tests below too, and the schema must know it.
+func fullProvenance(t *testing.T, kind string) *mapping.Provenance {
+	t.Helper()
+	p := &mapping.Provenance{}
+	v := reflect.ValueOf(p).Elem()
+	for i := range v.NumField() {
+		switch f := v.Field(i); f.Kind() {
+		case reflect.String:
+			f.SetString("set " + v.Type().Field(i).Name)
+		case reflect.Int:
+			f.SetInt(int64(i + 1))
+		default:
+			t.Fatalf("mapping.Provenance.%s is a %s, which fullProvenance does not set", v.Type().Field(i).Name, f.Kind())
+		}
+	}
+	p.Kind = kind
+	return p
+}
+
+// TestGoldRecordMatchesSchema marshals a gold record with provenance of
+// every kind, by question and on spans, with every field set and with
+// none but those always written, and checks it against the annotation
+// schema.
+func TestGoldRecordMatchesSchema(t *testing.T) {
+	rec := &mapping.Annotation{
+		Schema:     mapping.AnnotationSchema,
+		Template:   mapping.TemplateID{Name: "qa-span-errors", Version: 1},
+		Batch:      "b01",
+		Unit:       "q0042",
+		Item:       "q0042",
+		Annotator:  mapping.GoldAnnotator,
+		Status:     mapping.StatusPartial,
+		Values:     map[string]any{},
+		Provenance: map[string]*mapping.Provenance{},
+		Source:     mapping.RecordSource{Kind: "xlsx", File: "adjudication.xlsx", Sheet: "Gaps", Rows: []int{4, 5, 6, 7}},
+		Problems:   []mapping.UnitProblem{},
+	}
+	for i, kind := range provenanceKinds {
+		rec.Provenance[kind] = fullProvenance(t, kind)
+		rec.Provenance[kind+"_bare"] = &mapping.Provenance{Kind: kind}
+		span := mapping.SpanAnswer{Question: "errors", Row: 4 + i, Provenance: fullProvenance(t, kind)}
+		if kind != mapping.ProvenanceUnresolved {
+			rec.Values[kind] = "yes"
+			rec.Values[kind+"_bare"] = 3
+			span.Field, span.Start, span.End, span.Text = "prediction", ptr(10*i), ptr(10*i+4), "text"
+			span.Label, span.Code = "Irrelevant", "Irrelevant"
+		}
+		rec.Spans = append(rec.Spans, span, mapping.SpanAnswer{Question: "errors", Row: 8 + i, Provenance: &mapping.Provenance{Kind: kind}})
+	}
+	line, err := json.Marshal(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	goldtest.ValidateRecords(t, line)
+}
+
+// TestProvenanceKeysInSchema checks the Go struct and the schema's
+// provenance against each other, both ways: the keys a provenance with
+// every field set writes are the keys the schema declares, those a
+// provenance with no field set still writes are the ones it requires,
+// and its kinds are the kinds mapping names.
+func TestProvenanceKeysInSchema(t *testing.T) {
+	var doc struct {
+		Defs struct {
+			Provenance struct {
+				Required   []string       `json:"required"`
+				Properties map[string]any `json:"properties"`
+			} `json:"provenance"`
+		} `json:"$defs"`
+	}
+	if err := json.Unmarshal(schema.Annotation, &doc); err != nil {
+		t.Fatal(err)
+	}
+	def := doc.Defs.Provenance
+	keys := func(p *mapping.Provenance) []string {
+		b, err := json.Marshal(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatal(err)
+		}
+		return sortedKeys(m)
+	}
+	if diff := cmp.Diff(sortedKeys(def.Properties), keys(fullProvenance(t, mapping.ProvenanceAdjudicated))); diff != "" {
+		t.Errorf("the schema's provenance keys (-) and those mapping.Provenance writes (+) differ:\n%s", diff)
+	}
+	if diff := cmp.Diff(slices.Sorted(slices.Values(def.Required)), keys(&mapping.Provenance{})); diff != "" {
+		t.Errorf("the keys the schema requires (-) and those mapping.Provenance always writes (+) differ:\n%s", diff)
+	}
+	kind, _ := def.Properties["kind"].(map[string]any)
+	var enum []string
+	for _, k := range kind["enum"].([]any) {
+		enum = append(enum, k.(string))
+	}
+	if diff := cmp.Diff(enum, provenanceKinds); diff != "" {
+		t.Errorf("the schema's kinds (-) and mapping's (+) differ:\n%s", diff)
+	}
+}
+
+func sortedKeys(m map[string]any) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
