@@ -769,6 +769,12 @@ type SourceItem struct {
 	Raw      json.RawMessage // the record as written, keys in their order
 	Data     any             // the decoded record, anonymised labels added
 	Elements map[string]any  // unit id -> the list element its row shows
+	// Context is each unit's context texts by context name, whole, as the
+	// context columns render them with the candidates in their own order.
+	Context map[string]map[string]string
+	// Fields is each unit's span fields by name: the texts spans are
+	// found in.
+	Fields map[string]map[string]string
 }
 
 // Items reads every record of src as Build would, with the given
@@ -785,11 +791,35 @@ func Items(t *templates.Template, src Source, keys map[string]map[string]string,
 		if len(ps) > 0 {
 			return ps
 		}
-		si := &SourceItem{ID: it.id, Key: rec.Key, Raw: rec.Raw, Data: it.data}
+		si := &SourceItem{ID: it.id, Key: rec.Key, Raw: rec.Raw, Data: it.data, Context: map[string]map[string]string{}, Fields: map[string]map[string]string{}}
 		if t.Rows.Per == templates.PerElement {
 			si.Elements = map[string]any{}
 			for k, u := range it.units {
 				si.Elements[u] = it.elems[k]
+			}
+		}
+		for k, u := range it.units {
+			var env templates.Env
+			if t.Rows.Per == templates.PerElement {
+				env = it.env(it.elems[k], k)
+			} else {
+				env = it.env(nil, 0)
+			}
+			texts := map[string]string{}
+			for i := range t.Context {
+				cx := &t.Context[i]
+				texts[cx.Name] = b.contextText(it, cx, env)
+			}
+			si.Context[u] = texts
+			for i := range t.Questions {
+				if q := &t.Questions[i]; q.Type == templates.TypeSpan {
+					if v, ok := t.ContextByName(q.Field).ValuePath().Lookup(env); ok {
+						if si.Fields[u] == nil {
+							si.Fields[u] = map[string]string{}
+						}
+						si.Fields[u][q.Field] = templates.Text(v)
+					}
+				}
 			}
 		}
 		return fn(si)

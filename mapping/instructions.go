@@ -141,6 +141,21 @@ func (b *builder) instructionsSheet() *backend.Sheet {
 		}
 		in.table(styleTCell, c.Header, kind, what, req)
 	}
+	in.categories(t)
+	for i := range t.Rules {
+		r := &t.Rules[i]
+		if i == 0 {
+			in.blank()
+			in.prose("Checks made when the sheets are collected", styleHeading)
+		}
+		in.prose(fmt.Sprintf("• %s (%s)", r.Message, r.Severity), styleProse)
+	}
+	return in.sheet()
+}
+
+// categories adds a table of each choice and multi question's labels,
+// codes and meanings, under one heading.
+func (in *instr) categories(t *templates.Template) {
 	legend := false
 	for i := range t.Questions {
 		q := &t.Questions[i]
@@ -159,14 +174,10 @@ func (b *builder) instructionsSheet() *backend.Sheet {
 			in.table(styleTCell, o.Label, o.Code, o.Description, "")
 		}
 	}
-	for i := range t.Rules {
-		r := &t.Rules[i]
-		if i == 0 {
-			in.blank()
-			in.prose("Checks made when the sheets are collected", styleHeading)
-		}
-		in.prose(fmt.Sprintf("• %s (%s)", r.Message, r.Severity), styleProse)
-	}
+}
+
+// sheet is the Instructions sheet of the rows added, locked.
+func (in *instr) sheet() *backend.Sheet {
 	cols := make([]backend.Column, instrCols)
 	for i, w := range instrWidths {
 		cols[i] = backend.Column{Width: w}

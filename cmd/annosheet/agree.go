@@ -144,6 +144,13 @@ func runAgree(ctx context.Context, opt agreeOptions, stdout, stderr io.Writer) e
 // agreeRecords reads the records of every source, and their template:
 // pulled records from .jsonl files, the rest pulled as pull would.
 func agreeRecords(ctx context.Context, opt agreeOptions, stderr io.Writer) (*templates.Template, []*mapping.Annotation, error) {
+	t, recs, _, err := sourceRecords(ctx, opt, stderr)
+	return t, recs, err
+}
+
+// sourceRecords is agreeRecords, with the study's manifest when a source
+// named one.
+func sourceRecords(ctx context.Context, opt agreeOptions, stderr io.Writer) (*templates.Template, []*mapping.Annotation, *study.Manifest, error) {
 	var files, sources []string
 	for _, s := range opt.Sources {
 		if strings.EqualFold(filepath.Ext(s), ".jsonl") {
@@ -169,23 +176,25 @@ func agreeRecords(ctx context.Context, opt agreeOptions, stderr io.Writer) (*tem
 	}
 	var all []*mapping.Annotation
 	var opaque map[string]string
+	var studyMan *study.Manifest
 	if len(sources) > 0 {
 		res, src, err := pullStudy(ctx, sources, study.PullOptions{}, opt.Google, stderr)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		printAgreeProblems(stderr, res.Problems)
 		if len(res.Conflicts) > 0 {
-			return nil, nil, fmt.Errorf("%s answered differently by copies of their batch (see above); keep only the current copy of each batch, then run agree again", plural(len(res.Conflicts), "unit"))
+			return nil, nil, nil, fmt.Errorf("%s answered differently by copies of their batch (see above); keep only the current copy of each batch, then run agree again", plural(len(res.Conflicts), "unit"))
 		}
 		var man *study.Manifest
 		if len(src.Manifests) > 0 {
 			man = src.Manifests[0]
 			opaque = man.OpaqueIDs
+			studyMan = man
 		}
 		for _, r := range res.Records {
 			if _, err := resolve(man, r.Template); err != nil {
-				return nil, nil, err
+				return nil, nil, nil, err
 			}
 			break
 		}
@@ -195,34 +204,34 @@ func agreeRecords(ctx context.Context, opt agreeOptions, stderr io.Writer) (*tem
 	for _, path := range files {
 		f, err := os.Open(path)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		recs, o, err := export.ReadRecords(f, path, func(id mapping.TemplateID) (*templates.Template, error) { return resolve(nil, id) })
 		f.Close()
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		maps.Copy(origins, o)
 		all = append(all, recs...)
 	}
 	if t == nil {
 		if _, err := resolve(nil, mapping.TemplateID{}); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 	}
 	if opaque != nil {
 		if err := export.RestoreIDs(all, opaque, origins); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 	}
 	all, dups, err := export.Distinct(all, origins)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	for _, d := range dups {
 		fmt.Fprintln(stderr, "warning: "+d.String())
 	}
-	return t, all, nil
+	return t, all, studyMan, nil
 }
 
 // writeAgreeTable writes the report for a reader: per question its

@@ -143,6 +143,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			exportCommand(),
 			statusCommand(),
 			agreeCommand(),
+			adjudicateCommand(),
 			authCommand(),
 		},
 		Action: func(c *cli.Context) error {

@@ -131,6 +131,9 @@ func runPull(ctx context.Context, opt pullOptions, stdout, stderr io.Writer) err
 	if err := notOutput("report", opt.Report); err != nil {
 		return err
 	}
+	if dir, ok := adjudicationSource(opt.Sources); ok {
+		return runPullGold(ctx, dir, opt, stdout, stderr)
+	}
 	res, _, err := pullStudy(ctx, opt.Sources, study.PullOptions{Template: opt.Template, Annotators: opt.Annotators}, opt.Google, stderr)
 	if err != nil {
 		return err
@@ -139,6 +142,25 @@ func runPull(ctx context.Context, opt pullOptions, stdout, stderr io.Writer) err
 	if len(res.Conflicts) > 0 {
 		return fmt.Errorf("%s answered differently by copies of their batch (see above); keep only the current copy of each batch among the sources, then pull again", plural(len(res.Conflicts), "unit"))
 	}
+	c, err := writePulled(opt, res, stdout)
+	if err != nil {
+		return err
+	}
+	unreadable := ""
+	if c.Unreadable > 0 {
+		unreadable = fmt.Sprintf(", %d unreadable", c.Unreadable)
+	}
+	fmt.Fprintf(stderr, "pulled %d records from %d workbook(s): %d complete, %d partial, %d empty, %d missing%s; %d errors, %d warnings\n",
+		c.Records, len(res.Workbooks), c.Complete, c.Partial, c.Empty, c.Missing, unreadable, c.Errors, c.Warnings)
+	if opt.Strict && c.Errors > 0 {
+		return errStrict
+	}
+	return nil
+}
+
+// writePulled writes a pull's records to --out (or stdout) and its
+// report to --report, and counts them.
+func writePulled(opt pullOptions, res *study.Result, stdout io.Writer) (study.Counts, error) {
 	write := func(w io.Writer) error {
 		enc := json.NewEncoder(w)
 		enc.SetEscapeHTML(false)
@@ -151,10 +173,10 @@ func runPull(ctx context.Context, opt pullOptions, stdout, stderr io.Writer) err
 	}
 	if opt.Out == "" {
 		if err := write(stdout); err != nil {
-			return err
+			return study.Counts{}, err
 		}
 	} else if err := atomicfile.Write(opt.Out, true, 0o644, write); err != nil {
-		return fmt.Errorf("write %s: %w", opt.Out, err)
+		return study.Counts{}, fmt.Errorf("write %s: %w", opt.Out, err)
 	}
 	c := res.Counts()
 	if opt.Report != "" {
@@ -182,17 +204,8 @@ func runPull(ctx context.Context, opt pullOptions, stdout, stderr io.Writer) err
 			return enc.Encode(report)
 		})
 		if err != nil {
-			return fmt.Errorf("write %s: %w", opt.Report, err)
+			return study.Counts{}, fmt.Errorf("write %s: %w", opt.Report, err)
 		}
 	}
-	unreadable := ""
-	if c.Unreadable > 0 {
-		unreadable = fmt.Sprintf(", %d unreadable", c.Unreadable)
-	}
-	fmt.Fprintf(stderr, "pulled %d records from %d workbook(s): %d complete, %d partial, %d empty, %d missing%s; %d errors, %d warnings\n",
-		c.Records, len(res.Workbooks), c.Complete, c.Partial, c.Empty, c.Missing, unreadable, c.Errors, c.Warnings)
-	if opt.Strict && c.Errors > 0 {
-		return errStrict
-	}
-	return nil
+	return c, nil
 }

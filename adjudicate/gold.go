@@ -1,0 +1,446 @@
+package adjudicate
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/templates"
+)
+
+// Ways of resolving the items nobody decided.
+const (
+	ResolveNone     = ""         // they stay unresolved
+	ResolveMajority = "majority" // they take their suggestion; ties stay unresolved
+)
+
+// GoldOptions say how Gold resolves what it is given.
+type GoldOptions struct {
+	Resolve string
+	// Adjudicator is who decided an item (its workbook's adjudicator).
+	Adjudicator func(it *Item) string
+	// Fields gives a unit's span fields, to find an edited span in; nil
+	// leaves edited spans unplaced, with a problem.
+	Fields func(unit string) map[string]string
+	// Source is the records' source.
+	Source mapping.RecordSource
+	// File names the workbook an item is in, for problems.
+	File func(it *Item) string
+}
+
+// Gold makes one gold record per unit from what the annotators agreed on
+// and what the adjudicators decided: every value with its provenance, and
+// every item nobody decided unresolved, with a problem naming its row.
+func Gold(t *templates.Template, units []*Accepted, items []*Item, decided map[string]*Decision, opt GoldOptions) ([]*mapping.Annotation, mapping.Problems) {
+	g := &golden{t: t, opt: opt, decided: decided}
+	byUnit := map[string][]*Item{}
+	for _, it := range items {
+		byUnit[it.Unit] = append(byUnit[it.Unit], it)
+	}
+	var out []*mapping.Annotation
+	for _, u := range units {
+		rec := &mapping.Annotation{
+			Schema: mapping.AnnotationSchema, Template: mapping.TemplateID{Name: t.Name, Version: t.Version},
+			Batch: u.Batch, Unit: u.Unit, Item: u.Item, Annotator: mapping.GoldAnnotator,
+			Values: map[string]any{}, Provenance: map[string]*mapping.Provenance{}, Source: opt.Source, Problems: []mapping.UnitProblem{},
+		}
+		for k, v := range u.Values {
+			rec.Values[k] = v
+		}
+		for k, p := range u.Provenance {
+			c := *p
+			rec.Provenance[k] = &c
+		}
+		for _, s := range u.Spans {
+			c := s
+			if s.Provenance != nil {
+				p := *s.Provenance
+				c.Provenance = &p
+			}
+			rec.Spans = append(rec.Spans, c)
+		}
+		for _, it := range byUnit[u.Unit] {
+			g.resolve(rec, it)
+		}
+		g.finish(rec)
+		out = append(out, rec)
+	}
+	return out, g.probs
+}
+
+type golden struct {
+	t       *templates.Template
+	opt     GoldOptions
+	decided map[string]*Decision
+	probs   mapping.Problems
+}
+
+// unresolved marks an item undecided in its record.
+func (g *golden) unresolved(rec *mapping.Annotation, it *Item, d *Decision, why string) {
+	p := &mapping.Provenance{Kind: mapping.ProvenanceUnresolved, Annotators: len(it.Answers), Decision: it.ID}
+	if d != nil {
+		p.Cell = d.Cell("")
+	}
+	if it.Kind == KindSpans {
+		// The record's provenance of its spans says some are unresolved.
+		rec.Provenance[it.Question] = p
+	} else {
+		rec.Provenance[it.Question] = p
+	}
+	msg := fmt.Sprintf("%s (%s) is unresolved: %s", it.ID, describe(g.t, it), why)
+	rec.Problems = append(rec.Problems, mapping.UnitProblem{Severity: mapping.Warning, Cell: p.Cell, Message: msg})
+	if d != nil && !d.Bad {
+		sheet, cell, _ := strings.Cut(p.Cell, "!")
+		g.probs = append(g.probs, &mapping.Problem{Severity: mapping.Warning, File: g.file(it), Sheet: strings.Trim(sheet, "'"), Cell: cell, Record: it.Unit, Message: msg, Err: ErrUnresolved})
+	}
+}
+
+// adjudicated is the provenance of a decision.
+func (g *golden) adjudicated(it *Item, d *Decision, agreeing int) *mapping.Provenance {
+	p := &mapping.Provenance{Kind: mapping.ProvenanceAdjudicated, Agreeing: agreeing, Annotators: len(it.Answers), Reason: d.Reason, Note: d.Note, Decision: it.ID, Cell: d.Cell("")}
+	if g.opt.Adjudicator != nil {
+		p.Adjudicator = g.opt.Adjudicator(it)
+	}
+	return p
+}
+
+// suggested resolves an item by its suggestion, when Resolve allows.
+func (g *golden) suggested(it *Item) (*mapping.Provenance, bool) {
+	if g.opt.Resolve != ResolveMajority || it.Suggested < 0 {
+		return nil, false
+	}
+	n := 0
+	for _, a := range it.Answers {
+		if sameAnswer(it, a, it.Answers[it.Suggested]) {
+			n++
+		}
+	}
+	return &mapping.Provenance{Kind: mapping.ProvenanceMajority, Agreeing: n, Annotators: len(it.Answers), Decision: it.ID}, true
+}
+
+// undecided resolves an item nobody decided by its suggestion, where
+// Resolve allows; otherwise it is unresolved (ok false), the empty column
+// named.
+func (g *golden) undecided(rec *mapping.Annotation, it *Item, d *Decision, column string) (*mapping.Provenance, bool) {
+	if p, ok := g.suggested(it); ok {
+		return p, true
+	}
+	why := "nobody decided it"
+	if d != nil {
+		why = "its " + column + " cell is empty"
+	}
+	g.unresolved(rec, it, d, why)
+	return nil, false
+}
+
+func sameAnswer(it *Item, a, b Answer) bool {
+	if it.Kind == KindSpans {
+		return key(spanKeys(a.Spans)) == key(spanKeys(b.Spans))
+	}
+	return key(a.Value) == key(b.Value)
+}
+
+// agreeing counts the annotators whose answer is a value.
+func agreeing(it *Item, v any) int {
+	n := 0
+	for _, a := range it.Answers {
+		if key(a.Value) == key(v) {
+			n++
+		}
+	}
+	return n
+}
+
+func (g *golden) resolve(rec *mapping.Annotation, it *Item) {
+	d := g.decided[it.ID]
+	if it.Kind == KindSpans {
+		g.resolveSpans(rec, it, d)
+		return
+	}
+	var v any
+	var prov *mapping.Provenance
+	switch {
+	case d != nil && d.Bad:
+		g.unresolved(rec, it, d, "a cell of its row cannot be read (see the problem above)")
+		return
+	case d != nil && d.HasFinal:
+		v = d.Final
+		prov = g.adjudicated(it, d, agreeing(it, v))
+	case d != nil && d.Use != "":
+		a, ok := g.use(it, d.Use)
+		if !ok {
+			g.unresolved(rec, it, d, "Or use says suggested, but the annotators tie and there is no suggestion")
+			return
+		}
+		v = a.Value
+		prov = g.adjudicated(it, d, agreeing(it, v))
+	default:
+		p, ok := g.undecided(rec, it, d, "Final")
+		if !ok {
+			return
+		}
+		v, prov = it.Answers[it.Suggested].Value, p
+	}
+	if v != nil {
+		rec.Values[it.Question] = v
+	} else {
+		delete(rec.Values, it.Question)
+	}
+	rec.Provenance[it.Question] = prov
+}
+
+// use is the answer an Or use or Decision cell names.
+func (g *golden) use(it *Item, who string) (Answer, bool) {
+	if who == UseSuggested || who == DecideKeep {
+		if it.Suggested < 0 {
+			return Answer{}, false
+		}
+		return it.Answers[it.Suggested], true
+	}
+	for _, a := range it.Answers {
+		if a.Annotator == who {
+			return a, true
+		}
+	}
+	return Answer{}, false
+}
+
+func (g *golden) resolveSpans(rec *mapping.Annotation, it *Item, d *Decision) {
+	var spans []mapping.SpanAnswer
+	var prov *mapping.Provenance
+	switch {
+	case d != nil && d.Bad:
+		g.unresolved(rec, it, d, "a cell of its row cannot be read (see the problem above)")
+		return
+	case d != nil && d.Choice == DecideDrop:
+		prov = g.adjudicated(it, d, countSpans(it, nil))
+	case d != nil && d.Choice == DecideEdit:
+		s, why := g.edited(rec.Unit, it, d)
+		if why != "" {
+			g.unresolved(rec, it, d, why)
+			return
+		}
+		spans = []mapping.SpanAnswer{s}
+		prov = g.adjudicated(it, d, countSpans(it, spans))
+	case d != nil && d.Choice != "":
+		a, ok := g.use(it, d.Choice)
+		if !ok {
+			g.unresolved(rec, it, d, "keep takes the suggested version, and the annotators tie: pick an annotator's version, or edit")
+			return
+		}
+		spans = slices.Clone(a.Spans)
+		prov = g.adjudicated(it, d, countSpans(it, spans))
+		if d.Type != "" {
+			for k := range spans {
+				spans[k] = g.retype(spans[k], d.Type)
+			}
+		}
+	case d != nil && d.Type != "" && it.Suggested >= 0:
+		// A Final type alone retypes the suggested version.
+		spans = slices.Clone(it.Answers[it.Suggested].Spans)
+		prov = g.adjudicated(it, d, countSpans(it, spans))
+		for k := range spans {
+			spans[k] = g.retype(spans[k], d.Type)
+		}
+	default:
+		p, ok := g.undecided(rec, it, d, "Decision")
+		if !ok {
+			return
+		}
+		spans, prov = slices.Clone(it.Answers[it.Suggested].Spans), p
+	}
+	for _, s := range spans {
+		s.Row = 0
+		p := *prov
+		s.Provenance = &p
+		rec.Spans = append(rec.Spans, s)
+	}
+}
+
+// countSpans counts the annotators whose spans of an item are these.
+func countSpans(it *Item, spans []mapping.SpanAnswer) int {
+	n := 0
+	for _, a := range it.Answers {
+		if key(spanKeys(a.Spans)) == key(spanKeys(spans)) {
+			n++
+		}
+	}
+	return n
+}
+
+// retype gives a span another label.
+func (g *golden) retype(s mapping.SpanAnswer, code string) mapping.SpanAnswer {
+	s.Code = code
+	if q := g.t.QuestionByName(g.t.Rows.Label); q != nil {
+		if o := q.Option(code); o != nil {
+			s.Label = o.Label
+		}
+	}
+	return s
+}
+
+// edited is the span an edit decision gives: its text found in the
+// cluster's field, the occurrence in or nearest the cluster; evidence and
+// other answers from the version it replaces.
+func (g *golden) edited(unit string, it *Item, d *Decision) (mapping.SpanAnswer, string) {
+	c := it.Cluster
+	code := d.Type
+	base := g.base(it, code)
+	if code == "" {
+		code = base.Code
+	}
+	if code == "" {
+		return mapping.SpanAnswer{}, "edit needs a Final type"
+	}
+	s := g.retype(base, code)
+	s.Question, s.Row, s.Provenance = it.Question, 0, nil
+	s.Field, s.Start, s.End, s.Text = "", nil, nil, ""
+	text := strings.TrimSpace(d.Span)
+	if text == "" {
+		if c.Start >= 0 {
+			return mapping.SpanAnswer{}, "edit needs the span's text in Final span"
+		}
+		return s, ""
+	}
+	field := c.Field
+	if field == "" {
+		field = g.spanField()
+	}
+	var ft string
+	switch {
+	case c.Text != nil && c.Field == field:
+		ft = *c.Text
+	case g.opt.Fields != nil && g.opt.Fields(unit) != nil:
+		var ok bool
+		if ft, ok = g.opt.Fields(unit)[field]; !ok {
+			return mapping.SpanAnswer{}, "the unit has no text " + field + " to find the edited span in"
+		}
+	default:
+		return mapping.SpanAnswer{}, "the study's inputs were not at hand when the adjudication was made, so the edited span cannot be placed (run adjudicate again with the study's manifest)"
+	}
+	places, _ := mapping.FindSpan(ft, text)
+	if len(places) == 0 {
+		msg := fmt.Sprintf("Final span %q is not in the text of %s", text, field)
+		g.probs = append(g.probs, g.cellProblem(it, d, colSpan, msg))
+		d.Bad = true
+		return mapping.SpanAnswer{}, "its Final span is not in the text"
+	}
+	best := places[0]
+	dist := func(p mapping.SpanPlace) int {
+		if c.Start < 0 || p.Start < c.End && c.Start < p.End {
+			return 0
+		}
+		return min(abs(p.Start-c.End), abs(c.Start-p.End))
+	}
+	for _, p := range places[1:] {
+		if dist(p) < dist(best) {
+			best = p
+		}
+	}
+	start, end := best.Start, best.End
+	s.Field, s.Start, s.End, s.Text = field, &start, &end, mapping.Substring(ft, start, end)
+	return s, ""
+}
+
+func abs(n int) int { return max(n, -n) }
+
+// base is the version an edited span takes its other answers from: the
+// suggested one, else the first with the same label, else the first.
+func (g *golden) base(it *Item, code string) mapping.SpanAnswer {
+	var all []mapping.SpanAnswer
+	if it.Suggested >= 0 {
+		all = append(all, it.Answers[it.Suggested].Spans...)
+	}
+	for _, a := range it.Answers {
+		all = append(all, a.Spans...)
+	}
+	for _, s := range all {
+		if code == "" || s.Code == code {
+			return s
+		}
+	}
+	if len(all) > 0 {
+		s := all[0]
+		s.Evidence, s.Values = nil, nil
+		return s
+	}
+	return mapping.SpanAnswer{Question: it.Question}
+}
+
+// spanField is the field of the template's block span question.
+func (g *golden) spanField() string {
+	for i := range g.t.Questions {
+		if q := &g.t.Questions[i]; q.Type == templates.TypeSpan && q.Scope != "block" {
+			return q.Field
+		}
+	}
+	return ""
+}
+
+func (g *golden) file(it *Item) string {
+	if g.opt.File != nil {
+		return g.opt.File(it)
+	}
+	return g.opt.Source.File
+}
+
+func (g *golden) cellProblem(it *Item, d *Decision, key, msg string) *mapping.Problem {
+	unit := it.Unit
+	return &mapping.Problem{Severity: mapping.Error, File: g.file(it), Sheet: d.Sheet, Cell: strings.TrimPrefix(d.Cell(key), quoteSheet(d.Sheet)+"!"), Record: unit, Message: msg, Err: mapping.ErrInvalidAnswer}
+}
+
+// finish orders a gold record's spans and sets its status: complete when
+// nothing is unresolved and every required question has a value.
+func (g *golden) finish(rec *mapping.Annotation) {
+	slices.SortStableFunc(rec.Spans, func(a, b mapping.SpanAnswer) int {
+		return cmp.Or(cmp.Compare(a.Field, b.Field), cmp.Compare(pos(a.Start), pos(b.Start)), cmp.Compare(pos(a.End), pos(b.End)), cmp.Compare(a.Code, b.Code))
+	})
+	for k := range rec.Spans {
+		rec.Spans[k].Row = 0
+	}
+	rec.Status = mapping.StatusComplete
+	for _, p := range rec.Provenance {
+		if p.Kind == mapping.ProvenanceUnresolved {
+			rec.Status = mapping.StatusPartial
+		}
+	}
+	for i := range g.t.Questions {
+		q := &g.t.Questions[i]
+		if q.Required && !rowQuestion(g.t, q) {
+			if _, ok := rec.Values[q.Name]; !ok {
+				rec.Status = mapping.StatusPartial
+			}
+		}
+	}
+	if len(rec.Values) == 0 && len(rec.Spans) == 0 && rec.Status == mapping.StatusComplete && len(rec.Provenance) == 0 {
+		rec.Status = mapping.StatusEmpty
+	}
+	if len(rec.Provenance) == 0 {
+		rec.Provenance = nil
+	}
+}
+
+func pos(p *int) int {
+	if p == nil {
+		return -1
+	}
+	return *p
+}
+
+// sortedItems are items in ID order.
+func sortedItems(m map[string]*Item) []*Item {
+	out := make([]*Item, 0, len(m))
+	for _, it := range m {
+		out = append(out, it)
+	}
+	slices.SortFunc(out, func(a, b *Item) int { return strings.Compare(a.ID, b.ID) })
+	return out
+}
+
+func sortedCodes(codes []string) []string {
+	out := append([]string{}, codes...)
+	slices.Sort(out)
+	return out
+}

@@ -1,0 +1,272 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/annosheet/annosheet/adjudicate"
+	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/input"
+	"github.com/annosheet/annosheet/internal/atomicfile"
+	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/sheets"
+	"github.com/annosheet/annosheet/study"
+	"github.com/annosheet/annosheet/xlsx"
+)
+
+type adjudicateOptions struct {
+	Sources        []string
+	Out            string
+	Format         string
+	Adjudicators   []string
+	BatchSize      int
+	MinAgreement   int
+	ShowAnnotators bool
+	Resolve        string
+	Force          bool
+	Template       string
+	Params         map[string]string
+	Manifest       string
+	Share          []string
+	Google         googleOptions
+}
+
+func adjudicateCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "adjudicate",
+		Usage:     "a workbook of the answers annotators disagree on; its pull is the gold set",
+		ArgsUsage: "SOURCE...",
+		Description: "SOURCE is what agree reads: a study's manifest or folder, workbooks, spreadsheet\n" +
+			"links, or pulled records (.jsonl). Complete units are compared question by question;\n" +
+			"answers every annotator gives (or --min-agreement of them, with more votes than any\n" +
+			"other) are accepted, and each disagreement becomes a row for an adjudicator: the\n" +
+			"unit's context, each annotator's answer under a neutral name, a suggestion (the\n" +
+			"majority; blank on a tie), a Final cell with the question's own dropdown, checkboxes\n" +
+			"or range, a reason and a note. Spans are grouped by overlap, a row per cluster, with\n" +
+			"keep / drop / edit. The folder's adjudication.json holds the key to the names.\n\n" +
+			"Run it again on the same --out after more annotations: every decision made in the\n" +
+			"folder's workbooks is kept, and only new disagreements are added. Then\n" +
+			"\"annosheet pull DIR\" writes the gold set: one record per unit, annotator \"gold\",\n" +
+			"each value with its provenance (unanimous, majority, adjudicated, unresolved).\n\n" +
+			"Example:\n" +
+			"   annosheet adjudicate study/ --out adjudication/ --adjudicator lead\n" +
+			"   annosheet pull adjudication/ --out gold.jsonl\n" +
+			"   annosheet adjudicate study/ --resolve majority --out silver.jsonl",
+		Flags: append([]cli.Flag{
+			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "the adjudication's `DIR` (a .jsonl file with --resolve)"},
+			&cli.StringFlag{Name: "format", Value: "xlsx", Usage: "xlsx or gsheets: what the workbooks are"},
+			&cli.StringSliceFlag{Name: "adjudicator", Usage: "adjudicator `ID`s: the rows are shared out among them (default: adjudicator)"},
+			&cli.IntFlag{Name: "batch-size", Usage: "at most `N` rows per workbook (0: one workbook per adjudicator)"},
+			&cli.IntFlag{Name: "min-agreement", Usage: "accept an answer that `N` annotators give, and more than give any other (default: all who answered)"},
+			&cli.BoolFlag{Name: "show-annotators", Usage: "show the annotators' IDs instead of Annotator 1, 2 …"},
+			&cli.StringFlag{Name: "resolve", Usage: "majority: write a silver set to --out without workbooks; ties stay unresolved"},
+			&cli.BoolFlag{Name: "force", Usage: "replace an existing --out file (with --resolve)"},
+			&cli.StringFlag{Name: "manifest", Usage: "the study's `manifest.json`, for the context shown beside each row when the SOURCE is records"},
+			&cli.StringFlag{Name: "template", Aliases: []string{"t"}, Usage: "template `NAME|FILE` of the records, when it is not built in and no manifest names it"},
+			&cli.StringSliceFlag{Name: "param", Usage: "template parameter `NAME=VALUE`, as given to generate"},
+			&cli.StringSliceFlag{Name: "share", Usage: "with --format gsheets: give `EMAIL` edit access to new spreadsheets"},
+		}, googleFlags()...),
+		Action: func(c *cli.Context) error {
+			if c.NArg() == 0 {
+				return usagef("adjudicate needs a SOURCE: a study's manifest or folder, workbooks, or pulled records (.jsonl)")
+			}
+			if c.String("out") == "" {
+				return usagef("adjudicate needs --out: the adjudication's folder (a .jsonl file with --resolve)")
+			}
+			switch c.String("resolve") {
+			case "", adjudicate.ResolveMajority:
+			default:
+				return usagef("--resolve %s: the only way is majority", c.String("resolve"))
+			}
+			switch c.String("format") {
+			case backend.KindXLSX, backend.KindGSheets:
+			default:
+				return usagef("--format %s: give xlsx or gsheets", c.String("format"))
+			}
+			if c.Int("batch-size") < 0 || c.Int("min-agreement") < 0 {
+				return usagef("--batch-size and --min-agreement take a number of 0 or more")
+			}
+			params, err := parseParams(c.StringSlice("param"))
+			if err != nil {
+				return err
+			}
+			return runAdjudicate(c.Context, adjudicateOptions{
+				Sources: c.Args().Slice(), Out: c.String("out"), Format: c.String("format"),
+				Adjudicators: splitList(c.StringSlice("adjudicator")), BatchSize: c.Int("batch-size"),
+				MinAgreement: c.Int("min-agreement"), ShowAnnotators: c.Bool("show-annotators"),
+				Resolve: c.String("resolve"), Force: c.Bool("force"), Template: c.String("template"), Params: params,
+				Manifest: c.String("manifest"), Share: splitList(c.StringSlice("share")), Google: googleFrom(c),
+			}, c.App.Writer, c.App.ErrWriter)
+		},
+	}
+}
+
+func runAdjudicate(ctx context.Context, opt adjudicateOptions, stdout, stderr io.Writer) error {
+	t, recs, man, err := sourceRecords(ctx, agreeOptions{Sources: opt.Sources, Template: opt.Template, Params: opt.Params, Google: opt.Google}, stderr)
+	if err != nil {
+		return err
+	}
+	if opt.Resolve != "" {
+		if st, err := os.Stat(opt.Out); err == nil && st.IsDir() {
+			return usagef("--out %s is a folder: with --resolve, give the .jsonl file to write the silver set to", opt.Out)
+		}
+		found, err := adjudicate.Find(t, recs, adjudicate.Options{MinAgreement: opt.MinAgreement})
+		if err != nil {
+			return err
+		}
+		g := study.ResolveGold(t, found, opt.Resolve, "")
+		for _, r := range g.Records {
+			r.Source = mapping.RecordSource{Kind: "resolve", File: opt.Resolve, Rows: []int{}}
+		}
+		err = atomicfile.Write(opt.Out, opt.Force, 0o644, func(w io.Writer) error { return writeRecords(w, g.Records) })
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "wrote %s: %d units by %s, %s decided by majority, %d unresolved (ties)\n", opt.Out, len(g.Records), plural(len(found.Annotators), "annotator"), plural(len(found.Items)-g.Unresolved, "disagreement"), g.Unresolved)
+		return nil
+	}
+	if strings.EqualFold(filepath.Ext(opt.Out), ".jsonl") {
+		return usagef("--out %s: adjudicate writes a folder of workbooks; for a silver set without them, add --resolve majority", opt.Out)
+	}
+	if man == nil && opt.Manifest != "" {
+		src, err := study.Open([]string{opt.Manifest}, study.Backends{})
+		if err != nil {
+			return err
+		}
+		if len(src.Manifests) > 0 {
+			man = src.Manifests[0]
+		}
+	}
+	aopt := study.AdjudicateOptions{
+		Dir: opt.Out, Kind: opt.Format, Adjudicators: opt.Adjudicators, BatchSize: opt.BatchSize,
+		Options: adjudicate.Options{MinAgreement: opt.MinAgreement}, ShowAnnotators: opt.ShowAnnotators,
+		Sources: opt.Sources, Share: opt.Share,
+	}
+	if man != nil {
+		aopt.Study = man.Path
+		inputs, err := man.InputPaths()
+		if err == nil {
+			if src, err := input.Open(t.Input.Format, inputs); err == nil {
+				err = mapping.Items(t, src, man.Keys, func(it *mapping.SourceItem) error {
+					aopt.Items = append(aopt.Items, it)
+					return nil
+				})
+			}
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "warning: %s: the study's inputs cannot be read (%v): the rows show no context\n", man.Path, err)
+		}
+		if len(man.OpaqueIDs) > 0 {
+			shown := map[string]string{}
+			for o, real := range man.OpaqueIDs {
+				shown[real] = o
+			}
+			aopt.Shown = func(u string) string {
+				if o, ok := shown[u]; ok {
+					return o
+				}
+				return u
+			}
+		}
+	} else {
+		fmt.Fprintln(stderr, "note: no study manifest among the sources: the rows show no context (give --manifest)")
+	}
+	if err := os.MkdirAll(opt.Out, 0o755); err != nil {
+		return err
+	}
+	var store backend.Store = xlsx.Store{}
+	if opt.Format == backend.KindGSheets {
+		store = googleStore(opt.Google, stderr, sheets.Store{Share: opt.Share})
+	}
+	res, err := study.Adjudicate(ctx, t, recs, aopt, backends(opt.Google, stderr), store)
+	if err != nil {
+		return endpointUsage(err)
+	}
+	printProblems(stderr, res.Problems)
+	for _, n := range res.Notes {
+		fmt.Fprintln(stderr, "note: "+n)
+	}
+	f := res.Found
+	acc := map[string]int{}
+	for _, u := range f.Units {
+		for _, p := range u.Provenance {
+			acc[p.Kind]++
+		}
+		for _, s := range u.Spans {
+			acc[s.Provenance.Kind]++
+		}
+	}
+	fmt.Fprintf(stdout, "%s by %s: %d answers accepted (%d unanimous, %d by --min-agreement); %s to decide",
+		plural(len(f.Units), "unit"), plural(len(f.Annotators), "annotator"), acc[mapping.ProvenanceUnanimous]+acc[mapping.ProvenanceMajority],
+		acc[mapping.ProvenanceUnanimous], acc[mapping.ProvenanceMajority], plural(len(res.Manifest.Items), "disagreement"))
+	if res.Kept > 0 {
+		fmt.Fprintf(stdout, ", %d decided already and kept", res.Kept)
+	}
+	fmt.Fprintln(stdout)
+	for i, w := range res.Written {
+		fmt.Fprintf(stdout, "wrote %s: %s for %s\n", w, plural(res.Manifest.Workbooks[i].Items, "row"), res.Manifest.Workbooks[i].Adjudicator)
+	}
+	fmt.Fprintf(stdout, "wrote %s (the key to the annotators' names: keep it from adjudicators)\n", filepath.Join(opt.Out, adjudicate.ManifestFile))
+	return nil
+}
+
+// writeRecords writes canonical records as JSON Lines.
+func writeRecords(w io.Writer, recs []*mapping.Annotation) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	for _, r := range recs {
+		if err := enc.Encode(r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// adjudicationSource reports whether pull's sources are one
+// adjudication: its folder, its manifest, or a workbook in its folder.
+func adjudicationSource(sources []string) (string, bool) {
+	if len(sources) != 1 {
+		return "", false
+	}
+	s := sources[0]
+	dir := s
+	if st, err := os.Stat(s); err != nil {
+		return "", false
+	} else if !st.IsDir() {
+		if filepath.Base(s) != adjudicate.ManifestFile && !strings.EqualFold(filepath.Ext(s), ".xlsx") {
+			return "", false
+		}
+		dir = filepath.Dir(s)
+	}
+	if _, err := os.Stat(filepath.Join(dir, adjudicate.ManifestFile)); err != nil {
+		return "", false
+	}
+	return dir, true
+}
+
+// runPullGold pulls an adjudication: the gold set.
+func runPullGold(ctx context.Context, dir string, opt pullOptions, stdout, stderr io.Writer) error {
+	g, err := study.PullGold(ctx, dir, backends(opt.Google, stderr), "")
+	if err != nil {
+		return endpointUsage(err)
+	}
+	printProblems(stderr, g.Problems)
+	res := &study.Result{Records: g.Records, Problems: g.Problems}
+	c, err := writePulled(opt, res, stdout)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "pulled the gold set of %s from %d adjudication workbook(s): %d decisions read, %d unresolved; %d complete, %d partial; %d errors, %d warnings\n",
+		plural(len(g.Records), "unit"), len(g.Manifest.Workbooks), g.Decided, g.Unresolved, c.Complete, c.Partial, c.Errors, c.Warnings)
+	if opt.Strict && c.Errors > 0 {
+		return errStrict
+	}
+	return nil
+}
