@@ -22,22 +22,22 @@ type clusterOf struct {
 // spans for an annotator who marked nothing there.
 func clusters(recs []*mapping.Annotation) []clusterOf {
 	type placed struct {
-		rec  int
-		span mapping.SpanAnswer
+		rec, rank int
+		span      mapping.SpanAnswer
 	}
 	var at []placed                // spans in the text
 	loose := map[string][]placed{} // the others, by label
 	var codes []string
 	for i, r := range recs {
-		for _, s := range r.Spans {
+		for k, s := range r.Spans {
 			if s.Field != "" && s.Start != nil && s.End != nil {
-				at = append(at, placed{i, s})
+				at = append(at, placed{i, k, s})
 				continue
 			}
 			if _, ok := loose[s.Code]; !ok {
 				codes = append(codes, s.Code)
 			}
-			loose[s.Code] = append(loose[s.Code], placed{i, s})
+			loose[s.Code] = append(loose[s.Code], placed{i, k, s})
 		}
 	}
 	slices.SortStableFunc(at, func(a, b placed) int {
@@ -50,7 +50,8 @@ func clusters(recs []*mapping.Annotation) []clusterOf {
 			co.answers[i].Annotator = r.Annotator
 		}
 		for _, m := range members {
-			co.answers[m.rec].Spans = append(co.answers[m.rec].Spans, m.span)
+			a := &co.answers[m.rec]
+			a.Spans, a.Order = append(a.Spans, m.span), append(a.Order, m.rank)
 		}
 		out = append(out, co)
 	}

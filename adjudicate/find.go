@@ -38,6 +38,9 @@ type Answer struct {
 	Annotator string               `json:"annotator"`
 	Value     any                  `json:"value,omitempty"`
 	Spans     []mapping.SpanAnswer `json:"spans,omitempty"`
+	// Order is each span's place among the spans of the annotator's
+	// record: the gold set keeps the order in which annotators wrote them.
+	Order []int `json:"order,omitempty"`
 }
 
 // Cluster is where a span cluster is: spans of one field that overlap,
@@ -83,6 +86,7 @@ type Accepted struct {
 	Annotators []string                       `json:"annotators"`
 	Values     map[string]any                 `json:"values,omitempty"`
 	Spans      []mapping.SpanAnswer           `json:"spans,omitempty"`
+	Order      []int                          `json:"order,omitempty"` // of Spans, as Answer.Order
 	Provenance map[string]*mapping.Provenance `json:"provenance,omitempty"`
 }
 
@@ -172,10 +176,12 @@ func Find(t *templates.Template, recs []*mapping.Annotation, opt Options) (*Foun
 				answers := c.answers
 				votes := tally(answers, func(a Answer) string { return key(spanKeys(a.Spans)) })
 				if win, ok := votes.accepted(need); ok {
-					for _, s := range answers[win.first].Spans {
+					a := answers[win.first]
+					for k, s := range a.Spans {
 						s.Provenance = votes.provenance(win)
 						s.Row = 0
 						acc.Spans = append(acc.Spans, s)
+						acc.Order = append(acc.Order, a.Order[k])
 					}
 					continue
 				}

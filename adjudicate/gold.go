@@ -53,13 +53,15 @@ func Gold(t *templates.Template, units []*Accepted, items []*Item, decided map[s
 			c := *p
 			rec.Provenance[k] = &c
 		}
-		for _, s := range u.Spans {
+		g.order = g.order[:0]
+		for k, s := range u.Spans {
 			c := s
 			if s.Provenance != nil {
 				p := *s.Provenance
 				c.Provenance = &p
 			}
 			rec.Spans = append(rec.Spans, c)
+			g.order = append(g.order, at(u.Order, k))
 		}
 		for _, it := range byUnit[u.Unit] {
 			g.resolve(rec, it)
@@ -75,6 +77,17 @@ type golden struct {
 	opt     GoldOptions
 	decided map[string]*Decision
 	probs   mapping.Problems
+	// order is the place of each span of the record being made, as the
+	// annotators wrote it (Answer.Order).
+	order []int
+}
+
+// at is order[k], or 0 where the order is not known.
+func at(order []int, k int) int {
+	if k < len(order) {
+		return order[k]
+	}
+	return 0
 }
 
 // unresolved marks an item undecided in its record.
@@ -209,6 +222,7 @@ func (g *golden) use(it *Item, who string) (Answer, bool) {
 
 func (g *golden) resolveSpans(rec *mapping.Annotation, it *Item, d *Decision) {
 	var spans []mapping.SpanAnswer
+	var order []int
 	var prov *mapping.Provenance
 	switch {
 	case d != nil && d.Bad:
@@ -222,7 +236,7 @@ func (g *golden) resolveSpans(rec *mapping.Annotation, it *Item, d *Decision) {
 			g.unresolved(rec, it, d, why)
 			return
 		}
-		spans = []mapping.SpanAnswer{s}
+		spans, order = []mapping.SpanAnswer{s}, []int{firstOrder(it)}
 		prov = g.adjudicated(it, d, countSpans(it, spans))
 	case d != nil && d.Choice != "":
 		a, ok := g.use(it, d.Choice)
@@ -230,7 +244,7 @@ func (g *golden) resolveSpans(rec *mapping.Annotation, it *Item, d *Decision) {
 			g.unresolved(rec, it, d, "keep takes the suggested version, and the annotators tie: pick an annotator's version, or edit")
 			return
 		}
-		spans = slices.Clone(a.Spans)
+		spans, order = slices.Clone(a.Spans), a.Order
 		prov = g.adjudicated(it, d, countSpans(it, spans))
 		if d.Type != "" {
 			for k := range spans {
@@ -239,7 +253,7 @@ func (g *golden) resolveSpans(rec *mapping.Annotation, it *Item, d *Decision) {
 		}
 	case d != nil && d.Type != "" && it.Suggested >= 0:
 		// A Final type alone retypes the suggested version.
-		spans = slices.Clone(it.Answers[it.Suggested].Spans)
+		spans, order = slices.Clone(it.Answers[it.Suggested].Spans), it.Answers[it.Suggested].Order
 		prov = g.adjudicated(it, d, countSpans(it, spans))
 		for k := range spans {
 			spans[k] = g.retype(spans[k], d.Type)
@@ -249,14 +263,28 @@ func (g *golden) resolveSpans(rec *mapping.Annotation, it *Item, d *Decision) {
 		if !ok {
 			return
 		}
-		spans, prov = slices.Clone(it.Answers[it.Suggested].Spans), p
+		spans, order, prov = slices.Clone(it.Answers[it.Suggested].Spans), it.Answers[it.Suggested].Order, p
 	}
-	for _, s := range spans {
+	for k, s := range spans {
 		s.Row = 0
 		p := *prov
 		s.Provenance = &p
 		rec.Spans = append(rec.Spans, s)
+		g.order = append(g.order, at(order, k))
 	}
+}
+
+// firstOrder is the earliest place any annotator gave a span of an item.
+func firstOrder(it *Item) int {
+	first := -1
+	for _, a := range it.Answers {
+		for _, o := range a.Order {
+			if first < 0 || o < first {
+				first = o
+			}
+		}
+	}
+	return max(first, 0)
 }
 
 // countSpans counts the annotators whose spans of an item are these.
@@ -394,9 +422,20 @@ func (g *golden) cellProblem(it *Item, d *Decision, key, msg string) *mapping.Pr
 // finish orders a gold record's spans and sets its status: complete when
 // nothing is unresolved and every required question has a value.
 func (g *golden) finish(rec *mapping.Annotation) {
-	slices.SortStableFunc(rec.Spans, func(a, b mapping.SpanAnswer) int {
-		return cmp.Or(cmp.Compare(a.Field, b.Field), cmp.Compare(pos(a.Start), pos(b.Start)), cmp.Compare(pos(a.End), pos(b.End)), cmp.Compare(a.Code, b.Code))
+	// In the order annotators wrote them, then by place in the text.
+	idx := make([]int, len(rec.Spans))
+	for k := range idx {
+		idx[k] = k
+	}
+	slices.SortStableFunc(idx, func(i, j int) int {
+		a, b := rec.Spans[i], rec.Spans[j]
+		return cmp.Or(cmp.Compare(at(g.order, i), at(g.order, j)), cmp.Compare(a.Field, b.Field), cmp.Compare(pos(a.Start), pos(b.Start)), cmp.Compare(pos(a.End), pos(b.End)), cmp.Compare(a.Code, b.Code))
 	})
+	sorted := make([]mapping.SpanAnswer, len(idx))
+	for k, i := range idx {
+		sorted[k] = rec.Spans[i]
+	}
+	rec.Spans = sorted
 	for k := range rec.Spans {
 		rec.Spans[k].Row = 0
 	}
