@@ -36,7 +36,7 @@ func (b *Book) summarySheet(sheets []*sheetOf) *backend.Sheet {
 		cols[i] = backend.Column{Width: w, Style: backend.Style{Wrap: true}}
 	}
 	return &backend.Sheet{
-		Name: SheetSummary, Columns: cols, RowCount: len(rows), Protect: &backend.Protection{FormatColumns: true, FormatRows: true},
+		Name: SheetSummary, Columns: cols, RowCount: len(rows), FitWidth: true, Protect: &backend.Protection{FormatColumns: true, FormatRows: true},
 		Merges: []backend.Merge{{FirstRow: 1, LastRow: 1, FirstCol: 0, LastCol: len(widths) - 1}, {FirstRow: 2, LastRow: 2, FirstCol: 0, LastCol: len(widths) - 1}},
 		Rows: func(emit func(backend.Row) error) error {
 			for i, texts := range rows {
@@ -56,7 +56,7 @@ func (b *Book) summarySheet(sheets []*sheetOf) *backend.Sheet {
 					r.Cells[k] = backend.Cell{Value: v, Style: st}
 				}
 				if i == 1 {
-					r.Height = 32
+					r.Height = 48
 				}
 				if err := emit(r); err != nil {
 					return err
