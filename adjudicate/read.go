@@ -352,7 +352,13 @@ func (r *reader) parse(ms MetaSheet, it *Item, d *Decision) {
 			}
 		}
 		if a, ok := r.who[want]; ok {
-			return a
+			for _, ans := range it.Answers {
+				if ans.Annotator == a {
+					return a
+				}
+			}
+			bad(key, &mapping.CellProblem{Severity: mapping.Error, Err: mapping.ErrInvalidAnswer, Message: fmt.Sprintf("%s has no answer on this unit; pick one of: %s", c.Text(), strings.Join(append(allowed, r.namesOf(it)...), "; "))})
+			return ""
 		}
 		bad(key, &mapping.CellProblem{Severity: mapping.Error, Err: mapping.ErrInvalidAnswer, Message: fmt.Sprintf("%q is not one of: %s", c.Text(), strings.Join(append(allowed, r.namesOf(it)...), "; "))})
 		return ""

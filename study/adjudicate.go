@@ -493,7 +493,7 @@ func readDecisions(ctx context.Context, dir string, m *adjudicate.Manifest, b Ba
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s: %w: the adjudication workbook cannot be read, so its decisions would be lost: %w", at, ErrAdjudication, err)
 		}
-		d, ps, err := readBook(g, t, m, w)
+		d, ps, err := readBook(g, at.String(), t, m, w)
 		closeFn()
 		if err != nil {
 			return nil, nil, err
@@ -507,13 +507,13 @@ func readDecisions(ctx context.Context, dir string, m *adjudicate.Manifest, b Ba
 }
 
 // readBook reads one adjudication workbook's decisions.
-func readBook(g *backend.Grid, t *templates.Template, m *adjudicate.Manifest, w int) (map[string]*adjudicate.Decision, mapping.Problems, error) {
+func readBook(g *backend.Grid, name string, t *templates.Template, m *adjudicate.Manifest, w int) (map[string]*adjudicate.Decision, mapping.Problems, error) {
 	meta, err := adjudicate.ReadMeta(g)
 	if err != nil {
 		return nil, nil, err
 	}
 	if meta.Adjudication != m.ID || meta.Workbook != w {
-		return nil, nil, fmt.Errorf("%s: %w: the workbook belongs to another adjudication (or is another workbook of it) than the manifest lists here", g.Name, ErrAdjudication)
+		return nil, nil, fmt.Errorf("%s: %w: the workbook belongs to another adjudication (or is another workbook of it) than the manifest lists here", name, ErrAdjudication)
 	}
 	items := map[string]*adjudicate.Item{}
 	for _, it := range m.Items {
@@ -521,7 +521,7 @@ func readBook(g *backend.Grid, t *templates.Template, m *adjudicate.Manifest, w 
 			items[it.ID] = it
 		}
 	}
-	rd := &adjudicate.Reading{Template: t, Meta: meta, Items: items, Annotators: m.Annotators, Names: m.Names, File: g.Name}
+	rd := &adjudicate.Reading{Template: t, Meta: meta, Items: items, Annotators: m.Annotators, Names: m.Names, File: name}
 	return rd.Read(g)
 }
 
