@@ -112,7 +112,11 @@ func (g *golden) unresolved(rec *mapping.Annotation, it *Item, d *Decision, why 
 
 // adjudicated is the provenance of a decision.
 func (g *golden) adjudicated(it *Item, d *Decision, agreeing int) *mapping.Provenance {
-	p := &mapping.Provenance{Kind: mapping.ProvenanceAdjudicated, Agreeing: agreeing, Annotators: len(it.Answers), Reason: d.Reason, Note: d.Note, Decision: it.ID, Cell: d.Cell("")}
+	cell := d.Cell("")
+	if !d.HasFinal && d.Use != "" {
+		cell = d.Cell(colUse) // decided by Or use
+	}
+	p := &mapping.Provenance{Kind: mapping.ProvenanceAdjudicated, Agreeing: agreeing, Annotators: len(it.Answers), Reason: d.Reason, Note: d.Note, Decision: it.ID, Cell: cell}
 	if g.opt.Adjudicator != nil {
 		p.Adjudicator = g.opt.Adjudicator(it)
 	}
