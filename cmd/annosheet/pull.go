@@ -38,7 +38,9 @@ func pullCommand() *cli.Command {
 			"problems are printed on stderr, one per line, with their severity, file and cell\n" +
 			"(Annotate!F14) and unit, and every unit is written, empty and missing ones too.\n" +
 			"A workbook of another study or template than the sources' is not read, with a\n" +
-			"warning; so is every file in a folder that cannot be read, with the reason.\n\n" +
+			"warning; so is every file in a folder that cannot be read, with the reason.\n" +
+			"An adjudication's folder (see adjudicate) gives its gold set: a record per unit by\n" +
+			"annotator \"gold\", each value with how it was decided.\n\n" +
 			"Example:\n" +
 			"   annosheet pull study/ --out annotations.jsonl --report report.json\n" +
 			"   annosheet pull study/legal-gaps-b01.xlsx --strict > annotations.jsonl\n" +
