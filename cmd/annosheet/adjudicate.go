@@ -194,6 +194,9 @@ func runAdjudicate(ctx context.Context, opt adjudicateOptions, stdout, stderr io
 		fmt.Fprintln(stderr, "note: "+n)
 	}
 	f := res.Found
+	if len(f.Units) == 0 {
+		fmt.Fprintln(stderr, "note: no unit has a complete answer yet: nothing to adjudicate (pull or status says how far the annotators are)")
+	}
 	acc := map[string]int{}
 	for _, u := range f.Units {
 		for _, p := range u.Provenance {
