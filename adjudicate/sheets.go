@@ -130,6 +130,10 @@ type sheetOf struct {
 	items []*Item
 	cols  []column
 	names []int // the annotators shown, by index into Book.Annotators
+	// cells are the locked cells' texts, by item and column, as shown;
+	// read the Read sheet's row the item's ID links to (0: none).
+	cells [][]string
+	read  []int
 }
 
 // Plan lays a book out: a sheet per question with disagreements, one for
@@ -142,8 +146,10 @@ func Plan(b *Book) (*backend.Plan, error) {
 	var out []*backend.Sheet
 	meta := Meta{Kind: MetaKind, Format: 1, Adjudication: b.Adjudication, Workbook: b.Workbook, Adjudicator: b.Adjudicator,
 		Template: mapping.TemplateRef{Name: t.Name, Version: t.Version, SHA256: mapping.TemplateHash(t)}}
+	rs := mapping.NewReadSheet(b.Limits.CellChars)
 	for _, s := range sheets {
 		b.columns(s, lists)
+		b.fit(s, rs)
 		out = append(out, b.sheet(s))
 		ms := MetaSheet{Name: s.name, Kind: s.kind, Question: s.items[0].Question}
 		for i, c := range s.cols {
@@ -153,6 +159,9 @@ func Plan(b *Book) (*backend.Plan, error) {
 	}
 	out = append([]*backend.Sheet{b.summarySheet(sheets)}, out...)
 	out = append(out, b.instructions(sheets))
+	if r := rs.Sheet(); r != nil {
+		out = append(out, r)
+	}
 	out = append(out, lists.sheet())
 	ms, err := metaSheet(meta, sheets)
 	if err != nil {
@@ -452,7 +461,7 @@ func (b *Book) sheet(s *sheetOf) *backend.Sheet {
 				return err
 			}
 			band, prev := -1, "\x00"
-			for _, it := range s.items {
+			for k, it := range s.items {
 				if it.Unit != prev {
 					band, prev = band+1, it.Unit
 				}
@@ -460,7 +469,7 @@ func (b *Book) sheet(s *sheetOf) *backend.Sheet {
 				if len(palette) > 0 {
 					fill = palette[band%len(palette)]
 				}
-				if err := emit(b.row(s, it, fill)); err != nil {
+				if err := emit(b.row(s, k, fill)); err != nil {
 					return err
 				}
 			}
@@ -469,8 +478,9 @@ func (b *Book) sheet(s *sheetOf) *backend.Sheet {
 	}
 }
 
-// row renders one item.
-func (b *Book) row(s *sheetOf, it *Item, fill string) backend.Row {
+// texts are the texts of an item's locked cells, by column ("" for
+// the adjudicator's).
+func (b *Book) texts(s *sheetOf, it *Item) []string {
 	t := b.Template
 	var ctx map[string]string
 	if b.Context != nil {
@@ -480,22 +490,16 @@ func (b *Book) row(s *sheetOf, it *Item, fill string) backend.Row {
 	for k := range it.Answers {
 		answer[it.Answers[k].Annotator] = &it.Answers[k]
 	}
-	r := backend.Row{Cells: make([]backend.Cell, len(s.cols))}
-	height := 0.0
+	out := make([]string, len(s.cols))
 	for i, c := range s.cols {
-		locked := backend.Style{Wrap: true, Fill: fill}
 		var text string
 		switch {
 		case c.key == colID:
 			text = it.ID
 		case c.key == colUnit:
-			text = it.Unit
-			if b.Shown != nil {
-				text = b.Shown(it.Unit)
-			}
+			text = b.shown(it.Unit)
 		case strings.HasPrefix(c.key, prefContext):
 			text = ctx[strings.TrimPrefix(c.key, prefContext)]
-			locked.Fill = mapping.FillContext
 		case c.key == colWhere:
 			text = where(t, it.Cluster)
 		case strings.HasPrefix(c.key, prefAnn):
@@ -519,6 +523,51 @@ func (b *Book) row(s *sheetOf, it *Item, fill string) backend.Row {
 				text = show(t, s.q, it.Answers[it.Suggested].Value)
 			}
 		}
+		out[i] = text
+	}
+	return out
+}
+
+// shown is the unit ID the sheets show.
+func (b *Book) shown(unit string) string {
+	if b.Shown != nil {
+		return b.Shown(unit)
+	}
+	return unit
+}
+
+// fit works out what each locked cell of a sheet shows: a text over what
+// the tallest row shows is shown in part, whole on the Read sheet, and
+// the row's ID cell links there.
+func (b *Book) fit(s *sheetOf, rs *mapping.ReadSheet) {
+	s.cells = make([][]string, len(s.items))
+	s.read = make([]int, len(s.items))
+	for k, it := range s.items {
+		texts := b.texts(s, it)
+		for i, c := range s.cols {
+			if texts[i] == "" || c.input || c.key == colID || c.key == colUnit {
+				continue
+			}
+			tail := false
+			if cx := b.Template.ContextByName(strings.TrimPrefix(c.key, prefContext)); cx != nil && strings.HasPrefix(c.key, prefContext) {
+				tail = cx.Show == templates.ShowTail
+			}
+			var at int
+			texts[i], at = rs.Fit(s.name, k+2, i, c.width, texts[i], it.ID+" ("+b.shown(it.Unit)+")", c.header, tail)
+			if at > 0 && s.read[k] == 0 {
+				s.read[k] = at
+			}
+		}
+		s.cells[k] = texts
+	}
+}
+
+// row renders the k-th item of a sheet.
+func (b *Book) row(s *sheetOf, k int, fill string) backend.Row {
+	it := s.items[k]
+	r := backend.Row{Cells: make([]backend.Cell, len(s.cols))}
+	height := 0.0
+	for i, c := range s.cols {
 		if c.input {
 			st := backend.Style{Unlocked: true, Wrap: true}
 			if f, ok := b.Filled[it.ID][c.key]; ok {
@@ -528,10 +577,15 @@ func (b *Book) row(s *sheetOf, it *Item, fill string) backend.Row {
 			}
 			continue
 		}
-		if text != "" {
-			text, _ = mapping.Clean(text, b.Limits.CellChars)
+		st := backend.Style{Wrap: true, Fill: fill}
+		if strings.HasPrefix(c.key, prefContext) {
+			st.Fill = mapping.FillContext
 		}
-		r.Cells[i] = backend.Cell{Value: text, Style: locked}
+		text, _ := mapping.Clean(s.cells[k][i], b.Limits.CellChars)
+		r.Cells[i] = backend.Cell{Value: text, Style: st}
+		if c.key == colID && s.read[k] > 0 {
+			r.Cells[i].Link = &backend.Link{Sheet: backend.SheetRead, Row: s.read[k]}
+		}
 		if text != "" {
 			height = max(height, mapping.RowHeight(text, c.width))
 		}

@@ -435,8 +435,9 @@ type longState struct {
 // readText is a cut text as the Read sheet shows it.
 type readText struct {
 	title string
-	at    int // its header's row on the Read sheet
-	row   int // its cell on the Annotate sheet
+	sheet string // the sheet of its cell
+	at    int    // its header's row on the Read sheet
+	row   int    // its cell on the Annotate sheet
 	col   int
 	parts []string
 	link  bool
@@ -469,13 +470,10 @@ func (b *builder) contextCell(it *item, cx *templates.Context, col, k int, text 
 	at := 2 + b.long.read
 	tail := cx.Show == templates.ShowTail
 	total := utf8.RuneCountInString(full)
-	sh, cut := fitText(full, b.cols[col].Width, rows*maxLines, b.opt.CellLimit, tail, func(part int) string {
-		return readLabel(at, part, total, tail)
-	})
+	sh, parts, cut := fitForRead(full, b.cols[col].Width, rows*maxLines, b.opt.CellLimit, tail, at)
 	if !cut {
 		return sh.text, nil
 	}
-	parts := readChunks(full)
 	b.long.read += 1 + len(parts)
 	if n := utf16Len(full); n > b.opt.CellLimit {
 		which := "first"
@@ -493,8 +491,8 @@ func (b *builder) contextCell(it *item, cx *templates.Context, col, k int, text 
 			id = b.shownUnit(it.units[k])
 		}
 		b.long.texts = append(b.long.texts, readText{
-			title: fmt.Sprintf("%s — %s — %s characters in %s", id, b.cols[col].Header, thousands(total), partCount(len(parts))),
-			at:    at, row: row, col: col, parts: parts, link: link,
+			title: readTitle(id, b.cols[col].Header, total, len(parts)),
+			sheet: backend.SheetAnnotate, at: at, row: row, col: col, parts: parts, link: link,
 		})
 	}
 	if !link {
@@ -505,6 +503,87 @@ func (b *builder) contextCell(it *item, cx *templates.Context, col, k int, text 
 	}
 	return sh.text, &backend.Link{Sheet: backend.SheetRead, Row: at, Col: 0, From: sh.from}
 }
+
+// fitForRead fits a text into lines lines of a column w wide and at most
+// limit UTF-16 units, its Read sheet header to be at row at: whole (cut
+// false), or shown in part, with its parts for the Read sheet.
+func fitForRead(full string, w float64, lines, limit int, tail bool, at int) (sh shown, parts []string, cut bool) {
+	total := utf8.RuneCountInString(full)
+	sh, cut = fitText(full, w, lines, limit, tail, func(part int) string {
+		return readLabel(at, part, total, tail)
+	})
+	if cut {
+		parts = readChunks(full)
+	}
+	return sh, parts, cut
+}
+
+// readTitle is the header of a text on the Read sheet.
+func readTitle(id, column string, total, parts int) string {
+	return fmt.Sprintf("%s — %s — %s characters in %s", id, column, thousands(total), partCount(parts))
+}
+
+// ReadSheet gathers, for a workbook other than an annotation workbook
+// (an adjudication's), the texts its cells show only in part, and makes
+// the Read sheet that holds them whole, as an annotation workbook's does.
+// Fit every cell in the order of the sheets and their rows, then take
+// Sheet.
+type ReadSheet struct {
+	limit int
+	read  int // Read rows used, the title row excluded
+	links int
+	texts []readText
+}
+
+// NewReadSheet starts a Read sheet for cells of at most limit UTF-16
+// units.
+func NewReadSheet(limit int) *ReadSheet { return &ReadSheet{limit: limit} }
+
+// Fit is what a cell of a column width characters wide, at row and col
+// of a sheet, shows of a text: the text whole, or, over what the tallest
+// row shows, its head (its tail with tail) and the line that says where
+// the Read sheet holds it, in which case readRow is that row, for the
+// row's ID cell to link to. id and column name the text there.
+func (r *ReadSheet) Fit(sheet string, row, col int, width float64, text, id, column string, tail bool) (value string, readRow int) {
+	full, _ := Clean(text, 0)
+	at := 2 + r.read
+	sh, parts, cut := fitForRead(full, width, maxLines, r.limit, tail, at)
+	if !cut {
+		return sh.text, 0
+	}
+	r.read += 1 + len(parts)
+	link := r.links < linkCap
+	r.links++
+	r.texts = append(r.texts, readText{
+		title: readTitle(id, column, utf8.RuneCountInString(full), len(parts)),
+		sheet: sheet, at: at, row: row, col: col, parts: parts, link: link,
+	})
+	if !link {
+		return sh.text, 0
+	}
+	return sh.text, at
+}
+
+// Sheet is the Read sheet, or nil when every text was shown whole.
+func (r *ReadSheet) Sheet() *backend.Sheet {
+	if r.read == 0 {
+		return nil
+	}
+	texts := r.texts
+	return readSheetOf(1+r.read, readIntroOther, func(emit func(backend.Row) error) error {
+		for _, t := range texts {
+			if err := emitRead(t, emit); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// readIntroOther is the first row of a Read sheet made by ReadSheet.
+const readIntroOther = "The full text of every context that its cell shows only in part. " +
+	"Each text starts at a grey row that names it; the link beside it goes back to its cell " +
+	"(to the row it was written in: if the sheet was sorted since, find the ID there)."
 
 // linkID links the ID cell of a row to the first of its texts on the Read
 // sheet, if any: a link every backend shows.
@@ -568,7 +647,35 @@ func (b *builder) readSheet() *backend.Sheet {
 	if b.long.read == 0 {
 		return nil
 	}
-	rows := 1 + b.long.read
+	return readSheetOf(1+b.long.read, readIntro, func(emit func(backend.Row) error) error {
+		b.long = longState{keep: true}
+		defer func() { b.long = longState{} }()
+		b.resetBands()
+		discard := func(backend.Row) error { return nil }
+		return b.src.Each(func(rec *Record) error {
+			it, ps := b.expand(rec)
+			if len(ps) > 0 {
+				return fmt.Errorf("input changed while generating: %w", ps)
+			}
+			if it == nil || !b.picked(it) {
+				return nil
+			}
+			if err := b.itemRows(it, discard); err != nil {
+				return err
+			}
+			for _, t := range b.long.texts {
+				if err := emitRead(t, emit); err != nil {
+					return err
+				}
+			}
+			b.long.texts = b.long.texts[:0]
+			return nil
+		})
+	})
+}
+
+// readSheetOf is a Read sheet of rows rows: intro, then what body emits.
+func readSheetOf(rows int, intro string, body func(emit func(backend.Row) error) error) *backend.Sheet {
 	return &backend.Sheet{
 		Name: backend.SheetRead,
 		Columns: []backend.Column{
@@ -579,34 +686,12 @@ func (b *builder) readSheet() *backend.Sheet {
 		Protect:  &backend.Protection{FormatColumns: true, FormatRows: true},
 		FitWidth: true,
 		Rows: func(emit func(backend.Row) error) error {
-			intro := backend.Row{Cells: []backend.Cell{{Value: readIntro, Style: styleReadTitle}}}
-			intro.Height = lineHeight(countLines(readIntro, readWidth, maxLines))
-			if err := emit(intro); err != nil {
+			head := backend.Row{Cells: []backend.Cell{{Value: intro, Style: styleReadTitle}}}
+			head.Height = lineHeight(countLines(intro, readWidth, maxLines))
+			if err := emit(head); err != nil {
 				return err
 			}
-			b.long = longState{keep: true}
-			defer func() { b.long = longState{} }()
-			b.resetBands()
-			discard := func(backend.Row) error { return nil }
-			return b.src.Each(func(rec *Record) error {
-				it, ps := b.expand(rec)
-				if len(ps) > 0 {
-					return fmt.Errorf("input changed while generating: %w", ps)
-				}
-				if it == nil || !b.picked(it) {
-					return nil
-				}
-				if err := b.itemRows(it, discard); err != nil {
-					return err
-				}
-				for _, t := range b.long.texts {
-					if err := emitRead(t, emit); err != nil {
-						return err
-					}
-				}
-				b.long.texts = b.long.texts[:0]
-				return nil
-			})
+			return body(emit)
 		},
 	}
 }
@@ -614,9 +699,9 @@ func (b *builder) readSheet() *backend.Sheet {
 // emitRead emits the rows of one text on the Read sheet: its header, with
 // the way back to its cell, and its parts.
 func emitRead(t readText, emit func(backend.Row) error) error {
-	back := backend.Cell{Value: fmt.Sprintf("← back to %s, row %d", backend.SheetAnnotate, t.row), Style: styleReadBack}
+	back := backend.Cell{Value: fmt.Sprintf("← back to %s, row %d", t.sheet, t.row), Style: styleReadBack}
 	if t.link {
-		back.Link = &backend.Link{Sheet: backend.SheetAnnotate, Row: t.row, Col: t.col}
+		back.Link = &backend.Link{Sheet: t.sheet, Row: t.row, Col: t.col}
 	}
 	head := backend.Row{Cells: []backend.Cell{{Value: t.title, Style: styleReadHead}, back}}
 	head.Height = lineHeight(max(countLines(t.title, readWidth, maxLines), countLines(back.Value.(string), readTagWidth, maxLines)))
