@@ -110,7 +110,7 @@ type MetaSheet struct {
 }
 
 // MetaKind marks an adjudication workbook's metadata.
-const MetaKind = "adjudication"
+const MetaKind = mapping.MetaAdjudication
 
 // column is one column of an adjudication sheet.
 type column struct {

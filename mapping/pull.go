@@ -206,6 +206,12 @@ func (p *puller) problem(severity string, err error, unit string, row, col int, 
 	return pr
 }
 
+// MetaAdjudication starts the metadata of an adjudication workbook
+// (package adjudicate), which a study's pull does not read.
+const MetaAdjudication = "adjudication"
+
+var errAdjudicationBook = errors.New("an adjudication workbook")
+
 func (p *puller) readMeta() error {
 	g := p.g
 	if !slices.Contains(g.Sheets, backend.SheetMeta) {
@@ -221,6 +227,8 @@ func (p *puller) readMeta() error {
 		return damaged
 	})
 	switch {
+	case damaged == errAdjudicationBook:
+		return fmt.Errorf("%s: %w: it is an adjudication workbook; pull the adjudication's folder, where it lies beside the adjudication.json that adjudicate wrote", g.Name, ErrNotWorkbook)
 	case damaged != nil:
 		return fmt.Errorf("%s: %w: the %s sheet is damaged: %v", g.Name, ErrNotWorkbook, backend.SheetMeta, damaged)
 	case err != nil:
@@ -257,6 +265,8 @@ func (p *puller) metaRow(row int, cells []string, wb, src *string) error {
 		return nil
 	}
 	switch cells[0] {
+	case MetaAdjudication:
+		return errAdjudicationBook
 	case metaWorkbook:
 		*wb = strings.Join(cells[1:], "")
 	case metaTemplate:
