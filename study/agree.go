@@ -38,6 +38,9 @@ type AgreeOptions struct {
 	// Reference is the annotator directional span metrics take as the
 	// reference; the first in sorted order by default.
 	Reference string
+	// Gold, when set, is a gold set each annotator is scored against,
+	// question by question, beside the agreement.
+	Gold *Gold
 }
 
 // Agreement is a study's agreement, question by question, as agree
@@ -48,9 +51,12 @@ type Agreement struct {
 	Records   AgreeRecords        `json:"records"`
 	Questions []QuestionAgreement `json:"questions"`
 	Skipped   []SkippedQuestion   `json:"skipped,omitempty"`
-	options   AgreeOptions        // as asked
-	compared  []agreeQuestion     // how each of Questions is made
-	set       *recordSet          // the records compared
+	// Against scores each annotator against a gold set, when one is
+	// given (AgreeOptions.Gold).
+	Against  *Against        `json:"against,omitempty"`
+	options  AgreeOptions    // as asked
+	compared []agreeQuestion // how each of Questions is made
+	set      *recordSet      // the records compared
 }
 
 // AgreeRecords counts the records agreement was computed on and those
@@ -115,6 +121,11 @@ func Agree(t *templates.Template, recs []*mapping.Annotation, opt AgreeOptions) 
 		out.Questions = append(out.Questions, QuestionAgreement{Name: q.name, Type: q.kind, Compared: q.compared})
 	}
 	out.compute()
+	if opt.Gold != nil {
+		if out.Against, err = against(t, recs, set, out.compared, opt.Gold); err != nil {
+			return nil, err
+		}
+	}
 	return out, nil
 }
 
@@ -150,7 +161,7 @@ func agreeQuestions(t *templates.Template, names []string) ([]agreeQuestion, []S
 		case name == t.Rows.Spans && name != q.Name:
 			kind = templates.TypeSpan
 			data = func(s *recordSet) tableData {
-				return tableData{spans: blockSpans(s.recs, s.coders), options: optionCodes(t.QuestionByName(t.Rows.Label))}
+				return tableData{spans: blockSpans(t.Rows.Spans, s.recs, s.coders), options: optionCodes(t.QuestionByName(t.Rows.Label))}
 			}
 		case rowScoped && q.Type == templates.TypeSpan:
 			kind = templates.TypeSpan
@@ -158,7 +169,7 @@ func agreeQuestions(t *templates.Template, names []string) ([]agreeQuestion, []S
 		case rowScoped && q.Name == t.Rows.Label:
 			kind, compared = templates.TypeMulti, "the set of "+q.Header+" codes that a unit's rows give"
 			data = func(s *recordSet) tableData {
-				return tableData{table: labelSets(s.recs, s.coders), options: optionCodes(q)}
+				return tableData{table: labelSets(t.Rows.Spans, s.recs, s.coders), options: optionCodes(q)}
 			}
 		case rowScoped && q.Type == templates.TypeEvidence && t.Rows.Label != "":
 			kind = templates.TypeEvidence
@@ -458,8 +469,8 @@ func unitTable(q *templates.Question, set *recordSet) tableData {
 	vals := make([]agreement.Value, 0, len(set.recs))
 	cells := make([]*agreement.Value, len(set.units)*nc)
 	for i, r := range set.recs {
-		v, ok := r.Values[q.Name]
-		if !ok && q.Type == templates.TypeMulti && r.Status == mapping.StatusComplete {
+		v, ok := answerOf(r, q.Name)
+		if !ok && q.Type == templates.TypeMulti && blankAnswers(r, q.Name) {
 			v, ok = []string{}, true
 		}
 		if !ok {
@@ -478,6 +489,36 @@ func unitTable(q *templates.Question, set *recordSet) tableData {
 		}
 	}
 	return td
+}
+
+// answerOf is a record's answer to a question: none where a gold record
+// says the question is still undecided.
+func answerOf(r *mapping.Annotation, name string) (any, bool) {
+	if p := r.Provenance[name]; p != nil && p.Kind == mapping.ProvenanceUnresolved {
+		return nil, false
+	}
+	v, ok := r.Values[name]
+	return v, ok
+}
+
+// blankAnswers reports whether a record without an answer to a question
+// answers it all the same (the empty selection, no span): a complete
+// record does; a gold record whose provenance says how the question was
+// decided does whatever its status, unless it is still undecided.
+func blankAnswers(r *mapping.Annotation, name string) bool {
+	if p := r.Provenance[name]; p != nil {
+		return p.Kind != mapping.ProvenanceUnresolved
+	}
+	return r.Status == mapping.StatusComplete
+}
+
+// rowsUndecided reports whether a gold record has a row nobody has
+// decided on yet: its block's rows are then no answer, as long as one of
+// them may still be kept or dropped.
+func rowsUndecided(r *mapping.Annotation) bool {
+	return slices.ContainsFunc(r.Spans, func(s mapping.SpanAnswer) bool {
+		return s.Provenance != nil && s.Provenance.Kind == mapping.ProvenanceUnresolved
+	})
 }
 
 // tableValue is an answer as the agreement package takes it; false for
@@ -593,13 +634,16 @@ func (g spanGrid) table() agreement.SpanTable {
 	return t
 }
 
-// blockSpans are the spans of a block layout's rows, labelled by the
-// label question's code. Rows without a span (missing information) are
-// no span.
-func blockSpans(recs []*mapping.Annotation, coders []string) agreement.SpanTable {
+// blockSpans are the spans of a block layout's rows (named name),
+// labelled by the label question's code. Rows without a span (missing
+// information) are no span.
+func blockSpans(name string, recs []*mapping.Annotation, coders []string) agreement.SpanTable {
 	g := newSpanGrid(coders)
 	for _, r := range recs {
-		if r.Status == mapping.StatusComplete {
+		if rowsUndecided(r) {
+			continue
+		}
+		if blankAnswers(r, name) {
 			g.record(r.Unit, r.Annotator)
 		}
 		for _, s := range r.Spans {
@@ -623,10 +667,13 @@ func rowSpans(q *templates.Question, recs []*mapping.Annotation, coders []string
 		}
 	}
 	for _, r := range recs {
-		if r.Status == mapping.StatusComplete {
+		if rowsUndecided(r) {
+			continue
+		}
+		if blankAnswers(r, q.Name) {
 			g.record(r.Unit, r.Annotator)
 		}
-		if v, ok := r.Values[q.Name]; ok {
+		if v, ok := answerOf(r, q.Name); ok {
 			add(r, v)
 		}
 		for _, s := range r.Spans {
@@ -638,18 +685,21 @@ func rowSpans(q *templates.Question, recs []*mapping.Annotation, coders []string
 	return g.table()
 }
 
-// labelSets is, per unit, the set of label codes its rows give: the error
-// types an annotator found, spans or not.
-func labelSets(recs []*mapping.Annotation, coders []string) agreement.Table {
+// labelSets is, per unit, the set of label codes its rows (named rows)
+// give: the error types an annotator found, spans or not.
+func labelSets(rows string, recs []*mapping.Annotation, coders []string) agreement.Table {
 	g := newGrid(coders)
 	for _, r := range recs {
+		if rowsUndecided(r) {
+			continue
+		}
 		codes := []string{} // none is an answer: no error found
 		for _, s := range r.Spans {
 			if s.Code != "" {
 				codes = append(codes, s.Code)
 			}
 		}
-		if len(codes) == 0 && r.Status != mapping.StatusComplete {
+		if len(codes) == 0 && !blankAnswers(r, rows) {
 			continue // a partial unit's no rows is no answer
 		}
 		slices.Sort(codes)
@@ -665,6 +715,9 @@ func labelSets(recs []*mapping.Annotation, coders []string) agreement.Table {
 func evidenceByLabel(recs []*mapping.Annotation, coders []string) agreement.Table {
 	g := newGrid(coders)
 	for _, r := range recs {
+		if rowsUndecided(r) {
+			continue
+		}
 		by := map[string][]string{}
 		var labels []string
 		for _, s := range r.Spans {
