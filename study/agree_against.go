@@ -267,6 +267,15 @@ func (td tableData) score(coders []string, cols []int, gold int) AnnotatorScore 
 	return s
 }
 
+// Scores are the question's scores: each annotator's, then theirs pooled
+// when there is such a score.
+func (q QuestionAgainst) Scores() []AnnotatorScore {
+	if q.Pooled == nil {
+		return q.Annotators
+	}
+	return append(slices.Clip(q.Annotators), *q.Pooled)
+}
+
 func ptr(f float64) *float64 { return &f }
 
 // withGold pairs the values of the coders in columns cols with coder
