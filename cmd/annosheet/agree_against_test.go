@@ -295,6 +295,46 @@ func TestAgreeAgainst(t *testing.T) {
 	})
 }
 
+// TestAgreeAgainstScale checks a choice and a scale against gold from
+// pulled records, through the schema: the scale's κ unweighted over its
+// declared levels and linear, computed by hand in the study's tests
+// (gold's last unit is not yet rated: no value).
+func TestAgreeAgainstScale(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	var src, gold strings.Builder
+	for i, r := range [][2]int{{5, 5}, {4, 4}, {2, 3}, {2, 2}, {1, 1}, {3, 0}} {
+		for who, b := range map[string]*strings.Builder{"ak": &src, "gold": &gold} {
+			v := r[0]
+			if who == "gold" {
+				v = r[1]
+			}
+			likert := fmt.Sprintf(`,"first_prediction_likert":%d`, v)
+			if v == 0 {
+				likert = "" // not yet rated: pull writes no value
+			}
+			fmt.Fprintf(b, `{"schema":"annosheet.annotation/1","template":{"name":"preference-likert","version":1},"batch":"b01","unit":"u%d","item":"u%d","annotator":%q,"status":"complete","values":{"best_prediction_reference":"first"%s},"source":{"kind":"xlsx","file":"x.xlsx","sheet":"Annotate","rows":[2]},"problems":[]}`+"\n", i, i, who, likert)
+		}
+	}
+	recs, goldFile := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "gold.jsonl")
+	for path, b := range map[string]*strings.Builder{recs: &src, goldFile: &gold} {
+		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rep := agreeAgainst(t, recs, "--against", goldFile, "-q", "best_prediction_reference,first_prediction_likert")
+	if len(rep.Against.Questions) != 2 {
+		t.Fatalf("questions %+v", rep.Against.Questions)
+	}
+	choice, scale := rep.Against.Questions[0].Annotators[0], rep.Against.Questions[1].Annotators[0]
+	if choice.Units != 6 || !valueIs(choice.Accuracy, 1) || choice.Kappa != nil {
+		t.Errorf("choice: %+v, want 6 units right and no κ (one category used)", choice)
+	}
+	if scale.Units != 5 || !valueIs(scale.Accuracy, 0.8) || !valueIs(scale.Kappa, 0.75) || !valueIs(scale.KappaLinear, 0.36/0.41) {
+		t.Errorf("scale: %d units, accuracy %s, κ %s, linear %s; want 5, 0.8, 0.75, 0.36/0.41", scale.Units, show(scale.Accuracy), show(scale.Kappa), show(scale.KappaLinear))
+	}
+}
+
 // TestAgreeAgainstRefuses checks the gold sets agree refuses, each with
 // exit 1 and an error that names the file, and the line where one
 // record is at fault.
