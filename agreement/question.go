@@ -39,12 +39,13 @@ func plainSpec(name string, two bool, f func(Ratings) (float64, error)) metricSp
 // cannot hold.
 func (s metricSpec) metric(r Ratings) Metric {
 	v, err := s.stat(r)
-	return metricOf(s.name, s.params, v, err)
+	return MetricOf(s.name, s.params, v, err)
 }
 
-// metricOf is the Metric name with params (a copy) of a statistic's value
-// or of the reason it has none.
-func metricOf(name string, params map[string]any, v float64, err error) Metric {
+// MetricOf is the Metric name with params (a copy) of a statistic's
+// value, or, where err says why it has none or the value is not a finite
+// number, of the reason it has none.
+func MetricOf(name string, params map[string]any, v float64, err error) Metric {
 	m := Metric{Metric: name, Params: maps.Clone(params)}
 	switch {
 	case err != nil:
@@ -75,7 +76,7 @@ func meanOverPairs(s metricSpec, i int, pairs []Pair) Metric {
 		sum += v
 	}
 	n := len(values)
-	m := metricOf(s.name, s.params, sum/float64(max(n, 1)), nil)
+	m := MetricOf(s.name, s.params, sum/float64(max(n, 1)), nil)
 	switch {
 	case n == 0:
 		m.Value = nil
@@ -160,7 +161,7 @@ func Choice(t Table, categories []string) Result {
 	for _, code := range declaredCodes(categories) {
 		k := slices.Index(r.Labels, code)
 		v, err := SpecificAgreement(r, k)
-		res.Options = append(res.Options, Option{Code: code, Metrics: []Metric{metricOf("specific_agreement", map[string]any{}, v, err)}})
+		res.Options = append(res.Options, Option{Code: code, Metrics: []Metric{MetricOf("specific_agreement", map[string]any{}, v, err)}})
 	}
 	return res
 }
@@ -213,8 +214,8 @@ func Multi(t Table, options []string) Result {
 		k, v := Nominal.Param()
 		s, serr := SpecificAgreement(r, 1)
 		res.Options = append(res.Options, Option{Code: o, Metrics: []Metric{
-			metricOf("krippendorff_alpha", map[string]any{k: v}, a, aerr),
-			metricOf("specific_agreement", map[string]any{}, s, serr),
+			MetricOf("krippendorff_alpha", map[string]any{k: v}, a, aerr),
+			MetricOf("specific_agreement", map[string]any{}, s, serr),
 		}})
 	}
 	return res

@@ -525,8 +525,8 @@ func readBook(g *backend.Grid, name string, t *templates.Template, m *adjudicate
 	return rd.Read(g)
 }
 
-// Gold is a pulled adjudication: one gold record per unit.
-type Gold struct {
+// GoldSet is a pulled adjudication: one gold record per unit.
+type GoldSet struct {
 	Records  []*mapping.Annotation
 	Problems mapping.Problems
 	Manifest *adjudicate.Manifest
@@ -538,7 +538,7 @@ type Gold struct {
 // PullGold reads an adjudication's folder (or manifest) and its workbooks
 // and makes the gold set. With resolve "majority", items nobody decided
 // take their suggestion.
-func PullGold(ctx context.Context, path string, b Backends, resolve string) (*Gold, error) {
+func PullGold(ctx context.Context, path string, b Backends, resolve string) (*GoldSet, error) {
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		path = filepath.Join(path, adjudicate.ManifestFile)
 	}
@@ -559,7 +559,7 @@ func PullGold(ctx context.Context, path string, b Backends, resolve string) (*Go
 
 // ResolveGold makes a gold set without workbooks: what the annotators
 // agree on, and with resolve "majority" the suggestion of every item.
-func ResolveGold(t *templates.Template, f *adjudicate.Found, resolve, source string) *Gold {
+func ResolveGold(t *templates.Template, f *adjudicate.Found, resolve, source string) *GoldSet {
 	m := &adjudicate.Manifest{Units: f.Units, Items: f.Items}
 	for k, it := range m.Items {
 		it.ID = fmt.Sprintf("d%04d", k+1)
@@ -567,7 +567,7 @@ func ResolveGold(t *templates.Template, f *adjudicate.Found, resolve, source str
 	return gold(t, m, nil, nil, source, resolve)
 }
 
-func gold(t *templates.Template, m *adjudicate.Manifest, decided map[string]*adjudicate.Decision, probs mapping.Problems, path, resolve string) *Gold {
+func gold(t *templates.Template, m *adjudicate.Manifest, decided map[string]*adjudicate.Decision, probs mapping.Problems, path, resolve string) *GoldSet {
 	src := mapping.RecordSource{Kind: "adjudication", File: path, Rows: []int{}}
 	adjudicator := func(it *adjudicate.Item) string {
 		if it.Workbook >= 0 && it.Workbook < len(m.Workbooks) {
@@ -582,7 +582,7 @@ func gold(t *templates.Template, m *adjudicate.Manifest, decided map[string]*adj
 		return path
 	}
 	recs, gp := adjudicate.Gold(t, m.Units, m.Items, decided, adjudicate.GoldOptions{Resolve: resolve, Adjudicator: adjudicator, Source: src, File: file})
-	out := &Gold{Records: recs, Problems: append(probs, gp...), Manifest: m, Template: t}
+	out := &GoldSet{Records: recs, Problems: append(probs, gp...), Manifest: m, Template: t}
 	for _, r := range recs {
 		for _, p := range r.Problems {
 			if strings.Contains(p.Message, " is unresolved: ") {

@@ -38,6 +38,9 @@ type AgreeOptions struct {
 	// Reference is the annotator directional span metrics take as the
 	// reference; the first in sorted order by default.
 	Reference string
+	// Gold, when set, is a gold set each annotator is scored against,
+	// question by question, beside the agreement.
+	Gold *Gold
 }
 
 // Agreement is a study's agreement, question by question, as agree
@@ -48,8 +51,12 @@ type Agreement struct {
 	Records   AgreeRecords        `json:"records"`
 	Questions []QuestionAgreement `json:"questions"`
 	Skipped   []SkippedQuestion   `json:"skipped,omitempty"`
-	options   AgreeOptions        // as asked
-	builds    []func() tableData  // each question's data, made by compute
+	// Against scores each annotator against a gold set, when one is
+	// given (AgreeOptions.Gold).
+	Against  *Against        `json:"against,omitempty"`
+	options  AgreeOptions    // as asked
+	compared []agreeQuestion // how each of Questions is made
+	set      *recordSet      // the records compared
 }
 
 // AgreeRecords counts the records agreement was computed on and those
@@ -108,9 +115,36 @@ func Agree(t *templates.Template, recs []*mapping.Annotation, opt AgreeOptions) 
 	if err != nil {
 		return nil, err
 	}
-	used, coders := set.recs, set.coders
-	want := func(name string) bool { return len(opt.Questions) == 0 || slices.Contains(opt.Questions, name) }
+	out.set = set
+	out.compared, out.Skipped = agreeQuestions(t, opt.Questions)
+	for _, q := range out.compared {
+		out.Questions = append(out.Questions, QuestionAgreement{Name: q.name, Type: q.kind, Compared: q.compared})
+	}
+	out.compute()
+	if opt.Gold != nil {
+		if out.Against, err = against(t, recs, set, out.compared, opt.Gold); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// agreeQuestion is one question agree compares: its name, type and what
+// a value is, as reported, and how its data is made from a set of
+// records.
+type agreeQuestion struct {
+	name, kind, compared string
+	data                 func(*recordSet) tableData
+}
+
+// agreeQuestions lists the questions of t that agree compares (those
+// named, when any are), in the template's order, and those it skips,
+// with why.
+func agreeQuestions(t *templates.Template, names []string) ([]agreeQuestion, []SkippedQuestion) {
+	want := func(name string) bool { return len(names) == 0 || slices.Contains(names, name) }
 	block := t.Rows.Per == templates.PerBlock
+	var out []agreeQuestion
+	var skipped []SkippedQuestion
 	for i := range t.Questions {
 		q := &t.Questions[i]
 		rowScoped := block && q.Scope != "block"
@@ -122,66 +156,73 @@ func Agree(t *templates.Template, recs []*mapping.Annotation, opt AgreeOptions) 
 			continue
 		}
 		var kind, compared string
-		var build func() tableData
+		var data func(*recordSet) tableData
 		switch {
 		case name == t.Rows.Spans && name != q.Name:
 			kind = templates.TypeSpan
-			build = func() tableData {
-				return tableData{spans: blockSpans(used, coders), options: optionCodes(t.QuestionByName(t.Rows.Label))}
+			data = func(s *recordSet) tableData {
+				return tableData{spans: blockSpans(t.Rows.Spans, s.recs, s.coders), options: optionCodes(t.QuestionByName(t.Rows.Label))}
 			}
 		case rowScoped && q.Type == templates.TypeSpan:
 			kind = templates.TypeSpan
-			build = func() tableData { return tableData{spans: rowSpans(q, used, coders)} }
+			data = func(s *recordSet) tableData { return tableData{spans: rowSpans(q, s.recs, s.coders)} }
 		case rowScoped && q.Name == t.Rows.Label:
 			kind, compared = templates.TypeMulti, "the set of "+q.Header+" codes that a unit's rows give"
-			build = func() tableData { return tableData{table: labelSets(used, coders), options: optionCodes(q)} }
+			data = func(s *recordSet) tableData {
+				return tableData{table: labelSets(t.Rows.Spans, s.recs, s.coders), options: optionCodes(q)}
+			}
 		case rowScoped && q.Type == templates.TypeEvidence && t.Rows.Label != "":
 			kind = templates.TypeEvidence
 			compared = "the evidence of each (unit, " + t.QuestionByName(t.Rows.Label).Header + ") pair that annotators give, where any of them gives evidence"
-			build = func() tableData { return tableData{table: evidenceByLabel(used, coders)} }
+			data = func(s *recordSet) tableData { return tableData{table: evidenceByLabel(s.recs, s.coders)} }
 		case rowScoped:
-			out.Skipped = append(out.Skipped, SkippedQuestion{Name: q.Name, Reason: "asked on every row of a block: its answers have no unit-level value to pair"})
+			skipped = append(skipped, SkippedQuestion{Name: q.Name, Reason: "asked on every row of a block: its answers have no unit-level value to pair"})
 			continue
 		case q.Type == templates.TypeSpan:
 			kind = templates.TypeSpan
-			build = func() tableData { return tableData{spans: rowSpans(q, used, coders)} }
+			data = func(s *recordSet) tableData { return tableData{spans: rowSpans(q, s.recs, s.coders)} }
 		default:
 			kind = q.Type
-			build = func() tableData { return unitTable(q, set) }
+			data = func(s *recordSet) tableData { return unitTable(q, s) }
 		}
-		out.Questions = append(out.Questions, QuestionAgreement{Name: name, Type: kind, Compared: compared})
-		out.builds = append(out.builds, func() tableData {
-			td := build()
+		out = append(out, agreeQuestion{name: name, kind: kind, compared: compared, data: func(s *recordSet) tableData {
+			td := data(s)
 			td.kind = kind
 			return td
-		})
+		}})
 	}
-	out.compute()
-	return out, nil
+	return out, skipped
 }
 
 // compute makes every question's data and computes its agreement, and its
-// interval when asked, the questions spread over the machine's cores:
-// each is independent of the others, so the report is the same however
-// they run.
+// interval when asked.
 func (a *Agreement) compute() {
+	parallel(len(a.Questions), func(i int) {
+		q := &a.Questions[i]
+		td := a.compared[i].data(a.set)
+		q.Result = td.result(td.table, a.options.Reference)
+		if a.options.CI > 0 {
+			a.interval(q, td)
+		}
+	})
+}
+
+// parallel calls f for 0 ≤ i < n, spread over the machine's cores. The
+// calls must be independent of one another, so that what they make is
+// the same however they run.
+func parallel(n int, f func(i int)) {
 	work := make(chan int)
 	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(a.Questions)) {
+	for range min(runtime.GOMAXPROCS(0), n) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range work {
-				q := &a.Questions[i]
-				td := a.builds[i]()
-				q.Result = td.result(td.table, a.options.Reference)
-				if a.options.CI > 0 {
-					a.interval(q, td)
-				}
+				f(i)
 			}
 		}()
 	}
-	for i := range a.Questions {
+	for i := range n {
 		work <- i
 	}
 	close(work)
@@ -283,8 +324,26 @@ func agreeRecords(t *templates.Template, recs []*mapping.Annotation, opt AgreeOp
 		}
 		used = append(used, r)
 	}
+	set, err := newRecordSet(used)
+	if err != nil {
+		return nil, err
+	}
+	for _, a := range opt.Annotators {
+		if !slices.Contains(set.coders, a) {
+			return nil, fmt.Errorf("--annotators %s: %w: no record of that annotator counts", a, ErrAgree)
+		}
+	}
+	n.Used = len(set.recs)
+	n.Annotators = set.coders
+	return set, nil
+}
+
+// newRecordSet indexes records by unit and annotator, a record and its
+// identical copies once; two different records of one unit and
+// annotator are an error. It sorts recs in place.
+func newRecordSet(recs []*mapping.Annotation) (*recordSet, error) {
 	// Sorted by unit and annotator, copies of a record are neighbours.
-	slices.SortStableFunc(used, func(a, b *mapping.Annotation) int {
+	slices.SortStableFunc(recs, func(a, b *mapping.Annotation) int {
 		if c := strings.Compare(a.Unit, b.Unit); c != 0 {
 			return c
 		}
@@ -292,7 +351,7 @@ func agreeRecords(t *templates.Template, recs []*mapping.Annotation, opt AgreeOp
 	})
 	set := &recordSet{}
 	coders := map[string]bool{}
-	for _, r := range used {
+	for _, r := range recs {
 		if k := len(set.recs) - 1; k >= 0 && set.recs[k].Unit == r.Unit && set.recs[k].Annotator == r.Annotator {
 			if !sameAnswers(set.recs[k], r) {
 				return nil, fmt.Errorf("%w: unit %s has two different records by %s; keep one (export says which lines)", ErrAgree, r.Unit, r.Annotator)
@@ -306,11 +365,6 @@ func agreeRecords(t *templates.Template, recs []*mapping.Annotation, opt AgreeOp
 		set.unit = append(set.unit, len(set.units)-1)
 		coders[r.Annotator] = true
 	}
-	for _, a := range opt.Annotators {
-		if !coders[a] {
-			return nil, fmt.Errorf("--annotators %s: %w: no record of that annotator counts", a, ErrAgree)
-		}
-	}
 	set.coders = sortedKeys(coders)
 	at := map[string]int{}
 	for i, c := range set.coders {
@@ -319,8 +373,6 @@ func agreeRecords(t *templates.Template, recs []*mapping.Annotation, opt AgreeOp
 	for _, r := range set.recs {
 		set.coder = append(set.coder, at[r.Annotator])
 	}
-	n.Used = len(set.recs)
-	n.Annotators = set.coders
 	return set, nil
 }
 
@@ -417,8 +469,8 @@ func unitTable(q *templates.Question, set *recordSet) tableData {
 	vals := make([]agreement.Value, 0, len(set.recs))
 	cells := make([]*agreement.Value, len(set.units)*nc)
 	for i, r := range set.recs {
-		v, ok := r.Values[q.Name]
-		if !ok && q.Type == templates.TypeMulti && r.Status == mapping.StatusComplete {
+		v, ok := answerOf(r, q.Name)
+		if !ok && q.Type == templates.TypeMulti && blankAnswers(r, q.Name) {
 			v, ok = []string{}, true
 		}
 		if !ok {
@@ -437,6 +489,36 @@ func unitTable(q *templates.Question, set *recordSet) tableData {
 		}
 	}
 	return td
+}
+
+// answerOf is a record's answer to a question: none where a gold record
+// says the question is still undecided.
+func answerOf(r *mapping.Annotation, name string) (any, bool) {
+	if p := r.Provenance[name]; p != nil && p.Kind == mapping.ProvenanceUnresolved {
+		return nil, false
+	}
+	v, ok := r.Values[name]
+	return v, ok
+}
+
+// blankAnswers reports whether a record without an answer to a question
+// answers it all the same (the empty selection, no span): a complete
+// record does; a gold record whose provenance says how the question was
+// decided does whatever its status, unless it is still undecided.
+func blankAnswers(r *mapping.Annotation, name string) bool {
+	if p := r.Provenance[name]; p != nil {
+		return p.Kind != mapping.ProvenanceUnresolved
+	}
+	return r.Status == mapping.StatusComplete
+}
+
+// rowsUndecided reports whether a gold record has a row nobody has
+// decided on yet: its block's rows are then no answer, as long as one of
+// them may still be kept or dropped.
+func rowsUndecided(r *mapping.Annotation) bool {
+	return slices.ContainsFunc(r.Spans, func(s mapping.SpanAnswer) bool {
+		return s.Provenance != nil && s.Provenance.Kind == mapping.ProvenanceUnresolved
+	})
 }
 
 // tableValue is an answer as the agreement package takes it; false for
@@ -552,13 +634,16 @@ func (g spanGrid) table() agreement.SpanTable {
 	return t
 }
 
-// blockSpans are the spans of a block layout's rows, labelled by the
-// label question's code. Rows without a span (missing information) are
-// no span.
-func blockSpans(recs []*mapping.Annotation, coders []string) agreement.SpanTable {
+// blockSpans are the spans of a block layout's rows (named name),
+// labelled by the label question's code. Rows without a span (missing
+// information) are no span.
+func blockSpans(name string, recs []*mapping.Annotation, coders []string) agreement.SpanTable {
 	g := newSpanGrid(coders)
 	for _, r := range recs {
-		if r.Status == mapping.StatusComplete {
+		if rowsUndecided(r) {
+			continue
+		}
+		if blankAnswers(r, name) {
 			g.record(r.Unit, r.Annotator)
 		}
 		for _, s := range r.Spans {
@@ -582,10 +667,13 @@ func rowSpans(q *templates.Question, recs []*mapping.Annotation, coders []string
 		}
 	}
 	for _, r := range recs {
-		if r.Status == mapping.StatusComplete {
+		if rowsUndecided(r) {
+			continue
+		}
+		if blankAnswers(r, q.Name) {
 			g.record(r.Unit, r.Annotator)
 		}
-		if v, ok := r.Values[q.Name]; ok {
+		if v, ok := answerOf(r, q.Name); ok {
 			add(r, v)
 		}
 		for _, s := range r.Spans {
@@ -597,18 +685,21 @@ func rowSpans(q *templates.Question, recs []*mapping.Annotation, coders []string
 	return g.table()
 }
 
-// labelSets is, per unit, the set of label codes its rows give: the error
-// types an annotator found, spans or not.
-func labelSets(recs []*mapping.Annotation, coders []string) agreement.Table {
+// labelSets is, per unit, the set of label codes its rows (named rows)
+// give: the error types an annotator found, spans or not.
+func labelSets(rows string, recs []*mapping.Annotation, coders []string) agreement.Table {
 	g := newGrid(coders)
 	for _, r := range recs {
+		if rowsUndecided(r) {
+			continue
+		}
 		codes := []string{} // none is an answer: no error found
 		for _, s := range r.Spans {
 			if s.Code != "" {
 				codes = append(codes, s.Code)
 			}
 		}
-		if len(codes) == 0 && r.Status != mapping.StatusComplete {
+		if len(codes) == 0 && !blankAnswers(r, rows) {
 			continue // a partial unit's no rows is no answer
 		}
 		slices.Sort(codes)
@@ -624,6 +715,9 @@ func labelSets(recs []*mapping.Annotation, coders []string) agreement.Table {
 func evidenceByLabel(recs []*mapping.Annotation, coders []string) agreement.Table {
 	g := newGrid(coders)
 	for _, r := range recs {
+		if rowsUndecided(r) {
+			continue
+		}
 		by := map[string][]string{}
 		var labels []string
 		for _, s := range r.Spans {

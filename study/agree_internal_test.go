@@ -208,7 +208,7 @@ func TestAgreeBlockTables(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := blockSpans(set.recs, n.Annotators)
+	st := blockSpans(qa.Rows.Spans, set.recs, n.Annotators)
 	got := map[string][][]agreement.Span{}
 	for _, u := range st.Units {
 		got[u.ID] = u.Spans
@@ -225,7 +225,7 @@ func TestAgreeBlockTables(t *testing.T) {
 		"q1": {"{Irrelevant,Missing-Answer}", "{Irrelevant,Missing-Answer}"},
 		"q2": {"{}", "{Redundant}"},
 		"q3": {"-", "{}"},
-	}, cells(labelSets(set.recs, n.Annotators))); d != "" {
+	}, cells(labelSets(qa.Rows.Spans, set.recs, n.Annotators))); d != "" {
 		t.Errorf("error types (-want +got):\n%s", d)
 	}
 	if d := cmp.Diff(map[string][]string{

@@ -109,7 +109,7 @@ func adjudicateCommand() *cli.Command {
 }
 
 func runAdjudicate(ctx context.Context, opt adjudicateOptions, stdout, stderr io.Writer) error {
-	t, recs, man, err := sourceRecords(ctx, agreeOptions{Sources: opt.Sources, Template: opt.Template, Params: opt.Params, Google: opt.Google}, stderr)
+	t, recs, man, _, err := sourceRecords(ctx, agreeOptions{Sources: opt.Sources, Template: opt.Template, Params: opt.Params, Google: opt.Google}, stderr)
 	if err != nil {
 		return err
 	}

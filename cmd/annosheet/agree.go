@@ -31,6 +31,8 @@ type agreeOptions struct {
 	Force    bool
 	Template string
 	Params   map[string]string
+	// Against is the gold set's file (--against), when given.
+	Against string
 	study.AgreeOptions
 	Google googleOptions
 }
@@ -61,14 +63,22 @@ func agreeCommand() *cli.Command {
 			"choices, ordinal for scales, MASI for label sets and evidence), with percent\n" +
 			"agreement, Gwet's AC1/AC2, Cohen's and Fleiss' kappa, and, for spans, pairwise span F1\n" +
 			"(exact and overlapping) and character-overlap precision, recall and F1.\n\n" +
+			"With --against GOLD.jsonl (pulled records of annotator \"gold\", one per unit), agree also\n" +
+			"scores each annotator against the gold set, question by question, on the units both give\n" +
+			"a value: accuracy (exact match; a multi's exact set; text after trimming and case\n" +
+			"folding), Cohen's kappa (a scale's unweighted and linear), mean Jaccard for sets, and for\n" +
+			"spans the precision, recall and F1 of the characters marked under gold's labels, gold the\n" +
+			"reference. A question the gold set left unresolved is not scored.\n\n" +
 			agreeRules + "\n" +
 			"Example:\n" +
 			"   annosheet agree study/\n" +
 			"   annosheet agree study/ --json --ci 0.95 > agreement.json\n" +
-			"   annosheet agree annotations.jsonl --question gaps --annotators ak,bt",
+			"   annosheet agree annotations.jsonl --question gaps --annotators ak,bt\n" +
+			"   annosheet agree study/ --against gold.jsonl",
 		Flags: append([]cli.Flag{
 			&cli.BoolFlag{Name: "json", Usage: "write the report as JSON (schema annosheet.agreement/1): per pair, option and unit too"},
-			&cli.BoolFlag{Name: "csv", Usage: "write every value as CSV rows: question, scope (question, pair, option, unit), metric, params, value"},
+			&cli.BoolFlag{Name: "csv", Usage: "write every value as CSV rows: question, scope (question, pair, option, unit, against), metric, params, value"},
+			&cli.StringFlag{Name: "against", Usage: "also score each annotator against the gold set in `GOLD.jsonl` (records of annotator \"gold\")"},
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "write to `FILE` (default: stdout)"},
 			&cli.BoolFlag{Name: "force", Usage: "replace an existing --out file"},
 			&cli.StringSliceFlag{Name: "question", Aliases: []string{"q"}, Usage: "report question `NAME` only (repeat, or separate with commas)"},
@@ -97,7 +107,7 @@ func agreeCommand() *cli.Command {
 			}
 			return runAgree(c.Context, agreeOptions{
 				Sources: c.Args().Slice(), JSON: c.Bool("json"), CSV: c.Bool("csv"), Out: c.String("out"), Force: c.Bool("force"),
-				Template: c.String("template"), Params: params, Google: googleFrom(c),
+				Template: c.String("template"), Params: params, Against: c.String("against"), Google: googleFrom(c),
 				AgreeOptions: study.AgreeOptions{
 					Questions: splitList(c.StringSlice("question")), Annotators: splitList(c.StringSlice("annotators")),
 					IncludePartial: c.Bool("include-partial"), CI: c.Float64("ci"), Resamples: c.Int("resamples"),
@@ -109,10 +119,11 @@ func agreeCommand() *cli.Command {
 }
 
 func runAgree(ctx context.Context, opt agreeOptions, stdout, stderr io.Writer) error {
-	t, recs, err := agreeRecords(ctx, opt, stderr)
+	t, recs, gold, err := agreeRecords(ctx, opt, stderr)
 	if err != nil {
 		return err
 	}
+	opt.Gold = gold
 	rep, err := study.Agree(t, recs, opt.AgreeOptions)
 	if err != nil {
 		return err
@@ -137,20 +148,25 @@ func runAgree(ctx context.Context, opt agreeOptions, stdout, stderr io.Writer) e
 	if err := atomicfile.Write(opt.Out, opt.Force, 0o644, write); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "wrote %s: agreement of %d question(s)\n", opt.Out, len(rep.Questions))
+	against := ""
+	if rep.Against != nil {
+		against = ", and each annotator against " + rep.Against.Gold
+	}
+	fmt.Fprintf(stdout, "wrote %s: agreement of %d question(s)%s\n", opt.Out, len(rep.Questions), against)
 	return nil
 }
 
 // agreeRecords reads the records of every source, and their template:
-// pulled records from .jsonl files, the rest pulled as pull would.
-func agreeRecords(ctx context.Context, opt agreeOptions, stderr io.Writer) (*templates.Template, []*mapping.Annotation, error) {
-	t, recs, _, err := sourceRecords(ctx, opt, stderr)
-	return t, recs, err
+// pulled records from .jsonl files, the rest pulled as pull would; and
+// the gold set of --against, when given.
+func agreeRecords(ctx context.Context, opt agreeOptions, stderr io.Writer) (*templates.Template, []*mapping.Annotation, *study.Gold, error) {
+	t, recs, _, gold, err := sourceRecords(ctx, opt, stderr)
+	return t, recs, gold, err
 }
 
 // sourceRecords is agreeRecords, with the study's manifest when a source
 // named one.
-func sourceRecords(ctx context.Context, opt agreeOptions, stderr io.Writer) (*templates.Template, []*mapping.Annotation, *study.Manifest, error) {
+func sourceRecords(ctx context.Context, opt agreeOptions, stderr io.Writer) (*templates.Template, []*mapping.Annotation, *study.Manifest, *study.Gold, error) {
 	var files, sources []string
 	for _, s := range opt.Sources {
 		if strings.EqualFold(filepath.Ext(s), ".jsonl") {
@@ -180,11 +196,11 @@ func sourceRecords(ctx context.Context, opt agreeOptions, stderr io.Writer) (*te
 	if len(sources) > 0 {
 		res, src, err := pullStudy(ctx, sources, study.PullOptions{}, opt.Google, stderr)
 		if err != nil {
-			return nil, nil, nil, err
+			return nil, nil, nil, nil, err
 		}
 		printAgreeProblems(stderr, res.Problems)
 		if len(res.Conflicts) > 0 {
-			return nil, nil, nil, fmt.Errorf("%s answered differently by copies of their batch (see above); keep only the current copy of each batch, then run agree again", plural(len(res.Conflicts), "unit"))
+			return nil, nil, nil, nil, fmt.Errorf("%s answered differently by copies of their batch (see above); keep only the current copy of each batch, then run agree again", plural(len(res.Conflicts), "unit"))
 		}
 		var man *study.Manifest
 		if len(src.Manifests) > 0 {
@@ -194,7 +210,7 @@ func sourceRecords(ctx context.Context, opt agreeOptions, stderr io.Writer) (*te
 		}
 		for _, r := range res.Records {
 			if _, err := resolve(man, r.Template); err != nil {
-				return nil, nil, nil, err
+				return nil, nil, nil, nil, err
 			}
 			break
 		}
@@ -204,34 +220,76 @@ func sourceRecords(ctx context.Context, opt agreeOptions, stderr io.Writer) (*te
 	for _, path := range files {
 		f, err := os.Open(path)
 		if err != nil {
-			return nil, nil, nil, err
+			return nil, nil, nil, nil, err
 		}
 		recs, o, err := export.ReadRecords(f, path, func(id mapping.TemplateID) (*templates.Template, error) { return resolve(nil, id) })
 		f.Close()
 		if err != nil {
-			return nil, nil, nil, err
+			return nil, nil, nil, nil, err
 		}
 		maps.Copy(origins, o)
 		all = append(all, recs...)
 	}
 	if t == nil {
 		if _, err := resolve(nil, mapping.TemplateID{}); err != nil {
-			return nil, nil, nil, err
+			return nil, nil, nil, nil, err
 		}
 	}
-	if opaque != nil {
-		if err := export.RestoreIDs(all, opaque, origins); err != nil {
-			return nil, nil, nil, err
-		}
-	}
-	all, dups, err := export.Distinct(all, origins)
+	all, err := distinctRecords(all, opaque, origins, stderr)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, nil, err
+	}
+	if opt.Against == "" {
+		return t, all, studyMan, nil, nil
+	}
+	gold, err := readGold(opt.Against, t, opaque, stderr)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	return t, all, studyMan, gold, nil
+}
+
+// readGold reads the gold set of --against: pulled records of the
+// sources' template, their IDs restored with the study's key when they
+// keep their workbook's opaque ones, identical copies kept once.
+func readGold(path string, t *templates.Template, opaque map[string]string, stderr io.Writer) (*study.Gold, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	recs, origins, err := export.ReadRecords(f, path, func(id mapping.TemplateID) (*templates.Template, error) {
+		if id.Name != "" && (id.Name != t.Name || id.Version != t.Version) {
+			return nil, fmt.Errorf("%s: %w: its records are of template %s version %d; the sources are of %s version %d", path, study.ErrGold, id.Name, id.Version, t.Name, t.Version)
+		}
+		return t, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if recs, err = distinctRecords(recs, opaque, origins, stderr); err != nil {
+		return nil, err
+	}
+	return &study.Gold{Name: path, Records: recs, Origins: origins}, nil
+}
+
+// distinctRecords gives records that keep their workbook's opaque IDs
+// their real ones from the study's key, when there is one, and keeps
+// identical copies of a record once, with a warning that names them.
+func distinctRecords(recs []*mapping.Annotation, opaque map[string]string, origins export.Origins, stderr io.Writer) ([]*mapping.Annotation, error) {
+	if opaque != nil {
+		if err := export.RestoreIDs(recs, opaque, origins); err != nil {
+			return nil, err
+		}
+	}
+	recs, dups, err := export.Distinct(recs, origins)
+	if err != nil {
+		return nil, err
 	}
 	for _, d := range dups {
 		fmt.Fprintln(stderr, "warning: "+d.String())
 	}
-	return t, all, studyMan, nil
+	return recs, nil
 }
 
 // writeAgreeTable writes the report for a reader: per question its
@@ -268,8 +326,78 @@ func writeAgreeTable(w io.Writer, rep *study.Agreement) error {
 		fmt.Fprintf(&b, "\n%s: not compared: %s\n", s.Name, s.Reason)
 	}
 	b.WriteString("\n* the headline metric. --json gives the values per annotator pair, option and unit.\n")
+	if rep.Against != nil {
+		writeAgainstTable(&b, rep.Against)
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeAgainstTable writes the scores against a gold set: its units, then
+// per question a line for each annotator, and one for them all pooled.
+func writeAgainstTable(b *strings.Builder, a *study.Against) {
+	fmt.Fprintf(b, "\nAgainst gold (%s): %s, %d of them in the sources", a.Gold, plural(a.Units, "unit"), a.SharedUnits)
+	var apart []string
+	if a.GoldOnly > 0 {
+		apart = append(apart, fmt.Sprintf("%s only in the gold set", plural(a.GoldOnly, "unit")))
+	}
+	if a.SourcesOnly > 0 {
+		apart = append(apart, fmt.Sprintf("%s only in the sources", plural(a.SourcesOnly, "unit")))
+	}
+	if len(apart) > 0 {
+		fmt.Fprintf(b, "; not scored: %s", strings.Join(apart, ", "))
+	}
+	b.WriteString("\n")
+	width := len("all, pooled")
+	for _, q := range a.Questions {
+		for _, s := range q.Scores() {
+			width = max(width, len(s.Annotator))
+		}
+	}
+	for _, q := range a.Questions {
+		fmt.Fprintf(b, "\n%s (%s): the gold set gives %s\n", q.Name, q.Type, plural(q.GoldUnits, "unit"))
+		if q.Compared != "" {
+			fmt.Fprintf(b, "  compared: %s\n", q.Compared)
+		}
+		for _, s := range q.Scores() {
+			name := s.Annotator
+			if name == study.Pooled {
+				name = "all, pooled"
+			}
+			fmt.Fprintf(b, "  %-*s %5d units  %s\n", width, name, s.Units, strings.Join(scoreParts(q.Type, s), "  "))
+		}
+	}
+	b.WriteString("\naccuracy: the share of the units scored where the value is gold's; P, R, F1: of the characters\n" +
+		"marked under gold's labels, gold the reference. --json gives every metric, and per option or label.\n")
+}
+
+// scoreParts are the values a question of type typ shows for a score,
+// rounded, "undefined" where the data leaves one undefined.
+func scoreParts(typ string, s study.AnnotatorScore) []string {
+	type part struct {
+		name string
+		v    *float64
+	}
+	parts := []part{{"accuracy", s.Accuracy}}
+	switch typ {
+	case templates.TypeChoice, templates.TypeBool:
+		parts = append(parts, part{"κ", s.Kappa})
+	case templates.TypeScale:
+		parts = append(parts, part{"κ", s.Kappa}, part{"κ linear", s.KappaLinear})
+	case templates.TypeMulti, templates.TypeEvidence:
+		parts = append(parts, part{"mean Jaccard", s.MeanJaccard})
+	case templates.TypeSpan:
+		parts = append(parts, part{"P", s.Precision}, part{"R", s.Recall}, part{"F1", s.F1})
+	}
+	out := make([]string, len(parts))
+	for i, p := range parts {
+		v := "undefined"
+		if p.v != nil {
+			v = strconv.FormatFloat(*p.v, 'f', 3, 64)
+		}
+		out[i] = p.name + " " + v
+	}
+	return out
 }
 
 // paramText writes a metric's parameters as key=value, sorted.
@@ -318,7 +446,8 @@ func numberText(v any) string {
 }
 
 // writeAgreeCSV writes every value of the report as one row: the
-// question, where the value belongs (question, pair, option, unit), the metric,
+// question, where the value belongs (question, pair, option, unit, or
+// against: an annotator against gold), the metric,
 // its parameters as JSON, and the value; a PRF or Pearson value takes a
 // row per part. Text a spreadsheet could read as a formula is quoted.
 func writeAgreeCSV(w io.Writer, rep *study.Agreement) error {
@@ -326,7 +455,7 @@ func writeAgreeCSV(w io.Writer, rep *study.Agreement) error {
 	if err := cw.Write([]string{"question", "type", "scope", "annotator_a", "annotator_b", "option", "unit", "metric", "params", "part", "value", "ci_low", "ci_high"}); err != nil {
 		return err
 	}
-	row := func(q study.QuestionAgreement, scope, a, b, option, unit string, m agreement.Metric) error {
+	row := func(question, typ, scope, a, b, option, unit string, m agreement.Metric) error {
 		params, err := json.Marshal(m.Params)
 		if err != nil {
 			return err
@@ -336,7 +465,7 @@ func writeAgreeCSV(w io.Writer, rep *study.Agreement) error {
 			lo, hi = formatFloat(m.CI[0]), formatFloat(m.CI[1])
 		}
 		for _, pv := range metricParts(m.Value) {
-			rec := []string{q.Name, q.Type, scope, a, b, option, unit, m.Metric, string(params), pv[0], pv[1], lo, hi}
+			rec := []string{question, typ, scope, a, b, option, unit, m.Metric, string(params), pv[0], pv[1], lo, hi}
 			for i := range rec {
 				rec[i] = csvSafe(rec[i])
 			}
@@ -348,20 +477,20 @@ func writeAgreeCSV(w io.Writer, rep *study.Agreement) error {
 	}
 	for _, q := range rep.Questions {
 		for _, m := range q.Metrics {
-			if err := row(q, "question", "", "", "", "", m); err != nil {
+			if err := row(q.Name, q.Type, "question", "", "", "", "", m); err != nil {
 				return err
 			}
 		}
 		for _, p := range q.Pairs {
 			for _, m := range p.Metrics {
-				if err := row(q, "pair", p.A, p.B, "", "", m); err != nil {
+				if err := row(q.Name, q.Type, "pair", p.A, p.B, "", "", m); err != nil {
 					return err
 				}
 			}
 		}
 		for _, o := range q.Options {
 			for _, m := range o.Metrics {
-				if err := row(q, "option", "", "", o.Code, "", m); err != nil {
+				if err := row(q.Name, q.Type, "option", "", "", o.Code, "", m); err != nil {
 					return err
 				}
 			}
@@ -373,8 +502,33 @@ func writeAgreeCSV(w io.Writer, rep *study.Agreement) error {
 				agree = 1
 			}
 			m := agreement.Metric{Metric: "unit_agreement", Params: map[string]any{"values": u.Values}, Value: agree}
-			if err := row(q, "unit", "", "", "", u.Unit, m); err != nil {
+			if err := row(q.Name, q.Type, "unit", "", "", "", u.Unit, m); err != nil {
 				return err
+			}
+		}
+	}
+	// Each annotator against gold (and every annotator pooled, as *):
+	// the units scored, the accuracy, then the metrics, per option too.
+	if rep.Against != nil {
+		for _, q := range rep.Against.Questions {
+			for _, s := range q.Scores() {
+				acc := agreement.Metric{Metric: "accuracy", Params: map[string]any{}, Note: "no unit scored"}
+				if s.Accuracy != nil {
+					acc.Value, acc.Note = *s.Accuracy, ""
+				}
+				units := agreement.Metric{Metric: "units_scored", Params: map[string]any{}, Value: float64(s.Units)}
+				for _, m := range append([]agreement.Metric{units, acc}, s.Metrics...) {
+					if err := row(q.Name, q.Type, "against", s.Annotator, mapping.GoldAnnotator, "", "", m); err != nil {
+						return err
+					}
+				}
+				for _, o := range s.Options {
+					for _, m := range o.Metrics {
+						if err := row(q.Name, q.Type, "against", s.Annotator, mapping.GoldAnnotator, o.Code, "", m); err != nil {
+							return err
+						}
+					}
+				}
 			}
 		}
 	}

@@ -141,6 +141,29 @@ func fillStudy(t *testing.T, study, template string, annotators []string, fill f
 	}
 }
 
+// fillQA fills a qa-span-errors study with the sample's answers, each
+// annotator's record k as vary changes it for annotator who (a copy,
+// its errors too).
+func fillQA(t *testing.T, study string, annotators []string, vary func(who, k int, r *goldtest.QARecord)) {
+	t.Helper()
+	recs, err := goldtest.ReadQA(qaData)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tp, err := templates.Builtin("qa-span-errors")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fillStudy(t, study, "qa-span-errors", annotators, func(w *goldtest.Workbook, who int, name string) error {
+		mine := slices.Clone(recs)
+		for k := range mine {
+			mine[k].Feedback.Errors = slices.Clone(mine[k].Feedback.Errors)
+			vary(who, k, &mine[k])
+		}
+		return goldtest.FillQA(w, tp, mine, name)
+	})
+}
+
 // setCells writes a row's cells by column key.
 func setCells(w *goldtest.Workbook, row int, cells map[string]any) error {
 	for k, v := range cells {
@@ -258,28 +281,15 @@ func TestAgreeSchema(t *testing.T) {
 			builtin("qa-span-errors")
 			study := generateStudy(t, "qa-span-errors", qaData, "ak,bt,cm", 3)
 			agreeValid(t, seen, study) // nothing answered yet
-			recs, err := goldtest.ReadQA(qaData)
-			if err != nil {
-				t.Fatal(err)
-			}
-			tp, err := templates.Builtin("qa-span-errors")
-			if err != nil {
-				t.Fatal(err)
-			}
 			other := map[string]string{"Irrelevant": "Incoherent", "Incoherent": "Unverifiable", "Unverifiable": "Irrelevant"}
-			fillStudy(t, study, "qa-span-errors", []string{"ak", "bt", "cm"}, func(w *goldtest.Workbook, who int, name string) error {
-				mine := slices.Clone(recs)
-				for k := range mine {
-					errs := slices.Clone(mine[k].Feedback.Errors)
-					switch {
-					case who == 1 && k%3 == 0 && len(errs) > 0:
-						errs = errs[1:] // bt misses an error
-					case who == 2 && k%2 == 0 && len(errs) > 0 && other[errs[0].Type] != "":
-						errs[0].Type = other[errs[0].Type] // cm gives another type
-					}
-					mine[k].Feedback.Errors = errs
+			fillQA(t, study, []string{"ak", "bt", "cm"}, func(who, k int, r *goldtest.QARecord) {
+				errs := r.Feedback.Errors
+				switch {
+				case who == 1 && k%3 == 0 && len(errs) > 0:
+					r.Feedback.Errors = errs[1:] // bt misses an error
+				case who == 2 && k%2 == 0 && len(errs) > 0 && other[errs[0].Type] != "":
+					errs[0].Type = other[errs[0].Type] // cm gives another type
 				}
-				return goldtest.FillQA(w, tp, mine, name)
 			})
 			agreeValid(t, seen, study)
 			agreeValid(t, seen, study, "--reference", "bt")

@@ -1,0 +1,307 @@
+package study
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/annosheet/annosheet/agreement"
+	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/templates"
+)
+
+// ErrGold: the annotators cannot be scored against the gold set as it is.
+var ErrGold = errors.New("cannot score against the gold set")
+
+// Pooled names, in a score, every annotator at once.
+const Pooled = "*"
+
+// Gold is a gold set to score each annotator against: records of
+// annotator "gold" (mapping.GoldAnnotator), one per unit, as the pull of
+// an adjudication writes them. A gold record counts when it is complete
+// or partial; a question whose provenance says it is still undecided
+// (unresolved) has no gold value, nor do a block's rows while one of
+// them is undecided. Provenance is otherwise not scored.
+type Gold struct {
+	// Name names the set in the report and in errors: its file, as given.
+	Name    string
+	Records []*mapping.Annotation
+	// Origins, when set, say where each record was read
+	// ("gold.jsonl:3"), for errors.
+	Origins map[*mapping.Annotation]string
+}
+
+// where names a gold record in errors.
+func (g *Gold) where(r *mapping.Annotation) string {
+	if w, ok := g.Origins[r]; ok {
+		return w
+	}
+	return g.Name
+}
+
+// Against is how each annotator's answers compare with a gold set's,
+// question by question: the questions and annotators of the agreement
+// report, on the units both the annotator and the gold set give a value.
+type Against struct {
+	// Gold names the gold set: its file, as given.
+	Gold string `json:"gold"`
+	// Units counts the units the gold set has a record of, SharedUnits
+	// those of them the sources have too. Units only one side has are
+	// not scored: GoldOnly and SourcesOnly count them.
+	Units       int               `json:"units"`
+	SharedUnits int               `json:"shared_units"`
+	GoldOnly    int               `json:"gold_only_units"`
+	SourcesOnly int               `json:"sources_only_units"`
+	Questions   []QuestionAgainst `json:"questions"`
+}
+
+// QuestionAgainst is one question's scores: each annotator's against
+// the gold set, and, with two or more annotators, theirs pooled.
+type QuestionAgainst struct {
+	Name     string `json:"name"`
+	Type     string `json:"type"`
+	Compared string `json:"compared,omitempty"`
+	// GoldUnits counts the units the gold set gives a value.
+	GoldUnits  int              `json:"gold_units"`
+	Annotators []AnnotatorScore `json:"annotators"`
+	// Pooled scores every (unit, annotator) value as a unit of its own,
+	// against the unit's gold value.
+	Pooled *AnnotatorScore `json:"pooled,omitempty"`
+}
+
+// AnnotatorScore is one annotator's values scored against the gold set's
+// (Annotator is Pooled for every annotator's at once), on the units both
+// give a value. Accuracy is the share of those units where the value is
+// the gold one (for a multi, the same set; for text, the same after
+// agreement.NormalizeText; for spans, the same spans with the same
+// labels); it is nil when no unit is scored. Metrics are those of the
+// question's type computed on the annotator and the gold set alone (the
+// gold set the reference of directional span metrics), and Options those
+// per option or label; for a scale, unweighted Cohen's κ over the
+// declared levels is among them. The other fields copy a value of
+// Metrics, for the types that have it, when it is defined: Kappa is
+// Cohen's κ unweighted (choice, bool, scale), KappaLinear with linear
+// weights (scale), MeanJaccard the mean Jaccard index (multi, evidence),
+// and Precision, Recall and F1 are of the characters the annotator
+// marked under the gold set's labels (span_char_overlap_prf, match hard).
+type AnnotatorScore struct {
+	Annotator   string             `json:"annotator"`
+	Units       int                `json:"units"`
+	Accuracy    *float64           `json:"accuracy"`
+	Kappa       *float64           `json:"kappa,omitempty"`
+	KappaLinear *float64           `json:"kappa_linear,omitempty"`
+	MeanJaccard *float64           `json:"mean_jaccard,omitempty"`
+	Precision   *float64           `json:"precision,omitempty"`
+	Recall      *float64           `json:"recall,omitempty"`
+	F1          *float64           `json:"f1,omitempty"`
+	Metrics     []agreement.Metric `json:"metrics"`
+	Options     []agreement.Option `json:"options,omitempty"`
+}
+
+// against scores the annotators of set (the records agreement compares,
+// out of recs) against the gold set, question by question.
+func against(t *templates.Template, recs []*mapping.Annotation, set *recordSet, questions []agreeQuestion, g *Gold) (*Against, error) {
+	sources := map[string]bool{}
+	for _, r := range recs {
+		if r.Annotator == mapping.GoldAnnotator {
+			return nil, fmt.Errorf("%w: the sources hold records of annotator %q (unit %s); give them as the gold set alone", ErrGold, mapping.GoldAnnotator, r.Unit)
+		}
+		sources[r.Unit] = true
+	}
+	units := map[string]bool{}
+	var used []*mapping.Annotation
+	for _, r := range g.Records {
+		switch {
+		case r.Annotator != mapping.GoldAnnotator:
+			return nil, fmt.Errorf("%s: %w: unit %s is a record of annotator %q; a gold set's records are annotator %q's", g.where(r), ErrGold, r.Unit, r.Annotator, mapping.GoldAnnotator)
+		case r.Template.Name != t.Name || r.Template.Version != t.Version:
+			return nil, fmt.Errorf("%s: %w: unit %s is a record of template %s version %d; the sources are of %s version %d", g.where(r), ErrGold, r.Unit, r.Template.Name, r.Template.Version, t.Name, t.Version)
+		case r.Shuffled:
+			return nil, fmt.Errorf("%s: %w: unit %s still has its candidates in the order shown; pull it through the study's manifest, which puts them back", g.where(r), ErrGold, r.Unit)
+		}
+		units[r.Unit] = true
+		if r.Status == mapping.StatusComplete || r.Status == mapping.StatusPartial {
+			used = append(used, r)
+		}
+	}
+	out := &Against{Gold: g.Name, Units: len(units), Questions: []QuestionAgainst{}}
+	for u := range units {
+		if sources[u] {
+			out.SharedUnits++
+		}
+	}
+	out.GoldOnly, out.SourcesOnly = out.Units-out.SharedUnits, len(sources)-out.SharedUnits
+	switch {
+	case out.SharedUnits == 0:
+		return nil, fmt.Errorf("%s: %w: it shares no unit with the sources (its units: %s; theirs: %s)", g.Name, ErrGold, someUnits(units), someUnits(sources))
+	case len(used) == 0:
+		return nil, fmt.Errorf("%s: %w: none of its records is complete or partial", g.Name, ErrGold)
+	}
+	all, err := newRecordSet(append(slices.Clone(set.recs), used...))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", g.Name, err)
+	}
+	gold := slices.Index(all.coders, mapping.GoldAnnotator)
+	var cols []int
+	for _, c := range set.coders {
+		cols = append(cols, slices.Index(all.coders, c))
+	}
+	out.Questions = make([]QuestionAgainst, len(questions))
+	parallel(len(questions), func(i int) {
+		q := questions[i]
+		td := q.data(all)
+		qa := QuestionAgainst{Name: q.name, Type: q.kind, Compared: q.compared, GoldUnits: td.valued(gold), Annotators: []AnnotatorScore{}}
+		for _, c := range cols {
+			qa.Annotators = append(qa.Annotators, td.score(all.coders, []int{c}, gold))
+		}
+		if len(cols) > 1 {
+			pooled := td.score(all.coders, cols, gold)
+			qa.Pooled = &pooled
+		}
+		out.Questions[i] = qa
+	})
+	return out, nil
+}
+
+// someUnits names up to three units, sorted, and how many there are.
+func someUnits(units map[string]bool) string {
+	ids := sortedKeys(units)
+	if len(ids) == 0 {
+		return "none"
+	}
+	s := strings.Join(ids[:min(3, len(ids))], ", ")
+	if len(ids) > 3 {
+		s += fmt.Sprintf(" and %d more", len(ids)-3)
+	}
+	return s
+}
+
+// valued counts the units where coder c gives a value.
+func (td tableData) valued(c int) int {
+	n := 0
+	if td.kind == templates.TypeSpan {
+		for _, u := range td.spans.Units {
+			if u.Spans[c] != nil {
+				n++
+			}
+		}
+		return n
+	}
+	for _, u := range td.table.Units {
+		if u.Values[c] != nil {
+			n++
+		}
+	}
+	return n
+}
+
+// score scores the coders in columns cols of td against coder gold, on
+// the units where both give a value: one annotator under their name;
+// several pooled, as Pooled, each (unit, annotator) a unit of its own.
+func (td tableData) score(coders []string, cols []int, gold int) AnnotatorScore {
+	name := coders[cols[0]]
+	if len(cols) > 1 {
+		name = Pooled
+	}
+	// The two coders in sorted order, as a table has them.
+	pair, hyp := []string{name, mapping.GoldAnnotator}, 0
+	if mapping.GoldAnnotator < name {
+		pair, hyp = []string{mapping.GoldAnnotator, name}, 1
+	}
+	id := func(unit string, c int) string {
+		if len(cols) > 1 {
+			return unit + " / " + coders[c]
+		}
+		return unit
+	}
+	two := td
+	if td.kind == templates.TypeSpan {
+		two.spans = agreement.SpanTable{Coders: pair, Units: withGold(td.spans.Units,
+			func(u agreement.SpanUnit) (string, [][]agreement.Span) { return u.ID, u.Spans },
+			func(s []agreement.Span) bool { return s != nil },
+			func(id string, s [][]agreement.Span) agreement.SpanUnit { return agreement.SpanUnit{ID: id, Spans: s} },
+			cols, gold, hyp, id)}
+	} else {
+		two.table = agreement.Table{Coders: pair, Units: withGold(td.table.Units,
+			func(u agreement.Unit) (string, []*agreement.Value) { return u.ID, u.Values },
+			func(v *agreement.Value) bool { return v != nil },
+			func(id string, v []*agreement.Value) agreement.Unit { return agreement.Unit{ID: id, Values: v} },
+			cols, gold, hyp, id)}
+	}
+	res := two.result(two.table, mapping.GoldAnnotator)
+	if td.kind == templates.TypeScale {
+		// Unweighted κ, beside the weighted ones a scale reports, before
+		// them.
+		k, err := agreement.CohenKappa(agreement.ScaleRatings(two.table, td.levels), agreement.Unweighted)
+		at := max(0, slices.IndexFunc(res.Metrics, func(m agreement.Metric) bool { return m.Metric == "cohen_kappa" }))
+		res.Metrics = slices.Insert(res.Metrics, at, agreement.MetricOf("cohen_kappa", map[string]any{"weights": string(agreement.Unweighted)}, k, err))
+	}
+	s := AnnotatorScore{Annotator: name, Units: len(res.UnitsDetail), Metrics: res.Metrics, Options: res.Options}
+	if s.Units > 0 {
+		right := 0
+		for _, u := range res.UnitsDetail {
+			if u.Agree {
+				right++
+			}
+		}
+		s.Accuracy = ptr(float64(right) / float64(s.Units))
+	}
+	for _, m := range res.Metrics {
+		switch v := m.Value.(type) {
+		case float64:
+			switch {
+			case m.Metric == "cohen_kappa" && m.Params["weights"] == string(agreement.Unweighted):
+				s.Kappa = ptr(v)
+			case m.Metric == "cohen_kappa" && m.Params["weights"] == string(agreement.Linear):
+				s.KappaLinear = ptr(v)
+			case m.Metric == "mean_jaccard":
+				s.MeanJaccard = ptr(v)
+			}
+		case agreement.PRF:
+			if m.Metric == "span_char_overlap_prf" && m.Params["match"] == "hard" {
+				s.Precision, s.Recall, s.F1 = ptr(v.Precision), ptr(v.Recall), ptr(v.F1)
+			}
+		}
+	}
+	return s
+}
+
+// Scores are the question's scores: each annotator's, then theirs pooled
+// when there is such a score.
+func (q QuestionAgainst) Scores() []AnnotatorScore {
+	if q.Pooled == nil {
+		return q.Annotators
+	}
+	return append(slices.Clip(q.Annotators), *q.Pooled)
+}
+
+func ptr(f float64) *float64 { return &f }
+
+// withGold pairs the values of the coders in columns cols with coder
+// gold's: for each unit where gold and one of them give a value, a unit
+// of the two values, the coder's at hyp (0 or 1) and gold's at the
+// other, under the ID id gives it; sorted by that ID.
+func withGold[U, V any](units []U, row func(U) (string, []V), has func(V) bool, unit func(string, []V) U, cols []int, gold, hyp int, id func(string, int) string) []U {
+	var out []U
+	for _, u := range units {
+		uid, vals := row(u)
+		if !has(vals[gold]) {
+			continue
+		}
+		for _, c := range cols {
+			if !has(vals[c]) {
+				continue
+			}
+			two := make([]V, 2)
+			two[hyp], two[1-hyp] = vals[c], vals[gold]
+			out = append(out, unit(id(uid, c), two))
+		}
+	}
+	slices.SortStableFunc(out, func(a, b U) int {
+		ia, _ := row(a)
+		ib, _ := row(b)
+		return strings.Compare(ia, ib)
+	})
+	return out
+}
