@@ -167,18 +167,7 @@ func (b *sheetsBackend) Offer(t *testing.T, at backend.Location) *backendtest.Of
 			o.Hidden = append(o.Hidden, c)
 		}
 	}
-	// Open columns: those an unprotected range of the sheet's protection
-	// covers on the first data row.
-	for _, pr := range ann.ProtectedRanges {
-		for _, u := range pr.UnprotectedRanges {
-			if u.StartRowIndex <= 1 && 1 < u.EndRowIndex {
-				for c := u.StartColumnIndex; c < u.EndColumnIndex; c++ {
-					o.Open = append(o.Open, int(c))
-				}
-			}
-		}
-	}
-	sort.Ints(o.Open)
+	o.Open = backendtest.SheetsOpen(ann)
 	for r, rd := range gd.RowData {
 		for c, cd := range rd.Values {
 			cell := backend.CellName(c, r+1)
@@ -190,7 +179,7 @@ func (b *sheetsBackend) Offer(t *testing.T, at backend.Location) *backendtest.Of
 				o.Fills[cell] = fill
 			}
 			if cd.DataValidation != nil {
-				o.Validations[cell] = sheetsRule(cd.DataValidation)
+				o.Validations[cell] = backendtest.SheetsRule(cd.DataValidation)
 			}
 			if cd.Note != "" {
 				o.Notes[cell] = cd.Note
@@ -249,31 +238,4 @@ func sheetsLinks(t *testing.T, ss *sheetsapi.Spreadsheet) (whole, part map[strin
 func sheetsColor(c *sheetsapi.Color) string {
 	b := func(x float64) int { return int(math.Round(x * 255)) }
 	return fmt.Sprintf("%02X%02X%02X", b(c.Red), b(c.Green), b(c.Blue))
-}
-
-// sheetsRule spells a data validation as backendtest.Offer does.
-func sheetsRule(r *sheetsapi.DataValidationRule) string {
-	var vals []string
-	for _, v := range r.Condition.Values {
-		vals = append(vals, v.UserEnteredValue)
-	}
-	var rule string
-	switch r.Condition.Type {
-	case "BOOLEAN":
-		rule = "checkbox"
-	case "ONE_OF_LIST":
-		rule = "list " + strings.Join(vals, ",")
-	case "ONE_OF_RANGE":
-		rule = "range " + strings.TrimPrefix(vals[0], "=")
-	case "NUMBER_BETWEEN":
-		rule = fmt.Sprintf("number %s..%s", vals[0], vals[1])
-	case "CUSTOM_FORMULA":
-		if vals[0] == "=TRUE" {
-			return "any" // a prompt alone
-		}
-		rule = "formula " + vals[0]
-	default:
-		rule = r.Condition.Type
-	}
-	return fmt.Sprintf("%s strict=%v", rule, r.Strict)
 }

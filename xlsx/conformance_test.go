@@ -1,7 +1,6 @@
 package xlsx_test
 
 import (
-	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -83,9 +82,9 @@ func (*xlsxBackend) Offer(t *testing.T, at backend.Location) *backendtest.Offer 
 		t.Fatal(err)
 	}
 	for _, dv := range dvs {
-		rule := xlsxRule(dv)
+		rule := backendtest.XLSXRule(dv)
 		for _, rng := range strings.Fields(dv.Sqref) {
-			for _, cell := range expand(t, rng) {
+			for _, cell := range backendtest.Cells(t, rng) {
 				o.Validations[cell] = rule
 			}
 		}
@@ -153,52 +152,6 @@ func cellStyle(t *testing.T, f *excelize.File, sheet, cell string) *excelize.Sty
 		t.Fatal(err)
 	}
 	return st
-}
-
-// xlsxRule spells a data validation as backendtest.Offer does.
-func xlsxRule(dv *excelize.DataValidation) string {
-	strict := dv.ErrorStyle == nil || *dv.ErrorStyle == "stop"
-	var rule string
-	switch dv.Type {
-	case "list":
-		f := strings.Trim(dv.Formula1, `"`)
-		switch {
-		case f == "TRUE,FALSE":
-			rule = "checkbox"
-		case strings.Contains(f, "!"):
-			rule = "range " + f
-		default:
-			rule = "list " + f
-		}
-	case "whole":
-		rule = fmt.Sprintf("number %s..%s", dv.Formula1, dv.Formula2)
-	default:
-		return "any" // a prompt alone
-	}
-	return fmt.Sprintf("%s strict=%v", rule, strict)
-}
-
-// expand lists the cells of an A1 range.
-func expand(t *testing.T, rng string) []string {
-	from, to, ok := strings.Cut(rng, ":")
-	if !ok {
-		to = from
-	}
-	c0, r0, err := excelize.CellNameToCoordinates(from)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c1, r1, err := excelize.CellNameToCoordinates(to)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for r := r0; r <= r1; r++ {
-		for c := c0; c <= c1; c++ {
-			out = append(out, backend.CellName(c-1, r))
-		}
-	}
-	return out
 }
 
 func hexColor(s string) string {

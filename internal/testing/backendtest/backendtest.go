@@ -251,16 +251,7 @@ func Run(t *testing.T, b Backend) {
 // rewrites the file with -update-conformance.
 func compare(t *testing.T, path string, got []byte) {
 	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (rewrite the golden files with -update-conformance)", err)
-	}
+	want := golden(t, path, got)
 	if bytes.Equal(want, got) {
 		return
 	}
