@@ -81,6 +81,10 @@ type SpanAnswer struct {
 	Provenance *Provenance `json:"provenance,omitempty"`
 }
 
+// SourceAdjudication is the source kind of a gold record: it was made
+// from an adjudication, whose manifest is its file.
+const SourceAdjudication = "adjudication"
+
 // GoldAnnotator is the annotator of a gold record: the answers an
 // adjudication settled on.
 const GoldAnnotator = "gold"

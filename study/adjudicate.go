@@ -568,7 +568,7 @@ func ResolveGold(t *templates.Template, f *adjudicate.Found, resolve, source str
 }
 
 func gold(t *templates.Template, m *adjudicate.Manifest, decided map[string]*adjudicate.Decision, probs mapping.Problems, path, resolve string) *GoldSet {
-	src := mapping.RecordSource{Kind: "adjudication", File: path, Rows: []int{}}
+	src := mapping.RecordSource{Kind: mapping.SourceAdjudication, File: path, Rows: []int{}}
 	adjudicator := func(it *adjudicate.Item) string {
 		if it.Workbook >= 0 && it.Workbook < len(m.Workbooks) {
 			return m.Workbooks[it.Workbook].Adjudicator

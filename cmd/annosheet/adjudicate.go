@@ -122,9 +122,6 @@ func runAdjudicate(ctx context.Context, opt adjudicateOptions, stdout, stderr io
 			return err
 		}
 		g := study.ResolveGold(t, found, opt.Resolve, "")
-		for _, r := range g.Records {
-			r.Source = mapping.RecordSource{Kind: "resolve", File: opt.Resolve, Rows: []int{}}
-		}
 		err = atomicfile.Write(opt.Out, opt.Force, 0o644, func(w io.Writer) error { return writeRecords(w, g.Records) })
 		if err != nil {
 			return err
@@ -206,8 +203,8 @@ func runAdjudicate(ctx context.Context, opt adjudicateOptions, stdout, stderr io
 			acc[s.Provenance.Kind]++
 		}
 	}
-	fmt.Fprintf(stdout, "%s by %s: %d answers accepted (%d unanimous, %d by --min-agreement); %s to decide",
-		plural(len(f.Units), "unit"), plural(len(f.Annotators), "annotator"), acc[mapping.ProvenanceUnanimous]+acc[mapping.ProvenanceMajority],
+	fmt.Fprintf(stdout, "%s by %s: %s accepted (%d unanimous, %d by --min-agreement); %s to decide",
+		plural(len(f.Units), "unit"), plural(len(f.Annotators), "annotator"), plural(acc[mapping.ProvenanceUnanimous]+acc[mapping.ProvenanceMajority], "answer"),
 		acc[mapping.ProvenanceUnanimous], acc[mapping.ProvenanceMajority], plural(len(res.Manifest.Items), "disagreement"))
 	if res.Kept > 0 {
 		fmt.Fprintf(stdout, ", %d decided already and kept", res.Kept)

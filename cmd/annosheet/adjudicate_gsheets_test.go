@@ -236,6 +236,7 @@ func TestAdjudicateGSheets(t *testing.T) {
 			t.Fatalf("%s: pull %s: exit %d: %s", run, adj, code, errs)
 		}
 		b, _ := os.ReadFile(goldFile)
+		goldtest.ValidateRecords(t, b)
 		got := readRecords(t, string(b))
 		if len(got) != len(recs) {
 			t.Fatalf("%s: %d gold records, want %d", run, len(got), len(recs))
