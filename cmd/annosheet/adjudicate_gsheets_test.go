@@ -215,6 +215,7 @@ func TestAdjudicateGSheets(t *testing.T) {
 	}
 	expect := func(s *adjSheet, unresolved ...*adjudicate.Item) map[string]goldWant {
 		first := func(d string) string { return "Gaps!" + backend.CellName(s.col["Final: 0 No gap"], s.row[d]) }
+		use := func(d string) string { return "Gaps!" + backend.CellName(s.col["Or use"], s.row[d]) }
 		out := map[string]goldWant{}
 		for _, r := range recs {
 			out[r.ID] = goldWant{fmt.Sprint(gold[r.ID]), mapping.Provenance{Kind: mapping.ProvenanceUnanimous, Agreeing: 2, Annotators: 2}}
@@ -222,7 +223,7 @@ func TestAdjudicateGSheets(t *testing.T) {
 		out[disputed[0]] = goldWant{"[2 3]", mapping.Provenance{Kind: mapping.ProvenanceAdjudicated, Agreeing: agreeingWith(gold[disputed[0]], []int{2, 3}), Annotators: 2,
 			Adjudicator: "lead", Reason: "annotator error", Note: "3 too", Decision: d1, Cell: first(d1)}}
 		out[disputed[1]] = goldWant{"[0]", mapping.Provenance{Kind: mapping.ProvenanceAdjudicated, Agreeing: 1, Annotators: 2,
-			Adjudicator: "lead", Reason: "guideline unclear", Decision: d2, Cell: first(d2)}}
+			Adjudicator: "lead", Reason: "guideline unclear", Decision: d2, Cell: use(d2)}} // decided by Or use
 		for _, it := range unresolved {
 			out[it.Unit] = goldWant{"[]", mapping.Provenance{Kind: mapping.ProvenanceUnresolved, Annotators: 2, Decision: it.ID, Cell: first(it.ID)}}
 		}
