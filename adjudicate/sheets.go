@@ -276,19 +276,11 @@ func cutRunes(s string, n int) string {
 // columns lays out a sheet's columns.
 func (b *Book) columns(s *sheetOf, lists *listSheet) {
 	t := b.Template
-	idHeader := t.Rows.IDHeader
-	if idHeader == "" {
-		idHeader = "ID"
-	}
-	s.cols = []column{{key: colID, header: "Decision ID", width: 11}, {key: colUnit, header: idHeader, width: 14}}
+	s.cols = []column{{key: colID, header: "Decision ID", width: 11}, {key: colUnit, header: unitHeader(t), width: 14}}
 	if b.Context != nil {
 		for i := range t.Context {
 			cx := &t.Context[i]
-			w := cx.Width
-			if w == 0 {
-				w = 40
-			}
-			s.cols = append(s.cols, column{key: prefContext + cx.Name, header: cx.Header, width: w})
+			s.cols = append(s.cols, column{key: prefContext + cx.Name, header: cx.Header, width: contextWidth(cx)})
 		}
 	}
 	if s.kind == KindSpans {
@@ -345,6 +337,22 @@ func (b *Book) columns(s *sheetOf, lists *listSheet) {
 		PromptTitle: "Or use", Strict: true, ErrorTitle: "Or use", Error: "Pick one of: " + strings.Join(uses, "; "),
 		Prompt: "Instead of typing Final: take the suggested answer, or an annotator's."}))})
 	s.cols = append(s.cols, reason, note)
+}
+
+// unitHeader heads the column of unit IDs, as the annotators' sheets do.
+func unitHeader(t *templates.Template) string {
+	if t.Rows.IDHeader == "" {
+		return "ID"
+	}
+	return t.Rows.IDHeader
+}
+
+// contextWidth is a context column's width: the template's, or 40.
+func contextWidth(cx *templates.Context) float64 {
+	if cx.Width == 0 {
+		return 40
+	}
+	return cx.Width
 }
 
 // questionValidation is a Final cell's validation: the question's own.
@@ -447,34 +455,45 @@ func (b *Book) sheet(s *sheetOf) *backend.Sheet {
 		}
 	}
 	notes = append(notes, backend.Note{Row: 1, Col: 0, Text: "The decision's ID: pull finds each row by it, wherever the row is moved or sorted to. Do not change it."})
-	palette := t.Bands.Palette
+	headers := make([]string, len(s.cols))
+	for i, c := range s.cols {
+		headers[i] = c.header
+	}
 	return &backend.Sheet{
 		Name: s.name, Columns: cols, FreezeRows: 1, FreezeCols: 2, AutoFilter: true, FitWidth: true,
 		Protect:     &backend.Protection{Sort: true, AutoFilter: true, FormatColumns: true, FormatRows: true},
 		Validations: vals, Notes: notes, RowCount: len(s.items) + 1,
-		Rows: func(emit func(backend.Row) error) error {
-			head := backend.Row{}
-			for _, c := range s.cols {
-				head.Cells = append(head.Cells, backend.Cell{Value: c.header, Style: mapping.StyleHeader})
+		Rows: bandedRows(headers, t.Bands.Palette, len(s.items), func(i int) string { return s.items[i].Unit }, func(i int, fill string) backend.Row {
+			return b.row(s, i, fill)
+		}),
+	}
+}
+
+// bandedRows emits a header row, then n rows, those of one unit in one
+// fill of the palette and the next unit's in the next.
+func bandedRows(headers, palette []string, n int, unit func(i int) string, row func(i int, fill string) backend.Row) func(emit func(backend.Row) error) error {
+	return func(emit func(backend.Row) error) error {
+		head := backend.Row{}
+		for _, h := range headers {
+			head.Cells = append(head.Cells, backend.Cell{Value: h, Style: mapping.StyleHeader})
+		}
+		if err := emit(head); err != nil {
+			return err
+		}
+		band, prev := -1, "\x00"
+		for i := range n {
+			if u := unit(i); u != prev {
+				band, prev = band+1, u
 			}
-			if err := emit(head); err != nil {
+			fill := ""
+			if len(palette) > 0 {
+				fill = palette[band%len(palette)]
+			}
+			if err := emit(row(i, fill)); err != nil {
 				return err
 			}
-			band, prev := -1, "\x00"
-			for k, it := range s.items {
-				if it.Unit != prev {
-					band, prev = band+1, it.Unit
-				}
-				fill := ""
-				if len(palette) > 0 {
-					fill = palette[band%len(palette)]
-				}
-				if err := emit(b.row(s, k, fill)); err != nil {
-					return err
-				}
-			}
-			return nil
-		},
+		}
+		return nil
 	}
 }
 

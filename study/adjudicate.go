@@ -539,6 +539,26 @@ type GoldSet struct {
 // and makes the gold set. With resolve "majority", items nobody decided
 // take their suggestion.
 func PullGold(ctx context.Context, path string, b Backends, resolve string) (*GoldSet, error) {
+	a, err := openAdjudication(ctx, path, b)
+	if err != nil {
+		return nil, err
+	}
+	return gold(a.template, a.manifest, a.decided, a.problems, a.path, resolve), nil
+}
+
+// adjudication is an adjudication as read: its manifest, template and
+// every decision in its workbooks.
+type adjudication struct {
+	path     string // its manifest
+	manifest *adjudicate.Manifest
+	template *templates.Template
+	decided  map[string]*adjudicate.Decision
+	problems mapping.Problems
+}
+
+// openAdjudication reads an adjudication's folder (or manifest) and its
+// workbooks.
+func openAdjudication(ctx context.Context, path string, b Backends) (*adjudication, error) {
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		path = filepath.Join(path, adjudicate.ManifestFile)
 	}
@@ -554,7 +574,7 @@ func PullGold(ctx context.Context, path string, b Backends, resolve string) (*Go
 	if err != nil {
 		return nil, err
 	}
-	return gold(t, m, decided, probs, path, resolve), nil
+	return &adjudication{path: path, manifest: m, template: t, decided: decided, problems: probs}, nil
 }
 
 // ResolveGold makes a gold set without workbooks: what the annotators

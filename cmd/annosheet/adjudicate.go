@@ -13,7 +13,6 @@ import (
 
 	"github.com/annosheet/annosheet/adjudicate"
 	"github.com/annosheet/annosheet/backend"
-	"github.com/annosheet/annosheet/input"
 	"github.com/annosheet/annosheet/internal/atomicfile"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/sheets"
@@ -54,10 +53,14 @@ func adjudicateCommand() *cli.Command {
 			"Run it again on the same --out after more annotations: every decision made in the\n" +
 			"folder's workbooks is kept, and only new disagreements are added. Then\n" +
 			"\"annosheet pull DIR\" writes the gold set: one record per unit, annotator \"gold\",\n" +
-			"each value with its provenance (unanimous, majority, adjudicated, unresolved).\n\n" +
+			"each value with its provenance (unanimous, majority, adjudicated, unresolved).\n" +
+			"With --feedback, SOURCE is the adjudication's folder: each annotator gets\n" +
+			"feedback-ID.xlsx in --out, their answers the gold set corrects beside the gold\n" +
+			"answers, with the reasons and notes; no other annotator is named.\n\n" +
 			"Example:\n" +
 			"   annosheet adjudicate study/ --out adjudication/ --adjudicator lead\n" +
 			"   annosheet pull adjudication/ --out gold.jsonl\n" +
+			"   annosheet adjudicate adjudication/ --feedback --out feedback/\n" +
 			"   annosheet adjudicate study/ --resolve majority --out silver.jsonl",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "the adjudication's `DIR` (a .jsonl file with --resolve)"},
@@ -72,8 +75,12 @@ func adjudicateCommand() *cli.Command {
 			&cli.StringFlag{Name: "template", Aliases: []string{"t"}, Usage: "template `NAME|FILE` of the records, when it is not built in and no manifest names it"},
 			&cli.StringSliceFlag{Name: "param", Usage: "template parameter `NAME=VALUE`, as given to generate"},
 			&cli.StringSliceFlag{Name: "share", Usage: "with --format gsheets: give `EMAIL` edit access to new spreadsheets"},
+			&cli.BoolFlag{Name: "feedback", Usage: "SOURCE is an adjudication: write each annotator, into --out, a read-only workbook of their answers the gold set corrects"},
 		}, googleFlags()...),
 		Action: func(c *cli.Context) error {
+			if c.Bool("feedback") {
+				return feedbackAction(c)
+			}
 			if c.NArg() == 0 {
 				return usagef("adjudicate needs a SOURCE: a study's manifest or folder, workbooks, or pulled records (.jsonl)")
 			}
@@ -148,30 +155,7 @@ func runAdjudicate(ctx context.Context, opt adjudicateOptions, stdout, stderr io
 	}
 	if man != nil {
 		aopt.Study = man.Path
-		inputs, err := man.InputPaths()
-		if err == nil {
-			if src, err := input.Open(t.Input.Format, inputs); err == nil {
-				err = mapping.Items(t, src, man.Keys, func(it *mapping.SourceItem) error {
-					aopt.Items = append(aopt.Items, it)
-					return nil
-				})
-			}
-		}
-		if err != nil {
-			fmt.Fprintf(stderr, "warning: %s: the study's inputs cannot be read (%v): the rows show no context\n", man.Path, err)
-		}
-		if len(man.OpaqueIDs) > 0 {
-			shown := map[string]string{}
-			for o, real := range man.OpaqueIDs {
-				shown[real] = o
-			}
-			aopt.Shown = func(u string) string {
-				if o, ok := shown[u]; ok {
-					return o
-				}
-				return u
-			}
-		}
+		aopt.Items, aopt.Shown = studyContext(t, man, stderr)
 	} else {
 		fmt.Fprintln(stderr, "note: no study manifest among the sources: the rows show no context (give --manifest)")
 	}

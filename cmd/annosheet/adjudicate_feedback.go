@@ -1,0 +1,144 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/annosheet/annosheet/adjudicate"
+	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/input"
+	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/study"
+	"github.com/annosheet/annosheet/templates"
+	"github.com/annosheet/annosheet/xlsx"
+)
+
+type feedbackOptions struct {
+	Adjudication string // the adjudication's folder
+	Out          string
+	Template     string
+	Params       map[string]string
+	Google       googleOptions
+}
+
+// feedbackAction is adjudicate --feedback: each annotator gets a workbook
+// of their answers the gold set corrects.
+func feedbackAction(c *cli.Context) error {
+	dir, ok := adjudicationSource(c.Args().Slice())
+	if !ok {
+		return usagef("adjudicate --feedback reads one adjudication: give its folder (or its %s)", adjudicate.ManifestFile)
+	}
+	if c.String("out") == "" {
+		return usagef("adjudicate --feedback needs --out: the folder to write the annotators' feedback workbooks to")
+	}
+	if c.String("resolve") != "" || c.String("format") != backend.KindXLSX {
+		return usagef("adjudicate --feedback writes XLSX files; it takes no --resolve or --format")
+	}
+	params, err := parseParams(c.StringSlice("param"))
+	if err != nil {
+		return err
+	}
+	return runFeedback(c.Context, feedbackOptions{Adjudication: dir, Out: c.String("out"), Template: c.String("template"), Params: params, Google: googleFrom(c)}, c.App.Writer, c.App.ErrWriter)
+}
+
+func runFeedback(ctx context.Context, opt feedbackOptions, stdout, stderr io.Writer) error {
+	path := filepath.Join(opt.Adjudication, adjudicate.ManifestFile)
+	m, err := study.ReadAdjudication(path)
+	if err != nil {
+		return err
+	}
+	t, err := templates.LoadWithParams(path+" (its template)", []byte(m.Template.Source), m.Template.Params)
+	if err != nil {
+		return err
+	}
+	fopt := study.FeedbackOptions{Dir: opt.Out}
+	if m.Study != "" {
+		src, err := study.Open([]string{besideManifest(opt.Adjudication, m.Study)}, study.Backends{})
+		if err == nil && len(src.Manifests) > 0 {
+			fopt.Items, fopt.Shown = studyContext(t, src.Manifests[0], stderr)
+		} else {
+			fmt.Fprintf(stderr, "warning: %s: the study's manifest %s cannot be read (%v): the rows show no context and the units' own IDs\n", path, m.Study, err)
+		}
+	}
+	if m.MinAgreement > 0 {
+		// Answers accepted by a majority keep no trace of who was
+		// outvoted: the annotators' records tell.
+		var sources []string
+		for _, s := range m.Sources {
+			sources = append(sources, besideManifest(opt.Adjudication, s))
+		}
+		_, recs, _, _, err := sourceRecords(ctx, agreeOptions{Sources: sources, Template: opt.Template, Params: opt.Params, Google: opt.Google}, stderr)
+		if err != nil {
+			fmt.Fprintf(stderr, "warning: the annotators' records cannot be read again (%v): the feedback shows only what the adjudicators decided, not the answers --min-agreement outvoted\n", err)
+		}
+		fopt.Records = recs
+	}
+	if err := os.MkdirAll(opt.Out, 0o755); err != nil {
+		return err
+	}
+	res, err := study.Feedback(ctx, path, fopt, backends(opt.Google, stderr), xlsx.Store{})
+	if err != nil {
+		return endpointUsage(err)
+	}
+	printProblems(stderr, res.Problems)
+	for _, w := range res.Written {
+		fmt.Fprintf(stdout, "wrote %s: %s for %s\n", w.Location, plural(w.Rows, "corrected answer"), w.Annotator)
+	}
+	for _, a := range res.None {
+		fmt.Fprintf(stdout, "no workbook for %s: the gold set corrects none of their answers\n", a)
+	}
+	return nil
+}
+
+// besideManifest is a path an adjudication's manifest records, relative
+// to its folder; one that is not there (a link) as recorded.
+func besideManifest(dir, p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	j := filepath.Join(dir, filepath.FromSlash(p))
+	if _, err := os.Stat(j); err != nil {
+		return p
+	}
+	return j
+}
+
+// studyContext is what a study's manifest lends the rows of an
+// adjudication: its input records, for the context shown, and the IDs
+// the annotators saw (opaque ones), nil when the units' own are shown.
+func studyContext(t *templates.Template, man *study.Manifest, stderr io.Writer) ([]*mapping.SourceItem, func(string) string) {
+	var items []*mapping.SourceItem
+	var src mapping.Source
+	inputs, err := man.InputPaths()
+	if err == nil {
+		src, err = input.Open(t.Input.Format, inputs)
+	}
+	if err == nil {
+		err = mapping.Items(t, src, man.Keys, func(it *mapping.SourceItem) error {
+			items = append(items, it)
+			return nil
+		})
+	}
+	if err != nil {
+		items = nil
+		fmt.Fprintf(stderr, "warning: %s: the study's inputs cannot be read (%v): the rows show no context\n", man.Path, err)
+	}
+	if len(man.OpaqueIDs) == 0 {
+		return items, nil
+	}
+	shown := map[string]string{}
+	for o, real := range man.OpaqueIDs {
+		shown[real] = o
+	}
+	return items, func(u string) string {
+		if o, ok := shown[u]; ok {
+			return o
+		}
+		return u
+	}
+}

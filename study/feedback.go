@@ -1,0 +1,87 @@
+package study
+
+import (
+	"context"
+	"path/filepath"
+
+	"github.com/annosheet/annosheet/adjudicate"
+	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/mapping"
+)
+
+// FeedbackOptions say what an annotator's feedback shows and where it
+// goes.
+type FeedbackOptions struct {
+	// Dir is the folder the feedback workbooks are written to.
+	Dir string
+	// Records are the annotators' records, to find the answers a
+	// majority outvoted (--min-agreement); nil shows only what the
+	// adjudicators decided.
+	Records []*mapping.Annotation
+	// Items are the study's input records, for the context shown beside
+	// each row; nil shows none. Shown maps a unit to the ID its
+	// annotators saw (opaque IDs); nil shows the unit's own.
+	Items []*mapping.SourceItem
+	Shown func(unit string) string
+}
+
+// FeedbackWritten is one annotator's feedback workbook.
+type FeedbackWritten struct {
+	Annotator string
+	Location  string
+	Rows      int
+}
+
+// Feedbacks is what a feedback run did.
+type Feedbacks struct {
+	Written []FeedbackWritten
+	// None are the annotators with no corrected answer, who get no
+	// workbook.
+	None []string
+	// Problems are those of the adjudication workbooks as read.
+	Problems mapping.Problems
+}
+
+// Feedback writes each annotator of an adjudication (its folder or
+// manifest) a workbook of their answers that the gold set corrects,
+// read-only, named feedback-ANNOTATOR.xlsx in opt.Dir.
+func Feedback(ctx context.Context, path string, opt FeedbackOptions, read Backends, store backend.Store) (*Feedbacks, error) {
+	a, err := openAdjudication(ctx, path, read)
+	if err != nil {
+		return nil, err
+	}
+	t, m := a.template, a.manifest
+	byAnnotator := adjudicate.Corrections(t, m, a.decided, opt.Records)
+	var context func(string) map[string]string
+	if len(opt.Items) > 0 {
+		contexts := map[string]map[string]string{}
+		for _, it := range opt.Items {
+			for u, c := range it.Context {
+				contexts[u] = c
+			}
+		}
+		context = func(u string) map[string]string { return contexts[u] }
+	}
+	res := &Feedbacks{Problems: a.problems}
+	for _, who := range m.Annotators {
+		cs := byAnnotator[who]
+		if len(cs) == 0 {
+			res.None = append(res.None, who)
+			continue
+		}
+		plan := adjudicate.FeedbackPlan(&adjudicate.Feedback{
+			Template: t, Annotator: who, Others: m.Annotators, Corrections: cs,
+			Context: context, Shown: opt.Shown, Limits: store.Limits(),
+		})
+		at := backend.Location{Kind: backend.KindXLSX, Path: filepath.Join(opt.Dir, "feedback-"+fileSafe(who)+".xlsx")}
+		if store.Limits().Kind == backend.KindGSheets {
+			at = backend.Location{Kind: backend.KindGSheets}
+		}
+		loc, err := store.Write(ctx, plan, at, backend.WriteOptions{Tag: m.ID + "/feedback/" + who})
+		if err != nil {
+			return nil, err
+		}
+		res.Written = append(res.Written, FeedbackWritten{Annotator: who, Location: loc.String(), Rows: len(cs)})
+	}
+	return res, nil
+}

@@ -1,0 +1,104 @@
+package study
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/templates"
+)
+
+// memFiles reads the workbooks a memWriter holds as files.
+type memFiles struct{ w *memWriter }
+
+func (memFiles) Readable(string) (bool, string) { return true, "" }
+func (f memFiles) Open(ctx context.Context, at backend.Location) (*backend.Grid, func() error, error) {
+	return f.w.Open(ctx, at)
+}
+
+// TestFeedback adjudicates a legal-gaps study of three annotators, two on
+// each unit, decides two of its three disagreements in the workbook, and
+// checks each annotator's feedback: only their own corrected rows, in
+// the order of the units, and no workbook for one who was never
+// corrected.
+func TestFeedback(t *testing.T) {
+	t.Parallel()
+	tp, err := templates.Builtin("legal-gaps")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var recs []*mapping.Annotation
+	add := func(unit, annotator string, codes ...string) {
+		recs = append(recs, &mapping.Annotation{Template: mapping.TemplateID{Name: tp.Name, Version: tp.Version}, Unit: unit, Item: unit,
+			Annotator: annotator, Status: mapping.StatusComplete, Values: map[string]any{"gaps": codes}})
+	}
+	add("u1", "ann2", "0")
+	add("u1", "ann3", "0")
+	add("u2", "ann2", "1") // decided: 1
+	add("u2", "ann3", "2")
+	add("u3", "ann1", "2") // decided: ann2's
+	add("u3", "ann2", "2", "3")
+	add("u4", "ann1", "0") // undecided
+	add("u4", "ann3", "1")
+	ctx := context.Background()
+	dir := t.TempDir()
+	w := &memWriter{}
+	read := Backends{Files: memFiles{w}}
+	res, err := Adjudicate(ctx, tp, recs, AdjudicateOptions{Dir: dir, Kind: backend.KindXLSX, Adjudicators: []string{"lead"}}, read, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The adjudicator's decisions, typed into the Gaps sheet.
+	sheet := w.books["adjudicate-lead"]["Gaps"]
+	col := func(header string) int {
+		i := slices.Index(sheet[0], header)
+		if i < 0 {
+			t.Fatalf("no column %q in %q", header, sheet[0])
+		}
+		return i
+	}
+	for _, r := range sheet[1:] {
+		switch r[col("ID")] {
+		case "u2":
+			r[col("Final: 1 Intrinsic error/LLM error")], r[col("Reason")], r[col("Note")] = "TRUE", "annotator error", "as ann2 saw"
+		case "u3":
+			r[col("Or use")] = res.Manifest.Names[slices.Index(res.Manifest.Annotators, "ann2")]
+		}
+	}
+
+	out := filepath.Join(dir, "feedback")
+	fb, err := Feedback(ctx, dir, FeedbackOptions{Dir: out}, read, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fb.Problems) != 0 {
+		t.Errorf("problems: %v", fb.Problems)
+	}
+	wantWritten := []FeedbackWritten{
+		{Annotator: "ann1", Location: filepath.Join(out, "feedback-ann1.xlsx"), Rows: 1},
+		{Annotator: "ann3", Location: filepath.Join(out, "feedback-ann3.xlsx"), Rows: 1},
+	}
+	if diff := cmp.Diff(wantWritten, fb.Written); diff != "" {
+		t.Errorf("written (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"ann2"}, fb.None); diff != "" {
+		t.Errorf("no workbook (-want +got):\n%s", diff)
+	}
+	header := []string{"ID", "Question", "Your answer", "Gold answer", "Decided by", "Reason", "Note"}
+	for book, want := range map[string][][]string{
+		"feedback-ann1": {header, {"u3", "Gaps", "2 Target Mismatch", "2 Target Mismatch; 3 Citation Error", "adjudicator", "", ""}},
+		"feedback-ann3": {header, {"u2", "Gaps", "2 Target Mismatch", "1 Intrinsic error/LLM error", "adjudicator", "annotator error", "as another annotator saw"}},
+	} {
+		if diff := cmp.Diff(want, w.books[book]["Corrections"]); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", book, diff)
+		}
+	}
+	if _, ok := w.books["feedback-ann2"]; ok {
+		t.Error("ann2, never corrected, got a workbook")
+	}
+}
