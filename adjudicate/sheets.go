@@ -271,7 +271,7 @@ func (b *Book) columns(s *sheetOf, lists *listSheet) {
 	if idHeader == "" {
 		idHeader = "ID"
 	}
-	s.cols = []column{{key: colID, header: "Decision", width: 10}, {key: colUnit, header: idHeader, width: 14}}
+	s.cols = []column{{key: colID, header: "Decision ID", width: 12}, {key: colUnit, header: idHeader, width: 14}}
 	if b.Context != nil {
 		for i := range t.Context {
 			cx := &t.Context[i]
