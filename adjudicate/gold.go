@@ -92,8 +92,7 @@ func (g *golden) unresolved(rec *mapping.Annotation, it *Item, d *Decision, why 
 	msg := fmt.Sprintf("%s (%s) is unresolved: %s", it.ID, describe(g.t, it), why)
 	rec.Problems = append(rec.Problems, mapping.UnitProblem{Severity: mapping.Warning, Cell: p.Cell, Message: msg})
 	if d != nil && !d.Bad {
-		sheet, cell, _ := strings.Cut(p.Cell, "!")
-		g.probs = append(g.probs, &mapping.Problem{Severity: mapping.Warning, File: g.file(it), Sheet: strings.Trim(sheet, "'"), Cell: cell, Record: it.Unit, Message: msg, Err: ErrUnresolved})
+		g.probs = append(g.probs, &mapping.Problem{Severity: mapping.Warning, File: g.file(it), Sheet: d.Sheet, Cell: strings.TrimPrefix(p.Cell, quoteSheet(d.Sheet)+"!"), Record: it.Unit, Message: msg, Err: ErrUnresolved})
 	}
 }
 
