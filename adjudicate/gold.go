@@ -229,20 +229,12 @@ func (g *golden) resolveSpans(rec *mapping.Annotation, it *Item, d *Decision) {
 			g.unresolved(rec, it, d, "keep takes the suggested version, and the annotators tie: pick an annotator's version, or edit")
 			return
 		}
-		spans = slices.Clone(a.Spans)
+		spans = g.retyped(a.Spans, d.Type)
 		prov = g.adjudicated(it, d, countSpans(it, spans))
-		if d.Type != "" {
-			for k := range spans {
-				spans[k] = g.retype(spans[k], d.Type)
-			}
-		}
 	case d != nil && d.Type != "" && it.Suggested >= 0:
 		// A Final type alone retypes the suggested version.
-		spans = slices.Clone(it.Answers[it.Suggested].Spans)
+		spans = g.retyped(it.Answers[it.Suggested].Spans, d.Type)
 		prov = g.adjudicated(it, d, countSpans(it, spans))
-		for k := range spans {
-			spans[k] = g.retype(spans[k], d.Type)
-		}
 	default:
 		p, ok := g.undecided(rec, it, d, "Decision")
 		if !ok {
@@ -267,6 +259,17 @@ func countSpans(it *Item, spans []mapping.SpanAnswer) int {
 		}
 	}
 	return n
+}
+
+// retyped is a copy of spans, with another label when code is set.
+func (g *golden) retyped(spans []mapping.SpanAnswer, code string) []mapping.SpanAnswer {
+	out := slices.Clone(spans)
+	if code != "" {
+		for k := range out {
+			out[k] = g.retype(out[k], code)
+		}
+	}
+	return out
 }
 
 // retype gives a span another label.
