@@ -351,7 +351,7 @@ func (r *reader) parse(ms MetaSheet, it *Item, d *Decision) {
 				return a
 			}
 		}
-		if a, ok := r.who[want]; ok {
+		if a, ok := r.who[want]; ok && slices.ContainsFunc(it.Answers, func(x Answer) bool { return x.Annotator == a }) {
 			return a
 		}
 		bad(key, &mapping.CellProblem{Severity: mapping.Error, Err: mapping.ErrInvalidAnswer, Message: fmt.Sprintf("%q is not one of: %s", c.Text(), strings.Join(append(allowed, r.namesOf(it)...), "; "))})
