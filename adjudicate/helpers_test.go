@@ -43,10 +43,14 @@ context:
   - {name: title, header: Title, path: title}
   - {name: text, header: Text, path: text}
 questions:
-  - {name: done, header: Done, type: bool, scope: block, required: true}
-  - {name: span, header: Span, type: span, field: text}
-  - {name: kind, header: Kind, type: choice, required: true, options: [{code: bad, label: Bad}, {code: odd, label: Odd}]}
-annotator: {claim: instance}
+  - {name: done, header: Finished, type: bool, scope: block, required: true}
+  - {name: span, header: Error span, type: span, field: text}
+  - name: kind
+    header: Error type
+    type: choice
+    required: true
+    options: [{code: bad, label: Bad}, {code: odd, label: Odd}]
+annotator: {claim: instance, header: Annotator}
 `
 
 // blockText is the text of every unit of blockTemplate in these tests.
