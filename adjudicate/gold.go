@@ -90,8 +90,9 @@ func at(order []int, k int) int {
 	return 0
 }
 
-// unresolved marks an item undecided in its record.
-func (g *golden) unresolved(rec *mapping.Annotation, it *Item, d *Decision, why string) {
+// unresolved marks an item undecided in its record, and names its row in
+// a problem unless one was reported already (reported).
+func (g *golden) unresolved(rec *mapping.Annotation, it *Item, d *Decision, why string, reported bool) {
 	p := &mapping.Provenance{Kind: mapping.ProvenanceUnresolved, Annotators: len(it.Answers), Decision: it.ID}
 	if d != nil {
 		p.Cell = d.Cell("")
@@ -104,9 +105,8 @@ func (g *golden) unresolved(rec *mapping.Annotation, it *Item, d *Decision, why 
 	}
 	msg := fmt.Sprintf("%s (%s) is unresolved: %s", it.ID, describe(g.t, it), why)
 	rec.Problems = append(rec.Problems, mapping.UnitProblem{Severity: mapping.Warning, Cell: p.Cell, Message: msg})
-	if d != nil && !d.Bad {
-		sheet, cell, _ := strings.Cut(p.Cell, "!")
-		g.probs = append(g.probs, &mapping.Problem{Severity: mapping.Warning, File: g.file(it), Sheet: strings.Trim(sheet, "'"), Cell: cell, Record: it.Unit, Message: msg, Err: ErrUnresolved})
+	if d != nil && !reported {
+		g.probs = append(g.probs, &mapping.Problem{Severity: mapping.Warning, File: g.file(it), Sheet: d.Sheet, Cell: strings.TrimPrefix(p.Cell, quoteSheet(d.Sheet)+"!"), Record: it.Unit, Message: msg, Err: ErrUnresolved})
 	}
 }
 
@@ -148,7 +148,7 @@ func (g *golden) undecided(rec *mapping.Annotation, it *Item, d *Decision, colum
 	if d != nil {
 		why = "its " + column + " cell is empty"
 	}
-	g.unresolved(rec, it, d, why)
+	g.unresolved(rec, it, d, why, false)
 	return nil, false
 }
 
@@ -180,7 +180,7 @@ func (g *golden) resolve(rec *mapping.Annotation, it *Item) {
 	var prov *mapping.Provenance
 	switch {
 	case d != nil && d.Bad:
-		g.unresolved(rec, it, d, "a cell of its row cannot be read (see the problem above)")
+		g.unresolved(rec, it, d, "a cell of its row cannot be read (see the problem above)", true)
 		return
 	case d != nil && d.HasFinal:
 		v = d.Final
@@ -188,7 +188,7 @@ func (g *golden) resolve(rec *mapping.Annotation, it *Item) {
 	case d != nil && d.Use != "":
 		a, ok := g.use(it, d.Use)
 		if !ok {
-			g.unresolved(rec, it, d, "Or use says suggested, but the annotators tie and there is no suggestion")
+			g.unresolved(rec, it, d, "Or use says suggested, but the annotators tie and there is no suggestion", false)
 			return
 		}
 		v = a.Value
@@ -230,14 +230,17 @@ func (g *golden) resolveSpans(rec *mapping.Annotation, it *Item, d *Decision) {
 	var prov *mapping.Provenance
 	switch {
 	case d != nil && d.Bad:
-		g.unresolved(rec, it, d, "a cell of its row cannot be read (see the problem above)")
+		g.unresolved(rec, it, d, "a cell of its row cannot be read (see the problem above)", true)
 		return
 	case d != nil && d.Choice == DecideDrop:
 		prov = g.adjudicated(it, d, countSpans(it, nil))
 	case d != nil && d.Choice == DecideEdit:
-		s, why := g.edited(rec.Unit, it, d)
+		s, why, bad := g.edited(rec.Unit, it, d)
 		if why != "" {
-			g.unresolved(rec, it, d, why)
+			if bad != nil {
+				g.probs = append(g.probs, bad)
+			}
+			g.unresolved(rec, it, d, why, bad != nil)
 			return
 		}
 		spans, order = []mapping.SpanAnswer{s}, []int{firstOrder(it)}
@@ -245,23 +248,15 @@ func (g *golden) resolveSpans(rec *mapping.Annotation, it *Item, d *Decision) {
 	case d != nil && d.Choice != "":
 		a, ok := g.use(it, d.Choice)
 		if !ok {
-			g.unresolved(rec, it, d, "keep takes the suggested version, and the annotators tie: pick an annotator's version, or edit")
+			g.unresolved(rec, it, d, "keep takes the suggested version, and the annotators tie: pick an annotator's version, or edit", false)
 			return
 		}
-		spans, order = slices.Clone(a.Spans), a.Order
+		spans, order = g.retyped(a.Spans, d.Type), a.Order
 		prov = g.adjudicated(it, d, countSpans(it, spans))
-		if d.Type != "" {
-			for k := range spans {
-				spans[k] = g.retype(spans[k], d.Type)
-			}
-		}
 	case d != nil && d.Type != "" && it.Suggested >= 0:
 		// A Final type alone retypes the suggested version.
-		spans, order = slices.Clone(it.Answers[it.Suggested].Spans), it.Answers[it.Suggested].Order
+		spans, order = g.retyped(it.Answers[it.Suggested].Spans, d.Type), it.Answers[it.Suggested].Order
 		prov = g.adjudicated(it, d, countSpans(it, spans))
-		for k := range spans {
-			spans[k] = g.retype(spans[k], d.Type)
-		}
 	default:
 		p, ok := g.undecided(rec, it, d, "Decision")
 		if !ok {
@@ -302,6 +297,17 @@ func countSpans(it *Item, spans []mapping.SpanAnswer) int {
 	return n
 }
 
+// retyped is a copy of spans, with another label when code is set.
+func (g *golden) retyped(spans []mapping.SpanAnswer, code string) []mapping.SpanAnswer {
+	out := slices.Clone(spans)
+	if code != "" {
+		for k := range out {
+			out[k] = g.retype(out[k], code)
+		}
+	}
+	return out
+}
+
 // retype gives a span another label.
 func (g *golden) retype(s mapping.SpanAnswer, code string) mapping.SpanAnswer {
 	s.Code = code
@@ -315,8 +321,9 @@ func (g *golden) retype(s mapping.SpanAnswer, code string) mapping.SpanAnswer {
 
 // edited is the span an edit decision gives: its text found in the
 // cluster's field, the occurrence in or nearest the cluster; evidence and
-// other answers from the version it replaces.
-func (g *golden) edited(unit string, it *Item, d *Decision) (mapping.SpanAnswer, string) {
+// other answers from the version it replaces. A Final span not in the
+// text is a problem naming its cell (bad).
+func (g *golden) edited(unit string, it *Item, d *Decision) (_ mapping.SpanAnswer, why string, bad *mapping.Problem) {
 	c := it.Cluster
 	code := d.Type
 	base := g.base(it, code)
@@ -324,7 +331,7 @@ func (g *golden) edited(unit string, it *Item, d *Decision) (mapping.SpanAnswer,
 		code = base.Code
 	}
 	if code == "" {
-		return mapping.SpanAnswer{}, "edit needs a Final type"
+		return mapping.SpanAnswer{}, "edit needs a Final type", nil
 	}
 	s := g.retype(base, code)
 	s.Question, s.Row, s.Provenance = it.Question, 0, nil
@@ -332,9 +339,9 @@ func (g *golden) edited(unit string, it *Item, d *Decision) (mapping.SpanAnswer,
 	text := strings.TrimSpace(d.Span)
 	if text == "" {
 		if c.Start >= 0 {
-			return mapping.SpanAnswer{}, "edit needs the span's text in Final span"
+			return mapping.SpanAnswer{}, "edit needs the span's text in Final span", nil
 		}
-		return s, ""
+		return s, "", nil
 	}
 	field := c.Field
 	if field == "" {
@@ -347,17 +354,15 @@ func (g *golden) edited(unit string, it *Item, d *Decision) (mapping.SpanAnswer,
 	case g.opt.Fields != nil && g.opt.Fields(unit) != nil:
 		var ok bool
 		if ft, ok = g.opt.Fields(unit)[field]; !ok {
-			return mapping.SpanAnswer{}, "the unit has no text " + field + " to find the edited span in"
+			return mapping.SpanAnswer{}, "the unit has no text " + field + " to find the edited span in", nil
 		}
 	default:
-		return mapping.SpanAnswer{}, "the study's inputs were not at hand when the adjudication was made, so the edited span cannot be placed (run adjudicate again with the study's manifest)"
+		return mapping.SpanAnswer{}, "the study's inputs were not at hand when the adjudication was made, so the edited span cannot be placed (run adjudicate again with the study's manifest)", nil
 	}
 	places, _ := mapping.FindSpan(ft, text)
 	if len(places) == 0 {
 		msg := fmt.Sprintf("Final span %q is not in the text of %s", text, field)
-		g.probs = append(g.probs, g.cellProblem(it, d, colSpan, msg))
-		d.Bad = true
-		return mapping.SpanAnswer{}, "its Final span is not in the text"
+		return mapping.SpanAnswer{}, "its Final span is not in the text", g.cellProblem(it, d, colSpan, msg)
 	}
 	best := places[0]
 	dist := func(p mapping.SpanPlace) int {
@@ -373,7 +378,7 @@ func (g *golden) edited(unit string, it *Item, d *Decision) (mapping.SpanAnswer,
 	}
 	start, end := best.Start, best.End
 	s.Field, s.Start, s.End, s.Text = field, &start, &end, mapping.Substring(ft, start, end)
-	return s, ""
+	return s, "", nil
 }
 
 func abs(n int) int { return max(n, -n) }

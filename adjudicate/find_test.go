@@ -1,0 +1,299 @@
+package adjudicate
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/annosheet/annosheet/mapping"
+)
+
+// provOf is a provenance as "kind agreeing/annotators".
+func provOf(p *mapping.Provenance) string {
+	if p == nil {
+		return ""
+	}
+	return fmt.Sprintf("%s %d/%d", p.Kind, p.Agreeing, p.Annotators)
+}
+
+// TestFind sorts the answers of each question into accepted ones and
+// items to decide, by majority and ties, with and without
+// --min-agreement, and leaves out the records that cannot be used.
+func TestFind(t *testing.T) {
+	t.Parallel()
+	tp := loadTemplate(t, recordTemplate)
+	v := func(verdict string) map[string]any { return map[string]any{"verdict": verdict, "tags": []string{"a"}} }
+	r := func(unit, who string, vals map[string]any) *mapping.Annotation { return rec(tp, unit, who, vals) }
+	with := func(a *mapping.Annotation, f func(a *mapping.Annotation)) *mapping.Annotation { f(a); return a }
+	type item struct {
+		Unit, Question string
+		Suggested      int
+		Answers        []string // annotator=value
+	}
+	type unit struct {
+		Annotators []string
+		Values     map[string]any
+		Provenance map[string]string
+	}
+	cases := []struct {
+		name  string
+		min   int
+		recs  []*mapping.Annotation
+		units map[string]unit
+		items []item
+		left  int
+	}{
+		{
+			name:  "unanimous is accepted without an item",
+			recs:  []*mapping.Annotation{r("u1", "a", v("good")), r("u1", "b", v("good")), r("u1", "c", v("good"))},
+			units: map[string]unit{"u1": {[]string{"a", "b", "c"}, v("good"), map[string]string{"verdict": "unanimous 3/3", "tags": "unanimous 3/3"}}},
+		},
+		{
+			name:  "2 against 1 with every annotator required is an item suggesting the majority",
+			recs:  []*mapping.Annotation{r("u1", "c", v("good")), r("u1", "a", v("bad")), r("u1", "b", v("good"))},
+			units: map[string]unit{"u1": {[]string{"a", "b", "c"}, map[string]any{"tags": []string{"a"}}, map[string]string{"tags": "unanimous 3/3"}}},
+			items: []item{{"u1", "verdict", 1, []string{`a="bad"`, `b="good"`, `c="good"`}}},
+		},
+		{
+			name:  "a tie leaves no suggestion",
+			recs:  []*mapping.Annotation{r("u1", "a", v("bad")), r("u1", "b", v("good"))},
+			units: map[string]unit{"u1": {[]string{"a", "b"}, map[string]any{"tags": []string{"a"}}, map[string]string{"tags": "unanimous 2/2"}}},
+			items: []item{{"u1", "verdict", -1, []string{`a="bad"`, `b="good"`}}},
+		},
+		{
+			name:  "three different answers tie",
+			recs:  []*mapping.Annotation{r("u1", "a", v("bad")), r("u1", "b", v("good")), r("u1", "c", v("meh"))},
+			units: map[string]unit{"u1": {[]string{"a", "b", "c"}, map[string]any{"tags": []string{"a"}}, map[string]string{"tags": "unanimous 3/3"}}},
+			items: []item{{"u1", "verdict", -1, []string{`a="bad"`, `b="good"`, `c="meh"`}}},
+		},
+		{
+			name:  "min agreement 2 accepts 2 against 1 as a majority",
+			min:   2,
+			recs:  []*mapping.Annotation{r("u1", "a", v("bad")), r("u1", "b", v("good")), r("u1", "c", v("good"))},
+			units: map[string]unit{"u1": {[]string{"a", "b", "c"}, v("good"), map[string]string{"verdict": "majority 2/3", "tags": "unanimous 3/3"}}},
+		},
+		{
+			name:  "min agreement 2 with 2 against 2 is an item",
+			min:   2,
+			recs:  []*mapping.Annotation{r("u1", "a", v("bad")), r("u1", "b", v("good")), r("u1", "c", v("good")), r("u1", "d", v("bad"))},
+			units: map[string]unit{"u1": {[]string{"a", "b", "c", "d"}, map[string]any{"tags": []string{"a"}}, map[string]string{"tags": "unanimous 4/4"}}},
+			items: []item{{"u1", "verdict", -1, []string{`a="bad"`, `b="good"`, `c="good"`, `d="bad"`}}},
+		},
+		{
+			name:  "min agreement 3 of 3 with 2 against 1 is an item",
+			min:   3,
+			recs:  []*mapping.Annotation{r("u1", "a", v("bad")), r("u1", "b", v("good")), r("u1", "c", v("good"))},
+			units: map[string]unit{"u1": {[]string{"a", "b", "c"}, map[string]any{"tags": []string{"a"}}, map[string]string{"tags": "unanimous 3/3"}}},
+			items: []item{{"u1", "verdict", 1, []string{`a="bad"`, `b="good"`, `c="good"`}}},
+		},
+		{
+			name:  "a unit answered by one complete annotator is theirs",
+			min:   2,
+			recs:  []*mapping.Annotation{r("u1", "b", v("meh")), with(r("u1", "a", v("bad")), func(a *mapping.Annotation) { a.Status = mapping.StatusPartial })},
+			units: map[string]unit{"u1": {[]string{"b"}, v("meh"), map[string]string{"verdict": "unanimous 1/1", "tags": "unanimous 1/1"}}},
+			left:  1,
+		},
+		{
+			name: "a multi left blank on a complete record is the empty set",
+			recs: []*mapping.Annotation{
+				r("u1", "a", map[string]any{"verdict": "good"}), r("u1", "b", map[string]any{"verdict": "good", "tags": []string{}}),
+				r("u2", "a", map[string]any{"verdict": "good"}), r("u2", "b", map[string]any{"verdict": "good", "tags": []string{"b"}}),
+			},
+			units: map[string]unit{
+				"u1": {[]string{"a", "b"}, map[string]any{"verdict": "good", "tags": []string{}}, map[string]string{"verdict": "unanimous 2/2", "tags": "unanimous 2/2"}},
+				"u2": {[]string{"a", "b"}, map[string]any{"verdict": "good"}, map[string]string{"verdict": "unanimous 2/2"}},
+			},
+			items: []item{{"u2", "tags", -1, []string{`a=[]`, `b=["b"]`}}},
+		},
+		{
+			name:  "an optional question left blank by all has no value and no provenance",
+			recs:  []*mapping.Annotation{r("u1", "a", map[string]any{"verdict": "good", "tags": []string{}}), r("u1", "b", map[string]any{"verdict": "good", "tags": []string{}})},
+			units: map[string]unit{"u1": {[]string{"a", "b"}, map[string]any{"verdict": "good", "tags": []string{}}, map[string]string{"verdict": "unanimous 2/2", "tags": "unanimous 2/2"}}},
+		},
+		{
+			name: "an optional question left blank by one is an item",
+			recs: []*mapping.Annotation{r("u1", "a", v("good")), with(r("u1", "b", v("good")), func(a *mapping.Annotation) { a.Values["score"] = 4 })},
+			units: map[string]unit{"u1": {[]string{"a", "b"}, v("good"),
+				map[string]string{"verdict": "unanimous 2/2", "tags": "unanimous 2/2"}}},
+			items: []item{{"u1", "score", -1, []string{`a=null`, `b=4`}}},
+		},
+		{
+			name: "partial, empty, unnamed and gold records are left out",
+			recs: []*mapping.Annotation{
+				r("u1", "a", v("good")),
+				with(r("u1", "b", v("bad")), func(a *mapping.Annotation) { a.Status = mapping.StatusPartial }),
+				with(r("u1", "c", nil), func(a *mapping.Annotation) { a.Status = mapping.StatusEmpty }),
+				with(r("u1", "d", nil), func(a *mapping.Annotation) { a.Status = mapping.StatusMissing }),
+				r("u1", "", v("bad")),
+				r("u1", mapping.GoldAnnotator, v("bad")),
+				with(r("u2", "b", v("bad")), func(a *mapping.Annotation) { a.Status = mapping.StatusPartial }),
+			},
+			units: map[string]unit{"u1": {[]string{"a"}, v("good"), map[string]string{"verdict": "unanimous 1/1", "tags": "unanimous 1/1"}}},
+			left:  6,
+		},
+		{
+			name:  "a record repeated as it was is read once",
+			recs:  []*mapping.Annotation{r("u1", "a", v("good")), r("u1", "b", v("good")), r("u1", "a", v("good"))},
+			units: map[string]unit{"u1": {[]string{"a", "b"}, v("good"), map[string]string{"verdict": "unanimous 2/2", "tags": "unanimous 2/2"}}},
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			f := find(t, tp, Options{MinAgreement: c.min}, c.recs...)
+			units := map[string]unit{}
+			for _, u := range f.Units {
+				prov := map[string]string{}
+				for q, p := range u.Provenance {
+					prov[q] = provOf(p)
+				}
+				units[u.Unit] = unit{u.Annotators, u.Values, prov}
+			}
+			if diff := cmp.Diff(c.units, units); diff != "" {
+				t.Errorf("accepted (-want +got):\n%s", diff)
+			}
+			var items []item
+			for _, it := range f.Items {
+				if it.Kind != KindValue || it.Cluster != nil {
+					t.Errorf("item %s/%s: kind %s, cluster %v", it.Unit, it.Question, it.Kind, it.Cluster)
+				}
+				var answers []string
+				for _, a := range it.Answers {
+					answers = append(answers, a.Annotator+"="+key(a.Value))
+				}
+				items = append(items, item{it.Unit, it.Question, it.Suggested, answers})
+			}
+			if diff := cmp.Diff(c.items, items); diff != "" {
+				t.Errorf("items (-want +got):\n%s", diff)
+			}
+			if f.Left != c.left {
+				t.Errorf("Left = %d, want %d", f.Left, c.left)
+			}
+		})
+	}
+}
+
+// TestFindRefuses stops at records that cannot be adjudicated: another
+// template's, candidates still shuffled, two different records of one
+// annotator's unit.
+func TestFindRefuses(t *testing.T) {
+	t.Parallel()
+	tp := loadTemplate(t, recordTemplate)
+	good := func(who string) *mapping.Annotation { return rec(tp, "u1", who, map[string]any{"verdict": "good"}) }
+	cases := []struct {
+		name string
+		bad  *mapping.Annotation
+	}{
+		{"another template", func() *mapping.Annotation { a := good("b"); a.Template.Name = "other"; return a }()},
+		{"another version", func() *mapping.Annotation { a := good("b"); a.Template.Version = 2; return a }()},
+		{"another template, even partial", func() *mapping.Annotation {
+			a := good("b")
+			a.Template.Name, a.Status = "other", mapping.StatusPartial
+			return a
+		}()},
+		{"shuffled", func() *mapping.Annotation { a := good("b"); a.Shuffled = true; return a }()},
+		{"two records of one annotator differ in a value", rec(tp, "u1", "a", map[string]any{"verdict": "bad"})},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := Find(tp, []*mapping.Annotation{good("a"), c.bad}, Options{})
+			if !errors.Is(err, ErrAdjudicate) {
+				t.Errorf("err = %v, want ErrAdjudicate", err)
+			}
+		})
+	}
+	t.Run("two records of one annotator differ in their spans", func(t *testing.T) {
+		t.Parallel()
+		bt := loadTemplate(t, blockTemplate)
+		_, err := Find(bt, []*mapping.Annotation{rec(bt, "u1", "a", nil, sp(0, 3, "bad")), rec(bt, "u1", "a", nil, sp(0, 3, "odd"))}, Options{})
+		if !errors.Is(err, ErrAdjudicate) {
+			t.Errorf("err = %v, want ErrAdjudicate", err)
+		}
+	})
+}
+
+// TestFindSpans decides span clusters as values are decided: a cluster
+// every annotator marked alike is accepted, each span with its
+// provenance; one they differ on is an item, suggesting the majority's
+// version (no span at all being one).
+func TestFindSpans(t *testing.T) {
+	t.Parallel()
+	tp := loadTemplate(t, blockTemplate)
+	done := map[string]any{"done": true}
+	cases := []struct {
+		name     string
+		min      int
+		a, b, c  []mapping.SpanAnswer
+		accepted []string // "start-end code provenance"
+		items    []string // "where suggested"
+	}{
+		{
+			name:     "all alike",
+			a:        []mapping.SpanAnswer{sp(0, 3, "bad"), missing("odd")},
+			b:        []mapping.SpanAnswer{missing("odd"), sp(0, 3, "bad")},
+			c:        []mapping.SpanAnswer{sp(0, 3, "bad"), missing("odd")},
+			accepted: []string{"0-3 bad unanimous 3/3", "- odd unanimous 3/3"},
+		},
+		{
+			name:  "a span two marked and one did not",
+			a:     []mapping.SpanAnswer{sp(0, 3, "bad")},
+			b:     []mapping.SpanAnswer{sp(0, 3, "bad")},
+			items: []string{"text 0-3 suggests 0"},
+		},
+		{
+			name:     "a span two marked and one did not, with min agreement 2",
+			min:      2,
+			a:        []mapping.SpanAnswer{sp(0, 3, "bad")},
+			b:        []mapping.SpanAnswer{sp(0, 3, "bad")},
+			accepted: []string{"0-3 bad majority 2/3"},
+		},
+		{
+			name:     "a span one marked, with min agreement 2, is dropped",
+			min:      2,
+			c:        []mapping.SpanAnswer{sp(0, 3, "bad")},
+			accepted: nil,
+		},
+		{
+			name:  "three versions tie",
+			a:     []mapping.SpanAnswer{sp(0, 3, "bad")},
+			b:     []mapping.SpanAnswer{sp(0, 7, "bad")},
+			c:     []mapping.SpanAnswer{sp(0, 3, "odd")},
+			items: []string{"text 0-7 suggests -1"},
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			f := find(t, tp, Options{MinAgreement: c.min}, rec(tp, "u1", "a", done, c.a...), rec(tp, "u1", "b", done, c.b...), rec(tp, "u1", "c", done, c.c...))
+			var accepted []string
+			for _, s := range f.Units[0].Spans {
+				accepted = append(accepted, spansOf([]mapping.SpanAnswer{s})[0]+" "+provOf(s.Provenance))
+				if s.Row != 0 {
+					t.Errorf("an accepted span keeps row %d", s.Row)
+				}
+			}
+			if diff := cmp.Diff(c.accepted, accepted); diff != "" {
+				t.Errorf("accepted spans (-want +got):\n%s", diff)
+			}
+			var items []string
+			for _, it := range f.Items {
+				if it.Kind != KindSpans || it.Question != "errors" || len(it.Answers) != 3 {
+					t.Errorf("item %+v", it)
+				}
+				items = append(items, fmt.Sprintf("%s %d-%d suggests %d", it.Cluster.Field, it.Cluster.Start, it.Cluster.End, it.Suggested))
+			}
+			if diff := cmp.Diff(c.items, items); diff != "" {
+				t.Errorf("items (-want +got):\n%s", diff)
+			}
+			if got := provOf(f.Units[0].Provenance["done"]); got != "unanimous 3/3" {
+				t.Errorf("done: %s", got)
+			}
+			if _, ok := f.Units[0].Provenance["kind"]; ok {
+				t.Errorf("a question of the answer rows has a provenance of its own")
+			}
+		})
+	}
+}
