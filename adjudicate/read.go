@@ -149,7 +149,7 @@ func (rd *Reading) Read(g *backend.Grid) (map[string]*Decision, mapping.Problems
 			if placed[it.ID] || !have[ms.Name] || !sheetHolds(rd.Template, ms, it) {
 				continue
 			}
-			r.problem(mapping.Error, mapping.ErrMissingUnit, ms.Name, "", it.Unit, "the row of %s (unit %s, %s) is not on the sheet: it was deleted, and stays unresolved", it.ID, it.Unit, describe(rd.Template, it))
+			r.problem(mapping.Error, mapping.ErrMissingUnit, ms.Name, "", it.Unit, "the row of %s (unit %s, %s) is not on the sheet %s: it was deleted, and stays unresolved", it.ID, it.Unit, describe(rd.Template, it), ms.Name)
 		}
 	}
 	return r.out, r.probs, nil
@@ -250,17 +250,29 @@ func (r *reader) sheet(g *backend.Grid, ms MetaSheet, placed map[string]bool) er
 func (r *reader) header(ms MetaSheet, cells []backend.ReadCell) map[string]int {
 	at := map[string]int{}
 	taken := map[int]bool{}
-	byText := map[string]int{}
+	byText := map[string][]int{}
 	for i, c := range cells {
 		if t := fold(c.Text()); t != "" {
-			if _, dup := byText[t]; !dup {
-				byText[t] = i
-			}
+			byText[t] = append(byText[t], i)
+		}
+	}
+	// Columns of one header (the row's ID and the spans' Decision) are
+	// each found where they were made, else in the order they were made.
+	for _, mc := range ms.Columns {
+		found := byText[fold(mc.Header)]
+		if slices.Contains(found, mc.Index) && !taken[mc.Index] {
+			at[mc.Key], taken[mc.Index] = mc.Index, true
 		}
 	}
 	for _, mc := range ms.Columns {
-		if i, ok := byText[fold(mc.Header)]; ok && !taken[i] {
-			at[mc.Key], taken[i] = i, true
+		if _, ok := at[mc.Key]; ok {
+			continue
+		}
+		for _, i := range byText[fold(mc.Header)] {
+			if !taken[i] {
+				at[mc.Key], taken[i] = i, true
+				break
+			}
 		}
 	}
 	for _, mc := range ms.Columns {

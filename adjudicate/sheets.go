@@ -120,6 +120,9 @@ type column struct {
 	validation  *backend.Validation
 	q           *templates.Question
 	option      *templates.Option
+	// annotator is whose answers an annotator's column shows: its key
+	// names them by number only, as the metadata must not hold their IDs.
+	annotator string
 }
 
 // sheetOf is one adjudication sheet being built.
@@ -291,7 +294,7 @@ func (b *Book) columns(s *sheetOf, lists *listSheet) {
 		width = 36
 	}
 	for _, i := range s.names {
-		s.cols = append(s.cols, column{key: prefAnn + b.Annotators[i], header: b.Names[i], width: width})
+		s.cols = append(s.cols, column{key: prefAnn + strconv.Itoa(i+1), header: b.Names[i], width: width, annotator: b.Annotators[i]})
 	}
 	s.cols = append(s.cols, column{key: colSuggested, header: "Suggested", width: width})
 	last := len(s.items) + 1
@@ -522,7 +525,7 @@ func (b *Book) texts(s *sheetOf, it *Item) []string {
 		case c.key == colWhere:
 			text = where(t, it.Cluster)
 		case strings.HasPrefix(c.key, prefAnn):
-			a := answer[strings.TrimPrefix(c.key, prefAnn)]
+			a := answer[c.annotator]
 			switch {
 			case a == nil:
 				text = notAsked
