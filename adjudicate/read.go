@@ -286,6 +286,11 @@ func (r *reader) header(ms MetaSheet, cells []backend.ReadCell) map[string]int {
 				got = cells[mc.Index].Text()
 			}
 			r.problem(mapping.Warning, mapping.ErrLayout, ms.Name, backend.CellName(mc.Index, 1), "", "the header %q is not there; column %s (headed %q now) is read as %s, where it was made", mc.Header, backend.ColumnLetter(mc.Index), got, mc.Header)
+			continue
+		}
+		if inputKey(mc.Key) {
+			// The adjudicator's column is gone: what it held cannot be read.
+			r.problem(mapping.Error, mapping.ErrLayout, ms.Name, backend.CellName(mc.Index, 1), "", "the column %q is not on the sheet (deleted?): its cells cannot be read, and decisions made in it are lost to the gold set until it is put back", mc.Header)
 		}
 	}
 	for i, c := range cells {

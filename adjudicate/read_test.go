@@ -267,6 +267,17 @@ func TestRead(t *testing.T) {
 			unresolved: []string{"d0002"},
 		},
 		{
+			name: "the last column deleted",
+			tamper: func(t *testing.T, m *memGrid) {
+				note := m.col(t, v, "Note")
+				for k, r := range rows(m) {
+					m.sheets[v][k] = r[:note]
+				}
+			},
+			want:  map[string]string{"d0001": all["d0001"], "d0002": all["d0002"], "d0003": "use=suggested"},
+			probs: []string{`error Verdict!J1 : the column "Note" is not on the sheet`},
+		},
+		{
 			name: "the sheet deleted",
 			tamper: func(t *testing.T, m *memGrid) {
 				m.order = slices.DeleteFunc(m.order, func(s string) bool { return s == v })

@@ -184,7 +184,7 @@ func newAdjudication(t *templates.Template, prev *adjudicate.Manifest, opt Adjud
 	m := &adjudicate.Manifest{
 		Format: adjudicate.ManifestFormat, Created: opt.Now().UTC().Format(time.RFC3339),
 		Template: manifest.Template{Name: t.Name, Version: t.Version, SHA256: mapping.TemplateHash(t), Params: t.ParamValues(), Source: string(t.Source)},
-		Sources:  relativeTo(opt.Dir, opt.Sources), MinAgreement: opt.MinAgreement,
+		Sources:  recordedSources(opt.Dir, opt.Sources), MinAgreement: opt.MinAgreement,
 	}
 	if len(m.Template.Params) == 0 {
 		m.Template.Params = nil
@@ -198,6 +198,20 @@ func newAdjudication(t *templates.Template, prev *adjudicate.Manifest, opt Adjud
 		m.ID, _ = newStudyID()
 	}
 	return m
+}
+
+// recordedSources are the sources as the manifest records them: files
+// and folders relative to its folder, so that they are found when both
+// move together; spreadsheet links and IDs as given.
+func recordedSources(dir string, sources []string) []string {
+	out := make([]string, len(sources))
+	for i, s := range sources {
+		out[i] = s
+		if _, err := os.Stat(s); err == nil {
+			out[i] = relativeTo(dir, []string{s})[0]
+		}
+	}
+	return out
 }
 
 // names keeps the earlier key and adds the annotators new to it: the
