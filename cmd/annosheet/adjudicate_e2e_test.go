@@ -473,6 +473,61 @@ func TestAdjudicateLegalGapsOverlap2(t *testing.T) {
 	if !strings.Contains(stderr, "1 unresolved") {
 		t.Errorf("pull's count:\n%s", stderr)
 	}
+
+	// The gold set flows on: agree scores each annotator against it. An
+	// annotator is right wherever the gold agrees with them, so each
+	// one's accuracy is the share of their units whose gold value is
+	// theirs, the undecided unit not scored.
+	goldFile := filepath.Join(t.TempDir(), "gold.jsonl")
+	if code, _, errs := runCLI(t, "pull", adj, "--out", goldFile); code != 0 {
+		t.Fatalf("pull: %s", errs)
+	}
+	code, out, errs := runCLI(t, "agree", study, "--against", goldFile, "--json", "-q", "gaps")
+	if code != 0 {
+		t.Fatalf("agree --against: exit %d: %s", code, errs)
+	}
+	goldtest.ValidateAgreement(t, []byte(out))
+	var rep struct {
+		Against struct {
+			Questions []struct {
+				Question   string
+				Annotators []struct {
+					Annotator string
+					Units     int
+					Accuracy  *float64
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	scored := 0
+	for _, q := range rep.Against.Questions {
+		for _, a := range q.Annotators {
+			if a.Annotator == "*" {
+				continue
+			}
+			right, n := 0, 0
+			for u, want := range wantGold {
+				if !slices.Contains(units[u], a.Annotator) || want.Status != mapping.StatusComplete {
+					continue
+				}
+				n++
+				mine, _ := answers(u, a.Annotator)
+				if fmt.Sprint(codes(mine...)) == fmt.Sprint(want.Values["gaps"]) {
+					right++
+				}
+			}
+			if a.Units != n || n > 0 && (a.Accuracy == nil || *a.Accuracy != float64(right)/float64(n)) {
+				t.Errorf("%s against gold: %d units, accuracy %v; want %d units, %d right", a.Annotator, a.Units, a.Accuracy, n, right)
+			}
+			scored++
+		}
+	}
+	if scored != len(annotators) {
+		t.Errorf("agree --against scored %d annotators, want %d:\n%s", scored, len(annotators), out)
+	}
 }
 
 // TestAdjudicateLegalGapsOverlap3: the legal-gaps study with every unit
