@@ -405,7 +405,7 @@ func (c adjCase) run(t *testing.T, s side) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	items := adjudicate.Merge(nil, nil, found.Items).Items
+	items := adjudicate.Merge(nil, nil, found.Items, nil).Items
 	for _, it := range items {
 		it.Workbook = 0
 		if cl := it.Cluster; cl != nil {

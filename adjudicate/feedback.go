@@ -260,7 +260,7 @@ func (f *Feedback) columns() []feedbackColumn {
 		feedbackColumn{header: "Your answer", width: 30, text: func(c *Correction) string { return answer(c, c.Yours) }},
 		feedbackColumn{header: "Gold answer", width: 30, text: func(c *Correction) string { return answer(c, c.Gold) }},
 		feedbackColumn{header: "Decided by", width: 16, text: decidedBy},
-		feedbackColumn{header: "Reason", width: 18, text: func(c *Correction) string { return c.Provenance.Reason }},
+		feedbackColumn{header: "Reason", width: 18, text: func(c *Correction) string { return f.redact(c.Provenance.Reason) }},
 		feedbackColumn{header: "Note", width: 30, text: func(c *Correction) string { return f.redact(c.Provenance.Note) }},
 	)
 }

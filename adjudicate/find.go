@@ -19,9 +19,10 @@ var ErrAdjudicate = errors.New("cannot adjudicate")
 // Options tune Find.
 type Options struct {
 	// MinAgreement is how many annotators must give the same answer for
-	// it to be accepted without a row; 0 means all who answered the unit.
-	// An answer is accepted only when it also has more votes than any
-	// other.
+	// it to be accepted without a row; 0 means all who answered the unit
+	// (one, where only one did). An answer is accepted only when it also
+	// has more votes than any other; a unit with fewer answers than
+	// MinAgreement has every question to decide.
 	MinAgreement int
 }
 
@@ -75,6 +76,13 @@ type Item struct {
 	// Workbook is the adjudication workbook the item is in (its index in
 	// the manifest's list).
 	Workbook int `json:"workbook"`
+	// Kept says the item is no longer a disagreement, and stays for the
+	// cells filled on its row: a decision there still counts, and
+	// without one the answer the annotators agree on stands.
+	Kept bool `json:"kept,omitempty"`
+	// Superseded names the item whose cluster swallowed this one's; the
+	// row stays, and decides nothing.
+	Superseded string `json:"superseded,omitempty"`
 }
 
 // Accepted is a unit's answers that the annotators agreed on: values by
@@ -160,6 +168,9 @@ func Find(t *templates.Template, recs []*mapping.Annotation, opt Options) (*Foun
 				answers[k] = Answer{Annotator: r.Annotator, Value: value(q, r.Values[q.Name])}
 			}
 			votes := tally(answers, func(a Answer) string { return key(a.Value) })
+			if len(votes.groups) == 1 && answers[0].Value == nil && !q.Required {
+				continue // nobody answered an optional question: nothing to decide
+			}
 			if win, ok := votes.accepted(need); ok {
 				if v := answers[win.first].Value; v != nil {
 					acc.Values[q.Name] = v
@@ -285,8 +296,8 @@ func (v votes) accepted(need int) (group, bool) {
 	if !ok {
 		return g, false
 	}
-	if need <= 0 || need > v.n {
-		need = v.n
+	if need <= 0 {
+		need = v.n // all who answered
 	}
 	return g, g.count >= need
 }

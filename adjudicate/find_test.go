@@ -90,9 +90,16 @@ func TestFind(t *testing.T) {
 		},
 		{
 			name:  "a unit answered by one complete annotator is theirs",
-			min:   2,
 			recs:  []*mapping.Annotation{r("u1", "b", v("meh")), with(r("u1", "a", v("bad")), func(a *mapping.Annotation) { a.Status = mapping.StatusPartial })},
 			units: map[string]unit{"u1": {[]string{"b"}, v("meh"), map[string]string{"verdict": "unanimous 1/1", "tags": "unanimous 1/1"}}},
+			left:  1,
+		},
+		{
+			name:  "min agreement 2 on a unit one annotator completed leaves every question to decide",
+			min:   2,
+			recs:  []*mapping.Annotation{r("u1", "b", v("meh")), with(r("u1", "a", v("bad")), func(a *mapping.Annotation) { a.Status = mapping.StatusPartial })},
+			units: map[string]unit{"u1": {[]string{"b"}, nil, map[string]string{}}},
+			items: []item{{"u1", "verdict", 0, []string{`b="meh"`}}, {"u1", "tags", 0, []string{`b=["a"]`}}},
 			left:  1,
 		},
 		{

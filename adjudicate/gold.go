@@ -172,6 +172,9 @@ func agreeing(it *Item, v any) int {
 
 func (g *golden) resolve(rec *mapping.Annotation, it *Item) {
 	d := g.decided[it.ID]
+	if it.Superseded != "" || it.Kept && !d.Decides() {
+		return // the item that superseded it, or the agreed answer, stands
+	}
 	if it.Kind == KindSpans {
 		g.resolveSpans(rec, it, d)
 		return
@@ -264,6 +267,11 @@ func (g *golden) resolveSpans(rec *mapping.Annotation, it *Item, d *Decision) {
 		}
 		spans, order, prov = slices.Clone(it.Answers[it.Suggested].Spans), it.Answers[it.Suggested].Order, p
 	}
+	if it.Kept {
+		// The decision replaces the spans the annotators have come to
+		// agree on there.
+		g.dropAccepted(rec, it.Cluster)
+	}
 	for k, s := range spans {
 		s.Row = 0
 		p := *prov
@@ -271,6 +279,28 @@ func (g *golden) resolveSpans(rec *mapping.Annotation, it *Item, d *Decision) {
 		rec.Spans = append(rec.Spans, s)
 		g.order = append(g.order, at(order, k))
 	}
+}
+
+// dropAccepted removes from a record the accepted spans of a cluster's
+// place.
+func (g *golden) dropAccepted(rec *mapping.Annotation, c *Cluster) {
+	keep := rec.Spans[:0]
+	order := g.order[:0]
+	for k, s := range rec.Spans {
+		accepted := s.Provenance != nil && (s.Provenance.Kind == mapping.ProvenanceUnanimous || s.Provenance.Kind == mapping.ProvenanceMajority)
+		var here bool
+		if s.Start != nil && s.End != nil && s.Field != "" {
+			here = c.Start >= 0 && s.Field == c.Field && *s.Start < c.End && c.Start < *s.End
+		} else {
+			here = c.Start < 0 && s.Code == c.Code
+		}
+		if accepted && here {
+			continue
+		}
+		keep = append(keep, s)
+		order = append(order, at(g.order, k))
+	}
+	rec.Spans, g.order = keep, order
 }
 
 // firstOrder is the earliest place any annotator gave a span of an item.

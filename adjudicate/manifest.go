@@ -1,6 +1,7 @@
 package adjudicate
 
 import (
+	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/manifest"
 )
 
@@ -34,6 +35,10 @@ type Manifest struct {
 	Workbooks  []BookRef   `json:"workbooks"`
 	Units      []*Accepted `json:"units"`
 	Items      []*Item     `json:"items"`
+	// Saved are the cells adjudicators had filled when adjudicate last
+	// read the workbooks, by item ID and column key: what a workbook holds
+	// while adjudicate rewrites it, should the rewrite not finish.
+	Saved map[string]map[string]backend.ReadCell `json:"saved,omitempty"`
 }
 
 // BookRef is one adjudication workbook: a file, relative to the manifest,
@@ -44,4 +49,7 @@ type BookRef struct {
 	File        string                `json:"file,omitempty"`
 	Spreadsheet *manifest.Spreadsheet `json:"spreadsheet,omitempty"`
 	Items       int                   `json:"items"`
+	// Incomplete says adjudicate began to write the workbook and has not
+	// finished: its decisions are those in Saved.
+	Incomplete bool `json:"incomplete,omitempty"`
 }

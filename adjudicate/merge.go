@@ -37,34 +37,38 @@ func identity(it *Item) string {
 }
 
 // Merge carries an earlier run's items and decisions into the items found
-// now. An item found again keeps its ID, workbook and filled cells, with
-// the answers as they are now. A span cluster that changed (an annotator
-// added or moved a span) is a new item; the decision made on the cluster
-// it grew from is carried to it. A decided item that is no longer a
-// disagreement stays, with its answers as they were, so that no decision
-// is lost; an undecided one is dropped. New items are numbered after the
-// highest ID so far.
-func Merge(prev []*Item, decided map[string]*Decision, found []*Item) Carried {
+// now; present says which units this run found complete records of. An
+// item found again keeps its ID, workbook and filled cells, with the
+// answers as they are now. A span cluster that changed (an annotator added
+// or moved a span) is a new item; the decision made on the cluster it
+// grew from is carried to it, and any other decided cluster it swallowed
+// stays, superseded by it. An item with filled cells that is no longer a
+// disagreement stays, Kept, with its answers as they were, so that no
+// cell is lost; an empty one is dropped. The items of a unit this run did
+// not find stay as they were. New items are numbered after the highest ID
+// so far.
+func Merge(prev []*Item, decided map[string]*Decision, found []*Item, present map[string]bool) Carried {
 	c := Carried{Filled: map[string]map[string]backend.ReadCell{}}
-	byID := map[string]*Item{}
 	old := map[string]*Item{}
 	next := 1
 	for _, it := range prev {
 		old[identity(it)] = it
-		byID[it.ID] = it
 		if n, err := strconv.Atoi(strings.TrimPrefix(it.ID, "d")); err == nil && n >= next {
 			next = n + 1
 		}
 	}
 	used := map[string]bool{}
 	filled := func(id string) bool { d := decided[id]; return d != nil && len(d.Cells) > 0 }
+	carry := func(to, from string) {
+		if filled(from) {
+			c.Filled[to] = decided[from].Cells
+		}
+	}
 	for _, it := range found {
 		if p, ok := old[identity(it)]; ok && !used[p.ID] {
 			it.ID, it.Workbook = p.ID, p.Workbook
 			used[p.ID] = true
-			if filled(p.ID) {
-				c.Filled[it.ID] = decided[p.ID].Cells
-			}
+			carry(it.ID, p.ID)
 			c.Items = append(c.Items, it)
 			continue
 		}
@@ -72,30 +76,70 @@ func Merge(prev []*Item, decided map[string]*Decision, found []*Item) Carried {
 		next++
 		c.Items = append(c.Items, it)
 	}
-	// A changed cluster takes the decision of an earlier one it overlaps.
+	// A changed cluster takes the decision of an earlier one it overlaps;
+	// the other decided ones it overlaps are superseded by it.
 	for _, it := range c.Items {
 		if it.Workbook >= 0 || it.Kind != KindSpans {
 			continue
 		}
 		for _, p := range prev {
-			if used[p.ID] || !filled(p.ID) || p.Kind != KindSpans || p.Unit != it.Unit || !sameSpot(p.Cluster, it.Cluster) {
+			if used[p.ID] || !filled(p.ID) || p.Kind != KindSpans || p.Unit != it.Unit || p.Superseded != "" || !sameSpot(p.Cluster, it.Cluster) {
 				continue
 			}
 			used[p.ID] = true
-			c.Filled[it.ID] = decided[p.ID].Cells
-			c.Notes = append(c.Notes, fmt.Sprintf("%s (unit %s): the spans of its cluster changed since it was decided; the decision is carried to %s, check it", p.ID, p.Unit, it.ID))
-			break
+			if _, took := c.Filled[it.ID]; !took {
+				carry(it.ID, p.ID)
+				c.Notes = append(c.Notes, fmt.Sprintf("%s (unit %s): the spans of its cluster changed since it was decided; the decision is carried to %s, check it", p.ID, p.Unit, it.ID))
+				continue
+			}
+			q := *p
+			q.Superseded, q.Kept = it.ID, false
+			carry(q.ID, p.ID)
+			c.Items = append(c.Items, &q)
+			c.Notes = append(c.Notes, fmt.Sprintf("%s (unit %s): its cluster is now part of %s, which carries the decision of another; its own decision is kept on its row, and %s decides", p.ID, p.Unit, it.ID, it.ID))
 		}
 	}
 	for _, p := range prev {
-		if used[p.ID] || !filled(p.ID) {
+		if used[p.ID] {
 			continue
 		}
-		c.Items = append(c.Items, p)
-		c.Filled[p.ID] = decided[p.ID].Cells
-		c.Notes = append(c.Notes, fmt.Sprintf("%s (unit %s): the annotators' answers changed and it is no longer a disagreement; its decision is kept", p.ID, p.Unit))
+		switch {
+		case !present[p.Unit]:
+			// The unit is not among this run's complete records: its
+			// items stay as they were, decided or not.
+			q := *p
+			carry(q.ID, p.ID)
+			c.Items = append(c.Items, &q)
+		case filled(p.ID):
+			q := *p
+			if q.Superseded == "" && !q.Kept {
+				q.Kept = true
+				c.Notes = append(c.Notes, fmt.Sprintf("%s (unit %s): the annotators' answers changed and it is no longer a disagreement; its row is kept, and a decision made there still counts", p.ID, p.Unit))
+			}
+			carry(q.ID, p.ID)
+			c.Items = append(c.Items, &q)
+		}
 	}
 	return c
+}
+
+// Rename makes the annotators' names in carried Or use and Decision cells
+// the names a workbook shows now (when --show-annotators changed between
+// runs): from[k] becomes to[k].
+func Rename(filled map[string]map[string]backend.ReadCell, from, to []string) {
+	names := map[string]string{}
+	for k := range min(len(from), len(to)) {
+		names[fold(from[k])] = to[k]
+	}
+	for _, cells := range filled {
+		for _, key := range []string{colUse, colDecision} {
+			if c, ok := cells[key]; ok {
+				if n, ok := names[fold(c.Text())]; ok {
+					cells[key] = backend.ReadCell{Value: n}
+				}
+			}
+		}
+	}
 }
 
 // sameSpot reports whether two clusters are of one place: overlapping

@@ -15,7 +15,7 @@ import (
 // placed in workbooks as the caller does.
 func firstRun(t *testing.T, found []*Item) []*Item {
 	t.Helper()
-	c := Merge(nil, nil, found)
+	c := Merge(nil, nil, found, nil)
 	for k, it := range c.Items {
 		if want := fmt.Sprintf("d%04d", k+1); it.ID != want || it.Workbook != -1 {
 			t.Fatalf("first run: item %d is %s in workbook %d, want %s, -1", k, it.ID, it.Workbook, want)
@@ -23,6 +23,15 @@ func firstRun(t *testing.T, found []*Item) []*Item {
 		it.Workbook = k % 2
 	}
 	return c.Items
+}
+
+// units is the set of units a run found complete records of.
+func units(us ...string) map[string]bool {
+	out := map[string]bool{}
+	for _, u := range us {
+		out[u] = true
+	}
+	return out
 }
 
 // filledCell is a decision's cells as read back.
@@ -77,7 +86,7 @@ func TestMergeValues(t *testing.T) {
 			rec(tp, "u4", "a", v("good", 3)), rec(tp, "u4", "b", v("bad", 2)),
 		).Items
 	}
-	c := Merge(prev, decided, now())
+	c := Merge(prev, decided, now(), units("u1", "u2", "u3", "u4"))
 	want := []string{"d0001 w0 u1 verdict", "d0004 w1 u3 score", "d0005 w-1 u4 verdict", "d0006 w-1 u4 score", "d0002 w1 u2 verdict"}
 	if diff := cmp.Diff(want, itemsOf(c.Items)); diff != "" {
 		t.Errorf("items (-want +got):\n%s", diff)
@@ -103,7 +112,7 @@ func TestMergeValues(t *testing.T) {
 			it.Workbook = 1
 		}
 	}
-	again := Merge(c.Items, map[string]*Decision{"d0001": {Cells: c.Filled["d0001"]}, "d0002": {Cells: c.Filled["d0002"]}}, now())
+	again := Merge(c.Items, map[string]*Decision{"d0001": {Cells: c.Filled["d0001"]}, "d0002": {Cells: c.Filled["d0002"]}}, now(), units("u1", "u2", "u3", "u4"))
 	if diff := cmp.Diff(itemsOf(c.Items), itemsOf(again.Items)); diff != "" {
 		t.Errorf("the second merge of the same records (-first +second):\n%s", diff)
 	}
@@ -112,7 +121,7 @@ func TestMergeValues(t *testing.T) {
 	}
 	// Without the decided item of u2, which is no longer a disagreement,
 	// its number is not given again.
-	last := Merge(again.Items[:4], nil, append(now(), find(t, tp, Options{}, rec(tp, "u5", "a", v("good", 1)), rec(tp, "u5", "b", v("bad", 1))).Items...))
+	last := Merge(again.Items[:4], nil, append(now(), find(t, tp, Options{}, rec(tp, "u5", "a", v("good", 1)), rec(tp, "u5", "b", v("bad", 1))).Items...), units("u1", "u2", "u3", "u4", "u5"))
 	if got := last.Items[len(last.Items)-1].ID; got != "d0007" {
 		t.Errorf("a new item after d0006 is %s", got)
 	}
@@ -138,7 +147,7 @@ func TestMergeNumbers(t *testing.T) {
 			for k, id := range c.prev {
 				prev = append(prev, &Item{ID: id, Unit: fmt.Sprint("old", k), Kind: KindValue, Question: "verdict"})
 			}
-			got := Merge(prev, nil, []*Item{{Unit: "new", Kind: KindValue, Question: "verdict"}})
+			got := Merge(prev, nil, []*Item{{Unit: "new", Kind: KindValue, Question: "verdict"}}, units("new", "old0", "old1", "old2"))
 			if len(got.Items) != 1 || got.Items[0].ID != c.want || got.Items[0].Workbook != -1 {
 				t.Errorf("items %v, want only %s in workbook -1", itemsOf(got.Items), c.want)
 			}
@@ -173,7 +182,7 @@ func TestMergeClusters(t *testing.T) {
 		r("a", sp(0, 3, "bad"), sp(8, 13, "odd"), missing("odd")),
 		r("b", sp(0, 7, "bad"), sp(4, 9, "odd"), sp(14, 17, "bad")),
 	).Items
-	c := Merge(prev, decided, now)
+	c := Merge(prev, decided, now, units("u1"))
 	want := []string{"d0005 w-1 u1 errors 0-13", "d0003 w0 u1 errors 14-17", "d0004 w1 u1 errors -1--1"}
 	if diff := cmp.Diff(want, itemsOf(c.Items)); diff != "" {
 		t.Errorf("items (-want +got):\n%s", diff)
@@ -190,7 +199,7 @@ func TestMergeClusters(t *testing.T) {
 	again := Merge(c.Items, map[string]*Decision{"d0005": {Cells: keep}, "d0003": {Cells: keep}}, find(t, tp, Options{},
 		r("a", sp(0, 3, "bad"), sp(8, 13, "odd"), missing("odd")),
 		r("b", sp(0, 7, "bad"), sp(4, 9, "odd"), sp(14, 17, "bad")),
-	).Items)
+	).Items, units("u1"))
 	if diff := cmp.Diff([]string{"d0005 w1 u1 errors 0-13", "d0003 w0 u1 errors 14-17", "d0004 w1 u1 errors -1--1"}, itemsOf(again.Items)); diff != "" {
 		t.Errorf("second merge (-want +got):\n%s", diff)
 	}

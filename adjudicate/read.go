@@ -19,6 +19,12 @@ var ErrNotAdjudication = errors.New("not an adjudication workbook")
 // ErrUnresolved is wrapped by the problem of an item nobody decided.
 var ErrUnresolved = errors.New("unresolved")
 
+// ErrUnplaced is wrapped by the problem of a row whose answers belong to
+// no decision: no Decision ID, one of no item of the sheet, or two rows of
+// one ID that say different things. Such cells would be lost if the
+// workbook were made again.
+var ErrUnplaced = errors.New("answers not placed")
+
 // Decision is one row of an adjudication sheet as read back.
 type Decision struct {
 	Item  string // the item's ID
@@ -48,9 +54,53 @@ type Decision struct {
 	first string
 }
 
+// Decides reports whether the row settles its item: a Final, an Or use,
+// or, for spans, a Decision or a Final type. A row with only a reason or
+// a note decides nothing (but a multi's Reason alone settles it to none).
+func (d *Decision) Decides() bool {
+	return d != nil && !d.Bad && (d.HasFinal || d.Use != "" || d.Choice != "" || d.Type != "")
+}
+
+// Unwritable names an input cell that holds a formula or a formula's
+// error: such a cell cannot be written again as it was (text never
+// becomes a formula), so the workbook is not made anew while it has one.
+func (d *Decision) Unwritable() (key string, ok bool) {
+	for k, c := range d.Cells {
+		if c.Type == backend.CellNoValue || c.Type == backend.CellError {
+			return k, true
+		}
+	}
+	return "", false
+}
+
+// Saved makes decisions of cells saved in the adjudication's manifest,
+// for a workbook that adjudicate did not finish writing: by item ID, the
+// cells by column key. Their problems name no cell.
+func (rd *Reading) Saved(saved map[string]map[string]backend.ReadCell) (map[string]*Decision, mapping.Problems) {
+	r := &reader{Reading: rd, out: map[string]*Decision{}, who: map[string]string{}}
+	for i, n := range rd.Names {
+		r.who[fold(n)] = rd.Annotators[i]
+		r.who[fold(rd.Annotators[i])] = rd.Annotators[i]
+	}
+	for _, it := range sortedItems(rd.Items) {
+		cells, ok := saved[it.ID]
+		if !ok {
+			continue
+		}
+		d := &Decision{Item: it.ID, Cells: cells, cell: map[string]string{}}
+		r.parse(it, d)
+		r.out[it.ID] = d
+	}
+	return r.out, r.probs
+}
+
 // Cell is the A1 name, with its sheet, of the row's cell of a column key;
-// the row's first answer cell when key is "".
+// the row's first answer cell when key is "". A decision saved in the
+// manifest has none: "".
 func (d *Decision) Cell(key string) string {
+	if d.Sheet == "" {
+		return ""
+	}
 	if c, ok := d.cell[key]; ok {
 		return c
 	}
@@ -211,13 +261,17 @@ func (r *reader) sheet(g *backend.Grid, ms MetaSheet, placed map[string]bool) er
 		d := r.decision(ms, row, at, get)
 		if id == "" {
 			if len(d.Cells) > 0 {
-				r.problem(mapping.Warning, mapping.ErrLayout, ms.Name, fmt.Sprintf("A%d", row), "", "row %d has answers but no Decision ID: it is ignored (copy the row's ID back if it was lost)", row)
+				r.problem(mapping.Warning, ErrUnplaced, ms.Name, fmt.Sprintf("A%d", row), "", "row %d has answers but no Decision ID: it is ignored (copy the row's ID back if it was lost)", row)
 			}
 			return nil
 		}
 		it, ok := r.Items[id]
 		if !ok || !sheetHolds(r.Template, ms, it) {
-			r.problem(mapping.Warning, mapping.ErrLayout, ms.Name, fmt.Sprintf("A%d", row), "", "%q is not a decision of this sheet: the row is ignored", id)
+			err := mapping.ErrLayout
+			if len(d.Cells) > 0 {
+				err = ErrUnplaced
+			}
+			r.problem(mapping.Warning, err, ms.Name, fmt.Sprintf("A%d", row), "", "%q is not a decision of this sheet: the row is ignored", id)
 			return nil
 		}
 		d.Item = id
@@ -226,13 +280,13 @@ func (r *reader) sheet(g *backend.Grid, ms MetaSheet, placed map[string]bool) er
 				r.problem(mapping.Warning, mapping.ErrLayout, ms.Name, fmt.Sprintf("A%d", row), it.Unit, "row %d repeats row %d (%s) with the same decision: read once", row, prev, id)
 				return nil
 			}
-			r.problem(mapping.Error, mapping.ErrLayout, ms.Name, fmt.Sprintf("A%d", row), it.Unit, "%s is on rows %d and %d with different decisions: neither is used, and it stays unresolved until one row is deleted", id, prev, row)
+			r.problem(mapping.Error, ErrUnplaced, ms.Name, fmt.Sprintf("A%d", row), it.Unit, "%s is on rows %d and %d with different decisions: neither is used, and it stays unresolved until one row is deleted", id, prev, row)
 			r.dup[id] = true
 			return nil
 		}
 		seen[id] = row
 		placed[id] = true
-		r.parse(ms, it, d)
+		r.parse(it, d)
 		r.out[id] = d
 		return nil
 	})
@@ -346,7 +400,7 @@ func sameCells(a, b map[string]backend.ReadCell) bool {
 }
 
 // parse reads a row's input cells with their questions' rules.
-func (r *reader) parse(ms MetaSheet, it *Item, d *Decision) {
+func (r *reader) parse(it *Item, d *Decision) {
 	t := r.Template
 	bad := func(key string, p *mapping.CellProblem) {
 		if p == nil {

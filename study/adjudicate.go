@@ -1,6 +1,7 @@
 package study
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -100,22 +101,46 @@ func Adjudicate(ctx context.Context, t *templates.Template, recs []*mapping.Anno
 			return nil, fmt.Errorf("%s: %w: it adjudicates template %s version %d, not %s version %d; give another --out", path, ErrAdjudication, prev.Template.Name, prev.Template.Version, t.Name, t.Version)
 		}
 		// Every decision made so far is read before anything is written:
-		// a workbook that cannot be read stops the run.
+		// a workbook that cannot be read stops the run, and so does a
+		// cell that could not be written again as it is.
 		if decided, res.Problems, err = readDecisions(ctx, opt.Dir, prev, read); err != nil {
 			return nil, err
 		}
+		if err := rewritable(res.Problems, decided, prev); err != nil {
+			return res, err
+		}
 	}
 	m := newAdjudication(t, prev, opt)
+	present := map[string]bool{}
+	for _, u := range found.Units {
+		present[u.Unit] = true
+	}
 	m.Units = found.Units
 	var prevItems []*adjudicate.Item
 	if prev != nil {
 		prevItems = prev.Items
+		// A unit this run has no complete record of keeps what the last
+		// run accepted, and its items stay.
+		for _, u := range prev.Units {
+			if !present[u.Unit] {
+				m.Units = append(m.Units, u)
+				res.Notes = append(res.Notes, fmt.Sprintf("unit %s has no complete record among these sources: what was accepted and decided for it is kept from the last run", u.Unit))
+			}
+		}
 	}
-	carried := adjudicate.Merge(prevItems, decided, found.Items)
-	res.Notes = carried.Notes
+	carried := adjudicate.Merge(prevItems, decided, found.Items, present)
+	res.Notes = append(res.Notes, carried.Notes...)
 	res.Kept = len(carried.Filled)
 	m.Items = carried.Items
 	m.Annotators, m.Names = names(prev, found.Annotators, m.Items, opt.ShowAnnotators)
+	if prev != nil && !slices.Equal(prev.Names, m.Names[:min(len(prev.Names), len(m.Names))]) {
+		adjudicate.Rename(carried.Filled, prev.Names, m.Names)
+		res.Notes = append(res.Notes, "the annotators are shown otherwise than in the last run (--show-annotators): the names in Or use and Decision cells follow")
+	}
+	m.Saved = carried.Filled
+	if len(m.Saved) == 0 {
+		m.Saved = nil
+	}
 	fields := map[string]map[string]string{}
 	contexts := map[string]map[string]string{}
 	for _, it := range opt.Items {
@@ -143,6 +168,15 @@ func Adjudicate(ctx context.Context, t *templates.Template, recs []*mapping.Anno
 	if opt.Kind == backend.KindGSheets {
 		lim = backend.GSheets
 	}
+	// The decisions are in the manifest before any workbook is rewritten:
+	// a run that stops part way leaves each unfinished workbook marked,
+	// and the next run (or pull) takes its decisions from there.
+	for w := range m.Workbooks {
+		m.Workbooks[w].Incomplete = true
+	}
+	if err := writeAdjudication(path, m); err != nil {
+		return nil, err
+	}
 	for w := range m.Workbooks {
 		ref := &m.Workbooks[w]
 		book := &adjudicate.Book{
@@ -169,13 +203,43 @@ func Adjudicate(ctx context.Context, t *templates.Template, recs []*mapping.Anno
 			return nil, err
 		}
 		setLocation(ref, loc)
+		ref.Incomplete = false
+		if err := writeAdjudication(path, m); err != nil {
+			return nil, err
+		}
 		res.Written = append(res.Written, loc.String())
-	}
-	if err := writeAdjudication(path, m); err != nil {
-		return nil, err
 	}
 	res.Manifest = m
 	return res, nil
+}
+
+// ErrUnsafeRewrite says adjudicate will not make a workbook anew: some of
+// what it holds could not be written again.
+var ErrUnsafeRewrite = errors.New("the adjudication workbooks cannot be made anew without losing cells")
+
+// rewritable refuses to make the workbooks anew while a cell filled in
+// them would be lost: a row whose answers belong to no decision (no ID,
+// another ID, two rows of one ID that disagree), or a formula or a
+// formula's error in an answer cell (text never becomes a formula).
+func rewritable(probs mapping.Problems, decided map[string]*adjudicate.Decision, m *adjudicate.Manifest) error {
+	var why []string
+	for _, p := range probs {
+		if errors.Is(p.Err, adjudicate.ErrUnplaced) {
+			why = append(why, p.Error())
+		}
+	}
+	for _, it := range m.Items {
+		if d := decided[it.ID]; d != nil {
+			if key, ok := d.Unwritable(); ok {
+				why = append(why, fmt.Sprintf("%s: %s: a formula or a formula's error (%s): type the answer instead", bookLocation("", &m.Workbooks[it.Workbook]), d.Cell(key), it.ID))
+			}
+		}
+	}
+	if len(why) == 0 {
+		return nil
+	}
+	slices.Sort(why)
+	return fmt.Errorf("%w; fix these in the workbook, then run adjudicate again (nothing was written):\n  %s", ErrUnsafeRewrite, strings.Join(slices.Compact(why), "\n  "))
 }
 
 // newAdjudication is the manifest of a run: the earlier one's identity
@@ -218,7 +282,7 @@ func recordedSources(dir string, sources []string) []string {
 // same person keeps the same neutral name across runs.
 func names(prev *adjudicate.Manifest, found []string, items []*adjudicate.Item, show bool) (ids, shown []string) {
 	if prev != nil {
-		ids, shown = slices.Clone(prev.Annotators), slices.Clone(prev.Names)
+		ids = slices.Clone(prev.Annotators)
 	}
 	all := slices.Clone(found)
 	for _, it := range items {
@@ -228,14 +292,17 @@ func names(prev *adjudicate.Manifest, found []string, items []*adjudicate.Item, 
 	}
 	slices.Sort(all)
 	for _, a := range slices.Compact(all) {
-		if slices.Contains(ids, a) {
-			continue
+		if !slices.Contains(ids, a) {
+			ids = append(ids, a)
 		}
-		ids = append(ids, a)
+	}
+	// The names follow --show-annotators of this run; a neutral name
+	// stays with its annotator from run to run.
+	for k, a := range ids {
 		if show {
 			shown = append(shown, a)
 		} else {
-			shown = append(shown, fmt.Sprintf("Annotator %d", len(ids)))
+			shown = append(shown, fmt.Sprintf("Annotator %d", k+1))
 		}
 	}
 	return ids, shown
@@ -394,8 +461,10 @@ func setLocation(b *adjudicate.BookRef, l backend.Location) {
 	}
 }
 
-// MaxAdjudicationSize bounds an adjudication's manifest as read.
-const MaxAdjudicationSize = 1 << 30
+// MaxAdjudicationSize bounds an adjudication's manifest as read: it holds
+// every unit's accepted answers and every item's, some hundreds of bytes
+// each.
+const MaxAdjudicationSize = 256 << 20
 
 // ReadAdjudication reads an adjudication's manifest.
 func ReadAdjudication(path string) (*adjudicate.Manifest, error) {
@@ -404,7 +473,7 @@ func ReadAdjudication(path string) (*adjudicate.Manifest, error) {
 		return nil, err
 	}
 	var m adjudicate.Manifest
-	d := json.NewDecoder(strings.NewReader(string(b)))
+	d := json.NewDecoder(bytes.NewReader(b))
 	d.UseNumber()
 	if err := d.Decode(&m); err != nil {
 		return nil, fmt.Errorf("%s: %w: not an adjudication manifest: %v", path, ErrAdjudication, err)
@@ -419,15 +488,62 @@ func ReadAdjudication(path string) (*adjudicate.Manifest, error) {
 	if err := typeManifest(t, &m); err != nil {
 		return nil, fmt.Errorf("%s: %w: %v", path, ErrAdjudication, err)
 	}
-	for _, it := range m.Items {
-		if it.Workbook < 0 || it.Workbook >= len(m.Workbooks) {
-			return nil, fmt.Errorf("%s: %w: item %s names workbook %d of %d", path, ErrAdjudication, it.ID, it.Workbook, len(m.Workbooks))
-		}
-	}
-	if len(m.Names) != len(m.Annotators) {
-		return nil, fmt.Errorf("%s: %w: %d names for %d annotators", path, ErrAdjudication, len(m.Names), len(m.Annotators))
+	if err := checkAdjudication(t, &m); err != nil {
+		return nil, fmt.Errorf("%s: %w: %v", path, ErrAdjudication, err)
 	}
 	return &m, nil
+}
+
+// checkAdjudication checks what a manifest from disk says before anything
+// is done with it: every index in range, every name known, no ID twice.
+func checkAdjudication(t *templates.Template, m *adjudicate.Manifest) error {
+	if len(m.Names) != len(m.Annotators) {
+		return fmt.Errorf("%d names for %d annotators", len(m.Names), len(m.Annotators))
+	}
+	known := map[string]bool{}
+	for _, a := range m.Annotators {
+		known[a] = true
+	}
+	for _, b := range m.Workbooks {
+		if b.Kind != backend.KindXLSX && b.Kind != backend.KindGSheets {
+			return fmt.Errorf("a workbook of kind %q", b.Kind)
+		}
+		if b.File != "" && (filepath.IsAbs(b.File) || strings.Contains(filepath.ToSlash(b.File), "/")) {
+			return fmt.Errorf("the workbook %q is not a file of the adjudication's folder", b.File)
+		}
+	}
+	seen := map[string]bool{}
+	for _, it := range m.Items {
+		switch {
+		case seen[it.ID]:
+			return fmt.Errorf("item %s is listed twice", it.ID)
+		case it.Workbook < 0 || it.Workbook >= len(m.Workbooks):
+			return fmt.Errorf("item %s names workbook %d of %d", it.ID, it.Workbook, len(m.Workbooks))
+		case it.Suggested < -1 || it.Suggested >= len(it.Answers):
+			return fmt.Errorf("item %s suggests answer %d of %d", it.ID, it.Suggested, len(it.Answers))
+		case it.Kind == adjudicate.KindSpans && (it.Cluster == nil || it.Question != t.Rows.Spans):
+			return fmt.Errorf("item %s is a span cluster without its place, or of no spans of the template", it.ID)
+		case it.Kind == adjudicate.KindValue && (it.Cluster != nil || t.QuestionByName(it.Question) == nil):
+			return fmt.Errorf("item %s answers no question of the template (%q)", it.ID, it.Question)
+		case it.Kind != adjudicate.KindValue && it.Kind != adjudicate.KindSpans:
+			return fmt.Errorf("item %s is of kind %q", it.ID, it.Kind)
+		}
+		seen[it.ID] = true
+		for _, a := range it.Answers {
+			if !known[a.Annotator] {
+				return fmt.Errorf("item %s has an answer of %q, who is not among the annotators", it.ID, a.Annotator)
+			}
+			if len(a.Order) != 0 && len(a.Order) != len(a.Spans) {
+				return fmt.Errorf("item %s: %d places for %d spans", it.ID, len(a.Order), len(a.Spans))
+			}
+		}
+	}
+	for id := range m.Saved {
+		if !seen[id] {
+			return fmt.Errorf("cells are saved for item %s, which is not listed", id)
+		}
+	}
+	return nil
 }
 
 // typeManifest types the values the manifest holds, as records are typed.
@@ -490,10 +606,21 @@ func readDecisions(ctx context.Context, dir string, m *adjudicate.Manifest, b Ba
 	var probs mapping.Problems
 	for w := range m.Workbooks {
 		ref := &m.Workbooks[w]
-		if ref.Kind != backend.KindGSheets && ref.File == "" || ref.Kind == backend.KindGSheets && ref.Spreadsheet == nil {
-			continue // never written
-		}
 		at := bookLocation(dir, ref)
+		if ref.Incomplete || ref.Kind != backend.KindGSheets && ref.File == "" || ref.Kind == backend.KindGSheets && ref.Spreadsheet == nil {
+			// Never written, or its writing did not finish: its
+			// decisions are those saved in the manifest.
+			d, ps := bookReading(t, m, w, at.String(), nil).Saved(m.Saved)
+			for id, dec := range d {
+				out[id] = dec
+			}
+			probs = append(probs, ps...)
+			if ref.Incomplete {
+				probs = append(probs, &mapping.Problem{Severity: mapping.Warning, File: at.String(), Err: ErrAdjudication,
+					Message: "adjudicate did not finish writing this workbook: its decisions are those saved when it was last read; run adjudicate again to write it"})
+			}
+			continue
+		}
 		var g *backend.Grid
 		var closeFn func() error
 		switch {
@@ -529,14 +656,18 @@ func readBook(g *backend.Grid, name string, t *templates.Template, m *adjudicate
 	if meta.Adjudication != m.ID || meta.Workbook != w {
 		return nil, nil, fmt.Errorf("%s: %w: the workbook belongs to another adjudication (or is another workbook of it) than the manifest lists here", name, ErrAdjudication)
 	}
+	return bookReading(t, m, w, name, meta).Read(g)
+}
+
+// bookReading reads the items of workbook w of an adjudication.
+func bookReading(t *templates.Template, m *adjudicate.Manifest, w int, name string, meta *adjudicate.Meta) *adjudicate.Reading {
 	items := map[string]*adjudicate.Item{}
 	for _, it := range m.Items {
 		if it.Workbook == w {
 			items[it.ID] = it
 		}
 	}
-	rd := &adjudicate.Reading{Template: t, Meta: meta, Items: items, Annotators: m.Annotators, Names: m.Names, File: name}
-	return rd.Read(g)
+	return &adjudicate.Reading{Template: t, Meta: meta, Items: items, Annotators: m.Annotators, Names: m.Names, File: name}
 }
 
 // GoldSet is a pulled adjudication: one gold record per unit.
