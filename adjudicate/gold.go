@@ -34,10 +34,11 @@ type GoldOptions struct {
 // and what the adjudicators decided: every value with its provenance, and
 // every item nobody decided unresolved, with a problem naming its row.
 func Gold(t *templates.Template, units []*Accepted, items []*Item, decided map[string]*Decision, opt GoldOptions) ([]*mapping.Annotation, mapping.Problems) {
-	g := &golden{t: t, opt: opt, decided: decided}
+	g := &golden{t: t, opt: opt, decided: decided, items: map[string]*Item{}}
 	byUnit := map[string][]*Item{}
 	for _, it := range items {
 		byUnit[it.Unit] = append(byUnit[it.Unit], it)
+		g.items[it.ID] = it
 	}
 	var out []*mapping.Annotation
 	for _, u := range units {
@@ -76,6 +77,7 @@ type golden struct {
 	t       *templates.Template
 	opt     GoldOptions
 	decided map[string]*Decision
+	items   map[string]*Item
 	probs   mapping.Problems
 	// order is the place of each span of the record being made, as the
 	// annotators wrote it (Answer.Order).
@@ -458,8 +460,138 @@ func (g *golden) cellProblem(it *Item, d *Decision, key, msg string) *mapping.Pr
 	return &mapping.Problem{Severity: mapping.Error, File: g.file(it), Sheet: d.Sheet, Cell: strings.TrimPrefix(d.Cell(key), quoteSheet(d.Sheet)+"!"), Record: unit, Message: msg, Err: mapping.ErrInvalidAnswer}
 }
 
+// checkRules checks the template's rules on a gold record, as pull checks
+// an annotator's: the record's values, and each span with them. A rule
+// that does not hold is a problem at the cell that decided its first
+// question (or at the record), and an error-level one leaves the record
+// partial.
+func (g *golden) checkRules(rec *mapping.Annotation) (broken bool) {
+	t := g.t
+	whole := func(q string) (any, bool) { v, ok := rec.Values[q]; return v, ok }
+	report := func(r *templates.Rule, prov *mapping.Provenance) {
+		p := &mapping.Problem{Severity: r.Severity, Record: rec.Unit, Message: "the gold answer breaks a rule: " + r.Message, Err: mapping.ErrRule}
+		if prov != nil && prov.Cell != "" {
+			sheet, cell, _ := strings.Cut(prov.Cell, "!")
+			p.Sheet, p.Cell = strings.ReplaceAll(strings.Trim(sheet, "'"), "''", "'"), cell
+			if it := g.item(prov.Decision); it != nil {
+				p.File = g.file(it)
+			}
+		}
+		cell := ""
+		if prov != nil {
+			cell = prov.Cell
+		}
+		rec.Problems = append(rec.Problems, mapping.UnitProblem{Severity: p.Severity, Cell: cell, Message: p.Message})
+		g.probs = append(g.probs, p)
+		broken = broken || r.Severity == mapping.Error
+	}
+	for i := range t.Rules {
+		r := &t.Rules[i]
+		qs := ruleQuestions(r)
+		rowRule := false
+		for _, q := range qs {
+			if qq := t.QuestionByName(q); qq != nil && rowQuestion(t, qq) {
+				rowRule = true
+			}
+		}
+		if !rowRule {
+			if r.When.Holds(whole) && !r.Then.Holds(whole) {
+				var prov *mapping.Provenance
+				for _, q := range qs {
+					if p := rec.Provenance[q]; p != nil && prov == nil {
+						prov = p
+					}
+				}
+				report(r, prov)
+			}
+			continue
+		}
+		for _, sp := range rec.Spans {
+			answers := g.spanAnswers(sp)
+			get := func(q string) (any, bool) {
+				if v, ok := answers[q]; ok {
+					return v, true
+				}
+				return whole(q)
+			}
+			if r.When.Holds(get) && !r.Then.Holds(get) {
+				report(r, sp.Provenance)
+			}
+		}
+	}
+	return broken
+}
+
+// spanAnswers are a gold span's answers by question, as its row gave them.
+func (g *golden) spanAnswers(s mapping.SpanAnswer) map[string]any {
+	t := g.t
+	out := map[string]any{}
+	for k, v := range s.Values {
+		out[k] = v
+	}
+	for i := range t.Questions {
+		q := &t.Questions[i]
+		if !rowQuestion(t, q) {
+			continue
+		}
+		switch {
+		case q.Type == templates.TypeSpan && q.Name == g.primary():
+			if s.Text != "" || s.Start != nil {
+				out[q.Name] = mapping.SpanValue{Field: s.Field, Start: s.Start, End: s.End, Text: s.Text}
+			}
+		case q.Name == t.Rows.Label:
+			if s.Code != "" {
+				out[q.Name] = s.Code
+			}
+		case q.Type == templates.TypeEvidence:
+			if s.Evidence != nil {
+				out[q.Name] = *s.Evidence
+			}
+		}
+	}
+	return out
+}
+
+// primary is the block's span question: the first asked on each row.
+func (g *golden) primary() string {
+	for i := range g.t.Questions {
+		if q := &g.t.Questions[i]; q.Type == templates.TypeSpan && rowQuestion(g.t, q) {
+			return q.Name
+		}
+	}
+	return ""
+}
+
+// item is the item of an ID, or nil.
+func (g *golden) item(id string) *Item { return g.items[id] }
+
+// ruleQuestions are the questions a rule's conditions name.
+func ruleQuestions(r *templates.Rule) []string {
+	var out []string
+	var walk func(c *templates.Cond)
+	walk = func(c *templates.Cond) {
+		if c == nil {
+			return
+		}
+		if c.Question != "" {
+			out = append(out, c.Question)
+		}
+		for _, s := range c.All {
+			walk(s)
+		}
+		for _, s := range c.Any {
+			walk(s)
+		}
+		walk(c.Not)
+	}
+	walk(r.Then)
+	walk(r.When)
+	return out
+}
+
 // finish orders a gold record's spans and sets its status: complete when
-// nothing is unresolved and every required question has a value.
+// nothing is unresolved, every required question has a value and no rule
+// of severity error is broken.
 func (g *golden) finish(rec *mapping.Annotation) {
 	// In the order annotators wrote them, then by place in the text.
 	idx := make([]int, len(rec.Spans))
@@ -479,6 +611,9 @@ func (g *golden) finish(rec *mapping.Annotation) {
 		rec.Spans[k].Row = 0
 	}
 	rec.Status = mapping.StatusComplete
+	if g.checkRules(rec) {
+		rec.Status = mapping.StatusPartial
+	}
 	for _, p := range rec.Provenance {
 		if p.Kind == mapping.ProvenanceUnresolved {
 			rec.Status = mapping.StatusPartial
