@@ -536,6 +536,10 @@ func (b *Book) texts(s *sheetOf, it *Item) []string {
 			}
 		case c.key == colSuggested:
 			switch {
+			case it.Superseded != "":
+				text = "(superseded by " + it.Superseded + ", whose cluster holds this one's spans now: decide there)"
+			case it.Kept:
+				text = "(the annotators now agree: a decision here overrules them; leave it empty to accept their answer)"
 			case it.Suggested < 0:
 			case s.kind == KindSpans && len(it.Answers[it.Suggested].Spans) == 0:
 				text = DecideDrop
