@@ -106,7 +106,7 @@ func Adjudicate(ctx context.Context, t *templates.Template, recs []*mapping.Anno
 		if decided, res.Problems, err = readDecisions(ctx, opt.Dir, prev, read); err != nil {
 			return nil, err
 		}
-		if err := rewritable(res.Problems, decided, prev); err != nil {
+		if err := rewritable(opt.Dir, res.Problems, decided, prev); err != nil {
 			return res, err
 		}
 	}
@@ -221,7 +221,7 @@ var ErrUnsafeRewrite = errors.New("the adjudication workbooks cannot be made ane
 // them would be lost: a row whose answers belong to no decision (no ID,
 // another ID, two rows of one ID that disagree), or a formula or a
 // formula's error in an answer cell (text never becomes a formula).
-func rewritable(probs mapping.Problems, decided map[string]*adjudicate.Decision, m *adjudicate.Manifest) error {
+func rewritable(dir string, probs mapping.Problems, decided map[string]*adjudicate.Decision, m *adjudicate.Manifest) error {
 	var why []string
 	for _, p := range probs {
 		if errors.Is(p.Err, adjudicate.ErrUnplaced) {
@@ -231,7 +231,7 @@ func rewritable(probs mapping.Problems, decided map[string]*adjudicate.Decision,
 	for _, it := range m.Items {
 		if d := decided[it.ID]; d != nil {
 			if key, ok := d.Unwritable(); ok {
-				why = append(why, fmt.Sprintf("%s: %s: a formula or a formula's error (%s): type the answer instead", bookLocation("", &m.Workbooks[it.Workbook]), d.Cell(key), it.ID))
+				why = append(why, fmt.Sprintf("%s: %s: a formula or a formula's error (%s): type the answer instead", bookLocation(dir, &m.Workbooks[it.Workbook]), d.Cell(key), it.ID))
 			}
 		}
 	}
