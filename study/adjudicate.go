@@ -512,6 +512,13 @@ func checkAdjudication(t *templates.Template, m *adjudicate.Manifest) error {
 			return fmt.Errorf("the workbook %q is not a file of the adjudication's folder", b.File)
 		}
 	}
+	for _, u := range m.Units {
+		for q, p := range u.Provenance {
+			if p == nil {
+				return fmt.Errorf("unit %s: the provenance of %s is null", u.Unit, q)
+			}
+		}
+	}
 	seen := map[string]bool{}
 	for _, it := range m.Items {
 		switch {
@@ -521,7 +528,7 @@ func checkAdjudication(t *templates.Template, m *adjudicate.Manifest) error {
 			return fmt.Errorf("item %s names workbook %d of %d", it.ID, it.Workbook, len(m.Workbooks))
 		case it.Suggested < -1 || it.Suggested >= len(it.Answers):
 			return fmt.Errorf("item %s suggests answer %d of %d", it.ID, it.Suggested, len(it.Answers))
-		case it.Kind == adjudicate.KindSpans && (it.Cluster == nil || it.Question != t.Rows.Spans):
+		case it.Kind == adjudicate.KindSpans && (it.Cluster == nil || t.Rows.Spans == "" || it.Question != t.Rows.Spans):
 			return fmt.Errorf("item %s is a span cluster without its place, or of no spans of the template", it.ID)
 		case it.Kind == adjudicate.KindValue && (it.Cluster != nil || t.QuestionByName(it.Question) == nil):
 			return fmt.Errorf("item %s answers no question of the template (%q)", it.ID, it.Question)
@@ -557,6 +564,9 @@ func typeManifest(t *templates.Template, m *adjudicate.Manifest) error {
 		return out.Values, out.Spans, nil
 	}
 	for _, u := range m.Units {
+		if u == nil {
+			return errors.New("a unit is null")
+		}
 		v, s, err := typed(u.Values, u.Spans)
 		if err != nil {
 			return fmt.Errorf("unit %s: %v", u.Unit, err)
@@ -564,6 +574,9 @@ func typeManifest(t *templates.Template, m *adjudicate.Manifest) error {
 		u.Values, u.Spans = v, s
 	}
 	for _, it := range m.Items {
+		if it == nil {
+			return errors.New("an item is null")
+		}
 		for k := range it.Answers {
 			a := &it.Answers[k]
 			if it.Kind == adjudicate.KindSpans {
