@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -620,29 +621,20 @@ func readDecisions(ctx context.Context, dir string, m *adjudicate.Manifest, b Ba
 	for w := range m.Workbooks {
 		ref := &m.Workbooks[w]
 		at := bookLocation(dir, ref)
-		if ref.Incomplete || ref.Kind != backend.KindGSheets && ref.File == "" || ref.Kind == backend.KindGSheets && ref.Spreadsheet == nil {
-			// Never written, or its writing did not finish: its
-			// decisions are those saved in the manifest.
+		if ref.Kind != backend.KindGSheets && ref.File == "" || ref.Kind == backend.KindGSheets && ref.Spreadsheet == nil {
+			// Never written: its decisions are those saved in the
+			// manifest, if any.
 			d, ps := bookReading(t, m, w, at.String(), nil).Saved(m.Saved)
-			for id, dec := range d {
-				out[id] = dec
-			}
+			maps.Copy(out, d)
 			probs = append(probs, ps...)
-			if ref.Incomplete {
-				probs = append(probs, &mapping.Problem{Severity: mapping.Warning, File: at.String(), Err: ErrAdjudication,
-					Message: "adjudicate did not finish writing this workbook: its decisions are those saved when it was last read; run adjudicate again to write it"})
-			}
 			continue
 		}
-		var g *backend.Grid
-		var closeFn func() error
-		switch {
-		case at.Kind == backend.KindGSheets && b.Spreadsheets != nil:
-			g, closeFn, err = b.Spreadsheets.Open(ctx, at)
-		case at.Kind == backend.KindXLSX && b.Files != nil:
-			g, closeFn, err = b.Files.Open(ctx, at)
-		default:
-			err = fmt.Errorf("no backend reads %s workbooks here", at.Kind)
+		g, closeFn, err := openBook(ctx, at, b)
+		if ref.Incomplete {
+			d, ps := unfinishedBook(g, closeFn, err, at.String(), t, m, w)
+			maps.Copy(out, d)
+			probs = append(probs, ps...)
+			continue
 		}
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s: %w: the adjudication workbook cannot be read, so its decisions would be lost: %w", at, ErrAdjudication, err)
@@ -652,12 +644,62 @@ func readDecisions(ctx context.Context, dir string, m *adjudicate.Manifest, b Ba
 		if err != nil {
 			return nil, nil, err
 		}
-		for id, dec := range d {
-			out[id] = dec
-		}
+		maps.Copy(out, d)
 		probs = append(probs, ps...)
 	}
 	return out, probs, nil
+}
+
+// openBook opens a workbook of an adjudication.
+func openBook(ctx context.Context, at backend.Location, b Backends) (*backend.Grid, func() error, error) {
+	switch {
+	case at.Kind == backend.KindGSheets && b.Spreadsheets != nil:
+		return b.Spreadsheets.Open(ctx, at)
+	case at.Kind == backend.KindXLSX && b.Files != nil:
+		return b.Files.Open(ctx, at)
+	}
+	return nil, nil, fmt.Errorf("no backend reads %s workbooks here", at.Kind)
+}
+
+// unfinishedBook reads a workbook adjudicate began to rewrite and did not
+// finish. An XLSX file is still the whole workbook it was (the new one
+// replaces it only once complete), and its adjudicator may have gone on
+// deciding in it; a spreadsheet may be cleared or half written. So each
+// row with cells in the workbook as it is (g, when it opened: err nil) is
+// read from there, and every other item's cells from those saved in the
+// manifest; the rows and sheets the unfinished rewrite left out are no
+// problem.
+func unfinishedBook(g *backend.Grid, closeFn func() error, err error, name string, t *templates.Template, m *adjudicate.Manifest, w int) (map[string]*adjudicate.Decision, mapping.Problems) {
+	out := map[string]*adjudicate.Decision{}
+	var probs mapping.Problems
+	if err == nil {
+		d, ps, err := readBook(g, name, t, m, w)
+		closeFn()
+		if err == nil {
+			for id, dec := range d {
+				if len(dec.Cells) > 0 {
+					out[id] = dec
+				}
+			}
+			for _, p := range ps {
+				if !errors.Is(p.Err, mapping.ErrMissingUnit) {
+					probs = append(probs, p)
+				}
+			}
+		}
+	}
+	rest := map[string]map[string]backend.ReadCell{}
+	for id, cells := range m.Saved {
+		if _, ok := out[id]; !ok {
+			rest[id] = cells
+		}
+	}
+	d, ps := bookReading(t, m, w, name, nil).Saved(rest)
+	maps.Copy(out, d)
+	probs = append(probs, ps...)
+	probs = append(probs, &mapping.Problem{Severity: mapping.Warning, File: name, Err: ErrAdjudication,
+		Message: "adjudicate did not finish writing this workbook: the decisions it does not hold are those saved when it was last read; run adjudicate again to write it"})
+	return out, probs
 }
 
 // readBook reads one adjudication workbook's decisions.
