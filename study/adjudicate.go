@@ -509,8 +509,13 @@ func checkAdjudication(t *templates.Template, m *adjudicate.Manifest) error {
 		if b.Kind != backend.KindXLSX && b.Kind != backend.KindGSheets {
 			return fmt.Errorf("a workbook of kind %q", b.Kind)
 		}
-		if b.File != "" && (filepath.IsAbs(b.File) || strings.Contains(filepath.ToSlash(b.File), "/")) {
+		if b.File != "" && (filepath.IsAbs(b.File) || strings.ContainsAny(filepath.ToSlash(b.File), `/\`)) {
 			return fmt.Errorf("the workbook %q is not a file of the adjudication's folder", b.File)
+		}
+		if b.File != "" && !strings.EqualFold(filepath.Ext(b.File), ".xlsx") {
+			// Not "..", nor the manifest itself, which a rewrite of the
+			// workbook would replace.
+			return fmt.Errorf("the workbook %q is not an XLSX file", b.File)
 		}
 	}
 	for _, u := range m.Units {

@@ -709,6 +709,15 @@ func TestReadAdjudicationRefuses(t *testing.T) {
 		{"a workbook at an absolute path", "is not a file of the adjudication's folder", func(m map[string]any) {
 			m["workbooks"].([]any)[1].(map[string]any)["file"] = "/tmp/adjudicate-second.xlsx"
 		}},
+		{"a workbook that is the folder above", "is not an XLSX file", func(m map[string]any) {
+			m["workbooks"].([]any)[0].(map[string]any)["file"] = ".."
+		}},
+		{"a workbook that is the manifest", "is not an XLSX file", func(m map[string]any) {
+			m["workbooks"].([]any)[0].(map[string]any)["file"] = "adjudication.json"
+		}},
+		{"a workbook in a folder, the other way", "is not a file of the adjudication's folder", func(m map[string]any) {
+			m["workbooks"].([]any)[0].(map[string]any)["file"] = `sub\adjudicate-lead.xlsx`
+		}},
 		{"a name missing", "2 names for 3 annotators", func(m map[string]any) { m["names"] = m["names"].([]any)[:2] }},
 		{"a null unit", "a unit is null", func(m map[string]any) { m["units"] = append(m["units"].([]any), nil) }},
 		{"a null item", "an item is null", func(m map[string]any) { m["items"] = append(m["items"].([]any), nil) }},
