@@ -29,8 +29,10 @@ func unplaced(ps mapping.Problems) []string {
 // TestReadUnplaced: every row whose answers belong to no decision is a
 // problem wrapping ErrUnplaced, named by its cell: two rows of one ID
 // that disagree, answers on a row without an ID, answers on a row whose
-// ID is of no item of the sheet. A row pasted twice with the same
-// decision, and a row of a foreign ID with nothing filled, are not. A
+// ID is of no item of the sheet, a sheet adjudicate did not make (one of
+// its own renamed, or one added) with anything on it, a column added. A
+// row pasted twice with the same decision, a row of a foreign ID with
+// nothing filled, and an empty sheet added, are not. A
 // Final or Note holding a formula without a saved value, or a formula's
 // error, is Unwritable.
 func TestReadUnplaced(t *testing.T) {
@@ -67,6 +69,21 @@ func TestReadUnplaced(t *testing.T) {
 			empty[0] = backend.ReadCell{Value: "d0098"}
 			m.sheets["Verdict"] = append(m.sheets["Verdict"], r, empty)
 		}, []string{"Verdict!A4"}},
+		{"a sheet renamed", func(t *testing.T, m *memGrid) {
+			m.sheets["Verdict (done)"] = m.sheets["Verdict"]
+			delete(m.sheets, "Verdict")
+			m.order[slices.Index(m.order, "Verdict")] = "Verdict (done)"
+		}, []string{"Verdict (done)!"}},
+		{"a sheet added, filled and not", func(t *testing.T, m *memGrid) {
+			m.sheets["Scratch"] = [][]backend.ReadCell{{}, {{}, {Value: "ask about u2"}}}
+			m.sheets["Empty"] = [][]backend.ReadCell{{{Value: " "}}}
+			m.order = append(m.order, "Scratch", "Empty")
+		}, []string{"Scratch!"}},
+		{"a column added", func(t *testing.T, m *memGrid) {
+			for k := range m.sheets["Verdict"] {
+				m.sheets["Verdict"][k] = append(m.sheets["Verdict"][k], backend.ReadCell{Value: "my thoughts"})
+			}
+		}, []string{"Verdict!J1"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
@@ -77,7 +94,7 @@ func TestReadUnplaced(t *testing.T) {
 			if diff := cmp.Diff(c.want, unplaced(ps)); diff != "" {
 				t.Errorf("unplaced rows (-want +got):\n%s\n%s", diff, strings.Join(problemsOf(ps), "\n"))
 			}
-			if c.want == nil && (d["d0001"] == nil || d["d0001"].Use != "a") {
+			if c.want == nil && (d["d0001"] == nil || d["d0001"].Use != "a") || c.name == "a column added" && d["d0001"].Use != "a" {
 				t.Errorf("d0001 read as %+v, want Or use a", d["d0001"])
 			}
 		})

@@ -377,6 +377,12 @@ func TestAdjudicateRefusesUnplacedCells(t *testing.T) {
 		{"a formula's error in Note", func(t *testing.T, s *adjStore, book string, m *adjudicate.Manifest) {
 			s.set(t, book, "Gaps", itemOf(t, m, "u2", "gaps"), "Note", backend.ReadCell{Value: "#DIV/0!", Type: backend.CellError})
 		}, []string{"Gaps!L3: a formula or a formula's error (d0002)"}},
+		{"a sheet renamed", func(t *testing.T, s *adjStore, book string, m *adjudicate.Manifest) {
+			b := s.books[book]
+			b.sheets["Gaps, done"] = b.sheets["Gaps"]
+			delete(b.sheets, "Gaps")
+			b.order[slices.Index(b.order, "Gaps")] = "Gaps, done"
+		}, []string{"the sheet Gaps, done is not one adjudicate made"}},
 		{"a row pasted twice with the same decision", func(t *testing.T, s *adjStore, book string, m *adjudicate.Manifest) {
 			s.copyRow(t, book, "Gaps", itemOf(t, m, "u1", "gaps"))
 		}, nil},
