@@ -21,8 +21,9 @@ var ErrUnresolved = errors.New("unresolved")
 
 // ErrUnplaced is wrapped by the problem of a row whose answers belong to
 // no decision: no Decision ID, one of no item of the sheet, or two rows of
-// one ID that say different things. Such cells would be lost if the
-// workbook were made again.
+// one ID that say different things; and of a column or a filled sheet
+// adjudicate did not make. Such cells would be lost if the workbook were
+// made again.
 var ErrUnplaced = errors.New("answers not placed")
 
 // Decision is one row of an adjudication sheet as read back.
@@ -191,6 +192,9 @@ func (rd *Reading) Read(g *backend.Grid) (map[string]*Decision, mapping.Problems
 			return nil, nil, err
 		}
 	}
+	if err := r.unknownSheets(g); err != nil {
+		return nil, nil, err
+	}
 	for id := range r.dup {
 		delete(r.out, id)
 	}
@@ -203,6 +207,39 @@ func (rd *Reading) Read(g *backend.Grid) (map[string]*Decision, mapping.Problems
 		}
 	}
 	return r.out, r.probs, nil
+}
+
+// errFilled stops reading a sheet at its first filled cell.
+var errFilled = errors.New("filled")
+
+// unknownSheets reports each sheet adjudicate did not make (one added, or
+// one of its own renamed) that holds anything: it is not read, and would
+// be lost if the workbook were made anew.
+func (r *reader) unknownSheets(g *backend.Grid) error {
+	known := map[string]bool{SheetSummary: true, backend.SheetInstructions: true, backend.SheetLists: true, backend.SheetMeta: true, backend.SheetRead: true}
+	for _, ms := range r.Meta.Sheets {
+		known[ms.Name] = true
+	}
+	for _, s := range g.Sheets {
+		if known[s] {
+			continue
+		}
+		err := g.Rows(s, func(_ int, cells []backend.ReadCell) error {
+			for _, c := range cells {
+				if strings.TrimSpace(c.Text()) != "" || c.Type == backend.CellNoValue || c.Type == backend.CellError {
+					return errFilled
+				}
+			}
+			return nil
+		})
+		switch {
+		case errors.Is(err, errFilled):
+			r.problem(mapping.Warning, ErrUnplaced, s, "", "", "the sheet %s is not one adjudicate made (added, or one of its sheets renamed): it is not read, and adjudicate would not keep it", s)
+		case err != nil:
+			return fmt.Errorf("%s: %w", r.File, err)
+		}
+	}
+	return nil
 }
 
 type reader struct {
@@ -349,7 +386,7 @@ func (r *reader) header(ms MetaSheet, cells []backend.ReadCell) map[string]int {
 	}
 	for i, c := range cells {
 		if !taken[i] && strings.TrimSpace(c.Text()) != "" {
-			r.problem(mapping.Warning, mapping.ErrLayout, ms.Name, backend.CellName(i, 1), "", "the column %q was added: it is not read", c.Text())
+			r.problem(mapping.Warning, ErrUnplaced, ms.Name, backend.CellName(i, 1), "", "the column %q was added: it is not read, and adjudicate would not keep it", c.Text())
 		}
 	}
 	return at

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -106,7 +107,7 @@ func Adjudicate(ctx context.Context, t *templates.Template, recs []*mapping.Anno
 		if decided, res.Problems, err = readDecisions(ctx, opt.Dir, prev, read); err != nil {
 			return nil, err
 		}
-		if err := rewritable(res.Problems, decided, prev); err != nil {
+		if err := rewritable(opt.Dir, res.Problems, decided, prev); err != nil {
 			return res, err
 		}
 	}
@@ -221,7 +222,7 @@ var ErrUnsafeRewrite = errors.New("the adjudication workbooks cannot be made ane
 // them would be lost: a row whose answers belong to no decision (no ID,
 // another ID, two rows of one ID that disagree), or a formula or a
 // formula's error in an answer cell (text never becomes a formula).
-func rewritable(probs mapping.Problems, decided map[string]*adjudicate.Decision, m *adjudicate.Manifest) error {
+func rewritable(dir string, probs mapping.Problems, decided map[string]*adjudicate.Decision, m *adjudicate.Manifest) error {
 	var why []string
 	for _, p := range probs {
 		if errors.Is(p.Err, adjudicate.ErrUnplaced) {
@@ -231,7 +232,7 @@ func rewritable(probs mapping.Problems, decided map[string]*adjudicate.Decision,
 	for _, it := range m.Items {
 		if d := decided[it.ID]; d != nil {
 			if key, ok := d.Unwritable(); ok {
-				why = append(why, fmt.Sprintf("%s: %s: a formula or a formula's error (%s): type the answer instead", bookLocation("", &m.Workbooks[it.Workbook]), d.Cell(key), it.ID))
+				why = append(why, fmt.Sprintf("%s: %s: a formula or a formula's error (%s): type the answer instead", bookLocation(dir, &m.Workbooks[it.Workbook]), d.Cell(key), it.ID))
 			}
 		}
 	}
@@ -508,8 +509,20 @@ func checkAdjudication(t *templates.Template, m *adjudicate.Manifest) error {
 		if b.Kind != backend.KindXLSX && b.Kind != backend.KindGSheets {
 			return fmt.Errorf("a workbook of kind %q", b.Kind)
 		}
-		if b.File != "" && (filepath.IsAbs(b.File) || strings.Contains(filepath.ToSlash(b.File), "/")) {
+		if b.File != "" && (filepath.IsAbs(b.File) || strings.ContainsAny(filepath.ToSlash(b.File), `/\`)) {
 			return fmt.Errorf("the workbook %q is not a file of the adjudication's folder", b.File)
+		}
+		if b.File != "" && !strings.EqualFold(filepath.Ext(b.File), ".xlsx") {
+			// Not "..", nor the manifest itself, which a rewrite of the
+			// workbook would replace.
+			return fmt.Errorf("the workbook %q is not an XLSX file", b.File)
+		}
+	}
+	for _, u := range m.Units {
+		for q, p := range u.Provenance {
+			if p == nil {
+				return fmt.Errorf("unit %s: the provenance of %s is null", u.Unit, q)
+			}
 		}
 	}
 	seen := map[string]bool{}
@@ -521,7 +534,7 @@ func checkAdjudication(t *templates.Template, m *adjudicate.Manifest) error {
 			return fmt.Errorf("item %s names workbook %d of %d", it.ID, it.Workbook, len(m.Workbooks))
 		case it.Suggested < -1 || it.Suggested >= len(it.Answers):
 			return fmt.Errorf("item %s suggests answer %d of %d", it.ID, it.Suggested, len(it.Answers))
-		case it.Kind == adjudicate.KindSpans && (it.Cluster == nil || it.Question != t.Rows.Spans):
+		case it.Kind == adjudicate.KindSpans && (it.Cluster == nil || t.Rows.Spans == "" || it.Question != t.Rows.Spans):
 			return fmt.Errorf("item %s is a span cluster without its place, or of no spans of the template", it.ID)
 		case it.Kind == adjudicate.KindValue && (it.Cluster != nil || t.QuestionByName(it.Question) == nil):
 			return fmt.Errorf("item %s answers no question of the template (%q)", it.ID, it.Question)
@@ -557,6 +570,9 @@ func typeManifest(t *templates.Template, m *adjudicate.Manifest) error {
 		return out.Values, out.Spans, nil
 	}
 	for _, u := range m.Units {
+		if u == nil {
+			return errors.New("a unit is null")
+		}
 		v, s, err := typed(u.Values, u.Spans)
 		if err != nil {
 			return fmt.Errorf("unit %s: %v", u.Unit, err)
@@ -564,6 +580,9 @@ func typeManifest(t *templates.Template, m *adjudicate.Manifest) error {
 		u.Values, u.Spans = v, s
 	}
 	for _, it := range m.Items {
+		if it == nil {
+			return errors.New("an item is null")
+		}
 		for k := range it.Answers {
 			a := &it.Answers[k]
 			if it.Kind == adjudicate.KindSpans {
@@ -607,29 +626,20 @@ func readDecisions(ctx context.Context, dir string, m *adjudicate.Manifest, b Ba
 	for w := range m.Workbooks {
 		ref := &m.Workbooks[w]
 		at := bookLocation(dir, ref)
-		if ref.Incomplete || ref.Kind != backend.KindGSheets && ref.File == "" || ref.Kind == backend.KindGSheets && ref.Spreadsheet == nil {
-			// Never written, or its writing did not finish: its
-			// decisions are those saved in the manifest.
+		if ref.Kind != backend.KindGSheets && ref.File == "" || ref.Kind == backend.KindGSheets && ref.Spreadsheet == nil {
+			// Never written: its decisions are those saved in the
+			// manifest, if any.
 			d, ps := bookReading(t, m, w, at.String(), nil).Saved(m.Saved)
-			for id, dec := range d {
-				out[id] = dec
-			}
+			maps.Copy(out, d)
 			probs = append(probs, ps...)
-			if ref.Incomplete {
-				probs = append(probs, &mapping.Problem{Severity: mapping.Warning, File: at.String(), Err: ErrAdjudication,
-					Message: "adjudicate did not finish writing this workbook: its decisions are those saved when it was last read; run adjudicate again to write it"})
-			}
 			continue
 		}
-		var g *backend.Grid
-		var closeFn func() error
-		switch {
-		case at.Kind == backend.KindGSheets && b.Spreadsheets != nil:
-			g, closeFn, err = b.Spreadsheets.Open(ctx, at)
-		case at.Kind == backend.KindXLSX && b.Files != nil:
-			g, closeFn, err = b.Files.Open(ctx, at)
-		default:
-			err = fmt.Errorf("no backend reads %s workbooks here", at.Kind)
+		g, closeFn, err := openBook(ctx, at, b)
+		if ref.Incomplete {
+			d, ps := unfinishedBook(g, closeFn, err, at.String(), t, m, w)
+			maps.Copy(out, d)
+			probs = append(probs, ps...)
+			continue
 		}
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s: %w: the adjudication workbook cannot be read, so its decisions would be lost: %w", at, ErrAdjudication, err)
@@ -639,12 +649,62 @@ func readDecisions(ctx context.Context, dir string, m *adjudicate.Manifest, b Ba
 		if err != nil {
 			return nil, nil, err
 		}
-		for id, dec := range d {
-			out[id] = dec
-		}
+		maps.Copy(out, d)
 		probs = append(probs, ps...)
 	}
 	return out, probs, nil
+}
+
+// openBook opens a workbook of an adjudication.
+func openBook(ctx context.Context, at backend.Location, b Backends) (*backend.Grid, func() error, error) {
+	switch {
+	case at.Kind == backend.KindGSheets && b.Spreadsheets != nil:
+		return b.Spreadsheets.Open(ctx, at)
+	case at.Kind == backend.KindXLSX && b.Files != nil:
+		return b.Files.Open(ctx, at)
+	}
+	return nil, nil, fmt.Errorf("no backend reads %s workbooks here", at.Kind)
+}
+
+// unfinishedBook reads a workbook adjudicate began to rewrite and did not
+// finish. An XLSX file is still the whole workbook it was (the new one
+// replaces it only once complete), and its adjudicator may have gone on
+// deciding in it; a spreadsheet may be cleared or half written. So each
+// row with cells in the workbook as it is (g, when it opened: err nil) is
+// read from there, and every other item's cells from those saved in the
+// manifest; the rows and sheets the unfinished rewrite left out are no
+// problem.
+func unfinishedBook(g *backend.Grid, closeFn func() error, err error, name string, t *templates.Template, m *adjudicate.Manifest, w int) (map[string]*adjudicate.Decision, mapping.Problems) {
+	out := map[string]*adjudicate.Decision{}
+	var probs mapping.Problems
+	if err == nil {
+		d, ps, err := readBook(g, name, t, m, w)
+		closeFn()
+		if err == nil {
+			for id, dec := range d {
+				if len(dec.Cells) > 0 {
+					out[id] = dec
+				}
+			}
+			for _, p := range ps {
+				if !errors.Is(p.Err, mapping.ErrMissingUnit) {
+					probs = append(probs, p)
+				}
+			}
+		}
+	}
+	rest := map[string]map[string]backend.ReadCell{}
+	for id, cells := range m.Saved {
+		if _, ok := out[id]; !ok {
+			rest[id] = cells
+		}
+	}
+	d, ps := bookReading(t, m, w, name, nil).Saved(rest)
+	maps.Copy(out, d)
+	probs = append(probs, ps...)
+	probs = append(probs, &mapping.Problem{Severity: mapping.Warning, File: name, Err: ErrAdjudication,
+		Message: "adjudicate did not finish writing this workbook: the decisions it does not hold are those saved when it was last read; run adjudicate again to write it"})
+	return out, probs
 }
 
 // readBook reads one adjudication workbook's decisions.
