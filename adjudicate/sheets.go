@@ -183,7 +183,10 @@ func Plan(b *Book) (*backend.Plan, error) {
 func (b *Book) sheets() []*sheetOf {
 	t := b.Template
 	byQ := map[string]*sheetOf{}
-	used := map[string]bool{SheetSummary: true, backend.SheetInstructions: true, backend.SheetLists: true, backend.SheetMeta: true}
+	used := map[string]bool{}
+	for _, n := range []string{SheetSummary, backend.SheetInstructions, backend.SheetLists, backend.SheetMeta, backend.SheetRead} {
+		used[n], used[strings.ToLower(n)] = true, true
+	}
 	var out []*sheetOf
 	add := func(name string) *sheetOf {
 		if s, ok := byQ[name]; ok {

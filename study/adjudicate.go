@@ -164,7 +164,7 @@ func Adjudicate(ctx context.Context, t *templates.Template, recs []*mapping.Anno
 	if len(opt.Items) > 0 {
 		context = func(u string) map[string]string { return contexts[u] }
 	}
-	summary := summarise(t, found, m.Items)
+	summary := summarise(t, m.Units, len(m.Annotators), m.Items)
 	lim := backend.XLSX
 	if opt.Kind == backend.KindGSheets {
 		lim = backend.GSheets
@@ -401,8 +401,8 @@ func fileSafe(s string) string {
 }
 
 // summarise counts, per question, what was accepted and what is left.
-func summarise(t *templates.Template, f *adjudicate.Found, items []*adjudicate.Item) adjudicate.Summary {
-	s := adjudicate.Summary{Units: len(f.Units), Annotators: len(f.Annotators)}
+func summarise(t *templates.Template, units []*adjudicate.Accepted, annotators int, items []*adjudicate.Item) adjudicate.Summary {
+	s := adjudicate.Summary{Units: len(units), Annotators: annotators}
 	names := questionNames(t)
 	var qs []adjudicate.QuestionCount
 	for _, n := range names {
@@ -416,7 +416,7 @@ func summarise(t *templates.Template, f *adjudicate.Found, items []*adjudicate.I
 			h = "Spans (" + n + ")"
 		}
 		c := adjudicate.QuestionCount{Question: n, Header: h}
-		for _, u := range f.Units {
+		for _, u := range units {
 			if p := u.Provenance[n]; p != nil {
 				if p.Kind == mapping.ProvenanceUnanimous {
 					c.Unanimous++
