@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/annosheet/annosheet/export"
 	"github.com/annosheet/annosheet/internal/csvsafe"
 	"github.com/annosheet/annosheet/internal/testing/goldtest"
 	"github.com/annosheet/annosheet/internal/testing/testreaders"
@@ -521,5 +522,42 @@ func TestExportTableFlags(t *testing.T) {
 	}
 	if !seen["ak"] || !seen["gold"] || len(seen) != 2 {
 		t.Errorf("--annotator ak kept the rows of %v, want ak and gold", seen)
+	}
+}
+
+// TestExportTableREADME: the README's table of the long table's columns
+// is the one export documents (name, type and meaning), and its sample
+// rows are rows of the legal study's golden long table.
+func TestExportTableREADME(t *testing.T) {
+	t.Parallel()
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(readme), "\n## Tables for analysis\n")
+	if !ok {
+		t.Fatal("the README has no section Tables for analysis")
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	for _, c := range export.LongColumns() {
+		row := fmt.Sprintf("| `%s` | %s | %s |", c.Name, c.Kind, c.Doc)
+		if !strings.Contains(section, "\n"+row+"\n") {
+			t.Errorf("the README's table of columns lacks the row\n%s", row)
+		}
+	}
+	_, sample, _ := strings.Cut(section, "**The long table** has a row per unit, annotator, question and value:\n\n```\n")
+	sample, _, _ = strings.Cut(sample, "```")
+	golden, err := os.ReadFile(filepath.Join("testdata", "tables", "legal-gaps-long.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(golden), "\n")
+	if sample == "" {
+		t.Fatal("the README shows no rows of the long table")
+	}
+	for _, line := range strings.Split(strings.TrimSuffix(sample, "\n"), "\n") {
+		if !slices.Contains(lines, line) {
+			t.Errorf("the README shows a row the legal study's long table does not have:\n%s", line)
+		}
 	}
 }
