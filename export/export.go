@@ -93,21 +93,11 @@ func Native(t *templates.Template, recs []*mapping.Annotation, items []*mapping.
 		dups = slices.DeleteFunc(dups, func(d Duplicate) bool { return d.Annotator != opt.Annotator })
 	}
 	for i, r := range recs {
-		if !r.Shuffled {
-			continue
-		}
-		order, ok := opt.Orders[r.Item]
-		if !ok {
-			return nil, fmt.Errorf("%s: %w: unit %s is in the order its candidates were shown in; export with the study's manifest (--manifest), which holds the orders", x.where[r], ErrExport, r.Unit)
-		}
-		vals, err := mapping.UnshuffleValues(t, r.Values, order)
+		c, err := unshuffled(t, r, opt.Orders, x.where[r])
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w: unit %s: %v", x.where[r], ErrExport, r.Unit, err)
+			return nil, err
 		}
-		// The caller's record stays as it is.
-		c := *r
-		c.Values, c.Shuffled = vals, false
-		recs[i], x.where[&c] = &c, x.where[r]
+		recs[i], x.where[c] = c, x.where[r]
 	}
 	for _, it := range items {
 		x.items[it.ID] = it
@@ -263,6 +253,27 @@ func Distinct(recs []*mapping.Annotation, origins Origins) ([]*mapping.Annotatio
 		out = append(out, r)
 	}
 	return out, dups, nil
+}
+
+// unshuffled is a record with its answers on their own candidates: the
+// record itself, or, when it is still in the order its candidates were
+// shown in, a copy put back with the study's orders (the caller's record
+// stays as it is). where names it in errors.
+func unshuffled(t *templates.Template, r *mapping.Annotation, orders map[string][]string, where string) (*mapping.Annotation, error) {
+	if !r.Shuffled {
+		return r, nil
+	}
+	order, ok := orders[r.Item]
+	if !ok {
+		return nil, fmt.Errorf("%s: %w: unit %s is in the order its candidates were shown in; export with the study's manifest (--manifest), which holds the orders", where, ErrExport, r.Unit)
+	}
+	vals, err := mapping.UnshuffleValues(t, r.Values, order)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w: unit %s: %v", where, ErrExport, r.Unit, err)
+	}
+	c := *r
+	c.Values, c.Shuffled = vals, false
+	return &c, nil
 }
 
 // included reports whether a record goes into the native file.

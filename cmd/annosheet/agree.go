@@ -18,6 +18,7 @@ import (
 	"github.com/annosheet/annosheet/agreement"
 	"github.com/annosheet/annosheet/export"
 	"github.com/annosheet/annosheet/internal/atomicfile"
+	"github.com/annosheet/annosheet/internal/csvsafe"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/study"
 	"github.com/annosheet/annosheet/templates"
@@ -467,7 +468,7 @@ func writeAgreeCSV(w io.Writer, rep *study.Agreement) error {
 		for _, pv := range metricParts(m.Value) {
 			rec := []string{question, typ, scope, a, b, option, unit, m.Metric, string(params), pv[0], pv[1], lo, hi}
 			for i := range rec {
-				rec[i] = csvSafe(rec[i])
+				rec[i] = csvsafe.Field(rec[i])
 			}
 			if err := cw.Write(rec); err != nil {
 				return err
@@ -552,20 +553,6 @@ func metricParts(v any) [][2]string {
 }
 
 func formatFloat(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
-
-// csvSafe keeps a field from being read as a formula by a spreadsheet
-// that opens the file: text starting with =, +, -, @, a tab or a carriage
-// return gets a leading apostrophe (OWASP, CSV injection). Numbers,
-// negative ones included, are left as they are.
-func csvSafe(s string) string {
-	if s == "" || strings.IndexByte("=+-@\t\r", s[0]) < 0 {
-		return s
-	}
-	if _, err := strconv.ParseFloat(s, 64); err == nil {
-		return s
-	}
-	return "'" + s
-}
 
 // printAgreeProblems writes the errors pull found, one line each, and
 // counts its warnings (pull lists them): an error can leave an answer out

@@ -40,12 +40,15 @@ type exportOptions struct {
 	// the study's inputs.
 	InputChanged bool
 	Google       googleOptions
+	// Table is the analysis table to write (long or wide) instead of
+	// the native file; Gold the gold set's records to put beside it.
+	Table, Gold string
 }
 
 func exportCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "export",
-		Usage:     "write the study's native file from canonical records",
+		Usage:     "write the study's native file, or a table for analysis, from canonical records",
 		ArgsUsage: "ANNOTATIONS.jsonl | STUDY",
 		Description: "The native format is the one the template declares (the file shape the study\n" +
 			"already uses). Offsets, real evaluator names and the rest of each record come from\n" +
@@ -55,12 +58,17 @@ func exportCommand() *cli.Command {
 			"in place of {annotator}, or before the extension.\n" +
 			"Given the study itself (its manifest.json or folder) instead of pulled records,\n" +
 			"export pulls every batch first, as pull would.\n\n" +
+			tableHelp() + "\n" +
 			"Example:\n" +
 			"   annosheet export study/ --native --out labels.jsonl\n" +
 			"   annosheet export annotations.jsonl --native --manifest study/manifest.json --out labels.jsonl\n" +
-			"   annosheet export prefs.jsonl --native --manifest pref/manifest.json --out 'preference_json_{annotator}_completed.json'",
+			"   annosheet export prefs.jsonl --native --manifest pref/manifest.json --out 'preference_json_{annotator}_completed.json'\n" +
+			"   annosheet export study/ --table long --out long.csv\n" +
+			"   annosheet export annotations.jsonl --table wide --gold gold.jsonl --out wide.parquet",
 		Flags: append([]cli.Flag{
-			&cli.BoolFlag{Name: "native", Usage: "write the template's native format (the only export so far)"},
+			&cli.BoolFlag{Name: "native", Usage: "write the template's native format"},
+			&cli.StringFlag{Name: "table", Usage: "write the `long|wide` table for analysis (CSV, or Parquet for an --out FILE.parquet)"},
+			&cli.StringFlag{Name: "gold", Usage: "with --table, put the gold set of `GOLD.jsonl` (records of annotator \"gold\") beside the annotators"},
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "output `FILE` (default: stdout)"},
 			&cli.StringFlag{Name: "manifest", Usage: "the study's `manifest.json`: template, inputs and keys"},
 			&cli.StringSliceFlag{Name: "input", Aliases: []string{"i"}, Usage: "input `PATH` the workbooks were generated from (instead of the manifest's)"},
@@ -76,18 +84,24 @@ func exportCommand() *cli.Command {
 			if c.NArg() != 1 {
 				return usagef("export takes one ANNOTATIONS.jsonl file, or a study's manifest or folder")
 			}
-			if !c.Bool("native") {
-				return usagef("export needs --native (the study's own format)")
+			table := c.String("table")
+			if err := exportMode(c.Bool("native"), table, c.String("gold"), c.IsSet("input") || c.Bool("input-changed") || c.Bool("allow-problems")); err != nil {
+				return err
 			}
 			params, err := parseParams(c.StringSlice("param"))
 			if err != nil {
 				return err
 			}
-			return runExport(c.Context, exportOptions{
+			run := runExport
+			if table != "" {
+				run = runExportTable
+			}
+			return run(c.Context, exportOptions{
 				Annotations: c.Args().First(), Native: true, Out: c.String("out"), Manifest: c.String("manifest"),
 				Inputs: c.StringSlice("input"), Template: c.String("template"), Params: params,
 				Annotator: c.String("annotator"), Force: c.Bool("force"), Google: googleFrom(c),
 				CompleteOnly: c.Bool("complete-only"), AllowProblems: c.Bool("allow-problems"), InputChanged: c.Bool("input-changed"),
+				Table: table, Gold: c.String("gold"),
 			}, c.App.Writer, c.App.ErrWriter)
 		},
 	}
@@ -141,13 +155,20 @@ func exportRecords(ctx context.Context, opt *exportOptions, stderr io.Writer, te
 	return recs, origins, man, err
 }
 
-func runExport(ctx context.Context, opt exportOptions, stdout, stderr io.Writer) error {
+// exportSource reads the records to export and finds their template
+// (see exportRecords and exportTemplate).
+func exportSource(ctx context.Context, opt *exportOptions, stderr io.Writer) (*templates.Template, []*mapping.Annotation, export.Origins, *study.Manifest, error) {
 	var t *templates.Template
-	all, origins, man, err := exportRecords(ctx, &opt, stderr, func(man *study.Manifest, id mapping.TemplateID) (*templates.Template, error) {
+	all, origins, man, err := exportRecords(ctx, opt, stderr, func(man *study.Manifest, id mapping.TemplateID) (*templates.Template, error) {
 		var err error
-		t, err = exportTemplate(opt, man, id)
+		t, err = exportTemplate(*opt, man, id)
 		return t, err
 	})
+	return t, all, origins, man, err
+}
+
+func runExport(ctx context.Context, opt exportOptions, stdout, stderr io.Writer) error {
+	t, all, origins, man, err := exportSource(ctx, &opt, stderr)
 	if err != nil {
 		return err
 	}

@@ -103,6 +103,7 @@ var rules = []rule{
 		why:  "serves the fake; knows Google's APIs, not annosheet"},
 	{pkg: "internal/atomicfile", deps: []string{module}, why: "a production helper: nothing of annosheet"},
 	{pkg: "internal/boundedread", deps: []string{module}, why: "a production helper: nothing of annosheet"},
+	{pkg: "internal/csvsafe", deps: []string{module}, why: "a production helper: nothing of annosheet"},
 	{pkg: "internal/editdistance", deps: []string{module}, why: "a production helper: nothing of annosheet"},
 	{pkg: "internal/loopback", deps: []string{module}, why: "a production helper: nothing of annosheet"},
 	{pkg: "internal/ojson", deps: []string{module}, why: "a production helper: nothing of annosheet"},

@@ -1,5 +1,6 @@
-// Package testreaders finds the independent spreadsheet readers that tests
-// use to check what annosheet writes: Python's openpyxl and LibreOffice.
+// Package testreaders finds the independent readers that tests use to
+// check what annosheet writes: Python's openpyxl and LibreOffice for
+// workbooks, DuckDB for the CSV and Parquet tables.
 // A test that needs one skips, saying why, when it is missing — unless
 // ANNOSHEET_REQUIRE_READERS is set (as .ci/run does), in which case the
 // test fails, so that CI cannot pass without running them.
@@ -9,8 +10,12 @@
 package testreaders
 
 import (
+	"bytes"
+	"encoding/json"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"runtime"
 	"testing"
 )
 
@@ -70,4 +75,63 @@ func Pdftoppm(t testing.TB) string {
 	}
 	missing(t, "pdftoppm", "apt-get install poppler-utils")
 	return ""
+}
+
+// DuckDBDir is where the DuckDB reader lives, relative to the module's
+// root: its package.json, the script that reads a file, and the
+// node_modules that `npm ci --prefix` installs there.
+const DuckDBDir = "internal/testing/testreaders/duckdb"
+
+// DuckDBTable is a file as DuckDB read it: its columns, their DuckDB
+// types (VARCHAR, BIGINT, BOOLEAN …), and its rows, each value as JSON
+// decodes it (a string, a bool, nil; BIGINT values as strings).
+type DuckDBTable struct {
+	Columns []string `json:"columns"`
+	Types   []string `json:"types"`
+	Rows    [][]any  `json:"rows"`
+}
+
+// DuckDB is DuckDB through its Node.js client (npm @duckdb/node-api):
+// an independent reader of the CSV and Parquet files annosheet writes.
+type DuckDB struct {
+	node, script string
+}
+
+// NewDuckDB finds Node.js and the DuckDB client installed in DuckDBDir.
+func NewDuckDB(t testing.TB) *DuckDB {
+	t.Helper()
+	const install = "npm ci --prefix " + DuckDBDir
+	_, file, _, ok := runtime.Caller(0)
+	if !ok {
+		t.Fatal("cannot find the DuckDB reader's folder")
+	}
+	dir := filepath.Join(filepath.Dir(file), "duckdb")
+	node, err := exec.LookPath("node")
+	if err != nil {
+		missing(t, "Node.js", "apt-get install nodejs npm, then "+install)
+		return nil
+	}
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@duckdb", "node-api", "package.json")); err != nil {
+		missing(t, "DuckDB (npm @duckdb/node-api)", install)
+		return nil
+	}
+	return &DuckDB{node: node, script: filepath.Join(dir, "read.mjs")}
+}
+
+// Read reads a file with DuckDB: format is "csv" (every field read as
+// text, an empty one as null) or "parquet".
+func (d *DuckDB) Read(t testing.TB, format, path string) DuckDBTable {
+	t.Helper()
+	var stderr bytes.Buffer
+	cmd := exec.Command(d.node, d.script, format, path)
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("DuckDB could not read %s: %v\n%s", path, err, stderr.String())
+	}
+	var tb DuckDBTable
+	if err := json.Unmarshal(out, &tb); err != nil {
+		t.Fatalf("DuckDB's reading of %s: %v", path, err)
+	}
+	return tb
 }

@@ -1,0 +1,150 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"maps"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/annosheet/annosheet/export"
+	"github.com/annosheet/annosheet/internal/atomicfile"
+	"github.com/annosheet/annosheet/mapping"
+)
+
+// tableHelp is the part of export's help about --table: the columns of
+// both tables, from the package that makes them.
+func tableHelp() string {
+	var b strings.Builder
+	b.WriteString("With --table long or --table wide, export writes a table for analysis instead: CSV\n" +
+		"(UTF-8, a header row; text that starts with =, +, -, @, a tab or a carriage return gets a\n" +
+		"leading ' so that no spreadsheet reads it as a formula), or Parquet (typed columns) when\n" +
+		"--out ends in .parquet. Every record is in it, whatever its status; --gold GOLD.jsonl (the\n" +
+		"pull of an adjudication) adds the gold set beside the annotators, as annotator \"gold\".\n\n" +
+		"The long table has a row per unit, annotator, question and value (a multi's row per code,\n" +
+		"a block's row per span); an unanswered question has no row, and a record without answers\n" +
+		"has one row with the question empty. Its columns:\n")
+	for _, c := range export.LongColumns() {
+		fmt.Fprintf(&b, "   %-18s %s\n", c.Name, wrap(c.Doc, 70, strings.Repeat(" ", 22)))
+	}
+	b.WriteString("\nThe wide table has a row per unit; its columns:\n")
+	for _, line := range strings.Split(export.WideNames, "\n") {
+		b.WriteString("   " + line + "\n")
+	}
+	return b.String()
+}
+
+// tableFormat is the file format a table is written in: Parquet for a
+// .parquet file, CSV for a .csv file or stdout.
+func tableFormat(out string) (string, error) {
+	switch ext := strings.ToLower(filepath.Ext(out)); {
+	case out == "" || ext == ".csv":
+		return "csv", nil
+	case ext == ".parquet":
+		return "parquet", nil
+	}
+	return "", usagef("--out %s: a table is written to a .csv or a .parquet file", out)
+}
+
+// runExportTable writes the long or wide table of a study's records, and
+// of its gold set.
+func runExportTable(ctx context.Context, opt exportOptions, stdout, stderr io.Writer) error {
+	format, err := tableFormat(opt.Out)
+	if err != nil {
+		return err
+	}
+	t, all, origins, man, err := exportSource(ctx, &opt, stderr)
+	if err != nil {
+		return err
+	}
+	if origins == nil {
+		origins = export.Origins{}
+	}
+	var key map[string]string
+	var orders map[string][]string
+	if man != nil {
+		key, orders = man.OpaqueIDs, man.Orders
+	}
+	if all, err = distinctRecords(all, key, origins, stderr); err != nil {
+		return err
+	}
+	var gold []*mapping.Annotation
+	if opt.Gold != "" {
+		g, err := readGold(opt.Gold, t, key, stderr)
+		if err != nil {
+			return err
+		}
+		gold = g.Records
+		maps.Copy(origins, g.Origins)
+	}
+	keep := func(r *mapping.Annotation) bool {
+		if opt.CompleteOnly && r.Status != mapping.StatusComplete {
+			return false
+		}
+		return opt.Annotator == "" || r.Annotator == opt.Annotator || r.Annotator == mapping.GoldAnnotator
+	}
+	all = slices.DeleteFunc(all, func(r *mapping.Annotation) bool { return !keep(r) })
+	gold = slices.DeleteFunc(gold, func(r *mapping.Annotation) bool { return !keep(r) })
+	build := export.Long
+	if opt.Table == export.TableWide {
+		build = export.Wide
+	}
+	tb, err := build(t, all, export.TableOptions{Orders: orders, Origins: origins, Gold: gold})
+	if err != nil {
+		return err
+	}
+	write := tb.WriteCSV
+	if format == "parquet" {
+		write = tb.WriteParquet
+	}
+	if opt.Out == "" {
+		return write(stdout)
+	}
+	if err := atomicfile.Write(opt.Out, opt.Force, 0o644, write); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %s: the %s table, %s and %s\n", opt.Out, opt.Table, plural(len(tb.Rows), "row"), plural(len(tb.Columns), "column"))
+	return nil
+}
+
+// exportMode checks that export is asked for one thing: the native file,
+// or a table (with a gold set, but none of the native file's flags, which
+// inputs names).
+func exportMode(native bool, table, gold string, inputs bool) error {
+	switch {
+	case native && table != "":
+		return usagef("give --native or --table, not both")
+	case table == "" && !native:
+		return usagef("export needs --native (the study's own format) or --table long|wide (a table for analysis)")
+	case table == "" && gold != "":
+		return usagef("--gold goes with --table")
+	case table != "" && table != export.TableLong && table != export.TableWide:
+		return usagef("--table %s: give long or wide", table)
+	case table != "" && inputs:
+		return usagef("--input, --input-changed and --allow-problems go with --native; a table has every record, with its status")
+	}
+	return nil
+}
+
+// wrap breaks text into lines of at most width characters (a longer word
+// stays whole), each after the first starting with indent.
+func wrap(text string, width int, indent string) string {
+	var b strings.Builder
+	n := 0
+	for i, w := range strings.Fields(text) {
+		switch {
+		case i == 0:
+		case n+1+len(w) > width:
+			b.WriteString("\n" + indent)
+			n = 0
+		default:
+			b.WriteByte(' ')
+			n++
+		}
+		b.WriteString(w)
+		n += len(w)
+	}
+	return b.String()
+}
