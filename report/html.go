@@ -32,7 +32,7 @@ var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
 	"statuses":     statusLegend,
 	"progressRows": progressTable,
 	"plural":       plural,
-	"scoreRow":     func(v *view, s study.AnnotatorScore, typ string) scoreRow { return scoreRow{View: v, Score: s, Type: typ} },
+	"scoreRow":     newScoreRow,
 }).Parse(page))
 
 // Write writes the report as one HTML page.
@@ -122,9 +122,14 @@ func plural(n int, noun string) string {
 	return strconv.Itoa(n) + " " + noun + "s"
 }
 
-// scoreRow is one row of a table of scores against gold.
+// scoreRow is one row of a table of scores against gold: an
+// annotator's score on a question of type Type.
 type scoreRow struct {
 	View  *view
 	Score study.AnnotatorScore
 	Type  string
+}
+
+func newScoreRow(v *view, s study.AnnotatorScore, typ string) scoreRow {
+	return scoreRow{View: v, Score: s, Type: typ}
 }

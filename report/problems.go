@@ -32,8 +32,9 @@ type ProblemKind struct {
 }
 
 // ProblemGroup is the problems of one kind in one workbook (the file the
-// problem names; "" for none), at most Options.ProblemsShown of them
-// listed, in pull's order, and how many more there are.
+// problem names; "" for none): those listed (Options.ProblemsShown and
+// ProblemsListed bound them), in pull's order, and how many more there
+// are.
 type ProblemGroup struct {
 	Workbook string           `json:"workbook"`
 	Errors   int              `json:"errors"`
@@ -98,8 +99,8 @@ func RecordProblems(recs []*mapping.Annotation) mapping.Problems {
 }
 
 // problems groups the problems by kind, then by workbook, listing at most
-// shown of each group.
-func problems(ps mapping.Problems, shown int) Problems {
+// shown of each group and listed in all.
+func problems(ps mapping.Problems, shown, listed int) Problems {
 	out := Problems{Kinds: []ProblemKind{}}
 	at := map[string]int{}
 	groups := map[[2]string]int{}
@@ -128,10 +129,11 @@ func problems(ps mapping.Problems, shown int) Problems {
 			pk.Warnings++
 			pg.Warnings++
 		}
-		if len(pg.Problems) == shown {
+		if len(pg.Problems) == shown || listed == 0 {
 			pg.More++
 			continue
 		}
+		listed--
 		pg.Problems = append(pg.Problems, p)
 	}
 	// Kinds with errors first, the most first; workbooks by name.

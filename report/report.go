@@ -46,8 +46,9 @@ type Options struct {
 	// question (5 when 0).
 	Examples int
 	// ProblemsShown is the most problems listed per kind and workbook
-	// (100 when 0); the others are counted.
-	ProblemsShown int
+	// (100 when 0), ProblemsListed the most in all (2,000 when 0); the
+	// others are counted.
+	ProblemsShown, ProblemsListed int
 }
 
 // The interval of each headline: a bootstrap at this level, with this
@@ -69,13 +70,16 @@ func Build(t *templates.Template, res *study.Result, opt Options) (*Report, erro
 	if opt.ProblemsShown <= 0 {
 		opt.ProblemsShown = 100
 	}
+	if opt.ProblemsListed <= 0 {
+		opt.ProblemsListed = 2000
+	}
 	rep := &Report{
 		Schema:     Schema,
 		Template:   TemplateInfo{Name: t.Name, Version: t.Version, Title: t.Title},
 		Sources:    append([]string{}, opt.Sources...),
 		Annotators: annotators(res.Records),
 		Progress:   progress(res),
-		Problems:   problems(res.Problems, opt.ProblemsShown),
+		Problems:   problems(res.Problems, opt.ProblemsShown, opt.ProblemsListed),
 	}
 	rep.Answers = answers(t, res.Records, rep.Annotators)
 	ag, err := agree(t, res.Records, opt)

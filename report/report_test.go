@@ -230,7 +230,7 @@ func TestReportProblems(t *testing.T) {
 		p(mapping.Warning, "a.xlsx", "", nil, `unit u7 is not in the manifest`),
 		p(mapping.Warning, "a.xlsx", "", errors.New("some other error"), `unit u8 is not in the manifest`),
 	}
-	got := problems(ps, 2)
+	got := problems(ps, 2, 100)
 	want := Problems{Errors: 4, Warnings: 3, Kinds: []ProblemKind{
 		{Kind: "invalid answer", Errors: 4, Workbooks: []ProblemGroup{
 			{Workbook: "a.xlsx", Errors: 3, More: 1, Problems: mapping.Problems{ps[2], ps[3]}},
@@ -243,6 +243,10 @@ func TestReportProblems(t *testing.T) {
 			{Workbook: "b.xlsx", Warnings: 1, Problems: mapping.Problems{ps[0]}},
 		}},
 	}}
+	// At most 4 in all, in pull's order: the last two are counted only.
+	if few := problems(ps, 2, 4); few.Kinds[1].Workbooks[0].More != 2 || len(few.Kinds[1].Workbooks[0].Problems) != 0 || few.Warnings != 3 {
+		t.Errorf("with 4 listed in all: %+v", few.Kinds[1])
+	}
 	// The problems listed are pull's own.
 	same := cmp.Comparer(func(a, b *mapping.Problem) bool { return a == b })
 	if d := cmp.Diff(want, got, same); d != "" {
@@ -495,5 +499,42 @@ func TestReportCharts(t *testing.T) {
 	bar := v.ProgressBar(tally)
 	if len(bar.Bars) != 3 || bar.Bars[0].W != 120 || bar.Bars[2].Class != "missing" {
 		t.Errorf("progress bar %+v", bar.Bars)
+	}
+}
+
+// TestReportPairsShown checks that a question of many annotators lists
+// at most maxPairRows pairs and draws at most maxHeatmaps confusion
+// matrices, those of the pairs with the most units in common, never one
+// of a pair with none.
+func TestReportPairsShown(t *testing.T) {
+	t.Parallel()
+	var q QuestionAgreement
+	for i := range 10 {
+		for j := i + 1; j < 10; j++ {
+			units := (i*10 + j) % 17 // some pairs share no unit
+			q.Pairs = append(q.Pairs, Pair{A: fmt.Sprint(i), B: fmt.Sprint(j), Confusion: &Confusion{Units: units}})
+		}
+	}
+	v := newView(&Report{})
+	if rows := v.PairRows(q); len(rows.Pairs) != maxPairRows || rows.Hidden != 45-maxPairRows {
+		t.Errorf("%d pairs listed, %d hidden", len(rows.Pairs), rows.Hidden)
+	}
+	maps := v.Heatmaps(q)
+	if len(maps.Pairs) != maxHeatmaps || maps.Pairs[0].Confusion.Units != 16 {
+		t.Fatalf("%d matrices, the first of %d units", len(maps.Pairs), maps.Pairs[0].Confusion.Units)
+	}
+	shared := 0
+	for _, p := range q.Pairs {
+		if p.Confusion.Units > 0 {
+			shared++
+		}
+	}
+	if maps.Hidden != shared-maxHeatmaps {
+		t.Errorf("%d hidden, want %d", maps.Hidden, shared-maxHeatmaps)
+	}
+	for k := 1; k < len(maps.Pairs); k++ {
+		if maps.Pairs[k].Confusion.Units > maps.Pairs[k-1].Confusion.Units {
+			t.Errorf("matrix %d has more units than the one before", k)
+		}
 	}
 }

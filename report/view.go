@@ -269,6 +269,50 @@ func (v *view) Headlines() svgChart {
 	return ch
 }
 
+// The most pairs of annotators the page lists per question, and the
+// most confusion matrices it draws: beyond a handful of annotators, more
+// would make the page long and big, not clearer.
+const (
+	maxPairRows = 28
+	maxHeatmaps = 12
+)
+
+// pairList is some pairs of a question, and how many others there are.
+type pairList struct {
+	Pairs  []Pair
+	Hidden int
+	// Metric names the pairs' headline.
+	Metric string
+}
+
+// PairRows are the pairs a question's table lists: at most maxPairRows,
+// in order.
+func (v *view) PairRows(q QuestionAgreement) pairList {
+	out := pairList{Pairs: q.Pairs[:min(len(q.Pairs), maxPairRows)], Hidden: max(0, len(q.Pairs)-maxPairRows)}
+	if len(q.Metrics) > 0 {
+		out.Metric = metricName(q.Metrics[0])
+	}
+	return out
+}
+
+// Heatmaps are the pairs whose confusion matrix the page draws: those
+// that answered a unit in common, the most units first, at most
+// maxHeatmaps.
+func (v *view) Heatmaps(q QuestionAgreement) pairList {
+	var out pairList
+	for _, p := range q.Pairs {
+		if p.Confusion != nil && p.Confusion.Units > 0 {
+			out.Pairs = append(out.Pairs, p)
+		}
+	}
+	slices.SortStableFunc(out.Pairs, func(a, b Pair) int { return cmp.Compare(b.Confusion.Units, a.Confusion.Units) })
+	if len(out.Pairs) > maxHeatmaps {
+		out.Hidden = len(out.Pairs) - maxHeatmaps
+		out.Pairs = out.Pairs[:maxHeatmaps]
+	}
+	return out
+}
+
 // heatCell is one cell of a confusion matrix.
 type heatCell struct {
 	X, Y, S  float64

@@ -206,7 +206,7 @@ func sourceRecords(ctx context.Context, opt agreeOptions, stderr io.Writer) (*te
 			opt.pulled(res)
 		}
 		if len(res.Conflicts) > 0 {
-			return nil, nil, nil, nil, fmt.Errorf("%s answered differently by copies of their batch (see above); keep only the current copy of each batch, then run agree again", plural(len(res.Conflicts), "unit"))
+			return nil, nil, nil, nil, fmt.Errorf("%s answered differently by copies of their batch (see above); keep only the current copy of each batch, then run the command again", plural(len(res.Conflicts), "unit"))
 		}
 		var man *study.Manifest
 		if len(src.Manifests) > 0 {
