@@ -2,6 +2,7 @@ package report
 
 import (
 	"cmp"
+	"errors"
 	"hash/fnv"
 	"slices"
 	"strconv"
@@ -105,10 +106,12 @@ type ExampleSpan struct {
 	Text  string `json:"text"`
 }
 
-// agreed is the agreement section, and the scores against gold.
+// agreed is the agreement section, and the scores against gold, or why
+// there are none.
 type agreed struct {
-	section Agreement
-	against *study.Against
+	section  Agreement
+	against  *study.Against
+	unscored string
 }
 
 // resamplesBudget bounds the units drawn, over all resamples, for one
@@ -137,6 +140,14 @@ func agree(t *templates.Template, recs []*mapping.Annotation, opt Options) (agre
 	}
 	n := resamples(len(units))
 	a, err := study.Agree(t, recs, study.AgreeOptions{CI: Level, Resamples: n, Seed: Seed, Gold: opt.Gold})
+	var unscored string
+	if errors.Is(err, study.ErrGold) {
+		// A gold set that cannot be scored yet (it shares no unit with
+		// the sources, nothing in it is decided) leaves the rest of the
+		// page as it is: the gold section says why.
+		unscored = err.Error()
+		a, err = study.Agree(t, recs, study.AgreeOptions{CI: Level, Resamples: n, Seed: Seed})
+	}
 	if err != nil {
 		return agreed{}, err
 	}
@@ -189,7 +200,7 @@ func agree(t *templates.Template, recs []*mapping.Annotation, opt Options) (agre
 		out.Questions = append(out.Questions, qa)
 	}
 	spanTexts(t, recs, examples)
-	return agreed{section: out, against: a.Against}, nil
+	return agreed{section: out, against: a.Against, unscored: unscored}, nil
 }
 
 // confusions are the confusion matrices of every pair of annotators of a

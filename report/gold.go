@@ -28,6 +28,9 @@ type Gold struct {
 	GoldOnly    int                     `json:"gold_only_units"`
 	SourcesOnly int                     `json:"sources_only_units"`
 	Questions   []study.QuestionAgainst `json:"questions"`
+	// Unscored says why the annotators are not scored against the gold
+	// set, when they cannot be (it shares no unit with the sources, say).
+	Unscored string `json:"unscored,omitempty"`
 }
 
 // Provenance counts one question's gold values by how they were decided.

@@ -89,6 +89,7 @@ func Build(t *templates.Template, res *study.Result, opt Options) (*Report, erro
 	rep.Agreement = ag.section
 	if opt.Gold != nil {
 		rep.Gold = gold(t, opt.Gold, ag.against)
+		rep.Gold.Unscored = ag.unscored
 	}
 	return rep, nil
 }

@@ -471,6 +471,20 @@ func TestReportGold(t *testing.T) {
 	if ak.Annotator != "ak" || ak.Units != 3 || *ak.Accuracy != 1 || bt.Annotator != "bt" || *bt.Accuracy != 0 || g.Questions[0].Pooled == nil {
 		t.Errorf("ak %+v, bt %+v", ak, bt)
 	}
+
+	// A gold set that shares no unit with the study (an adjudication
+	// begun before any unit was done) is counted, and not scored: the
+	// section says why, and the rest of the report is there.
+	for _, r := range gold {
+		r.Unit = "other-" + r.Unit
+	}
+	rep, err = Build(tp, &study.Result{Records: recs}, Options{Gold: &study.Gold{Name: "gold.jsonl", Records: gold}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := rep.Gold; !strings.Contains(g.Unscored, "it shares no unit with the sources") || len(g.Questions) != 0 || g.Records != 4 || len(g.Provenance) != 1 || len(rep.Agreement.Questions) != 2 {
+		t.Errorf("gold %+v, %d questions compared", g, len(rep.Agreement.Questions))
+	}
 }
 
 // TestReportCharts checks the charts' geometry: a share of 1 fills the plot,

@@ -131,6 +131,9 @@ func studyReport(ctx context.Context, opt reportOptions, stderr io.Writer) (*rep
 	if err != nil {
 		return nil, err
 	}
+	if rep.Gold != nil && rep.Gold.Unscored != "" {
+		fmt.Fprintf(stderr, "warning: %s; the report shows no score against it\n", rep.Gold.Unscored)
+	}
 	if want := rep.TextsWanted(); len(want) > 0 && man != nil {
 		texts, err := unitTexts(t, man, want)
 		if err != nil {

@@ -551,6 +551,11 @@ func TestReportCLI(t *testing.T) {
 	}
 	study := generateSeeded(t, "legal-gaps", legalData, "--annotators", "ak,bt", "--overlap", "2")
 	out := filepath.Join(t.TempDir(), "report.html")
+	// An adjudication made before any unit was done: a gold set of no unit.
+	adj := filepath.Join(t.TempDir(), "adj")
+	if code, _, stderr := runCLI(t, "adjudicate", study, "--out", adj, "--adjudicator", "lead"); code != 0 {
+		t.Fatalf("adjudicate: %s", stderr)
+	}
 	for _, c := range []struct {
 		args []string
 		code int
@@ -563,12 +568,16 @@ func TestReportCLI(t *testing.T) {
 		{[]string{"report", study, "--out", out}, 1, "--force"},
 		{[]string{"report", study, "--out", out, "--force"}, 0, ""},
 		{[]string{"report", study, "--out", out, "--force", "--gold", filepath.Join(study, "nothing.jsonl")}, 1, "nothing.jsonl"},
+		{[]string{"report", study, "--out", out, "--force", "--adjudication", adj}, 0, "it shares no unit with the sources (its units: none; theirs: gpt4o-11, gpt4o-12, gpt4o-13 and 2 more); the report shows no score against it"},
 	} {
 		code, stdout, stderr := runCLI(t, c.args...)
 		if code != c.code || !strings.Contains(stderr, c.want) {
 			t.Errorf("%v: exit %d, want %d and %q:\n%s%s", c.args[1:], code, c.code, c.want, stdout, stderr)
 		}
 		if code == 0 && !strings.Contains(stdout, "wrote "+out+" (") || code == 0 && !strings.Contains(stdout, "0 of 10 units done by 0 annotators; 2 questions compared; 0 errors, 0 warnings") {
+			t.Errorf("%v: %s", c.args[1:], stdout)
+		}
+		if b, err := os.ReadFile(out); code == 0 && (err != nil || !strings.Contains(string(b), "</html>")) {
 			t.Errorf("%v: %s", c.args[1:], stdout)
 		}
 	}
