@@ -25,10 +25,20 @@ func Bootstrap(t Table, stat func(Table) (float64, bool), level float64, resampl
 
 // BootstrapSpans is Bootstrap on span data: the units of t drawn with
 // replacement, as Bootstrap draws a table's, the same draws for the same
-// seed and number of units.
+// seed and number of units. Each resample's units are handed to stat in
+// the order of t (sorted by ID, as a SpanTable is), which is the order
+// Spans would put them in: Spans then has nothing to sort, and gives the
+// value it gives on the draws in any order.
 func BootstrapSpans(t SpanTable, stat func(SpanTable) (float64, bool), level float64, resamples int, seed uint64) (lo, hi float64, ok bool) {
-	return resampleUnits(t.Units, func(units []SpanUnit) (float64, bool) {
-		return stat(SpanTable{Coders: t.Coders, Units: units})
+	sample := make([]SpanUnit, len(t.Units))
+	order := make([]int, len(t.Units))
+	return bootstrap(len(t.Units), func(draw []int) (float64, bool) {
+		copy(order, draw)
+		slices.Sort(order)
+		for i, u := range order {
+			sample[i] = t.Units[u]
+		}
+		return stat(SpanTable{Coders: t.Coders, Units: sample})
 	}, level, resamples, seed)
 }
 

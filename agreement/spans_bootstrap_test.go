@@ -37,11 +37,58 @@ func TestBootstrapSpans(t *testing.T) {
 	if lo3, hi3, _ := BootstrapSpans(noisy, f1, 0.95, 200, 8); lo3 == lo && hi3 == hi {
 		t.Errorf("another seed gives the same interval [%v, %v]", lo, hi)
 	}
+	// A resample's units come in the table's order; in the order drawn,
+	// Spans sorts them itself, to the same interval.
+	drawn := func(units []SpanUnit) (float64, bool) { return f1(SpanTable{Coders: noisy.Coders, Units: units}) }
+	if lo4, hi4, _ := resampleUnits(noisy.Units, drawn, 0.95, 200, 7); lo4 != lo || hi4 != hi {
+		t.Errorf("in the order drawn [%v, %v], in the table's order [%v, %v]", lo4, hi4, lo, hi)
+	}
 	whole, _ := f1(noisy)
 	if !(lo <= whole && whole <= hi && lo < hi) {
 		t.Errorf("interval [%v, %v] does not hold F1 %v on the whole data", lo, hi, whole)
 	}
 	if lo, hi, ok := BootstrapSpans(same, f1, 0.95, 100, 1); !ok || lo != 1 || hi != 1 {
 		t.Errorf("agreeing annotators: [%v, %v] (%v), want [1, 1]", lo, hi, ok)
+	}
+}
+
+// TestBootstrapSpanF1 checks the short way to the headline's interval:
+// on tables of two to four annotators (named out of order), with units
+// some annotators did not complete, complete units without spans, spans
+// repeated, and labels, it gives the interval BootstrapSpans gives the
+// headline of Spans, bit for bit, and none where that has none.
+func TestBootstrapSpanF1(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, coders := range [][]string{{"b", "a"}, {"cm", "ak", "bt"}, {"d", "c", "b", "a"}, {"solo"}} {
+		tb := SpanTable{Coders: coders}
+		for u := range 80 {
+			unit := SpanUnit{ID: string(rune('A'+u/26)) + string(rune('a'+u%26)), Spans: make([][]Span, len(coders))}
+			for c := range coders {
+				switch r.IntN(6) {
+				case 0:
+					continue // not completed
+				case 1:
+					unit.Spans[c] = []Span{} // completed, no span
+					continue
+				}
+				for range 1 + r.IntN(3) {
+					s := Span{Start: r.IntN(4) * 10, Label: []string{"x", "y"}[r.IntN(2)]}
+					s.End = s.Start + 5 + r.IntN(2)
+					unit.Spans[c] = append(unit.Spans[c], s)
+				}
+			}
+			tb.Units = append(tb.Units, unit)
+		}
+		headline := func(st SpanTable) (float64, bool) {
+			v, ok := Spans(st, []string{"x", "y"}, "").Metrics[0].Value.(float64)
+			return v, ok
+		}
+		lo, hi, ok := BootstrapSpans(tb, headline, 0.9, 120, 11)
+		lo2, hi2, ok2 := BootstrapSpanF1(tb, 0.9, 120, 11)
+		if lo != lo2 || hi != hi2 || ok != ok2 {
+			t.Errorf("%v: [%v, %v] (%v), BootstrapSpans gives [%v, %v] (%v)", coders, lo2, hi2, ok2, lo, hi, ok)
+		}
+		t.Logf("%v: [%v, %v] (%v)", coders, lo2, hi2, ok2)
 	}
 }

@@ -269,11 +269,11 @@ func (a *Agreement) interval(q *QuestionAgreement, td tableData) {
 	var lo, hi float64
 	var ok bool
 	if td.kind == templates.TypeSpan {
-		lo, hi, ok = agreement.BootstrapSpans(td.spans, func(s agreement.SpanTable) (float64, bool) {
-			t := td
-			t.spans = s
-			return headline(t.result(t.table, a.options.Reference))
-		}, a.options.CI, resamples, a.options.Seed)
+		// The headline, span F1, has no direction: the reference does
+		// not change it.
+		lo, hi, ok = agreement.BootstrapSpanF1(td.spans, a.options.CI, resamples, a.options.Seed)
+	} else if r, stat, coded := td.headline(); coded {
+		lo, hi, ok = agreement.BootstrapRatings(r, stat, a.options.CI, resamples, a.options.Seed)
 	} else {
 		lo, hi, ok = agreement.Bootstrap(td.table, func(tb agreement.Table) (float64, bool) {
 			return headline(td.result(tb, a.options.Reference))
@@ -282,6 +282,37 @@ func (a *Agreement) interval(q *QuestionAgreement, td tableData) {
 	if ok {
 		q.Metrics[0].CI = []float64{lo, hi}
 	}
+}
+
+// headline is the table coded once, and the statistic of the headline
+// metric of its kind (the first metric result reports) on coded data:
+// all a bootstrap resample needs. Coding once and computing the headline
+// alone, rather than every metric of each resample's table, is what
+// keeps the interval of a big study quick; a resample of the coded
+// ratings is the same units as one of the table (agreement's
+// BootstrapRatings). false for kinds without one (spans).
+func (td tableData) headline() (agreement.Ratings, func(agreement.Ratings) (float64, bool), bool) {
+	var r agreement.Ratings
+	var stat func(agreement.Ratings) (float64, error)
+	alpha := func(d agreement.Difference) func(agreement.Ratings) (float64, error) {
+		return func(r agreement.Ratings) (float64, error) { return agreement.KrippendorffAlpha(r, d) }
+	}
+	switch td.kind {
+	case templates.TypeChoice, templates.TypeBool:
+		r, stat = agreement.ChoiceRatings(td.table, td.options), alpha(agreement.Nominal)
+	case templates.TypeScale:
+		r, stat = agreement.ScaleRatings(td.table, td.levels), alpha(agreement.Ordinal)
+	case templates.TypeMulti, templates.TypeEvidence:
+		r, stat = agreement.SetRatings(td.table), alpha(agreement.MASI)
+	case templates.TypeText:
+		r, stat = agreement.TextRatings(td.table), agreement.PercentAgreement
+	default:
+		return r, nil, false
+	}
+	return r, func(r agreement.Ratings) (float64, bool) {
+		v, err := stat(r)
+		return v, err == nil
+	}, true
 }
 
 // questionNames lists the questions agree can be asked about.

@@ -94,6 +94,14 @@ type Status struct {
 // annotators have completed a unit, it adds the agreement so far, from
 // the same records and the template their workbooks carry.
 func CountStatus(res *Result) *Status {
+	rep := CountProgress(res)
+	rep.Agreement = agreementSoFar(res)
+	return rep
+}
+
+// CountProgress is CountStatus without the agreement so far: the counts
+// alone, for a caller that computes the agreement its own way.
+func CountProgress(res *Result) *Status {
 	// Batches of several studies may share IDs: a batch is its study's.
 	files := map[batchKey]string{}
 	studies := map[string]bool{}
@@ -172,6 +180,5 @@ func CountStatus(res *Result) *Status {
 			}
 		}
 	}
-	rep.Agreement = agreementSoFar(res)
 	return rep
 }

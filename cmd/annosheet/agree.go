@@ -36,6 +36,9 @@ type agreeOptions struct {
 	Against string
 	study.AgreeOptions
 	Google googleOptions
+	// pulled, when set, is given what the pull of the sources other than
+	// .jsonl files read: its problems and workbooks, for the report.
+	pulled func(*study.Result)
 }
 
 // agreeRules are the rules agree keeps where other tools do not; --help
@@ -200,8 +203,11 @@ func sourceRecords(ctx context.Context, opt agreeOptions, stderr io.Writer) (*te
 			return nil, nil, nil, nil, err
 		}
 		printAgreeProblems(stderr, res.Problems)
+		if opt.pulled != nil {
+			opt.pulled(res)
+		}
 		if len(res.Conflicts) > 0 {
-			return nil, nil, nil, nil, fmt.Errorf("%s answered differently by copies of their batch (see above); keep only the current copy of each batch, then run agree again", plural(len(res.Conflicts), "unit"))
+			return nil, nil, nil, nil, fmt.Errorf("%s answered differently by copies of their batch (see above); keep only the current copy of each batch, then run the command again", plural(len(res.Conflicts), "unit"))
 		}
 		var man *study.Manifest
 		if len(src.Manifests) > 0 {

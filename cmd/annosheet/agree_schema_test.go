@@ -208,16 +208,7 @@ func TestAgreeSchema(t *testing.T) {
 			key := opaqueKey(t, study)
 			fillStudy(t, study, "legal-gaps", []string{"ak", "bt", "cm"}, func(w *goldtest.Workbook, who int, name string) error {
 				w.RealIDs(key)
-				var mine []goldtest.LegalRecord
-				for k, r := range recs {
-					if _, ok := w.Rows[r.ID]; !ok {
-						continue
-					}
-					if (k+who)%3 == 0 {
-						r.GoldLabels = []int{(k + who) % 4} // another annotator's reading
-					}
-					mine = append(mine, r)
-				}
+				mine := legalReadings(w, recs, who)
 				if err := goldtest.FillLegal(w, mine, name); err != nil {
 					return err
 				}
@@ -299,27 +290,7 @@ func TestAgreeSchema(t *testing.T) {
 			t.Parallel()
 			builtin("factgenie-meta-eval")
 			study := generateStudy(t, "factgenie-meta-eval", fgData, "ak,bt", 2)
-			ok := []string{"Error", "Not an error", "No span given", "Hallucination"}
-			expl := []string{"Correct", "Partially correct", "Incomplete", "Vague", "Incorrect"}
-			fillStudy(t, study, "factgenie-meta-eval", []string{"ak", "bt"}, func(w *goldtest.Workbook, who int, name string) error {
-				for i, u := range slices.Sorted(slices.Values(w.Units)) {
-					k := i
-					if who == 1 && i%5 == 0 {
-						k++ // bt judges every fifth span otherwise
-					}
-					if err := setCells(w, w.Rows[u][0], map[string]any{
-						"q:span_ok":          ok[k%len(ok)],
-						"q:explanation_ok":   expl[k%len(expl)],
-						"q:flags=Too strict": k%3 == 0,
-						"q:flags=Repeated":   k%7 == 0,
-						"q:comments":         []string{"", "unsure", "Unsure "}[k%3],
-						"annotator":          name,
-					}); err != nil {
-						return err
-					}
-				}
-				return nil
-			})
+			judgeFactgenie(t, study)
 			agreeValid(t, seen, study)
 		})
 		t.Run("skipped question", func(t *testing.T) {

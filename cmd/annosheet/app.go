@@ -144,6 +144,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			statusCommand(),
 			agreeCommand(),
 			adjudicateCommand(),
+			reportCommand(),
 			authCommand(),
 		},
 		Action: func(c *cli.Context) error {

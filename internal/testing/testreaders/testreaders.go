@@ -1,6 +1,7 @@
 // Package testreaders finds the independent readers that tests use to
 // check what annosheet writes: Python's openpyxl and LibreOffice for
-// workbooks, DuckDB for the CSV and Parquet tables.
+// workbooks, DuckDB for the CSV and Parquet tables, headless Chromium
+// for the HTML report.
 // A test that needs one skips, saying why, when it is missing — unless
 // ANNOSHEET_REQUIRE_READERS is set (as .ci/run does), in which case the
 // test fails, so that CI cannot pass without running them.

@@ -1,0 +1,219 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/annosheet/annosheet/input"
+	"github.com/annosheet/annosheet/internal/atomicfile"
+	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/report"
+	"github.com/annosheet/annosheet/study"
+	"github.com/annosheet/annosheet/templates"
+)
+
+type reportOptions struct {
+	// Sources, Template, Params, Against (--gold) and Google, as agree
+	// reads them.
+	agreeOptions
+	// Adjudication is an adjudication's folder, whose pull is the gold
+	// set (--adjudication).
+	Adjudication string
+}
+
+func reportCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "report",
+		Usage:     "one HTML page of a study: progress, answers, agreement, problems and gold",
+		ArgsUsage: "SOURCE...",
+		Description: "SOURCE is what pull reads (a study's manifest or folder, workbooks, spreadsheet\n" +
+			"links), or records that pull wrote (.jsonl), as for agree. The page has:\n" +
+			"   - Progress: units done, partial, empty, missing (and unreadable) per annotator and\n" +
+			"     batch, as status counts them;\n" +
+			"   - Answers: per question, how each annotator answers it (options, ratings, span types\n" +
+			"     and lengths);\n" +
+			"   - Agreement: each question's headline as agree reports it, with a 95% bootstrap\n" +
+			"     interval (seed 1; fewer resamples in big studies), a confusion matrix per pair of\n" +
+			"     annotators for choices and scales, and for spans the units where two annotators\n" +
+			"     differ most, their spans marked in the text (the study's inputs, found through its\n" +
+			"     manifest);\n" +
+			"   - Problems: every problem pull found, by kind and by workbook, with sheet and cell;\n" +
+			"   - Gold, with --gold or --adjudication: the gold values by how they were decided, and\n" +
+			"     each annotator's score against them, as agree --against gives it.\n" +
+			"The page is one file that opens offline: it loads no script, style sheet, font or\n" +
+			"image from anywhere, and prints to PDF.\n\n" +
+			"Example:\n" +
+			"   annosheet report study/ --out report.html\n" +
+			"   annosheet report study/ --adjudication study-adj/ --out report.html\n" +
+			"   annosheet report annotations.jsonl --gold gold.jsonl --out report.html --force",
+		Flags: append([]cli.Flag{
+			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "write the page to `FILE.html`"},
+			&cli.BoolFlag{Name: "force", Usage: "replace an existing --out file"},
+			&cli.StringFlag{Name: "gold", Usage: "the gold set in `GOLD.jsonl` (records of annotator \"gold\", as pull of an adjudication writes them)"},
+			&cli.StringFlag{Name: "adjudication", Usage: "the adjudication's folder `DIR` (see adjudicate), whose pull is the gold set"},
+			&cli.StringFlag{Name: "template", Aliases: []string{"t"}, Usage: "template `NAME|FILE` of the records, when it is not built in and no manifest names it"},
+			&cli.StringSliceFlag{Name: "param", Usage: "template parameter `NAME=VALUE`, as given to generate"},
+		}, googleFlags()...),
+		Action: func(c *cli.Context) error {
+			switch {
+			case c.NArg() == 0:
+				return usagef("report needs a SOURCE: a study's manifest or folder, workbooks, or pulled records (.jsonl)")
+			case c.String("out") == "":
+				return usagef("report needs --out FILE.html")
+			case c.String("gold") != "" && c.String("adjudication") != "":
+				return usagef("give --gold or --adjudication, not both")
+			}
+			params, err := parseParams(c.StringSlice("param"))
+			if err != nil {
+				return err
+			}
+			return runReport(c.Context, reportOptions{
+				agreeOptions: agreeOptions{
+					Sources: c.Args().Slice(), Out: c.String("out"), Force: c.Bool("force"),
+					Template: c.String("template"), Params: params, Against: c.String("gold"), Google: googleFrom(c),
+				},
+				Adjudication: c.String("adjudication"),
+			}, c.App.Writer, c.App.ErrWriter)
+		},
+	}
+}
+
+func runReport(ctx context.Context, opt reportOptions, stdout, stderr io.Writer) error {
+	rep, err := studyReport(ctx, opt, stderr)
+	if err != nil {
+		return err
+	}
+	size := 0
+	err = atomicfile.Write(opt.Out, opt.Force, 0o644, func(w io.Writer) error {
+		cw := &countingWriter{w: w}
+		err := report.Write(cw, rep)
+		size = cw.n
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	t := rep.Progress.Total
+	gold := ""
+	if rep.Gold != nil {
+		gold = ", and the gold set " + rep.Gold.Name
+	}
+	fmt.Fprintf(stdout, "wrote %s (%d KB): %d of %d units done by %s; %s compared; %s, %s%s\n",
+		opt.Out, (size+1023)/1024, t.Complete, t.Units, plural(len(rep.Annotators), "annotator"),
+		plural(len(rep.Agreement.Questions), "question"), plural(rep.Problems.Errors, "error"), plural(rep.Problems.Warnings, "warning"), gold)
+	return nil
+}
+
+// studyReport reads the sources as agree does, and the gold set, and
+// makes the report's data.
+func studyReport(ctx context.Context, opt reportOptions, stderr io.Writer) (*report.Report, error) {
+	var pulled *study.Result
+	ao := opt.agreeOptions
+	ao.pulled = func(r *study.Result) { pulled = r }
+	t, recs, man, gold, err := sourceRecords(ctx, ao, stderr)
+	if err != nil {
+		return nil, err
+	}
+	res := reportResult(pulled, recs)
+	if opt.Adjudication != "" {
+		g, err := study.PullGold(ctx, opt.Adjudication, backends(opt.Google, stderr), "")
+		if err != nil {
+			return nil, endpointUsage(err)
+		}
+		gold = &study.Gold{Name: opt.Adjudication, Records: g.Records}
+		res.Problems = append(res.Problems, g.Problems...)
+	}
+	rep, err := report.Build(t, res, report.Options{Sources: opt.Sources, Gold: gold})
+	if err != nil {
+		return nil, err
+	}
+	if rep.Gold != nil && rep.Gold.Unscored != "" {
+		fmt.Fprintf(stderr, "warning: %s; the report shows no score against it\n", rep.Gold.Unscored)
+	}
+	if want := rep.TextsWanted(); len(want) > 0 && man != nil {
+		texts, err := unitTexts(t, man, want)
+		if err != nil {
+			fmt.Fprintf(stderr, "warning: %s: the study's inputs cannot be read (%v): the span examples show no text\n", man.Path, err)
+		} else {
+			rep.AddTexts(texts)
+		}
+	}
+	return rep, nil
+}
+
+// reportResult is what the report counts: the pull of the sources, its
+// records replaced by every record read (with their real IDs, copies
+// kept once), and the problems that the records of .jsonl files carry.
+func reportResult(pulled *study.Result, recs []*mapping.Annotation) *study.Result {
+	res := &study.Result{}
+	if pulled != nil {
+		*res = *pulled
+	}
+	fromPull := map[*mapping.Annotation]bool{}
+	for _, r := range res.Records {
+		fromPull[r] = true
+	}
+	var files []*mapping.Annotation
+	batches := map[string]bool{}
+	for _, r := range recs {
+		if fromPull[r] {
+			continue
+		}
+		files = append(files, r)
+		if !batches[r.Batch] && mapping.InHand(r.Status) {
+			batches[r.Batch] = true
+			res.Workbooks = append(res.Workbooks, study.Workbook{File: r.Source.File, Batch: r.Batch})
+		}
+	}
+	res.Records = recs
+	res.Problems = append(slices.Clone(res.Problems), report.RecordProblems(files)...)
+	return res
+}
+
+// unitTexts reads the texts the report's span examples show from the
+// study's inputs (through its manifest): only the units and fields
+// wanted are kept.
+func unitTexts(t *templates.Template, man *study.Manifest, want map[string][]string) (func(unit, field string) (string, bool), error) {
+	inputs, err := man.InputPaths()
+	if err != nil {
+		return nil, err
+	}
+	src, err := input.Open(t.Input.Format, inputs)
+	if err != nil {
+		return nil, err
+	}
+	texts := map[[2]string]string{}
+	err = mapping.Items(t, src, man.Keys, func(it *mapping.SourceItem) error {
+		for unit, fields := range it.Fields {
+			for _, f := range want[unit] {
+				if s, ok := fields[f]; ok {
+					texts[[2]string{unit, f}] = s
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return func(unit, field string) (string, bool) {
+		s, ok := texts[[2]string{unit, field}]
+		return s, ok
+	}, nil
+}
+
+// countingWriter counts the bytes written through it.
+type countingWriter struct {
+	w io.Writer
+	n int
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += n
+	return n, err
+}
