@@ -2,7 +2,7 @@ package adjudicate
 
 import (
 	"fmt"
-	"strings"
+	"github.com/annosheet/annosheet/internal/testing/backendtest"
 	"testing"
 
 	"github.com/annosheet/annosheet/backend"
@@ -103,34 +103,11 @@ type memGrid struct {
 // ticks as TRUE or FALSE.
 func render(t *testing.T, p *backend.Plan) *memGrid {
 	t.Helper()
-	m := &memGrid{sheets: map[string][][]backend.ReadCell{}}
-	for _, s := range p.Sheets {
-		m.order = append(m.order, s.Name)
-		var rows [][]backend.ReadCell
-		err := s.Rows(func(r backend.Row) error {
-			cells := make([]backend.ReadCell, len(r.Cells))
-			for i, c := range r.Cells {
-				switch v := c.Value.(type) {
-				case nil:
-				case string:
-					cells[i] = backend.ReadCell{Value: v}
-				case bool:
-					cells[i] = backend.ReadCell{Value: strings.ToUpper(fmt.Sprint(v)), Type: backend.CellBool}
-				case int, int64, float64:
-					cells[i] = backend.ReadCell{Value: fmt.Sprint(v), Type: backend.CellNumber}
-				default:
-					t.Fatalf("sheet %s: a cell of type %T", s.Name, v)
-				}
-			}
-			rows = append(rows, cells)
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		m.sheets[s.Name] = rows
+	order, sheets, err := backendtest.PlanCells(p)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return m
+	return &memGrid{order: order, sheets: sheets}
 }
 
 func (m *memGrid) grid() *backend.Grid {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/annosheet/annosheet/internal/testing/backendtest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -84,29 +85,11 @@ func (s *adjStore) Write(_ context.Context, p *backend.Plan, at backend.Location
 			return at, err
 		}
 	}
-	b := &cellBook{sheets: map[string][][]backend.ReadCell{}}
-	for _, sh := range p.Sheets {
-		b.order = append(b.order, sh.Name)
-		err := sh.Rows(func(r backend.Row) error {
-			cells := make([]backend.ReadCell, len(r.Cells))
-			for i, c := range r.Cells {
-				switch v := c.Value.(type) {
-				case nil:
-				case string:
-					cells[i] = backend.ReadCell{Value: v}
-				case bool:
-					cells[i] = backend.ReadCell{Value: strings.ToUpper(fmt.Sprint(v)), Type: backend.CellBool}
-				default:
-					cells[i] = backend.ReadCell{Value: fmt.Sprint(v), Type: backend.CellNumber}
-				}
-			}
-			b.sheets[sh.Name] = append(b.sheets[sh.Name], cells)
-			return nil
-		})
-		if err != nil {
-			return at, err
-		}
+	order, sheets, err := backendtest.PlanCells(p)
+	if err != nil {
+		return at, err
 	}
+	b := &cellBook{order: order, sheets: sheets}
 	s.books[key(at)] = b
 	return at, nil
 }

@@ -15,7 +15,6 @@ import (
 	"github.com/annosheet/annosheet/internal/testing/goldtest"
 	"github.com/annosheet/annosheet/internal/testing/testreaders"
 	"github.com/annosheet/annosheet/mapping"
-	"github.com/annosheet/annosheet/templates"
 )
 
 // adjAnnotators are the annotators of the studies adjudicated here.
@@ -677,23 +676,7 @@ func checkGold(t *testing.T, got, want map[string]mapping.Annotation) {
 func qaStudy(t *testing.T, annotators []string, change func(who string, recs []goldtest.QARecord)) (string, []goldtest.QARecord) {
 	t.Helper()
 	study := generateStudy(t, "qa-span-errors", qaData, strings.Join(annotators, ","), 3)
-	recs, err := goldtest.ReadQA(qaData)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tp, err := templates.Builtin("qa-span-errors")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fillStudy(t, study, "qa-span-errors", annotators, func(w *goldtest.Workbook, _ int, name string) error {
-		mine := slices.Clone(recs)
-		for k := range mine {
-			mine[k].Feedback.Errors = slices.Clone(mine[k].Feedback.Errors)
-			mine[k].Feedback.MissingInfo = slices.Clone(mine[k].Feedback.MissingInfo)
-		}
-		change(name, mine)
-		return goldtest.FillQA(w, tp, mine, name)
-	})
+	recs := fillQAWith(t, study, annotators, func(_ int, name string, mine []goldtest.QARecord) { change(name, mine) })
 	return study, recs
 }
 

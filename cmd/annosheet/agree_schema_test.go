@@ -146,6 +146,19 @@ func fillStudy(t *testing.T, study, template string, annotators []string, fill f
 // its errors too).
 func fillQA(t *testing.T, study string, annotators []string, vary func(who, k int, r *goldtest.QARecord)) {
 	t.Helper()
+	fillQAWith(t, study, annotators, func(who int, _ string, recs []goldtest.QARecord) {
+		for k := range recs {
+			vary(who, k, &recs[k])
+		}
+	})
+}
+
+// fillQAWith fills a qa-span-errors study from the sample's gold
+// feedback, each annotator's copy of the records (their errors and missing
+// information copied too) as change makes it; it returns the records as
+// the data has them.
+func fillQAWith(t *testing.T, study string, annotators []string, change func(who int, name string, recs []goldtest.QARecord)) []goldtest.QARecord {
+	t.Helper()
 	recs, err := goldtest.ReadQA(qaData)
 	if err != nil {
 		t.Fatal(err)
@@ -158,10 +171,12 @@ func fillQA(t *testing.T, study string, annotators []string, vary func(who, k in
 		mine := slices.Clone(recs)
 		for k := range mine {
 			mine[k].Feedback.Errors = slices.Clone(mine[k].Feedback.Errors)
-			vary(who, k, &mine[k])
+			mine[k].Feedback.MissingInfo = slices.Clone(mine[k].Feedback.MissingInfo)
 		}
+		change(who, name, mine)
 		return goldtest.FillQA(w, tp, mine, name)
 	})
+	return recs
 }
 
 // setCells writes a row's cells by column key.

@@ -188,29 +188,6 @@ func exportTable(t *testing.T, out string, args ...string) []byte {
 	return b
 }
 
-// golden compares got with the golden file testdata/tables/NAME, or
-// rewrites it with -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", "tables", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to make it)", err)
-	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("%s differs from the golden file (-want +got):\n%s", path, diff)
-	}
-}
-
 // readCSV reads a table written as CSV: its header and rows.
 func readCSV(t *testing.T, b []byte) ([]string, [][]string) {
 	t.Helper()
@@ -240,7 +217,7 @@ func TestExportTables(t *testing.T) {
 			for _, shape := range []string{"long", "wide"} {
 				csvPath := filepath.Join(dir, shape+".csv")
 				got := exportTable(t, csvPath, s.dir, "--table", shape, "--gold", s.gold)
-				golden(t, name+"-"+shape+".csv", got)
+				golden(t, "tables", name+"-"+shape+".csv", got)
 				// From the pulled records, through the manifest: the
 				// same table.
 				fromRecords := exportTable(t, filepath.Join(dir, shape+"-records.csv"), s.records, "--manifest", filepath.Join(s.dir, "manifest.json"), "--table", shape, "--gold", s.gold)

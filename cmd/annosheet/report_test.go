@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -19,19 +18,6 @@ import (
 	"github.com/annosheet/annosheet/report"
 	"github.com/annosheet/annosheet/templates"
 )
-
-// The golden files are rewritten with -update, a flag other tests of the
-// package may declare too.
-func init() {
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite the golden files")
-	}
-}
-
-func updating() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
 
 // generateSeeded generates a study with a fixed seed (the same
 // assignment every run) and returns its folder.
@@ -225,29 +211,6 @@ func reportJSON(t *testing.T, rep *report.Report, dirs map[string]string) []byte
 	return []byte(s)
 }
 
-// checkGolden compares got with the golden file, or rewrites it with
-// -update.
-func checkGolden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", "report", name)
-	if updating() {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -run TestReportGolden -update to make it)", err)
-	}
-	if d := cmp.Diff(string(want), string(got)); d != "" {
-		t.Errorf("%s differs (-want +got; go test -update rewrites it):\n%s", path, d)
-	}
-}
-
 // artifacts is where a test keeps what a person should look at: under
 // $ANNOSHEET_ARTIFACTS/sub when set, else a temporary folder.
 func artifacts(t *testing.T, sub string) string {
@@ -367,7 +330,7 @@ func TestReportGolden(t *testing.T) {
 				c.gold(t, study, &opt)
 			}
 			rep := reportOf(t, opt)
-			checkGolden(t, c.name+".json", reportJSON(t, rep, map[string]string{filepath.Dir(study): "TMP"}))
+			golden(t, "report", c.name+".json", reportJSON(t, rep, map[string]string{filepath.Dir(study): "TMP"}))
 
 			dir := artifacts(t, "report")
 			page := filepath.Join(dir, c.name+".html")
@@ -607,7 +570,7 @@ func TestReportREADME(t *testing.T) {
 		t.Fatal(err)
 	}
 	const docs = "../../docs/report.png"
-	if updating() {
+	if *update {
 		openReport(t, page, dir, "readme")
 		shot, err := os.ReadFile(filepath.Join(dir, "readme.png"))
 		if err != nil {
