@@ -54,6 +54,43 @@ type Sheet struct {
 	Width int
 	// Rows produces rows 1..RowCount in order.
 	Rows func(emit func(Row) error) error
+	// Facts, when set, says what Rows will produce before it runs: a
+	// backend that needs to know (XLSX registers every style before it
+	// writes rows straight into the file) then reads the rows once. When
+	// nil, such a backend reads Rows twice, so a sheet whose rows are
+	// costly to produce declares them.
+	Facts *RowFacts
+}
+
+// RowFacts are facts about a sheet's rows known before they are produced.
+type RowFacts struct {
+	// Styles lists every style of a cell of the rows, each once, in the
+	// order of first use.
+	Styles []Style
+	// Formulas is set when some cell holds a formula.
+	Formulas bool
+
+	seen map[Style]bool
+}
+
+// Note adds what row r shows to f: the rows noted in order give their
+// facts.
+func (f *RowFacts) Note(r Row) {
+	if f.seen == nil {
+		f.seen = make(map[Style]bool, len(f.Styles))
+		for _, s := range f.Styles {
+			f.seen[s] = true
+		}
+	}
+	for _, c := range r.Cells {
+		if !f.seen[c.Style] {
+			f.seen[c.Style] = true
+			f.Styles = append(f.Styles, c.Style)
+		}
+		if _, ok := c.Value.(Formula); ok {
+			f.Formulas = true
+		}
+	}
 }
 
 // ColCount is how many columns the sheet needs: its columns, or its widest

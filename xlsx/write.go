@@ -21,15 +21,17 @@ type WriteOptions struct {
 	Compression Compression
 }
 
-// Write renders a plan as an XLSX workbook to w. Sheets are streamed one at
-// a time, so memory stays bounded however many rows the plan has.
+// Write renders a plan as an XLSX workbook to w. excelize lays out the
+// workbook's structure; each sheet's rows are rendered straight into its
+// zip entry as the file is written (see zipSink), and the parts are
+// deflated on all cores, so memory stays bounded however many rows the
+// plan has and the file is never held whole.
 func Write(p *backend.Plan, w io.Writer, opt WriteOptions) error {
 	f := excelize.NewFile()
 	defer f.Close()
-	if z := opt.Compression.zipWriter(); z != nil {
-		f.SetZipWriter(z)
-	}
-	wr := &writer{f: f, styles: map[backend.Style]int{}, fills: map[string]int{}}
+	sink := newZipSink(w, opt.Compression)
+	f.SetZipWriter(func(io.Writer) excelize.ZipWriter { return sink })
+	wr := &writer{f: f, sink: sink, styles: map[backend.Style]int{}, fills: map[string]int{}}
 	for i, sh := range p.Sheets {
 		if i == 0 {
 			if err := f.SetSheetName("Sheet1", sh.Name); err != nil {
@@ -49,8 +51,12 @@ func Write(p *backend.Plan, w io.Writer, opt WriteOptions) error {
 			}
 		}
 	}
+	parts := map[string]string{}
+	for id, name := range f.GetSheetMap() {
+		parts[name] = fmt.Sprintf("xl/worksheets/sheet%d.xml", id)
+	}
 	for _, sh := range p.Sheets {
-		if err := wr.sheet(sh); err != nil {
+		if err := wr.sheet(sh, parts[sh.Name]); err != nil {
 			return fmt.Errorf("sheet %s: %w", sh.Name, err)
 		}
 	}
@@ -65,11 +71,13 @@ func Write(p *backend.Plan, w io.Writer, opt WriteOptions) error {
 	if err := f.SetDocProps(props); err != nil {
 		return err
 	}
-	return f.Write(w)
+	// The sink writes to w; excelize's own buffer stays empty.
+	return f.Write(io.Discard)
 }
 
 type writer struct {
 	f      *excelize.File
+	sink   *zipSink
 	styles map[backend.Style]int
 	fills  map[string]int // conditional formats' fills, by colour
 	// formulas: some cell is a formula.
@@ -99,7 +107,7 @@ func (wr *writer) style(s backend.Style) (int, error) {
 	return id, nil
 }
 
-func (wr *writer) sheet(sh *backend.Sheet) error {
+func (wr *writer) sheet(sh *backend.Sheet, part string) error {
 	f := wr.f
 	last := backend.CellName(sh.ColCount()-1, max(1, sh.RowCount))
 	// The dimension must be declared before streaming, or readers that
@@ -152,40 +160,14 @@ func (wr *writer) sheet(sh *backend.Sheet) error {
 			return err
 		}
 	}
-	n := 0
-	err = sh.Rows(func(r backend.Row) error {
-		n++
-		if n > sh.RowCount {
-			return fmt.Errorf("plan has more rows than its count %d", sh.RowCount)
-		}
-		vals := make([]any, len(r.Cells))
-		for i, c := range r.Cells {
-			id, err := wr.style(c.Style)
-			if err != nil {
-				return err
-			}
-			if f, ok := c.Value.(backend.Formula); ok {
-				vals[i] = excelize.Cell{StyleID: id, Formula: f.Text}
-				wr.formulas = true
-				continue
-			}
-			vals[i] = excelize.Cell{StyleID: id, Value: c.Value}
-		}
-		var opts []excelize.RowOpts
-		if r.Height > 0 {
-			opts = append(opts, excelize.RowOpts{Height: r.Height})
-		}
-		if err := sw.SetRow(backend.CellName(0, n), vals, opts...); err != nil {
-			return err
-		}
-		return wr.links(sh.Name, n, r.Cells)
-	})
-	if err != nil {
+	colStyle := make([]int, len(sh.Columns))
+	for i, c := range sh.Columns {
+		colStyle[i] = wr.styles[c.Style]
+	}
+	if err := wr.rowStyles(sh); err != nil {
 		return err
 	}
-	if n != sh.RowCount {
-		return fmt.Errorf("plan produced %d rows, not the %d it declared", n, sh.RowCount)
-	}
+	wr.sink.add(part, sh, &rowsWriter{colStyle: colStyle, styles: wr.styles, merges: sh.Merges})
 	for _, m := range sh.Merges {
 		if err := sw.MergeCell(backend.CellName(m.FirstCol, m.FirstRow), backend.CellName(m.LastCol, m.LastRow)); err != nil {
 			return err
@@ -226,6 +208,26 @@ func (wr *writer) sheet(sh *backend.Sheet) error {
 		}
 	}
 	return sw.Flush()
+}
+
+// rowStyles registers the styles of the sheet's rows before the file is
+// written, in the order of first use: from the facts the sheet declares,
+// or else by producing its rows once more.
+func (wr *writer) rowStyles(sh *backend.Sheet) error {
+	facts := sh.Facts
+	if facts == nil {
+		facts = &backend.RowFacts{}
+		if err := sh.Rows(func(r backend.Row) error { facts.Note(r); return nil }); err != nil {
+			return err
+		}
+	}
+	for _, s := range facts.Styles {
+		if _, err := wr.style(s); err != nil {
+			return err
+		}
+	}
+	wr.formulas = wr.formulas || facts.Formulas
+	return nil
 }
 
 func activePane(rows, cols int) string {
