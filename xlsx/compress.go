@@ -20,7 +20,7 @@ type Compression int
 
 // Compression choices.
 const (
-	// CompressDefault is deflate's default level.
+	// CompressDefault is deflate level 6, the standard library's default.
 	CompressDefault Compression = iota
 	// CompressFast is deflate level 1: larger files, a little sooner.
 	CompressFast
@@ -30,7 +30,10 @@ func (c Compression) level() int {
 	if c == CompressFast {
 		return flate.BestSpeed
 	}
-	return flate.DefaultCompression
+	// klauspost's level 6: files about 3% larger than the standard
+	// library's level 6, made about six times faster (its own default,
+	// level 5, is 5% larger).
+	return 6
 }
 
 // compressor makes the zip container's deflate writers.
