@@ -32,15 +32,10 @@ var checkNote = "Filled in by the sheet as you work: what the row still misses o
 	"Cells concerned turn " + colourName(fillCheckError) + " (an error) or " + colourName(fillCheckWarning) + " (missing, or worth a second look). " +
 	"It is a help only: every answer is checked again when the sheets are collected."
 
-// liveChecks gives the Annotate sheet its Check column and conditional
-// formats.
+// liveChecks gives the Annotate sheet its Check column's style and note
+// and the conditional formats; annotateRows writes the column's cells.
 func (b *builder) liveChecks(sh *backend.Sheet) {
-	col := -1
-	for i, c := range b.cols {
-		if c.Role == templates.RoleCheck {
-			col = i
-		}
-	}
+	col := b.checkColumn()
 	if col < 0 {
 		return
 	}
@@ -50,10 +45,17 @@ func (b *builder) liveChecks(sh *backend.Sheet) {
 		return
 	}
 	sh.ConditionalFormats = b.conditionalFormats()
-	rows := sh.Rows
-	sh.Rows = func(emit func(backend.Row) error) error {
-		return rows(b.withCheckCells(col, emit))
+}
+
+// checkColumn is the 0-based column of the Check cells, or -1.
+func (b *builder) checkColumn() int {
+	col := -1
+	for i, c := range b.cols {
+		if c.Role == templates.RoleCheck {
+			col = i
+		}
 	}
+	return col
 }
 
 // at is the 0-based column of each key.

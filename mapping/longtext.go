@@ -414,10 +414,10 @@ func readLabel(row, part, total int, tail bool) string {
 		backend.SheetRead, row, which, thousands(part), thousands(total))
 }
 
-// longState follows one pass over the Annotate sheet's rows (the first
-// pass, the Annotate sheet's, the Read sheet's), which meet the cut texts
-// in the same order: where the current item's rows start, and where the
-// next cut text goes on the Read sheet.
+// longState follows the first pass over the Annotate sheet's rows, which
+// meets the cut texts in the order the sheets show them: where the
+// current item's rows start, and where the next cut text goes on the Read
+// sheet.
 type longState struct {
 	item  *item
 	rows  int // Annotate rows before the current item's, header excluded
@@ -426,21 +426,25 @@ type longState struct {
 	// rowLink is the Read row of the first linked text of the row being
 	// made, which its ID cell links to; 0 for none.
 	rowLink int
-	// keep gathers the cut texts of the current item, for the Read
-	// sheet's pass.
-	keep  bool
+	// texts gathers the cut texts of the current item, for the Read
+	// sheet (see rowSpool).
 	texts []readText
 }
 
 // readText is a cut text as the Read sheet shows it.
 type readText struct {
-	title string
-	sheet string // the sheet of its cell
-	at    int    // its header's row on the Read sheet
-	row   int    // its cell on the Annotate sheet
-	col   int
-	parts []string
-	link  bool
+	// title is its header; for an annotation workbook, made when the
+	// Read sheet is written from the ID of its item (or, of a row per
+	// element, its unit), its column and total.
+	title      string
+	item, unit string
+	total      int
+	sheet      string // the sheet of its cell
+	at         int    // its header's row on the Read sheet
+	row        int    // its cell on the Annotate sheet
+	col        int
+	parts      []string
+	link       bool
 }
 
 // annotateRow is the Annotate row of row k of an item. Every item's rows
@@ -485,16 +489,11 @@ func (b *builder) contextCell(it *item, cx *templates.Context, col, k int, text 
 	}
 	link := b.long.links < linkCap
 	b.long.links++
-	if b.long.keep {
-		id := b.shownItem(it.id)
-		if b.t.Rows.Per == templates.PerElement {
-			id = b.shownUnit(it.units[k])
-		}
-		b.long.texts = append(b.long.texts, readText{
-			title: readTitle(id, b.cols[col].Header, total, len(parts)),
-			sheet: backend.SheetAnnotate, at: at, row: row, col: col, parts: parts, link: link,
-		})
+	t := readText{item: it.id, total: total, sheet: backend.SheetAnnotate, at: at, row: row, col: col, parts: parts, link: link}
+	if b.t.Rows.Per == templates.PerElement {
+		t.unit = it.units[k]
 	}
+	b.long.texts = append(b.long.texts, t)
 	if !link {
 		return sh.text, nil
 	}
@@ -585,11 +584,17 @@ const readIntroOther = "The full text of every context that its cell shows only 
 	"Each text starts at a grey row that names it; the link beside it goes back to its cell " +
 	"(to the row it was written in: if the sheet was sorted since, find the ID there)."
 
-// linkID links the ID cell of a row to the first of its texts on the Read
-// sheet, if any: a link every backend shows.
-func (b *builder) linkID(row backend.Row) {
+// takeRowLink is the Read row of the first linked text of the row just
+// made, which its ID cell links to, or 0; and starts the next row.
+func (b *builder) takeRowLink() int {
 	at := b.long.rowLink
 	b.long.rowLink = 0
+	return at
+}
+
+// linkID links the ID cell of a row to the first of its texts on the Read
+// sheet, at row at (0 for none): a link every backend shows.
+func (b *builder) linkID(row backend.Row, at int) {
 	if at == 0 {
 		return
 	}
@@ -641,37 +646,27 @@ const readIntro = "The full text of every context that its cell on the Annotate 
 	"(to the row it was written in: if the Annotate sheet was sorted since, find the ID there)."
 
 // readSheet is the Read sheet, or nil when every context fits its cell.
-// Its rows are made by a pass of their own over the input, in the
-// Annotate sheet's order.
+// Its texts are those the first pass kept (see rowSpool).
 func (b *builder) readSheet() *backend.Sheet {
 	if b.long.read == 0 {
 		return nil
 	}
 	return readSheetOf(1+b.long.read, readIntro, func(emit func(backend.Row) error) error {
-		b.long = longState{keep: true}
-		defer func() { b.long = longState{} }()
-		b.resetBands()
-		discard := func(backend.Row) error { return nil }
-		return b.src.Each(func(rec *Record) error {
-			it, ps := b.expand(rec)
-			if len(ps) > 0 {
-				return fmt.Errorf("input changed while generating: %w", ps)
-			}
-			if it == nil || !b.picked(it) {
-				return nil
-			}
-			if err := b.itemRows(it, discard); err != nil {
-				return err
-			}
-			for _, t := range b.long.texts {
-				if err := emitRead(t, emit); err != nil {
-					return err
-				}
-			}
-			b.long.texts = b.long.texts[:0]
-			return nil
+		return b.spool.eachText(func(t *readText) error {
+			b.titleRead(t)
+			return emitRead(*t, emit)
 		})
 	})
+}
+
+// titleRead makes the header of a cut text of the Annotate sheet, with
+// the ID the workbook shows.
+func (b *builder) titleRead(t *readText) {
+	id := b.shownItem(t.item)
+	if b.t.Rows.Per == templates.PerElement {
+		id = b.shownUnit(t.unit)
+	}
+	t.title = readTitle(id, b.cols[t.col].Header, t.total, len(t.parts))
 }
 
 // readSheetOf is a Read sheet of rows rows: intro, then what body emits.
