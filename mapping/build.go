@@ -188,6 +188,7 @@ type builder struct {
 	warnSeen map[string]bool
 	long     longState // where cut context goes on the Read sheet
 	spool    *rowSpool // the rows and cut texts the first pass renders
+	known    []int     // itemRows' lines of each cell of a row, -1 where not counted yet
 	// opaqueItem and opaqueUnit map real IDs to the opaque IDs shown,
 	// when the template shows opaque IDs (see assignOpaqueIDs).
 	opaqueItem, opaqueUnit map[string]string

@@ -9,9 +9,9 @@ import (
 
 // Rerendered is a Build's Result and its Annotate and Read sheets' rows
 // made as they were before the first pass kept them: the input read
-// again, every record expanded and its rows rendered anew, complete (the
-// Read sheet's in a pass of its own). Read is nil when the workbook has
-// no Read sheet.
+// again, every record expanded and its rows rendered anew, complete, the
+// lines of every cell counted again for the heights (the Read sheet's in
+// a pass of its own). Read is nil when the workbook has no Read sheet.
 type Rerendered struct {
 	*Result
 	Annotate, Read func(emit func(backend.Row) error) error
@@ -52,7 +52,17 @@ func (b *builder) eachRendered(fn func(*rendered) error) error {
 		if it == nil || !b.picked(it) {
 			return nil
 		}
-		return fn(b.itemRows(it, false))
+		r := b.itemRows(it, false)
+		// The heights counted anew, every cell's text again.
+		n := len(r.rows)
+		merged := b.t.Rows.Per == templates.PerBlock && n > 1
+		if merged {
+			r.block = b.blockLines(r.rows[0].Cells, n, nil)
+		}
+		for k, row := range r.rows {
+			r.lines[k] = b.lines(row.Cells, !merged, nil)
+		}
+		return fn(r)
 	})
 }
 

@@ -106,11 +106,19 @@ func textWidth(s string) int {
 
 // countLines estimates the lines s takes in a column w characters wide,
 // as wrappedLines does, but stops counting once past limit: it reads only
-// as much of a long text as the limit needs.
+// as much of a long text as the limit needs. It runs over every context
+// cell of every row, so runs of ASCII letters are measured a byte at a
+// time, without decoding.
 func countLines(s string, w float64, limit int) int {
 	per := perLine(w)
+	wide := per * (limit + 1) // a word wider than all the lines
 	n, lines, used, wl := 0, 1, 0, -1
-	place := func() {
+	// place puts the word just read on its line, or reports with done
+	// that it is wider than all the lines.
+	place := func() (done bool) {
+		if wl > wide {
+			return true
+		}
 		switch {
 		case used == 0:
 		case used+1+wl <= per:
@@ -119,31 +127,48 @@ func countLines(s string, w float64, limit int) int {
 			lines++
 			used = 0
 		}
-		for wl > per { // a word longer than the line is broken
-			lines++
-			wl -= per
+		if wl > per { // a word longer than the line is broken
+			lines += (wl - 1) / per
+			wl -= (wl - 1) / per * per
 		}
 		used += wl
 		wl = -1
+		return false
 	}
-	for _, r := range s {
+	for i := 0; i < len(s); {
+		c := s[i]
 		switch {
-		case r == '\n':
-			if wl >= 0 {
-				place()
+		case asciiWord[c]:
+			j := i + 1
+			for j < len(s) && asciiWord[s[j]] {
+				j++
+			}
+			wl = max(wl, 0) + j - i
+			i = j
+			continue // a word's letters change no line
+		case c == '\n':
+			i++
+			if wl >= 0 && place() {
+				return limit + 1
 			}
 			n += lines
 			if n > limit {
 				return n
 			}
 			lines, used = 1, 0
-		case isSpace(r):
-			if wl >= 0 {
-				place()
+		case c < utf8.RuneSelf: // other ASCII white space
+			i++
+			if wl >= 0 && place() {
+				return limit + 1
 			}
 		default:
-			wl = max(wl, 0) + runeWidth(r)
-			if wl > per*(limit+1) { // wider than all the lines
+			r, size := utf8.DecodeRuneInString(s[i:])
+			i += size
+			if !unicode.IsSpace(r) {
+				wl = max(wl, 0) + runeWidth(r)
+				continue
+			}
+			if wl >= 0 && place() {
 				return limit + 1
 			}
 		}
@@ -151,11 +176,20 @@ func countLines(s string, w float64, limit int) int {
 			return n + lines
 		}
 	}
-	if wl >= 0 {
-		place()
+	if wl >= 0 && place() {
+		return limit + 1
 	}
 	return n + lines
 }
+
+// asciiWord marks the ASCII characters that are not white space: the
+// letters of words.
+var asciiWord = func() (t [256]bool) {
+	for c := 0; c < utf8.RuneSelf; c++ {
+		t[c] = !isSpace(rune(c))
+	}
+	return t
+}()
 
 // prefixFit is the length in bytes of the longest prefix of s that takes
 // at most lines lines of a column w wide and ends before a word (or at
@@ -275,6 +309,9 @@ type shown struct {
 	text string // the part, "…" at the cut, and the line that says where to read it all
 	from int    // where that line starts, in bytes
 	part int    // characters of the text shown
+	// lines is countLines of text, with the lines fitText was given as
+	// its limit: what the row's height needs for it.
+	lines int
 }
 
 // fitText fits s into lines lines of a column w wide and at most limit
@@ -283,8 +320,10 @@ type shown struct {
 // where it is cut, and a last line made by label from the characters
 // shown.
 func fitText(s string, w float64, lines, limit int, tail bool, label func(part int) string) (shown, bool) {
-	if (len(s) <= limit || utf16Len(s) <= limit) && countLines(s, w, lines) <= lines {
-		return shown{text: s}, false
+	if len(s) <= limit || utf16Len(s) <= limit {
+		if n := countLines(s, w, lines); n <= lines {
+			return shown{text: s, lines: n}, false
+		}
 	}
 	total := utf8.RuneCountInString(s)
 	// The line is made again with the count shown, which has no more
@@ -311,7 +350,7 @@ func fitText(s string, w float64, lines, limit int, tail bool, label func(part i
 		}
 		n := utf8.RuneCountInString(part)
 		out := shown{text: text + label(n), from: len(text), part: n}
-		if room < 1 || countLines(out.text, w, lines) <= lines {
+		if out.lines = countLines(out.text, w, lines); room < 1 || out.lines <= lines {
 			return out, true
 		}
 	}
@@ -463,8 +502,9 @@ func (b *builder) annotateRow(it *item, k int) int {
 // contextCell is the value of the context cell in column col on row k of
 // an item: the text whole, or, over the cell's budget, the part the
 // column's show asks for and a link to the Read sheet, which gets the
-// whole text.
-func (b *builder) contextCell(it *item, cx *templates.Context, col, k int, text string) (any, *backend.Link) {
+// whole text; and the lines it takes, as blockLines counts them for a
+// block's, and lines for a row's own.
+func (b *builder) contextCell(it *item, cx *templates.Context, col, k int, text string) (any, *backend.Link, int) {
 	full := b.cleanContext(it, cx.Path, text)
 	row := b.annotateRow(it, k)
 	rows := 1
@@ -476,7 +516,7 @@ func (b *builder) contextCell(it *item, cx *templates.Context, col, k int, text 
 	total := utf8.RuneCountInString(full)
 	sh, parts, cut := fitForRead(full, b.cols[col].Width, rows*maxLines, b.opt.CellLimit, tail, at)
 	if !cut {
-		return sh.text, nil
+		return sh.text, nil, sh.lines
 	}
 	b.long.read += 1 + len(parts)
 	if n := utf16Len(full); n > b.opt.CellLimit {
@@ -495,12 +535,12 @@ func (b *builder) contextCell(it *item, cx *templates.Context, col, k int, text 
 	}
 	b.long.texts = append(b.long.texts, t)
 	if !link {
-		return sh.text, nil
+		return sh.text, nil, sh.lines
 	}
 	if b.long.rowLink == 0 {
 		b.long.rowLink = at
 	}
-	return sh.text, &backend.Link{Sheet: backend.SheetRead, Row: at, Col: 0, From: sh.from}
+	return sh.text, &backend.Link{Sheet: backend.SheetRead, Row: at, Col: 0, From: sh.from}, sh.lines
 }
 
 // fitForRead fits a text into lines lines of a column w wide and at most
@@ -619,12 +659,17 @@ func (b *builder) cleanContext(it *item, field, s string) string {
 
 // blockLines is how many lines the first row of a block needs, its
 // context merged over n rows: as lines does, counting up to the n rows'
-// worth that the context's budget allows.
-func (b *builder) blockLines(cells []backend.Cell, n int) int {
+// worth that the context's budget allows. known, when not nil, holds the
+// count of each cell already counted so, and -1 for the others.
+func (b *builder) blockLines(cells []backend.Cell, n int, known []int) int {
 	lines := 1
 	for i, c := range cells {
 		s, ok := c.Value.(string)
 		if !ok || !c.Style.Wrap || s == "" {
+			continue
+		}
+		if known != nil && known[i] >= 0 {
+			lines = max(lines, known[i])
 			continue
 		}
 		lines = max(lines, countLines(s, b.cols[i].Width, n*maxLines))

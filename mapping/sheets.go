@@ -144,7 +144,7 @@ func (b *builder) headerRow() backend.Row {
 	for i, c := range b.cols {
 		r.Cells[i] = backend.Cell{Value: c.Header, Style: styleHeader}
 	}
-	r.Height = lineHeight(b.lines(r.Cells, true))
+	r.Height = lineHeight(b.lines(r.Cells, true, nil))
 	return r
 }
 
@@ -205,7 +205,16 @@ func (b *builder) itemRows(it *item, pending bool) *rendered {
 	t := b.t
 	n := b.rowCount(it)
 	r := &rendered{rows: make([]backend.Row, 0, n), lines: make([]int, n), links: make([]int, n)}
+	// A block's context is merged over its rows (see blockMerges), so the
+	// rows share the height the context needs.
+	merged := t.Rows.Per == templates.PerBlock && n > 1
+	if len(b.known) != len(b.cols) {
+		b.known = make([]int, len(b.cols))
+	}
 	for k := 0; k < n; k++ {
+		for i := range b.known {
+			b.known[i] = -1
+		}
 		var elem any
 		unit := it.units[0]
 		pos := 0
@@ -236,7 +245,7 @@ func (b *builder) itemRows(it *item, pending bool) *rendered {
 				show := k == 0 || t.Rows.Per == templates.PerElement && !c.Context.FirstRowOnly
 				if show {
 					cx := b.shown(it, c.Context)
-					cell.Value, cell.Link = b.contextCell(it, cx, i, k, b.contextText(it, cx, env))
+					cell.Value, cell.Link, b.known[i] = b.contextCell(it, cx, i, k, b.contextText(it, cx, env))
 				}
 			case templates.RoleAnswer, templates.RoleAnnotator:
 				cell.Style = answerStyle(c)
@@ -261,16 +270,13 @@ func (b *builder) itemRows(it *item, pending bool) *rendered {
 		if !pending {
 			b.linkID(row, r.links[k])
 		}
+		// contextCell counted its texts' lines with the limit these
+		// counts need: a row's lines, or a block's.
+		if merged && k == 0 {
+			r.block = b.blockLines(row.Cells, n, b.known)
+		}
+		r.lines[k] = b.lines(row.Cells, !merged, b.known)
 		r.rows = append(r.rows, row)
-	}
-	// A block's context is merged over its rows (see blockMerges), so the
-	// rows share the height the context needs.
-	merged := t.Rows.Per == templates.PerBlock && n > 1
-	if merged {
-		r.block = b.blockLines(r.rows[0].Cells, n)
-	}
-	for k, row := range r.rows {
-		r.lines[k] = b.lines(row.Cells, !merged)
 	}
 	return r
 }
@@ -355,12 +361,18 @@ func (b *builder) blockMerges() []backend.Merge {
 
 // lines estimates how many lines the wrapped text of a row needs, since
 // Excel does not fit row heights when it opens a file. Context cells count
-// only when withContext is set.
-func (b *builder) lines(cells []backend.Cell, withContext bool) int {
+// only when withContext is set. known, when not nil, holds the count of
+// each cell already counted so (contextCell counts the texts it fits),
+// and -1 for the others.
+func (b *builder) lines(cells []backend.Cell, withContext bool, known []int) int {
 	lines := 1
 	for i, c := range cells {
 		s, ok := c.Value.(string)
 		if !ok || !c.Style.Wrap || s == "" || !withContext && b.cols[i].Role == templates.RoleContext {
+			continue
+		}
+		if known != nil && known[i] >= 0 {
+			lines = max(lines, known[i])
 			continue
 		}
 		lines = max(lines, countLines(s, b.cols[i].Width, maxLines))
