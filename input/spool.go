@@ -19,7 +19,7 @@ import (
 // records in memory (factgenie) are not copied. Close removes the file.
 type Spool struct {
 	src   mapping.Source
-	f     *os.File
+	f     *tempFile
 	offs  []int64  // the offset in f of the record with each Index
 	files []string // Record.File values, by number
 	done  bool     // f holds every record
@@ -39,8 +39,7 @@ func (s *Spool) Close() error {
 	if s.f == nil {
 		return nil
 	}
-	name := s.f.Name()
-	err := errors.Join(s.f.Close(), os.Remove(name))
+	err := s.f.Close()
 	s.f, s.done, s.offs = nil, false, nil
 	return err
 }
@@ -57,7 +56,7 @@ func (s *Spool) Each(fn func(*mapping.Record) error) error {
 	if err := s.Close(); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp("", "annosheet-spool-*")
+	f, err := newTempFile("annosheet-spool-*")
 	if err != nil {
 		return fmt.Errorf("spool the input: %w", err)
 	}
@@ -240,4 +239,47 @@ func (c *countingReader) ReadByte() (byte, error) {
 		c.n++
 	}
 	return b, err
+}
+
+// Temporary files: the spool's copy of the input, and what mapping.Build
+// keeps of the rows it renders (mapping.Scratcher), which every source of
+// this package gives it.
+
+func (*jsonSource) NewScratch() (mapping.Scratch, error)      { return newTempFile("annosheet-rows-*") }
+func (*factgenieSource) NewScratch() (mapping.Scratch, error) { return newTempFile("annosheet-rows-*") }
+
+// NewScratch gives mapping.Build a temporary file for the rows it keeps.
+func (*Spool) NewScratch() (mapping.Scratch, error)  { return newTempFile("annosheet-rows-*") }
+func (*subset) NewScratch() (mapping.Scratch, error) { return newTempFile("annosheet-rows-*") }
+
+// tempFile is a temporary file in the system's temporary folder, readable
+// and writable by its owner alone. Where the system allows it (Unix) it is
+// removed from the folder as soon as it is made, so that nothing is left
+// behind however the process ends: its space is freed when it is closed.
+// Elsewhere Close removes it.
+type tempFile struct {
+	*os.File
+	name string // still to remove on Close; "" when removed
+}
+
+func newTempFile(pattern string) (*tempFile, error) {
+	f, err := os.CreateTemp("", pattern)
+	if err != nil {
+		return nil, err
+	}
+	t := &tempFile{File: f, name: f.Name()}
+	if os.Remove(t.name) == nil {
+		t.name = ""
+	}
+	return t, nil
+}
+
+// Close closes the file, and removes it if it is still there.
+func (t *tempFile) Close() error {
+	err := t.File.Close()
+	if t.name != "" {
+		err = errors.Join(err, os.Remove(t.name))
+		t.name = ""
+	}
+	return err
 }

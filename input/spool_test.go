@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"testing"
 
 	"github.com/annosheet/annosheet/mapping"
@@ -178,4 +179,48 @@ func TestSpoolNested(t *testing.T) {
 	sameRecords(t, "outer", outer, want)
 	got, _ := inputReadAll(s)
 	sameRecords(t, "from the copy", got, want)
+}
+
+// TestTempFile: the temporary files of the spool and of the rows
+// mapping.Build keeps are the owner's alone, gone from the temporary
+// folder while still open where the system allows it, and closed (and
+// gone) after Close.
+func TestTempFile(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	src, err := Open("jsonl", []string{testData + "legal-gaps/examples.sample.jsonl"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, ok := src.(mapping.Scratcher)
+	if !ok {
+		t.Fatalf("%T gives mapping.Build no temporary storage", src)
+	}
+	s, err := sc.NewScratch()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := s.(*tempFile).File
+	if fi, err := f.Stat(); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v, %v; want 0600", fi.Mode().Perm(), err)
+	}
+	if _, err := s.Write([]byte("rows")); err != nil {
+		t.Fatal(err)
+	}
+	b := make([]byte, 3)
+	if _, err := s.ReadAt(b, 1); err != nil || string(b) != "ows" {
+		t.Errorf("read back %q, %v", b, err)
+	}
+	if left, _ := os.ReadDir(tmp); runtime.GOOS != "windows" && len(left) > 0 {
+		t.Errorf("in the temporary folder while open: %v", left)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Stat(); err == nil {
+		t.Error("still open after Close")
+	}
+	if left, _ := os.ReadDir(tmp); len(left) > 0 {
+		t.Errorf("left behind: %v", left)
+	}
 }

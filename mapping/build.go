@@ -41,6 +41,11 @@ type Options struct {
 	// the same opaque ID in every batch; instances it lacks get the next
 	// free ones.
 	OpaqueIDs map[string]string
+	// CheckOnly checks every record and finds the units, warnings, keys,
+	// orders and opaque IDs, but lays out no workbook: Result.Plan is
+	// nil, and no rows are kept for it. A study of several batches checks
+	// its whole input so, and builds each batch's workbook on its own.
+	CheckOnly bool
 }
 
 // Unit is one unit of annotation and where its rows are.
@@ -78,14 +83,39 @@ type Result struct {
 	Records, Skipped int
 	// Rows counts the rows of the Annotate sheet below its header.
 	Rows int
+
+	spool *rowSpool // the Annotate sheet's rows, kept by the first pass
+}
+
+// Close frees what the build keeps for writing its plan: the Annotate
+// sheet's rows, in the temporary storage the Source gave (see
+// Scratcher). Call it once the plan is written: the plan's rows are gone
+// after it. It may be called more than once, and on a nil Result.
+func (r *Result) Close() error {
+	if r == nil || r.spool == nil {
+		return nil
+	}
+	return r.spool.close()
 }
 
 // Build checks every record against the template and lays out the
-// workbook. It reads the source twice: once now, to find every problem
-// before anything is written and to size the sheet, and once when the
-// Annotate sheet's rows are produced, so that records are never all held in
-// memory. Input problems come back together as Problems.
+// workbook. It reads the source once (twice for a template that
+// anonymises: once to draw the labels), finding every problem before
+// anything is written, and keeps the Annotate sheet's rows as it renders
+// them, in the temporary storage the source gives (see Scratcher), for
+// writing the plan to read back: records are never all held in memory.
+// Input problems come back together as Problems. The caller closes the
+// Result once the plan is written.
 func Build(t *templates.Template, src Source, opt Options) (*Result, error) {
+	b, err := build(t, src, opt)
+	if err != nil {
+		return nil, err
+	}
+	return b.res, nil
+}
+
+// build is Build, with the builder, for tests.
+func build(t *templates.Template, src Source, opt Options) (_ *builder, err error) {
 	if opt.Batch == "" {
 		opt.Batch = "b01"
 	}
@@ -100,10 +130,22 @@ func Build(t *templates.Template, src Source, opt Options) (*Result, error) {
 	if err := b.assignLabels(); err != nil {
 		return nil, err
 	}
+	if !opt.CheckOnly {
+		b.spool = newRowSpool(src)
+		b.res.spool = b.spool
+		defer func() {
+			if err != nil {
+				b.spool.close()
+			}
+		}()
+	}
 	if err := b.scan(); err != nil {
 		return nil, err
 	}
 	b.assignOpaqueIDs()
+	if opt.CheckOnly {
+		return b, nil
+	}
 	b.rowMark = rowMark(t, b.shownUnits())
 	// The Annotate sheet registers the dropdown lists that the Lists sheet
 	// then holds, so it is laid out first.
@@ -124,7 +166,7 @@ func Build(t *templates.Template, src Source, opt Options) (*Result, error) {
 		Sheets: append(sheets, meta),
 		Active: 0,
 	}
-	return b.res, nil
+	return b, nil
 }
 
 type builder struct {
@@ -145,6 +187,8 @@ type builder struct {
 	rowMark  string // see WorkbookMeta.RowMark
 	warnSeen map[string]bool
 	long     longState // where cut context goes on the Read sheet
+	spool    *rowSpool // the rows and cut texts the first pass renders
+	known    []int     // itemRows' lines of each cell of a row, -1 where not counted yet
 	// opaqueItem and opaqueUnit map real IDs to the opaque IDs shown,
 	// when the template shows opaque IDs (see assignOpaqueIDs).
 	opaqueItem, opaqueUnit map[string]string
@@ -554,9 +598,10 @@ func (b *builder) scan() error {
 			b.res.Orders[it.id] = ShuffleOrder(b.t, b.opt.Seed, it.id)
 		}
 		b.gather(it)
-		// Render the rows once now, for their warnings; the second pass
-		// renders them again for writing.
-		if err := b.itemRows(it, func(backend.Row) error { return nil }); err != nil {
+		// The rows are rendered once, now, for their warnings, and kept
+		// for writing.
+		r := b.itemRows(it, true)
+		if err := b.keep(r); err != nil {
 			return err
 		}
 		b.rows += n
@@ -577,6 +622,11 @@ func (b *builder) scan() error {
 		bad.Sort()
 		return bad
 	}
+	if b.spool != nil {
+		if err := b.spool.finish(); err != nil {
+			return err
+		}
+	}
 	b.res.Warnings.Sort()
 	b.res.Rows = b.rows - 1
 	b.collect = false
@@ -584,6 +634,24 @@ func (b *builder) scan() error {
 }
 
 var errTooMany = errors.New("too many problems")
+
+// keep keeps the rows of a record, and the texts of it that the Read
+// sheet holds, for writing (see rowSpool).
+func (b *builder) keep(r *rendered) error {
+	defer func() { b.long.texts = b.long.texts[:0] }()
+	if b.spool == nil {
+		return nil
+	}
+	if err := b.spool.addItem(r); err != nil {
+		return err
+	}
+	for i := range b.long.texts {
+		if err := b.spool.addText(&b.long.texts[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
 
 // rowMark chooses the mark that numbers the rows of blocks in their
 // hidden unit cells (see WorkbookMeta.RowMark): "#", unless some unit's

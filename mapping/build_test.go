@@ -35,6 +35,7 @@ func buildWith(t *testing.T, tmpl string, opt mapping.Options, inputs ...string)
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { res.Close() })
 	return tp, res
 }
 

@@ -32,15 +32,10 @@ var checkNote = "Filled in by the sheet as you work: what the row still misses o
 	"Cells concerned turn " + colourName(fillCheckError) + " (an error) or " + colourName(fillCheckWarning) + " (missing, or worth a second look). " +
 	"It is a help only: every answer is checked again when the sheets are collected."
 
-// liveChecks gives the Annotate sheet its Check column and conditional
-// formats.
+// liveChecks gives the Annotate sheet its Check column's style and note
+// and the conditional formats; annotateRows writes the column's cells.
 func (b *builder) liveChecks(sh *backend.Sheet) {
-	col := -1
-	for i, c := range b.cols {
-		if c.Role == templates.RoleCheck {
-			col = i
-		}
-	}
+	col := b.checkColumn()
 	if col < 0 {
 		return
 	}
@@ -50,10 +45,17 @@ func (b *builder) liveChecks(sh *backend.Sheet) {
 		return
 	}
 	sh.ConditionalFormats = b.conditionalFormats()
-	rows := sh.Rows
-	sh.Rows = func(emit func(backend.Row) error) error {
-		return rows(b.withCheckCells(col, emit))
+}
+
+// checkColumn is the 0-based column of the Check cells, or -1.
+func (b *builder) checkColumn() int {
+	col := -1
+	for i, c := range b.cols {
+		if c.Role == templates.RoleCheck {
+			col = i
+		}
 	}
+	return col
 }
 
 // at is the 0-based column of each key.
@@ -107,7 +109,7 @@ func (b *builder) withCheckCells(col int, emit func(backend.Row) error) func(bac
 		},
 	}
 	checks := b.t.LiveChecks(refs)
-	all := templates.CheckText(checks)
+	all := compileCheck(templates.CheckText(checks))
 	rowOnly := all
 	if b.t.Rows.Per == templates.PerBlock {
 		var own []templates.LiveCheck
@@ -116,7 +118,7 @@ func (b *builder) withCheckCells(col int, emit func(backend.Row) error) func(bac
 				own = append(own, lc)
 			}
 		}
-		rowOnly = templates.CheckText(own)
+		rowOnly = compileCheck(templates.CheckText(own))
 	}
 	idCol := -1
 	for i, c := range b.cols {
@@ -130,7 +132,10 @@ func (b *builder) withCheckCells(col int, emit func(backend.Row) error) func(bac
 		if n == 1 || col >= len(r.Cells) {
 			return emit(r) // the header
 		}
-		id := fmt.Sprint(r.Cells[idCol].Value)
+		id, ok := r.Cells[idCol].Value.(string)
+		if !ok {
+			id = fmt.Sprint(r.Cells[idCol].Value)
+		}
 		if id != lastID {
 			first, lastID = n, id
 		}
@@ -139,12 +144,68 @@ func (b *builder) withCheckCells(col int, emit func(backend.Row) error) func(bac
 			text = all
 		}
 		last := first + b.t.Rows.AnswerRows - 1
-		f := strings.NewReplacer(markRow, strconv.Itoa(n), markFirst, strconv.Itoa(first), markLast, strconv.Itoa(last)).Replace(text)
 		cells := append([]backend.Cell(nil), r.Cells...)
-		cells[col] = backend.Cell{Value: backend.Formula{Text: f}, Style: styleCheck}
+		cells[col] = backend.Cell{Value: backend.Formula{Text: text.render(n, first, last)}, Style: styleCheck}
 		r.Cells = cells
 		return emit(r)
 	}
+}
+
+// checkText is a compiled Check formula: its text cut at the markers,
+// each part followed by the marker's letter (0 after the last), so that
+// each row's formula is written out in one piece.
+type checkText struct {
+	parts []string
+	marks []byte
+	size  int // of the parts together
+}
+
+func compileCheck(text string) checkText {
+	var c checkText
+	for {
+		i := strings.IndexByte(text, 0)
+		if i < 0 || i+1 == len(text) {
+			break
+		}
+		switch m := text[i : i+2]; m {
+		case markRow, markFirst, markLast:
+			c.parts = append(c.parts, text[:i])
+			c.marks = append(c.marks, m[1])
+			c.size += i
+			text = text[i+2:]
+			continue
+		}
+		// Not a marker (the compiler makes none): kept as it is.
+		c.parts = append(c.parts, text[:i+1])
+		c.marks = append(c.marks, 0)
+		c.size += i + 1
+		text = text[i+1:]
+	}
+	c.parts = append(c.parts, text)
+	c.marks = append(c.marks, 0)
+	c.size += len(text)
+	return c
+}
+
+// render is the formula of row n, whose record's first row is first and
+// whose block's last row is last.
+func (c checkText) render(n, first, last int) string {
+	var nums [3][20]byte
+	row, firstRow, lastRow := strconv.AppendInt(nums[0][:0], int64(n), 10), strconv.AppendInt(nums[1][:0], int64(first), 10), strconv.AppendInt(nums[2][:0], int64(last), 10)
+	var b strings.Builder
+	b.Grow(c.size + len(c.marks)*len(lastRow))
+	for i, p := range c.parts {
+		b.WriteString(p)
+		switch c.marks[i] {
+		case markRow[1]:
+			b.Write(row)
+		case markFirst[1]:
+			b.Write(firstRow)
+		case markLast[1]:
+			b.Write(lastRow)
+		}
+	}
+	return b.String()
 }
 
 // conditionalFormats colour the cells each live check is about while it

@@ -106,11 +106,19 @@ func textWidth(s string) int {
 
 // countLines estimates the lines s takes in a column w characters wide,
 // as wrappedLines does, but stops counting once past limit: it reads only
-// as much of a long text as the limit needs.
+// as much of a long text as the limit needs. It runs over every context
+// cell of every row, so runs of ASCII letters are measured a byte at a
+// time, without decoding.
 func countLines(s string, w float64, limit int) int {
 	per := perLine(w)
+	wide := per * (limit + 1) // a word wider than all the lines
 	n, lines, used, wl := 0, 1, 0, -1
-	place := func() {
+	// place puts the word just read on its line, or reports with done
+	// that it is wider than all the lines.
+	place := func() (done bool) {
+		if wl > wide {
+			return true
+		}
 		switch {
 		case used == 0:
 		case used+1+wl <= per:
@@ -119,31 +127,48 @@ func countLines(s string, w float64, limit int) int {
 			lines++
 			used = 0
 		}
-		for wl > per { // a word longer than the line is broken
-			lines++
-			wl -= per
+		if wl > per { // a word longer than the line is broken
+			lines += (wl - 1) / per
+			wl -= (wl - 1) / per * per
 		}
 		used += wl
 		wl = -1
+		return false
 	}
-	for _, r := range s {
+	for i := 0; i < len(s); {
+		c := s[i]
 		switch {
-		case r == '\n':
-			if wl >= 0 {
-				place()
+		case asciiWord[c]:
+			j := i + 1
+			for j < len(s) && asciiWord[s[j]] {
+				j++
+			}
+			wl = max(wl, 0) + j - i
+			i = j
+			continue // a word's letters change no line
+		case c == '\n':
+			i++
+			if wl >= 0 && place() {
+				return limit + 1
 			}
 			n += lines
 			if n > limit {
 				return n
 			}
 			lines, used = 1, 0
-		case isSpace(r):
-			if wl >= 0 {
-				place()
+		case c < utf8.RuneSelf: // other ASCII white space
+			i++
+			if wl >= 0 && place() {
+				return limit + 1
 			}
 		default:
-			wl = max(wl, 0) + runeWidth(r)
-			if wl > per*(limit+1) { // wider than all the lines
+			r, size := utf8.DecodeRuneInString(s[i:])
+			i += size
+			if !unicode.IsSpace(r) {
+				wl = max(wl, 0) + runeWidth(r)
+				continue
+			}
+			if wl >= 0 && place() {
 				return limit + 1
 			}
 		}
@@ -151,11 +176,20 @@ func countLines(s string, w float64, limit int) int {
 			return n + lines
 		}
 	}
-	if wl >= 0 {
-		place()
+	if wl >= 0 && place() {
+		return limit + 1
 	}
 	return n + lines
 }
+
+// asciiWord marks the ASCII characters that are not white space: the
+// letters of words.
+var asciiWord = func() (t [256]bool) {
+	for c := 0; c < utf8.RuneSelf; c++ {
+		t[c] = !isSpace(rune(c))
+	}
+	return t
+}()
 
 // prefixFit is the length in bytes of the longest prefix of s that takes
 // at most lines lines of a column w wide and ends before a word (or at
@@ -275,6 +309,9 @@ type shown struct {
 	text string // the part, "…" at the cut, and the line that says where to read it all
 	from int    // where that line starts, in bytes
 	part int    // characters of the text shown
+	// lines is countLines of text, with the lines fitText was given as
+	// its limit: what the row's height needs for it.
+	lines int
 }
 
 // fitText fits s into lines lines of a column w wide and at most limit
@@ -283,8 +320,10 @@ type shown struct {
 // where it is cut, and a last line made by label from the characters
 // shown.
 func fitText(s string, w float64, lines, limit int, tail bool, label func(part int) string) (shown, bool) {
-	if (len(s) <= limit || utf16Len(s) <= limit) && countLines(s, w, lines) <= lines {
-		return shown{text: s}, false
+	if len(s) <= limit || utf16Len(s) <= limit {
+		if n := countLines(s, w, lines); n <= lines {
+			return shown{text: s, lines: n}, false
+		}
 	}
 	total := utf8.RuneCountInString(s)
 	// The line is made again with the count shown, which has no more
@@ -311,7 +350,7 @@ func fitText(s string, w float64, lines, limit int, tail bool, label func(part i
 		}
 		n := utf8.RuneCountInString(part)
 		out := shown{text: text + label(n), from: len(text), part: n}
-		if room < 1 || countLines(out.text, w, lines) <= lines {
+		if out.lines = countLines(out.text, w, lines); room < 1 || out.lines <= lines {
 			return out, true
 		}
 	}
@@ -414,10 +453,10 @@ func readLabel(row, part, total int, tail bool) string {
 		backend.SheetRead, row, which, thousands(part), thousands(total))
 }
 
-// longState follows one pass over the Annotate sheet's rows (the first
-// pass, the Annotate sheet's, the Read sheet's), which meet the cut texts
-// in the same order: where the current item's rows start, and where the
-// next cut text goes on the Read sheet.
+// longState follows the first pass over the Annotate sheet's rows, which
+// meets the cut texts in the order the sheets show them: where the
+// current item's rows start, and where the next cut text goes on the Read
+// sheet.
 type longState struct {
 	item  *item
 	rows  int // Annotate rows before the current item's, header excluded
@@ -426,21 +465,25 @@ type longState struct {
 	// rowLink is the Read row of the first linked text of the row being
 	// made, which its ID cell links to; 0 for none.
 	rowLink int
-	// keep gathers the cut texts of the current item, for the Read
-	// sheet's pass.
-	keep  bool
+	// texts gathers the cut texts of the current item, for the Read
+	// sheet (see rowSpool).
 	texts []readText
 }
 
 // readText is a cut text as the Read sheet shows it.
 type readText struct {
-	title string
-	sheet string // the sheet of its cell
-	at    int    // its header's row on the Read sheet
-	row   int    // its cell on the Annotate sheet
-	col   int
-	parts []string
-	link  bool
+	// title is its header; for an annotation workbook, made when the
+	// Read sheet is written from the ID of its item (or, of a row per
+	// element, its unit), its column and total.
+	title      string
+	item, unit string
+	total      int
+	sheet      string // the sheet of its cell
+	at         int    // its header's row on the Read sheet
+	row        int    // its cell on the Annotate sheet
+	col        int
+	parts      []string
+	link       bool
 }
 
 // annotateRow is the Annotate row of row k of an item. Every item's rows
@@ -459,8 +502,9 @@ func (b *builder) annotateRow(it *item, k int) int {
 // contextCell is the value of the context cell in column col on row k of
 // an item: the text whole, or, over the cell's budget, the part the
 // column's show asks for and a link to the Read sheet, which gets the
-// whole text.
-func (b *builder) contextCell(it *item, cx *templates.Context, col, k int, text string) (any, *backend.Link) {
+// whole text; and the lines it takes, as blockLines counts them for a
+// block's, and lines for a row's own.
+func (b *builder) contextCell(it *item, cx *templates.Context, col, k int, text string) (any, *backend.Link, int) {
 	full := b.cleanContext(it, cx.Path, text)
 	row := b.annotateRow(it, k)
 	rows := 1
@@ -472,7 +516,7 @@ func (b *builder) contextCell(it *item, cx *templates.Context, col, k int, text 
 	total := utf8.RuneCountInString(full)
 	sh, parts, cut := fitForRead(full, b.cols[col].Width, rows*maxLines, b.opt.CellLimit, tail, at)
 	if !cut {
-		return sh.text, nil
+		return sh.text, nil, sh.lines
 	}
 	b.long.read += 1 + len(parts)
 	if n := utf16Len(full); n > b.opt.CellLimit {
@@ -485,23 +529,18 @@ func (b *builder) contextCell(it *item, cx *templates.Context, col, k int, text 
 	}
 	link := b.long.links < linkCap
 	b.long.links++
-	if b.long.keep {
-		id := b.shownItem(it.id)
-		if b.t.Rows.Per == templates.PerElement {
-			id = b.shownUnit(it.units[k])
-		}
-		b.long.texts = append(b.long.texts, readText{
-			title: readTitle(id, b.cols[col].Header, total, len(parts)),
-			sheet: backend.SheetAnnotate, at: at, row: row, col: col, parts: parts, link: link,
-		})
+	t := readText{item: it.id, total: total, sheet: backend.SheetAnnotate, at: at, row: row, col: col, parts: parts, link: link}
+	if b.t.Rows.Per == templates.PerElement {
+		t.unit = it.units[k]
 	}
+	b.long.texts = append(b.long.texts, t)
 	if !link {
-		return sh.text, nil
+		return sh.text, nil, sh.lines
 	}
 	if b.long.rowLink == 0 {
 		b.long.rowLink = at
 	}
-	return sh.text, &backend.Link{Sheet: backend.SheetRead, Row: at, Col: 0, From: sh.from}
+	return sh.text, &backend.Link{Sheet: backend.SheetRead, Row: at, Col: 0, From: sh.from}, sh.lines
 }
 
 // fitForRead fits a text into lines lines of a column w wide and at most
@@ -585,11 +624,17 @@ const readIntroOther = "The full text of every context that its cell shows only 
 	"Each text starts at a grey row that names it; the link beside it goes back to its cell " +
 	"(to the row it was written in: if the sheet was sorted since, find the ID there)."
 
-// linkID links the ID cell of a row to the first of its texts on the Read
-// sheet, if any: a link every backend shows.
-func (b *builder) linkID(row backend.Row) {
+// takeRowLink is the Read row of the first linked text of the row just
+// made, which its ID cell links to, or 0; and starts the next row.
+func (b *builder) takeRowLink() int {
 	at := b.long.rowLink
 	b.long.rowLink = 0
+	return at
+}
+
+// linkID links the ID cell of a row to the first of its texts on the Read
+// sheet, at row at (0 for none): a link every backend shows.
+func (b *builder) linkID(row backend.Row, at int) {
 	if at == 0 {
 		return
 	}
@@ -614,12 +659,17 @@ func (b *builder) cleanContext(it *item, field, s string) string {
 
 // blockLines is how many lines the first row of a block needs, its
 // context merged over n rows: as lines does, counting up to the n rows'
-// worth that the context's budget allows.
-func (b *builder) blockLines(cells []backend.Cell, n int) int {
+// worth that the context's budget allows. known, when not nil, holds the
+// count of each cell already counted so, and -1 for the others.
+func (b *builder) blockLines(cells []backend.Cell, n int, known []int) int {
 	lines := 1
 	for i, c := range cells {
 		s, ok := c.Value.(string)
 		if !ok || !c.Style.Wrap || s == "" {
+			continue
+		}
+		if known != nil && known[i] >= 0 {
+			lines = max(lines, known[i])
 			continue
 		}
 		lines = max(lines, countLines(s, b.cols[i].Width, n*maxLines))
@@ -641,37 +691,27 @@ const readIntro = "The full text of every context that its cell on the Annotate 
 	"(to the row it was written in: if the Annotate sheet was sorted since, find the ID there)."
 
 // readSheet is the Read sheet, or nil when every context fits its cell.
-// Its rows are made by a pass of their own over the input, in the
-// Annotate sheet's order.
+// Its texts are those the first pass kept (see rowSpool).
 func (b *builder) readSheet() *backend.Sheet {
 	if b.long.read == 0 {
 		return nil
 	}
 	return readSheetOf(1+b.long.read, readIntro, func(emit func(backend.Row) error) error {
-		b.long = longState{keep: true}
-		defer func() { b.long = longState{} }()
-		b.resetBands()
-		discard := func(backend.Row) error { return nil }
-		return b.src.Each(func(rec *Record) error {
-			it, ps := b.expand(rec)
-			if len(ps) > 0 {
-				return fmt.Errorf("input changed while generating: %w", ps)
-			}
-			if it == nil || !b.picked(it) {
-				return nil
-			}
-			if err := b.itemRows(it, discard); err != nil {
-				return err
-			}
-			for _, t := range b.long.texts {
-				if err := emitRead(t, emit); err != nil {
-					return err
-				}
-			}
-			b.long.texts = b.long.texts[:0]
-			return nil
+		return b.spool.eachText(func(t *readText) error {
+			b.titleRead(t)
+			return emitRead(*t, emit)
 		})
 	})
+}
+
+// titleRead makes the header of a cut text of the Annotate sheet, with
+// the ID the workbook shows.
+func (b *builder) titleRead(t *readText) {
+	id := b.shownItem(t.item)
+	if b.t.Rows.Per == templates.PerElement {
+		id = b.shownUnit(t.unit)
+	}
+	t.title = readTitle(id, b.cols[t.col].Header, t.total, len(t.parts))
 }
 
 // readSheetOf is a Read sheet of rows rows: intro, then what body emits.

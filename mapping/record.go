@@ -17,7 +17,8 @@ type Record struct {
 
 // Source is a set of input records that can be read more than once, so
 // that generating never has to hold every record in memory. Package input
-// reads files into a Source; mapping only consumes one.
+// reads files into a Source; mapping only consumes one. A Source that is
+// also a Scratcher gives Build the temporary storage it keeps rows in.
 type Source interface {
 	// Each calls fn for every record in input order. An error from fn stops
 	// the iteration and is returned.

@@ -110,26 +110,33 @@ func (b *builder) annotateSheet() *backend.Sheet {
 		sh.Validations = b.validations()
 	}
 	sh.Merges = b.blockMerges()
-	sh.Rows = func(emit func(backend.Row) error) error {
+	sh.Rows = b.annotateRows(b.replayRows)
+	b.liveChecks(sh)
+	return sh
+}
+
+// annotateRows is the Annotate sheet's rows: the header, then what body
+// emits, with each row's Check cell when the template has the column.
+func (b *builder) annotateRows(body func(emit func(backend.Row) error) error) func(emit func(backend.Row) error) error {
+	col := b.checkColumn()
+	return func(emit func(backend.Row) error) error {
+		if col >= 0 && b.rows > 1 {
+			emit = b.withCheckCells(col, emit)
+		}
 		if err := emit(b.headerRow()); err != nil {
 			return err
 		}
-		b.resetBands()
-		b.long = longState{}
-		return b.src.Each(func(rec *Record) error {
-			it, ps := b.expand(rec)
-			if len(ps) > 0 {
-				// The first pass found none; the input changed under us.
-				return fmt.Errorf("input changed while generating: %w", ps)
-			}
-			if it == nil || !b.picked(it) {
-				return nil
-			}
-			return b.itemRows(it, emit)
-		})
+		return body(emit)
 	}
-	b.liveChecks(sh)
-	return sh
+}
+
+// replayRows emits the rows the first pass kept, finished (see
+// rowSpool).
+func (b *builder) replayRows(emit func(backend.Row) error) error {
+	return b.spool.eachItem(func(r *rendered) error {
+		b.finish(r)
+		return r.emit(emit)
+	})
 }
 
 func (b *builder) headerRow() backend.Row {
@@ -137,7 +144,7 @@ func (b *builder) headerRow() backend.Row {
 	for i, c := range b.cols {
 		r.Cells[i] = backend.Cell{Value: c.Header, Style: styleHeader}
 	}
-	r.Height = lineHeight(b.lines(r.Cells, true))
+	r.Height = lineHeight(b.lines(r.Cells, true, nil))
 	return r
 }
 
@@ -177,12 +184,37 @@ func columnNote(c templates.ColumnSpec) string {
 	return ""
 }
 
-// itemRows emits the rows of one record.
-func (b *builder) itemRows(it *item, emit func(backend.Row) error) error {
+// rendered is the rows of one record and what sets their heights.
+type rendered struct {
+	rows []backend.Row
+	// lines is, for each row, the lines its cells need, as lines counts
+	// them; links the Read row its ID cell links to, 0 for none.
+	lines, links []int
+	// block is, for a block whose context is merged over its rows, the
+	// lines its first row needs over all of them (blockLines); 0 for
+	// rows of their own.
+	block int
+}
+
+// itemRows renders the rows of one record. With pending, as the first
+// pass does, the ID and unit cells hold what they stand for (itemIDCell,
+// unitIDCell) and lines count the other cells only: b.finish completes
+// them once the opaque IDs and the row mark are known. Without, the rows
+// are complete.
+func (b *builder) itemRows(it *item, pending bool) *rendered {
 	t := b.t
 	n := b.rowCount(it)
-	rows := make([]backend.Row, 0, n)
+	r := &rendered{rows: make([]backend.Row, 0, n), lines: make([]int, n), links: make([]int, n)}
+	// A block's context is merged over its rows (see blockMerges), so the
+	// rows share the height the context needs.
+	merged := t.Rows.Per == templates.PerBlock && n > 1
+	if len(b.known) != len(b.cols) {
+		b.known = make([]int, len(b.cols))
+	}
 	for k := 0; k < n; k++ {
+		for i := range b.known {
+			b.known[i] = -1
+		}
 		var elem any
 		unit := it.units[0]
 		pos := 0
@@ -196,19 +228,24 @@ func (b *builder) itemRows(it *item, emit func(backend.Row) error) error {
 			cell := &row.Cells[i]
 			switch c.Role {
 			case templates.RoleID:
+				// Cleaned now for its warnings, even when pending.
 				cell.Value = b.cleanText(it, t.Rows.IDHeader, b.shownItem(it.id))
+				if pending {
+					cell.Value = itemIDCell{it.id}
+				}
 				cell.Style = backend.Style{Fill: band, Wrap: true}
 			case templates.RoleUnit:
-				cell.Value = b.shownUnit(unit)
-				if k > 0 && b.rowMark != "" {
-					cell.Value = b.shownUnit(unit) + b.rowMark + strconv.Itoa(k+1)
+				if pending {
+					cell.Value = unitIDCell{unit, k}
+				} else {
+					cell.Value = b.unitText(unit, k)
 				}
 			case templates.RoleContext:
 				cell.Style = b.contextStyle(c)
 				show := k == 0 || t.Rows.Per == templates.PerElement && !c.Context.FirstRowOnly
 				if show {
 					cx := b.shown(it, c.Context)
-					cell.Value, cell.Link = b.contextCell(it, cx, i, k, b.contextText(it, cx, env))
+					cell.Value, cell.Link, b.known[i] = b.contextCell(it, cx, i, k, b.contextText(it, cx, env))
 				}
 			case templates.RoleAnswer, templates.RoleAnnotator:
 				cell.Style = answerStyle(c)
@@ -229,17 +266,75 @@ func (b *builder) itemRows(it *item, emit func(backend.Row) error) error {
 				cell.Value = nil
 			}
 		}
-		b.linkID(row)
-		rows = append(rows, row)
+		r.links[k] = b.takeRowLink()
+		if !pending {
+			b.linkID(row, r.links[k])
+		}
+		// contextCell counted its texts' lines with the limit these
+		// counts need: a row's lines, or a block's.
+		if merged && k == 0 {
+			r.block = b.blockLines(row.Cells, n, b.known)
+		}
+		r.lines[k] = b.lines(row.Cells, !merged, b.known)
+		r.rows = append(r.rows, row)
 	}
-	// A block's context is merged over its rows (see blockMerges), so the
-	// rows share the height the context needs.
-	share, merged := 0, t.Rows.Per == templates.PerBlock && n > 1
-	if merged {
-		share = (b.blockLines(rows[0].Cells, n) + n - 1) / n
+	return r
+}
+
+// unitText is what the hidden unit cell of row k of a record shows.
+func (b *builder) unitText(unit string, k int) string {
+	if k > 0 && b.rowMark != "" {
+		return b.shownUnit(unit) + b.rowMark + strconv.Itoa(k+1)
 	}
-	for _, row := range rows {
-		row.Height = lineHeight(max(b.lines(row.Cells, !merged), share))
+	return b.shownUnit(unit)
+}
+
+// finish completes rows rendered pending: their ID and unit cells, the
+// ID cells' links, and the lines the IDs need, counted as lines and
+// blockLines count them.
+func (b *builder) finish(r *rendered) {
+	n := len(r.rows)
+	for k := range r.rows {
+		cells := r.rows[k].Cells
+		for i := range cells {
+			c := &cells[i]
+			var s string
+			switch v := c.Value.(type) {
+			case itemIDCell:
+				s, _ = Clean(b.shownItem(v.item), b.opt.CellLimit)
+			case unitIDCell:
+				s = b.unitText(v.unit, v.row)
+			default:
+				continue
+			}
+			if s == "" {
+				c.Value = nil
+				continue
+			}
+			c.Value = s
+			if b.cols[i].Role == templates.RoleID && r.links[k] != 0 {
+				c.Link = &backend.Link{Sheet: backend.SheetRead, Row: r.links[k]}
+			}
+			if !c.Style.Wrap {
+				continue
+			}
+			r.lines[k] = max(r.lines[k], countLines(s, b.cols[i].Width, maxLines))
+			if k == 0 && r.block > 0 {
+				r.block = max(r.block, countLines(s, b.cols[i].Width, n*maxLines))
+			}
+		}
+	}
+}
+
+// emit emits the rows, with their heights.
+func (r *rendered) emit(emit func(backend.Row) error) error {
+	n := len(r.rows)
+	share := 0
+	if r.block > 0 {
+		share = (r.block + n - 1) / n
+	}
+	for k, row := range r.rows {
+		row.Height = lineHeight(max(r.lines[k], share))
 		if err := emit(row); err != nil {
 			return err
 		}
@@ -266,12 +361,18 @@ func (b *builder) blockMerges() []backend.Merge {
 
 // lines estimates how many lines the wrapped text of a row needs, since
 // Excel does not fit row heights when it opens a file. Context cells count
-// only when withContext is set.
-func (b *builder) lines(cells []backend.Cell, withContext bool) int {
+// only when withContext is set. known, when not nil, holds the count of
+// each cell already counted so (contextCell counts the texts it fits),
+// and -1 for the others.
+func (b *builder) lines(cells []backend.Cell, withContext bool, known []int) int {
 	lines := 1
 	for i, c := range cells {
 		s, ok := c.Value.(string)
 		if !ok || !c.Style.Wrap || s == "" || !withContext && b.cols[i].Role == templates.RoleContext {
+			continue
+		}
+		if known != nil && known[i] >= 0 {
+			lines = max(lines, known[i])
 			continue
 		}
 		lines = max(lines, countLines(s, b.cols[i].Width, maxLines))

@@ -73,7 +73,8 @@ type GenerateOptions struct {
 type Generated struct {
 	Manifest *manifest.Manifest
 	Path     string // of the manifest
-	// All is the whole study's build: units, warnings, keys, orders.
+	// All is the whole study's build: units, warnings, keys, orders (its
+	// plan is not kept).
 	All *mapping.Result
 	// Kept counts the workbooks a previous run had made and this one
 	// kept.
@@ -122,7 +123,9 @@ func Generate(ctx context.Context, opt GenerateOptions, src Records, w backend.S
 	if err != nil {
 		return nil, err
 	}
-	if err := g.begin(prev); err != nil {
+	err = g.begin(prev)
+	defer g.all.Close()
+	if err != nil {
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
@@ -178,7 +181,10 @@ func (g *generation) begin(prev *manifest.Manifest) error {
 		}
 		opt.Seed = binary.LittleEndian.Uint64(b[:])
 	}
-	g.all, err = mapping.Build(g.t, g.src, mapping.Options{Batch: opt.Batch, Study: g.study, CellLimit: g.w.Limits().CellChars, Seed: opt.Seed})
+	// A study of one shared workbook writes the whole build's plan; one
+	// of several batches builds each batch's on its own.
+	one := len(opt.Annotators) == 0 && opt.BatchSize == 0
+	g.all, err = mapping.Build(g.t, g.src, mapping.Options{Batch: opt.Batch, Study: g.study, CellLimit: g.w.Limits().CellChars, Seed: opt.Seed, CheckOnly: !one})
 	if err != nil {
 		return err
 	}
@@ -446,6 +452,10 @@ func (g *generation) write(ctx context.Context, prev *manifest.Manifest, kept ma
 		}
 		return fmt.Errorf("interrupted (%w): %d of %d workbooks are made and recorded in %s; the same command makes the rest", err, made+len(kept), len(g.plan), g.path)
 	}
+	// The batch being made, whose rows its build keeps in temporary
+	// files until it is written.
+	var res *mapping.Result
+	defer func() { res.Close() }()
 	for i, b := range g.plan {
 		if err := ctx.Err(); err != nil {
 			return stopped(err)
@@ -456,8 +466,8 @@ func (g *generation) write(ctx context.Context, prev *manifest.Manifest, kept ma
 			g.opt.Note(fmt.Sprintf("kept %s (batch %s)", g.where(mb), b.ID))
 			continue
 		}
-		res, err := g.build(b)
-		if err != nil {
+		var err error
+		if res, err = g.build(b); err != nil {
 			return err
 		}
 		// Its rows are recorded once it is made: an interrupted run's
@@ -500,6 +510,7 @@ func (g *generation) write(ctx context.Context, prev *manifest.Manifest, kept ma
 				}
 				return nil
 			}})
+		res.Close()
 		if errors.Is(err, backend.ErrNotFound) {
 			return fmt.Errorf("%w\n(recorded in %s: move it away to start afresh)", err, g.path)
 		}
@@ -526,9 +537,9 @@ func (g *generation) write(ctx context.Context, prev *manifest.Manifest, kept ma
 }
 
 // build renders one batch's plan: the whole study's when it is one shared
-// workbook, already checked.
+// workbook, already checked and laid out.
 func (g *generation) build(b assign.Batch) (*mapping.Result, error) {
-	if len(g.plan) == 1 && b.Annotator == "" && b.ID == g.opt.Batch {
+	if len(g.plan) == 1 && b.Annotator == "" && b.ID == g.opt.Batch && g.all.Plan != nil {
 		return g.all, nil
 	}
 	picked := make(map[string]bool, len(b.Items))

@@ -205,6 +205,7 @@ func Run(t *testing.T, b Backend) {
 				t.Fatal(err)
 			}
 			wb := write(t, b, res.Plan)
+			res.Close()
 			o := b.Offer(t, wb)
 			cells := withoutComputed(gridCells(t, grid(t, store, wb)), tp)
 			if len(o.Validations) == 0 || len(o.Open) == 0 || len(o.Fills) == 0 || o.Frozen[0] != 1 {

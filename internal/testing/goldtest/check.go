@@ -39,6 +39,7 @@ func Generate(t testing.TB, dir string, tmpl *templates.Template, opt mapping.Op
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer res.Close() // the plan is written here; the rest stays readable
 	batch := opt.Batch
 	if batch == "" {
 		batch = "b01"
