@@ -158,16 +158,25 @@ func FilledLegalPlanKind(dir string, n, cellLimit int, kind TextKind) (*backend.
 		k := 0
 		return rows(func(r backend.Row) error {
 			if k > 0 {
-				r.Cells[cols["q:gaps=2"]].Value = true
-				r.Cells[cols["q:gaps=3"]].Value = k%2 == 0
-				if k%3 == 0 {
-					r.Cells[cols["q:note"]].Value = "checked the cited case twice"
+				for key, v := range LegalAnswers(k) {
+					r.Cells[cols[key]].Value = v
 				}
-				r.Cells[cols["annotator"]].Value = "AK"
 			}
 			k++
 			return emit(r)
 		})
 	}
 	return res.Plan, nil
+}
+
+// LegalAnswers are the answers FilledLegalPlan fills in on the k-th unit
+// (from 1), by the legal-gaps column they go in: code 2 ticked, code 3
+// ticked on even units and FALSE on odd ones, a note on every third unit,
+// and the annotator's ID. The other columns stay empty.
+func LegalAnswers(k int) map[string]any {
+	a := map[string]any{"q:gaps=2": true, "q:gaps=3": k%2 == 0, "annotator": "AK"}
+	if k%3 == 0 {
+		a["q:note"] = "checked the cited case twice"
+	}
+	return a
 }

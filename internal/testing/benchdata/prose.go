@@ -259,7 +259,7 @@ article aspect assignment assumption attention audit balance ballot basis behalf
 boundary branch budget campaign candidate certificate chamber charity charter child claimant
 collateral commerce communication community compensation competition component concern conduct
 confidence consent consideration conspiracy constitution consumer content context contribution
-conviction copy correspondence cost council country crime criterion culture damages data date
+conviction copy correspondence cost council country crime criterion culture data date
 decree defect definition delay demand deposition design detail device difference disability
 disclosure distribution document draft effect effort element emergency employment enterprise
 entry environment error event examination exchange existence expectation experience explanation
