@@ -46,7 +46,7 @@ def sh(cmd, **kw):
 
 
 def measure(cmd, cwd=None):
-    """Runs cmd; returns (wall seconds, peak RSS in MB)."""
+    """Runs cmd; returns (wall seconds, peak RSS in MB, CPU seconds)."""
     with tempfile.TemporaryFile() as err:
         t0 = time.perf_counter()
         p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err, cwd=cwd)
@@ -56,7 +56,7 @@ def measure(cmd, cwd=None):
         if p.returncode != 0:
             err.seek(0)
             raise SystemExit("failed (%d): %s\n%s" % (p.returncode, " ".join(cmd), err.read().decode(errors="replace")))
-    return wall, ru.ru_maxrss / 1024  # ru_maxrss is in KiB on Linux
+    return wall, ru.ru_maxrss / 1024, ru.ru_utime + ru.ru_stime  # ru_maxrss is in KiB on Linux
 
 
 def available(peers):
@@ -79,11 +79,12 @@ class Task:
     """One program's runs at one task."""
 
     def __init__(self, group, label):
-        self.group, self.label, self.walls, self.rss = group, label, [], []
+        self.group, self.label, self.walls, self.rss, self.cpus = group, label, [], [], []
 
     def add(self, m):
         self.walls.append(m[0])
         self.rss.append(m[1])
+        self.cpus.append(m[2])
 
     def wall(self):
         return statistics.median(self.walls)
@@ -91,8 +92,11 @@ class Task:
     def peak(self):
         return statistics.median(self.rss)
 
+    def cpu(self):
+        return statistics.median(self.cpus)
+
     def json(self):
-        return {"group": self.group, "program": self.label, "wall_s": self.walls, "peak_rss_mb": self.rss}
+        return {"group": self.group, "program": self.label, "wall_s": self.walls, "peak_rss_mb": self.rss, "cpu_s": self.cpus}
 
 
 def pairs(group, own_label, own, peers, reps, order_log):
@@ -216,8 +220,8 @@ def table(res):
     n, s, fl = res["rows"], res["sizes"], res["floor"]
     lines = ["", "rows=%s, %s text: input %.1f MB; annosheet's workbook %.1f MB (Annotate sheet: %.1f MB of XML)" % (
         f"{n:,}", res["text"], s["input_mb"], s["annosheet_book_mb"], fl["bytes"] / 1e6), ""]
-    lines.append("| task | program | wall s (median; min-max) | peak RSS MB | annosheet / this |")
-    lines.append("|---|---|---|---|---|")
+    lines.append("| task | program | wall s (median; min-max) | CPU s | peak RSS MB | annosheet / this: wall, CPU |")
+    lines.append("|---|---|---|---|---|---|")
     groups = []
     for t in res["tasks"]:
         if t.group not in groups:
@@ -226,15 +230,16 @@ def table(res):
         ts = [t for t in res["tasks"] if t.group == g]
         own, others = ts[0], ts[1:]
         for t in ts:
-            ratio = "" if t is own else "%.2f" % (own.wall() / t.wall())
-            lines.append("| %s | %s | %.2f; %.2f-%.2f | %.0f | %s |" % (
-                g, t.label, t.wall(), min(t.walls), max(t.walls), t.peak(), ratio))
+            ratio = "" if t is own else "%.2f, %.2f" % (own.wall() / t.wall(), own.cpu() / t.cpu())
+            lines.append("| %s | %s | %.2f; %.2f-%.2f | %.2f | %.0f | %s |" % (
+                g, t.label, t.wall(), min(t.walls), max(t.walls), t.cpu(), t.peak(), ratio))
         if others:
             fast = min(others, key=Task.wall)
-            lines.append("| %s | annosheet / fastest peer (%s) | | | **%.2f** |" % (g, fast.label, own.wall() / fast.wall()))
-    lines.append("| floor | inflate the Annotate XML | %.2f | | |" % fl["inflate_s"])
-    lines.append("| floor | deflate it, level 6 (annosheet's default) | %.2f | | (%.1f MB) |" % (fl["deflate6_s"], fl["deflate6_bytes"] / 1e6))
-    lines.append("| floor | deflate it, level 1 (annosheet's fast choice) | %.2f | | (%.1f MB) |" % (fl["deflate1_s"], fl["deflate1_bytes"] / 1e6))
+            lines.append("| %s | annosheet / fastest peer (%s) | | | | **%.2f**, %.2f |" % (
+                g, fast.label, own.wall() / fast.wall(), own.cpu() / fast.cpu()))
+    lines.append("| floor | inflate the Annotate XML | %.2f | | | |" % fl["inflate_s"])
+    lines.append("| floor | deflate it, level 6 (annosheet's default) | %.2f | | | (%.1f MB) |" % (fl["deflate6_s"], fl["deflate6_bytes"] / 1e6))
+    lines.append("| floor | deflate it, level 1 (annosheet's fast choice) | %.2f | | | (%.1f MB) |" % (fl["deflate1_s"], fl["deflate1_bytes"] / 1e6))
     files = ", ".join("%s %.1f MB" % (k[:-len("_book_mb")], v) for k, v in s.items() if k.endswith("_book_mb"))
     lines.append("")
     lines.append("Files written: " + files + "; filled workbooks read: %.1f MB (inline strings), %.1f MB (shared strings)." % (
