@@ -115,6 +115,9 @@ var rules = []rule{
 	{pkg: "internal/testing/...",
 		deps: []string{m("cmd")},
 		why:  "test-only harnesses: they drive the layers, never the CLI"},
+	{pkg: "bench/...",
+		deps: []string{m("cmd")},
+		why:  "benchmark tools, never built into annosheet: like the harnesses they use, they drive the layers, never the CLI's code"},
 }
 
 // pkgInfo is what go list says of a package.
@@ -207,9 +210,10 @@ func TestLayers(t *testing.T) {
 		}
 	}
 
-	// The test-only harnesses stay out of production code.
+	// The test-only harnesses stay out of production code (the benchmark
+	// tools are no production code).
 	for path, p := range pkgs {
-		if under(path, harness) {
+		if under(path, harness) || under(path, m("bench")) {
 			continue
 		}
 		for _, d := range p.deps {

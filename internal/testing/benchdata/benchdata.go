@@ -1,7 +1,11 @@
 // Package benchdata makes the inputs of the benchmarks and measures their
 // memory: legal-gaps records with long context cells (a 1,200-character
 // previous context, two cited paragraphs, a generation and a target), the
-// shape the README's performance figures are for.
+// shape the README's performance figures are for. Their text is
+// prose-like English (ProseText), which compresses as real text does, or
+// for comparison with older figures a few words repeated (Text).
+// SharedStringsCopy rewrites a workbook the way Excel and LibreOffice
+// save it, its text in a shared-strings table.
 //
 //	path, err := benchdata.LegalInput(dir, 100000)
 //	stop := benchdata.PeakHeap()
@@ -29,7 +33,9 @@ import (
 var words = strings.Fields("the court held that a plan administrator with a conflict of interest must still be given deference " +
 	"unless the decision was arbitrary and capricious in light of the record as a whole including the medical evidence")
 
-// Text is deterministic text of about n characters.
+// Text is deterministic text of about n characters: 33 words repeated in
+// a fixed pattern (the Repetitive kind), which deflates more than 30
+// times. ProseText is the realistic text.
 func Text(seed, n int) string {
 	var b strings.Builder
 	for i := seed; b.Len() < n; i++ {
@@ -39,10 +45,17 @@ func Text(seed, n int) string {
 	return b.String()
 }
 
-// LegalInput writes a JSON Lines file of n legal-gaps records into dir, or
-// returns the one already there.
+// LegalInput writes a JSON Lines file of n legal-gaps records of prose
+// into dir, or returns the one already there; it is LegalInputKind with
+// Prose.
 func LegalInput(dir string, n int) (string, error) {
-	path := filepath.Join(dir, fmt.Sprintf("legal-%d.jsonl", n))
+	return LegalInputKind(dir, n, Prose)
+}
+
+// LegalInputKind writes a JSON Lines file of n legal-gaps records with
+// text of the kind into dir, or returns the one already there.
+func LegalInputKind(dir string, n int, kind TextKind) (string, error) {
+	path := filepath.Join(dir, fmt.Sprintf("legal-%s-%d.jsonl", kind, n))
 	if _, err := os.Stat(path); err == nil {
 		return path, nil
 	}
@@ -54,15 +67,21 @@ func LegalInput(dir string, n int) (string, error) {
 	w := bufio.NewWriter(f)
 	enc := json.NewEncoder(w)
 	for i := range n {
+		text := func(field, n int) string {
+			if kind == Repetitive {
+				return Text(i+field, n) // as before, for comparable figures
+			}
+			return ProseText(i*8+field, n)
+		}
 		rec := map[string]any{
 			"id":               fmt.Sprintf("r%06d", i),
-			"previous_context": Text(i, 1200),
+			"previous_context": text(0, 1200),
 			"cited_paragraphs": []map[string]string{
-				{"citation": fmt.Sprintf("%d F.3d %d", 500+i%300, i%900), "text": Text(i+1, 400)},
-				{"citation": fmt.Sprintf("%d U.S. %d", 300+i%200, i%700), "text": Text(i+2, 400)},
+				{"citation": fmt.Sprintf("%d F.3d %d", 500+i%300, i%900), "text": text(1, 400)},
+				{"citation": fmt.Sprintf("%d U.S. %d", 300+i%200, i%700), "text": text(2, 400)},
 			},
-			"generation": Text(i+3, 500),
-			"target":     Text(i+4, 500),
+			"generation": text(3, 500),
+			"target":     text(4, 500),
 		}
 		if err := enc.Encode(rec); err != nil {
 			return "", err
@@ -103,11 +122,17 @@ func PeakHeap() (stop func() uint64) {
 	}
 }
 
-// FilledLegalPlan is the legal-gaps plan of n rows (input in dir), with
-// the answers filled in as an annotator would leave them: two codes
-// ticked, a note on every third row, the annotator's ID.
+// FilledLegalPlan is the legal-gaps plan of n rows of prose (input in
+// dir), with the answers filled in as an annotator would leave them: two
+// codes ticked, a note on every third row, the annotator's ID. It is
+// FilledLegalPlanKind with Prose.
 func FilledLegalPlan(dir string, n, cellLimit int) (*backend.Plan, error) {
-	in, err := LegalInput(dir, n)
+	return FilledLegalPlanKind(dir, n, cellLimit, Prose)
+}
+
+// FilledLegalPlanKind is FilledLegalPlan with text of the kind.
+func FilledLegalPlanKind(dir string, n, cellLimit int, kind TextKind) (*backend.Plan, error) {
+	in, err := LegalInputKind(dir, n, kind)
 	if err != nil {
 		return nil, err
 	}
@@ -133,16 +158,25 @@ func FilledLegalPlan(dir string, n, cellLimit int) (*backend.Plan, error) {
 		k := 0
 		return rows(func(r backend.Row) error {
 			if k > 0 {
-				r.Cells[cols["q:gaps=2"]].Value = true
-				r.Cells[cols["q:gaps=3"]].Value = k%2 == 0
-				if k%3 == 0 {
-					r.Cells[cols["q:note"]].Value = "checked the cited case twice"
+				for key, v := range LegalAnswers(k) {
+					r.Cells[cols[key]].Value = v
 				}
-				r.Cells[cols["annotator"]].Value = "AK"
 			}
 			k++
 			return emit(r)
 		})
 	}
 	return res.Plan, nil
+}
+
+// LegalAnswers are the answers FilledLegalPlan fills in on the k-th unit
+// (from 1), by the legal-gaps column they go in: code 2 ticked, code 3
+// ticked on even units and FALSE on odd ones, a note on every third unit,
+// and the annotator's ID. The other columns stay empty.
+func LegalAnswers(k int) map[string]any {
+	a := map[string]any{"q:gaps=2": true, "q:gaps=3": k%2 == 0, "annotator": "AK"}
+	if k%3 == 0 {
+		a["q:note"] = "checked the cited case twice"
+	}
+	return a
 }
