@@ -16,6 +16,10 @@
 //		return err
 //	}
 //	res, err := mapping.Build(t, src, mapping.Options{Study: "demo"})
+//	if err != nil {
+//		return err
+//	}
+//	defer res.Close() // the rows Build kept in a temporary file for writing
 //
 // A problem in an input file is a mapping.Problem that names the file and
 // line (mapping.ErrMalformed for bad JSON); all of a file's problems come

@@ -24,6 +24,7 @@ func ExampleBuild() {
 	if err != nil {
 		panic(err) // mapping.Problems: one per bad record, with file and line
 	}
+	defer res.Close() // once the plan is written: it frees the rows kept for it
 	for _, s := range res.Plan.Sheets {
 		fmt.Printf("%s: %d rows\n", s.Name, s.RowCount)
 	}
