@@ -67,7 +67,7 @@ func readBook(file, name string, lim readLimits) (*backend.Grid, func() error, e
 		zr.Close()
 		return nil, nil, err
 	}
-	g := &backend.Grid{Kind: backend.KindXLSX, Name: filepath.Base(name), Rows: b.rows}
+	g := &backend.Grid{Kind: backend.KindXLSX, Name: filepath.Base(name), Rows: b.rows, Skim: b.skim}
 	for _, s := range b.sheets {
 		g.Sheets = append(g.Sheets, s.name)
 	}
@@ -362,6 +362,12 @@ func (b *book) loadTables() error {
 
 // rows is the grid's Rows.
 func (b *book) rows(sheet string, fn func(row int, cells []backend.ReadCell) error) error {
+	return b.skim(sheet, nil, fn)
+}
+
+// skim is the grid's Skim: the cells of the columns keep turns down are
+// passed over once fn has had a row.
+func (b *book) skim(sheet string, keep func(col int) bool, fn func(row int, cells []backend.ReadCell) error) error {
 	var e *sheetEntry
 	for i := range b.sheets {
 		if b.sheets[i].name == sheet {
@@ -377,7 +383,7 @@ func (b *book) rows(sheet string, fn func(row int, cells []backend.ReadCell) err
 	}
 	sst, st, err := b.load()
 	if err == nil {
-		err = b.readSheet(e.part, sst, st, fn)
+		err = b.readSheet(e.part, sst, st, keep, fn)
 	}
 	// The grid's reader names the file; Rows says what went wrong in it.
 	var re *readError

@@ -19,6 +19,10 @@ type sheetReader struct {
 	sst    *sharedStrings
 	styles *styles
 	fn     func(row int, cells []backend.ReadCell) error
+	// keep, when set, says which columns to read once fn has had a row;
+	// the cells of the others are passed over, their text not decoded.
+	keep      func(col int) bool
+	delivered bool // fn has had a row
 
 	row      int  // the number of the row being read, or the last one
 	inRow    bool // within a <row>
@@ -34,13 +38,13 @@ type callbackError struct{ err error }
 
 func (e *callbackError) Error() string { return e.err.Error() }
 
-func (b *book) readSheet(part string, sst *sharedStrings, st *styles, fn func(int, []backend.ReadCell) error) error {
+func (b *book) readSheet(part string, sst *sharedStrings, st *styles, keep func(int) bool, fn func(int, []backend.ReadCell) error) error {
 	s, rc, err := b.openPart(part)
 	if err != nil {
 		return err
 	}
 	defer rc.Close()
-	r := &sheetReader{b: b, s: s, sst: sst, styles: st, fn: fn}
+	r := &sheetReader{b: b, s: s, sst: sst, styles: st, keep: keep, fn: fn}
 	err = r.read()
 	var ce *callbackError
 	switch {
@@ -150,6 +154,7 @@ func (r *sheetReader) readRow() error {
 	if err := r.fn(n, out); err != nil {
 		return &callbackError{err}
 	}
+	r.delivered = true
 	return nil
 }
 
@@ -228,8 +233,20 @@ func (r *sheetReader) readCell() error {
 		}
 	}
 	typ := tNumber
-	if v, ok := s.attrValue("t"); ok {
-		switch string(v) {
+	t, hasT := s.attrValue("t")
+	if r.delivered && r.keep != nil && !r.keep(col) {
+		// Passed over, but checked: its type, and the XML within.
+		if hasT && !knownType(t) {
+			return r.damaged("a cell of the unknown type %q", t)
+		}
+		if err := s.skip(); err != nil {
+			return err
+		}
+		r.inCell = false
+		return nil
+	}
+	if hasT {
+		switch string(t) {
 		case "n":
 		case "s":
 			typ = tShared
@@ -244,7 +261,7 @@ func (r *sheetReader) readCell() error {
 		case "d":
 			typ = tDate
 		default:
-			return r.damaged("a cell of the unknown type %q", v)
+			return r.damaged("a cell of the unknown type %q", t)
 		}
 	}
 	s.text, s.textLimit = s.text[:0], r.b.lim.cell
@@ -337,6 +354,15 @@ func (r *sheetReader) readCell() error {
 	r.cells = append(r.cells, c)
 	r.inCell = false
 	return nil
+}
+
+// knownType is whether v is one of the cell types (the t attribute).
+func knownType(v []byte) bool {
+	switch string(v) {
+	case "n", "s", "inlineStr", "str", "b", "e", "d":
+		return true
+	}
+	return false
 }
 
 func (r *sheetReader) rowTooLarge() error {
