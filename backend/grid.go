@@ -13,6 +13,24 @@ type Grid struct {
 	// says where in the grid (a part, a row, a cell), and its caller names
 	// the grid.
 	Rows func(sheet string, fn func(row int, cells []ReadCell) error) error
+	// Skim, when set, reads a sheet as Rows does but may pass over the
+	// cells of the columns keep turns down without decoding their text,
+	// giving them as the zero ReadCell: a sheet's long texts cost a
+	// caller that never reads them little. keep is first asked once fn
+	// has had the sheet's first row (a header, which it may depend on),
+	// and must answer the same for a column each time. A backend that
+	// reads every cell anyway leaves it nil. Call it through RowsKeeping.
+	Skim func(sheet string, keep func(col int) bool, fn func(row int, cells []ReadCell) error) error
+}
+
+// RowsKeeping reads the rows of a sheet with Skim when the grid has it,
+// and with Rows otherwise: the cells of the columns keep turns down, after
+// the first row, may or may not be there.
+func (g *Grid) RowsKeeping(sheet string, keep func(col int) bool, fn func(row int, cells []ReadCell) error) error {
+	if g.Skim != nil {
+		return g.Skim(sheet, keep, fn)
+	}
+	return g.Rows(sheet, fn)
 }
 
 // CellType is the kind of value a read cell holds.

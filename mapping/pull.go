@@ -392,7 +392,7 @@ func (p *puller) readSheet() error {
 	header := true
 	unitCol, idCol := p.colIndex(templates.RoleUnit), p.colIndex(templates.RoleID)
 	var seq []placedRow // every non-empty row, in sheet order
-	err := p.g.Rows(p.sheet, func(n int, cells []backend.ReadCell) error {
+	err := p.g.RowsKeeping(p.sheet, p.readsColumn(), func(n int, cells []backend.ReadCell) error {
 		if header {
 			header = false
 			if n != 1 {
@@ -452,6 +452,29 @@ func (p *puller) readSheet() error {
 		}
 	}
 	return nil
+}
+
+// readsColumn is whether readSheet reads a column of the sheet, once
+// the header row has placed the template's columns: a context column only
+// where spans are found in its text, never the Check column.
+func (p *puller) readsColumn() func(col int) bool {
+	var reads []bool
+	return func(col int) bool {
+		if reads == nil {
+			reads = make([]bool, 0, len(p.at))
+			for i, j := range p.at {
+				c := p.cols[i]
+				if j < 0 || c.Role == templates.RoleCheck || c.Role == templates.RoleContext && !spanSource(p.t, c.Context) {
+					continue
+				}
+				for len(reads) <= j {
+					reads = append(reads, false)
+				}
+				reads[j] = true
+			}
+		}
+		return col < len(reads) && reads[col]
+	}
 }
 
 // placedRow is a row of the sheet and the unit it was found to belong to

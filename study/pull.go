@@ -376,18 +376,26 @@ func (p *puller) open(ctx context.Context, ref Ref) (*backend.Grid, func() error
 // interruptible stops the reading of a grid's rows soon after ctx ends
 // (Ctrl-C), however large the sheet.
 func interruptible(ctx context.Context, g *backend.Grid) *backend.Grid {
-	rows := g.Rows
+	rows, skim := g.Rows, g.Skim
 	out := *g
-	out.Rows = func(sheet string, fn func(int, []backend.ReadCell) error) error {
+	checked := func(fn func(int, []backend.ReadCell) error) func(int, []backend.ReadCell) error {
 		n := 0
-		return rows(sheet, func(row int, cells []backend.ReadCell) error {
+		return func(row int, cells []backend.ReadCell) error {
 			if n++; n%256 == 0 {
 				if err := ctx.Err(); err != nil {
 					return err
 				}
 			}
 			return fn(row, cells)
-		})
+		}
+	}
+	out.Rows = func(sheet string, fn func(int, []backend.ReadCell) error) error {
+		return rows(sheet, checked(fn))
+	}
+	if skim != nil {
+		out.Skim = func(sheet string, keep func(int) bool, fn func(int, []backend.ReadCell) error) error {
+			return skim(sheet, keep, checked(fn))
+		}
 	}
 	return &out
 }

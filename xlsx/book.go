@@ -38,8 +38,15 @@ type book struct {
 	closed  bool
 	loaded  bool
 	loadErr error
-	sst     *sharedStrings
-	styles  *styles
+	tables  tables
+}
+
+// tables are what every sheet's reader looks cells up in: the shared
+// strings, read whole (sst) or as needed (lazy), and the cell formats.
+type tables struct {
+	sst    *sharedStrings
+	lazy   *lazyStrings
+	styles *styles
 }
 
 // sheetEntry is a sheet the workbook lists, in tab order.
@@ -53,9 +60,19 @@ type sheetEntry struct {
 // sheet is read when the grid's Rows asks for it, the shared strings and
 // styles before the first.
 func readBook(file, name string, lim readLimits) (*backend.Grid, func() error, error) {
+	b, err := openPackage(file, name, lim)
+	if err != nil {
+		return nil, nil, err
+	}
+	return b.grid(), b.close, nil
+}
+
+// openPackage opens the workbook package at file and reads its workbook
+// part and relationships.
+func openPackage(file, name string, lim readLimits) (*book, error) {
 	zr, err := zip.OpenReader(file)
 	if err != nil {
-		return nil, nil, &readError{file: name, kind: ErrDamaged, msg: "it is not a readable zip archive", cause: unpath(err)}
+		return nil, &readError{file: name, kind: ErrDamaged, msg: "it is not a readable zip archive", cause: unpath(err)}
 	}
 	b := &book{name: name, zr: zr, parts: map[string]*zip.File{}, lim: lim}
 	for _, f := range zr.File {
@@ -65,13 +82,17 @@ func readBook(file, name string, lim readLimits) (*backend.Grid, func() error, e
 	}
 	if err := b.readWorkbook(); err != nil {
 		zr.Close()
-		return nil, nil, err
+		return nil, err
 	}
-	g := &backend.Grid{Kind: backend.KindXLSX, Name: filepath.Base(name), Rows: b.rows}
+	return b, nil
+}
+
+func (b *book) grid() *backend.Grid {
+	g := &backend.Grid{Kind: backend.KindXLSX, Name: filepath.Base(b.name), Rows: b.rows, Skim: b.skim}
 	for _, s := range b.sheets {
 		g.Sheets = append(g.Sheets, s.name)
 	}
-	return g, b.close, nil
+	return g
 }
 
 // partKey is how a part is looked up: part names are case-insensitive
@@ -88,7 +109,7 @@ func (b *book) close() error {
 	if b.closed {
 		return nil
 	}
-	b.closed, b.sst, b.styles = true, nil, nil
+	b.closed, b.tables = true, tables{}
 	return b.zr.Close()
 }
 
@@ -326,34 +347,40 @@ func (b *book) readWorkbook() error {
 	return nil
 }
 
-// load reads the shared strings and the styles, once.
-func (b *book) load() (*sharedStrings, *styles, error) {
+// load reads the styles and, when they are small, the shared strings,
+// once.
+func (b *book) load() (tables, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.closed {
-		return nil, nil, fmt.Errorf("%s: %w", b.name, os.ErrClosed)
+		return tables{}, fmt.Errorf("%s: %w", b.name, os.ErrClosed)
 	}
 	if !b.loaded {
 		b.loaded = true
 		b.loadErr = b.loadTables()
 	}
-	return b.sst, b.styles, b.loadErr
+	return b.tables, b.loadErr
 }
 
 func (b *book) loadTables() error {
-	b.sst = &sharedStrings{}
+	t := &b.tables
 	if b.has(b.stylesPart) {
 		err := b.readPart(b.stylesPart, func(s *xmlScanner) (err error) {
-			b.styles, err = readStyles(s, b.lim)
+			t.styles, err = readStyles(s, b.lim)
 			return err
 		})
 		if err != nil {
 			return err
 		}
 	}
-	if b.has(b.sstPart) {
+	switch f := b.parts[partKey(b.sstPart)]; {
+	case f == nil:
+		t.sst = &sharedStrings{}
+	case f.UncompressedSize64 > uint64(b.lim.sstWhole):
+		t.lazy = &lazyStrings{b: b, count: -1}
+	default:
 		return b.readPart(b.sstPart, func(s *xmlScanner) (err error) {
-			b.sst, err = readSharedStrings(s, b.lim)
+			t.sst, err = readSharedStrings(s, b.lim)
 			return err
 		})
 	}
@@ -362,6 +389,12 @@ func (b *book) loadTables() error {
 
 // rows is the grid's Rows.
 func (b *book) rows(sheet string, fn func(row int, cells []backend.ReadCell) error) error {
+	return b.skim(sheet, nil, fn)
+}
+
+// skim is the grid's Skim: the cells of the columns keep turns down are
+// passed over once fn has had a row.
+func (b *book) skim(sheet string, keep func(col int) bool, fn func(row int, cells []backend.ReadCell) error) error {
 	var e *sheetEntry
 	for i := range b.sheets {
 		if b.sheets[i].name == sheet {
@@ -375,9 +408,9 @@ func (b *book) rows(sheet string, fn func(row int, cells []backend.ReadCell) err
 	if !e.worksheet {
 		return nil
 	}
-	sst, st, err := b.load()
+	t, err := b.load()
 	if err == nil {
-		err = b.readSheet(e.part, sst, st, fn)
+		err = b.readSheet(e.part, t, keep, fn)
 	}
 	// The grid's reader names the file; Rows says what went wrong in it.
 	var re *readError

@@ -25,14 +25,15 @@ const (
 	// cells that all name one long shared string from taking gigabytes.
 	MaxRowBytes = 32 << 20
 
-	// MaxSharedStringBytes bounds the text of the shared-strings table,
-	// which is held in memory while the workbook is read (sheets name its
-	// strings by number, in any order). Excel and LibreOffice put every
-	// text cell there: a 100,000-unit study with 3,000 characters of
-	// context per unit is 300 MB of Latin text and 900 MB in a script of
-	// three-byte characters. The bound is half of MaxPart, the largest
-	// part verify lets inflate, and keeps a study within what SPEC's
-	// "not gigabytes" allows.
+	// MaxSharedStringBytes bounds the text of the shared strings held in
+	// memory while the workbook is read (sheets name them by number, in
+	// any order): the whole table when it is small, otherwise the strings
+	// the cells read name. Excel and LibreOffice put every text cell
+	// there: a 100,000-unit study with 3,000 characters of context per
+	// unit is 300 MB of Latin text and 900 MB in a script of three-byte
+	// characters, but a sheet read with its context columns passed over
+	// (see backend.Grid's Skim) needs little of it. The bound is half of
+	// MaxPart, the largest part verify lets inflate.
 	MaxSharedStringBytes = 1 << 30
 
 	// MaxSharedStrings bounds the number of shared strings: 16,777,216,
@@ -73,12 +74,26 @@ type readLimits struct {
 	rows      int // MaxRows
 	listed    int // MaxCellFormats
 	xmlLimits scanLimits
+	// sstWhole is the size of the largest shared-strings part read whole
+	// (inflated); a larger one is read as sheets need it (see
+	// lazyStrings).
+	sstWhole int
+	// winCells and winText bound the rows a sheet's reader queues until a
+	// pass over such a table: cells, and bytes of the text of those not
+	// shared strings.
+	winCells, winText int
 }
 
 var defaultLimits = readLimits{
 	cell: MaxCellBytes, row: MaxRowBytes, sstBytes: MaxSharedStringBytes, sstCount: MaxSharedStrings,
 	cols: MaxColumns, rows: MaxRows, listed: MaxCellFormats, xmlLimits: defaultScanLimits,
+	sstWhole: sstWholeBytes, winCells: 1 << 20, winText: 16 << 20,
 }
+
+// sstWholeBytes is the size of the largest shared-strings part read
+// whole: a small table costs less to hold than to read twice, and one of
+// this size holds little memory.
+const sstWholeBytes = 4 << 20
 
 // readError is a fault found reading one part of a workbook: it names the
 // file as given, the part and, within a sheet, the row and the cell.

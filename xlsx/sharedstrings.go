@@ -52,33 +52,13 @@ func (t *sharedStrings) add(s []byte) {
 	t.total += len(s)
 }
 
-// readSharedStrings reads the shared-strings part: each <si> is a string,
-// its text the <t> of a plain string or the <t> of each run (<r>) of a
-// rich one; phonetic runs (<rPh>) are not shown and are left out.
+// readSharedStrings reads the shared-strings part whole.
 func readSharedStrings(s *xmlScanner, lim readLimits) (*sharedStrings, error) {
 	t := &sharedStrings{}
-	if err := rootIs(s, "sst"); err != nil {
-		return nil, err
-	}
-	if v, ok := s.attrValue("uniqueCount"); ok {
+	_, err := scanSharedStrings(s, lim, func(n int) {
 		// A hint only: the count is checked as the strings come.
-		if n, err := strconv.Atoi(string(v)); err == nil && n > 0 {
-			t.index = make([]uint64, 0, min(n, lim.sstCount, 1<<20))
-		}
-	}
-	s.textLimit = min(lim.cell, sstBlock)
-	err := s.children(func(local []byte) error {
-		if string(local) != "si" {
-			return nil
-		}
-		if t.len() == lim.sstCount {
-			return &readError{kind: ErrTooLarge, msg: fmt.Sprintf("more than %d shared strings (MaxSharedStrings)", lim.sstCount)}
-		}
-		s.text = s.text[:0]
-		if err := readRichText(s); err != nil {
-			return err
-		}
-		text := decodeEscapes(s.text)
+		t.index = make([]uint64, 0, min(n, lim.sstCount, 1<<20))
+	}, nil, func(_ int, text []byte) error {
 		if t.total+len(text) > lim.sstBytes {
 			return &readError{kind: ErrTooLarge, msg: fmt.Sprintf("the shared strings hold more than %d bytes of text (MaxSharedStringBytes)", lim.sstBytes)}
 		}
@@ -86,11 +66,54 @@ func readSharedStrings(s *xmlScanner, lim readLimits) (*sharedStrings, error) {
 		return nil
 	})
 	if err != nil {
-		// Only the text of an <si> is kept, so only it can pass the
-		// limit: string t.len(), not yet added.
-		return nil, sstError(err, t.len(), lim)
+		return nil, err
 	}
 	return t, nil
+}
+
+// scanSharedStrings reads the shared-strings part: each <si> is a
+// string, its text the <t> of a plain string or the <t> of each run
+// (<r>) of a rich one; phonetic runs (<rPh>) are not shown and are left
+// out. It calls hint with the count the part gives, if any; then, for
+// each string want says yes to (every one when want is nil), keep with
+// its number and its text, which is valid until keep returns. The text
+// of the others is checked and passed over. It returns the number of
+// strings.
+func scanSharedStrings(s *xmlScanner, lim readLimits, hint func(int), want func(i int) bool, keep func(i int, text []byte) error) (int, error) {
+	if err := rootIs(s, "sst"); err != nil {
+		return 0, err
+	}
+	if v, ok := s.attrValue("uniqueCount"); ok && hint != nil {
+		if n, err := strconv.Atoi(string(v)); err == nil && n > 0 {
+			hint(n)
+		}
+	}
+	s.textLimit = min(lim.cell, sstBlock)
+	n := 0
+	err := s.children(func(local []byte) error {
+		if string(local) != "si" {
+			return nil
+		}
+		if n == lim.sstCount {
+			return &readError{kind: ErrTooLarge, msg: fmt.Sprintf("more than %d shared strings (MaxSharedStrings)", lim.sstCount)}
+		}
+		i := n
+		n++
+		if want != nil && !want(i) {
+			return s.skip()
+		}
+		s.text = s.text[:0]
+		if err := readRichText(s); err != nil {
+			return err
+		}
+		return keep(i, decodeEscapes(s.text))
+	})
+	if err != nil {
+		// Only the text of an <si> is kept, so only it can pass the
+		// limit: string n-1, being read.
+		return n, sstError(err, n-1, lim)
+	}
+	return n, nil
 }
 
 func sstError(err error, i int, lim readLimits) error {

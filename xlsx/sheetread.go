@@ -3,6 +3,7 @@ package xlsx
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -16,9 +17,24 @@ import (
 type sheetReader struct {
 	b      *book
 	s      *xmlScanner
-	sst    *sharedStrings
+	sst    *sharedStrings // a table read whole, or nil
 	styles *styles
-	fn     func(row int, cells []backend.ReadCell) error
+
+	// A table read as needed (when sst is nil): what it held when last
+	// looked at, the cells of the row being read that name strings not
+	// held yet, the rows queued until a pass over it, and the number of
+	// header rows it was read for alone.
+	lazy  *lazyStrings
+	view  sstView
+	refs  []sstRef
+	win   window
+	early int
+
+	fn func(row int, cells []backend.ReadCell) error
+	// keep, when set, says which columns to read once fn has had a row;
+	// the cells of the others are passed over, their text not decoded.
+	keep      func(col int) bool
+	delivered bool // fn has had a row
 
 	row      int  // the number of the row being read, or the last one
 	inRow    bool // within a <row>
@@ -34,13 +50,16 @@ type callbackError struct{ err error }
 
 func (e *callbackError) Error() string { return e.err.Error() }
 
-func (b *book) readSheet(part string, sst *sharedStrings, st *styles, fn func(int, []backend.ReadCell) error) error {
+func (b *book) readSheet(part string, t tables, keep func(int) bool, fn func(int, []backend.ReadCell) error) error {
 	s, rc, err := b.openPart(part)
 	if err != nil {
 		return err
 	}
 	defer rc.Close()
-	r := &sheetReader{b: b, s: s, sst: sst, styles: st, fn: fn}
+	r := &sheetReader{b: b, s: s, sst: t.sst, lazy: t.lazy, styles: t.styles, keep: keep, fn: fn}
+	if r.lazy != nil {
+		r.view = r.lazy.view()
+	}
 	err = r.read()
 	var ce *callbackError
 	switch {
@@ -61,7 +80,9 @@ func (r *sheetReader) locate(part string, err error) error {
 		}
 	}
 	err = r.b.partErr(part, err)
-	if errors.As(err, &re) && re.row == 0 && re.cell == "" {
+	// An error of the shared strings, read while the sheet is, names
+	// their part, not a cell of the sheet.
+	if errors.As(err, &re) && re.part == part && re.row == 0 && re.cell == "" {
 		switch {
 		case r.inCell:
 			re.cell = backend.CellName(r.col, r.row)
@@ -88,10 +109,13 @@ func (r *sheetReader) read() error {
 		return err
 	}
 	err := s.children(func(local []byte) error {
-		if string(local) == "sheetData" {
-			return r.sheetData()
+		if string(local) != "sheetData" {
+			return nil
 		}
-		return nil
+		if err := r.sheetData(); err != nil {
+			return err
+		}
+		return r.flush()
 	})
 	if err != nil {
 		return err
@@ -126,7 +150,7 @@ func (r *sheetReader) readRow() error {
 		return r.damaged("row %d comes after row %d", n, r.row)
 	}
 	r.row, r.inRow, r.col = n, true, -1
-	r.cells, r.rowBytes = r.cells[:0], 0
+	r.cells, r.rowBytes, r.refs = r.cells[:0], 0, r.refs[:0]
 	err := s.children(func(local []byte) error {
 		if string(local) == "c" {
 			return r.readCell()
@@ -137,7 +161,14 @@ func (r *sheetReader) readRow() error {
 		return err
 	}
 	r.inRow = false
-	cells := r.cells
+	if len(r.refs) > 0 || !r.win.empty() {
+		return r.queue(n)
+	}
+	return r.deliver(n, r.cells)
+}
+
+// deliver gives row n to the caller, unless it has no cell.
+func (r *sheetReader) deliver(n int, cells []backend.ReadCell) error {
 	for len(cells) > 0 && cells[len(cells)-1] == (backend.ReadCell{}) {
 		cells = cells[:len(cells)-1]
 	}
@@ -149,6 +180,44 @@ func (r *sheetReader) readRow() error {
 	copy(out, cells)
 	if err := r.fn(n, out); err != nil {
 		return &callbackError{err}
+	}
+	r.delivered = true
+	return nil
+}
+
+// queue holds row n, which names shared strings not held yet, until
+// they are fetched. A first row is not queued: what keep says of the
+// rows after it may depend on it. Rows are queued in order, so once one
+// is, every row is until they are given.
+func (r *sheetReader) queue(n int) error {
+	if !r.delivered && r.keep != nil && r.win.empty() && r.early < 2 {
+		// At most twice: a sheet of rows that all turn out empty would
+		// otherwise cost a pass over the table for each.
+		r.early++
+		need := make([]uint32, 0, len(r.refs))
+		for _, ref := range r.refs {
+			need = append(need, ref.id)
+		}
+		slices.Sort(need)
+		if err := r.lazy.fetch(slices.Compact(need)); err != nil {
+			return err
+		}
+		r.view = r.lazy.view()
+		for _, ref := range r.refs {
+			text, err := r.sharedString(int(ref.id), int32(ref.pos), n)
+			if err != nil {
+				return err
+			}
+			if r.rowBytes += len(text); r.rowBytes > r.b.lim.row {
+				return r.rowTooLarge()
+			}
+			r.cells[ref.pos].Value = string(text)
+		}
+		return r.deliver(n, r.cells)
+	}
+	r.win.add(n, r.cells, r.refs)
+	if r.win.full(r.b.lim) {
+		return r.flush()
 	}
 	return nil
 }
@@ -228,8 +297,20 @@ func (r *sheetReader) readCell() error {
 		}
 	}
 	typ := tNumber
-	if v, ok := s.attrValue("t"); ok {
-		switch string(v) {
+	t, hasT := s.attrValue("t")
+	if r.delivered && r.keep != nil && !r.keep(col) {
+		// Passed over, but checked: its type, and the XML within.
+		if hasT && !knownType(t) {
+			return r.damaged("a cell of the unknown type %q", t)
+		}
+		if err := s.skip(); err != nil {
+			return err
+		}
+		r.inCell = false
+		return nil
+	}
+	if hasT {
+		switch string(t) {
 		case "n":
 		case "s":
 			typ = tShared
@@ -244,7 +325,7 @@ func (r *sheetReader) readCell() error {
 		case "d":
 			typ = tDate
 		default:
-			return r.damaged("a cell of the unknown type %q", v)
+			return r.damaged("a cell of the unknown type %q", t)
 		}
 	}
 	s.text, s.textLimit = s.text[:0], r.b.lim.cell
@@ -287,6 +368,21 @@ func (r *sheetReader) readCell() error {
 		c.Value = string(decodeEscapes(v))
 	case noValue:
 		// An empty cell, perhaps with a format.
+	case typ == tShared && r.sst == nil:
+		i, ok := parseIndex(v)
+		if !ok || r.view.count >= 0 && i >= r.view.count {
+			return r.damaged("shared string %q does not exist (there are %d)", v, r.view.count)
+		}
+		b, held := r.view.lookup(i)
+		if !held {
+			// Looked up once the table is read (see queue).
+			r.refs = append(r.refs, sstRef{pos: col, id: uint32(i)})
+			break
+		}
+		if r.rowBytes+len(b) > r.b.lim.row {
+			return r.rowTooLarge()
+		}
+		c.Value = string(b)
 	case typ == tShared:
 		i, ok := parseIndex(v)
 		if !ok || i >= r.sst.len() {
@@ -337,6 +433,15 @@ func (r *sheetReader) readCell() error {
 	r.cells = append(r.cells, c)
 	r.inCell = false
 	return nil
+}
+
+// knownType is whether v is one of the cell types (the t attribute).
+func knownType(v []byte) bool {
+	switch string(v) {
+	case "n", "s", "inlineStr", "str", "b", "e", "d":
+		return true
+	}
+	return false
 }
 
 func (r *sheetReader) rowTooLarge() error {

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -150,6 +150,11 @@ func (s *xmlScanner) readError() error {
 // ends first; it reports whether they are. The bytes before pos are given
 // up.
 func (s *xmlScanner) ensure(n int) bool {
+	return s.end-s.pos >= n || s.fill(n)
+}
+
+// fill is ensure when the buffer holds fewer than n bytes.
+func (s *xmlScanner) fill(n int) bool {
 	for s.end-s.pos < n {
 		if s.eof || s.rerr != nil {
 			return false
@@ -484,27 +489,25 @@ func (s *xmlScanner) charData() error {
 // text when keep is set. Only XML's five predefined entities exist: a
 // workbook's parts declare none.
 func (s *xmlScanner) entity(keep bool) error {
-	var name [16]byte
+	// A reference is at most 16 bytes between & and ;, so the buffer
+	// (of 16 bytes at least) holds it whole unless the part ends first.
+	s.ensure(18)
+	b := s.buf[s.pos+1 : s.end]
 	n := 0
-	s.pos++ // &
-	for {
-		if !s.ensure(1) {
-			return s.ended("inside a character reference")
+	for ; n < len(b) && b[n] != ';'; n++ {
+		if n == 16 || !nameByte[b[n]] && b[n] != '#' {
+			s.pos += 1 + n
+			return s.syntax("a malformed character reference &%s", b[:n])
 		}
-		c := s.buf[s.pos]
-		if c == ';' {
-			s.pos++
-			break
-		}
-		if n == len(name) || !nameByte[c] && c != '#' {
-			return s.syntax("a malformed character reference &%s", name[:n])
-		}
-		name[n] = c
-		n++
-		s.pos++
 	}
+	if n == len(b) {
+		s.pos += 1 + n
+		return s.ended("inside a character reference")
+	}
+	ref := b[:n]
+	s.pos += n + 2
 	var r rune
-	switch ref := name[:n]; {
+	switch {
 	case string(ref) == "lt":
 		r = '<'
 	case string(ref) == "gt":
@@ -516,17 +519,11 @@ func (s *xmlScanner) entity(keep bool) error {
 	case string(ref) == "quot":
 		r = '"'
 	case len(ref) > 1 && ref[0] == '#':
-		var v uint64
-		var err error
-		if ref[1] == 'x' {
-			v, err = strconv.ParseUint(string(ref[2:]), 16, 32)
-		} else {
-			v, err = strconv.ParseUint(string(ref[1:]), 10, 32)
-		}
-		if err != nil || !isXMLChar(rune(v)) {
+		v, ok := charRef(ref[1:])
+		if !ok || !isXMLChar(v) {
 			return s.syntax("&%s; is not a character XML allows", ref)
 		}
-		r = rune(v)
+		r = v
 	default:
 		return s.syntax("undefined entity &%s;", ref)
 	}
@@ -535,6 +532,31 @@ func (s *xmlScanner) entity(keep bool) error {
 		return s.appendText(enc[:utf8.EncodeRune(enc[:], r)])
 	}
 	return nil
+}
+
+// charRef reads the number of a character reference, after its #: decimal,
+// or hexadecimal after an x. A number beyond Unicode's reads as not ok.
+func charRef(ref []byte) (rune, bool) {
+	base := rune(10)
+	if len(ref) > 0 && ref[0] == 'x' {
+		base, ref = 16, ref[1:]
+	}
+	var v rune
+	for _, c := range ref {
+		var d rune
+		switch {
+		case '0' <= c && c <= '9':
+			d = rune(c - '0')
+		case base == 16 && 'a' <= c|0x20 && c|0x20 <= 'f':
+			d = rune(c|0x20-'a') + 10
+		default:
+			return 0, false
+		}
+		if v = v*base + d; v > unicode.MaxRune {
+			return 0, false
+		}
+	}
+	return v, len(ref) > 0
 }
 
 func isXMLChar(r rune) bool {
