@@ -725,6 +725,8 @@ func readSheetOf(rows int, intro string, body func(emit func(backend.Row) error)
 		RowCount: rows,
 		Protect:  &backend.Protection{FormatColumns: true, FormatRows: true},
 		FitWidth: true,
+		// The styles emitRead gives, so that the rows are read once.
+		Facts: &backend.RowFacts{Styles: []backend.Style{styleReadTitle, styleReadHead, styleReadBack, styleContext, styleReadPart}},
 		Rows: func(emit func(backend.Row) error) error {
 			head := backend.Row{Cells: []backend.Cell{{Value: intro, Style: styleReadTitle}}}
 			head.Height = lineHeight(countLines(intro, readWidth, maxLines))

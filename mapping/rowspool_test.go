@@ -148,6 +148,27 @@ func compareRows(t *testing.T, sh *backend.Sheet, fresh func(emit func(backend.R
 	if d := cmp.Diff(got, collect(sh.Rows)); d != "" {
 		t.Errorf("%s: the second replay differs:\n%s", sh.Name, d)
 	}
+	// The facts declared before the rows are the rows' facts: the XLSX
+	// writer registers those styles alone.
+	if sh.Facts == nil {
+		t.Fatalf("%s: no facts declared", sh.Name)
+	}
+	var seen backend.RowFacts
+	for _, r := range got {
+		seen.Note(r)
+	}
+	declared := map[backend.Style]bool{}
+	for _, st := range sh.Facts.Styles {
+		declared[st] = true
+	}
+	for _, st := range seen.Styles {
+		if !declared[st] {
+			t.Errorf("%s: style %+v is in the rows but not declared", sh.Name, st)
+		}
+	}
+	if seen.Formulas != sh.Facts.Formulas {
+		t.Errorf("%s: formulas declared %v, in the rows %v", sh.Name, sh.Facts.Formulas, seen.Formulas)
+	}
 }
 
 // TestRowSpoolRemoved: the files that keep the rows are never left in

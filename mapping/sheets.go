@@ -111,8 +111,26 @@ func (b *builder) annotateSheet() *backend.Sheet {
 	}
 	sh.Merges = b.blockMerges()
 	sh.Rows = b.annotateRows(b.replayRows)
+	sh.Facts = b.annotateFacts()
 	b.liveChecks(sh)
 	return sh
+}
+
+// annotateFacts tells what the Annotate sheet's rows hold, known from the
+// first pass: the header's style, every style the kept rows use, and the
+// Check cells' formulas. The XLSX writer then reads the rows only once.
+func (b *builder) annotateFacts() *backend.RowFacts {
+	f := &backend.RowFacts{}
+	f.Note(b.headerRow())
+	cells := make([]backend.Cell, len(b.spool.styles))
+	for i, st := range b.spool.styles {
+		cells[i].Style = st
+	}
+	f.Note(backend.Row{Cells: cells})
+	if b.checkColumn() >= 0 && b.rows > 1 {
+		f.Note(backend.Row{Cells: []backend.Cell{{Value: backend.Formula{}, Style: styleCheck}}})
+	}
+	return f
 }
 
 // annotateRows is the Annotate sheet's rows: the header, then what body
