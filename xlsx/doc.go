@@ -1,5 +1,6 @@
 // Package xlsx is the XLSX backend: it renders a backend.Plan as an Excel
-// workbook with excelize's streaming writer, and reads a filled workbook
+// workbook, excelize laying out its structure while the rows are written
+// straight into the file and deflated on all cores, and reads a filled workbook
 // back into a grid for pull with a streaming reader of its own, bounded
 // by documented budgets (MaxCellBytes and the others), that reports any
 // damage as an error.
@@ -8,6 +9,7 @@
 //	if err != nil {
 //		return err
 //	}
+//	defer res.Close()
 //	err = xlsx.Write(res.Plan, file, xlsx.WriteOptions{})
 //
 // It knows nothing about templates: everything it writes is in the plan.
