@@ -2,6 +2,7 @@ package xlsx
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -365,6 +366,21 @@ func (s *xmlScanner) chars(stop *[256]bool, keep bool) (byte, error) {
 		b := s.buf[s.pos:s.end]
 		i := 0
 		var hi byte
+		if stop == &textStop {
+			// Eight bytes at a time while none is below 0x20, '<' or
+			// '&': long text goes by fast, the rest byte by byte.
+			var all uint64
+			for ; i+8 <= len(b); i += 8 {
+				x := binary.LittleEndian.Uint64(b[i:])
+				if hasLess(x, 0x20)|hasZero(x^(lsb*'<'))|hasZero(x^(lsb*'&')) != 0 {
+					break
+				}
+				all |= x
+			}
+			if all&(lsb*0x80) != 0 {
+				hi = 0x80
+			}
+		}
 		for i < len(b) && !stop[b[i]] {
 			hi |= b[i]
 			i++
@@ -415,6 +431,15 @@ func (s *xmlScanner) chars(stop *[256]bool, keep bool) (byte, error) {
 		}
 	}
 }
+
+// lsb has the lowest bit of each of eight bytes set.
+const lsb = 0x0101010101010101
+
+// hasZero is not 0 when a byte of x is 0.
+func hasZero(x uint64) uint64 { return (x - lsb) &^ x & (lsb * 0x80) }
+
+// hasLess is not 0 when a byte of x is below n (at most 0x80).
+func hasLess(x uint64, n byte) uint64 { return (x - lsb*uint64(n)) &^ x & (lsb * 0x80) }
 
 // partialRune is the length of an incomplete UTF-8 sequence at the end of
 // b, or 0.
@@ -595,6 +620,13 @@ func (s *xmlScanner) readName(dst []byte) ([]byte, error) {
 }
 
 func (s *xmlScanner) skipSpace() bool {
+	if s.pos < s.end && !isSpace(s.buf[s.pos]) {
+		return false
+	}
+	return s.skipSpaces()
+}
+
+func (s *xmlScanner) skipSpaces() bool {
 	any := false
 	for s.ensure(1) && isSpace(s.buf[s.pos]) {
 		s.pos++
@@ -688,6 +720,23 @@ func (s *xmlScanner) attr() error {
 		return s.syntax("the value of attribute %s is not quoted", s.abuf[a.name:a.value])
 	}
 	s.pos++
+	// Most values are short and plain: read where they are.
+	b := s.buf[s.pos:s.end]
+	for i, c := range b {
+		if c == q {
+			if i > s.lim.value || a.value+i > s.lim.tag {
+				break // the slow path says which limit
+			}
+			s.abuf = append(s.abuf, b[:i]...)
+			s.pos += i + 1
+			a.valueEnd = len(s.abuf)
+			s.attrs = append(s.attrs, a)
+			return nil
+		}
+		if c < 0x20 || c == '<' || c == '&' || c >= 0x80 {
+			break
+		}
+	}
 	// The value goes through text, where the entity decoder puts its
 	// characters, under the value limit.
 	text, keep, limit := s.text, s.keep, s.textLimit
@@ -695,12 +744,12 @@ func (s *xmlScanner) attr() error {
 	err = s.attrChars(q)
 	s.abuf, s.text, s.keep, s.textLimit = s.text, text, keep, limit
 	switch {
+	case err == nil:
 	case errors.Is(err, errTextLimit) && a.value+s.lim.value > s.lim.tag:
 		return s.tooLarge("the attributes of <%s> are longer than %d bytes in all", s.name, s.lim.tag)
 	case errors.Is(err, errTextLimit):
 		return s.tooLarge("the value of attribute %s is longer than %d bytes", s.abuf[a.name:a.value], s.lim.value)
-	}
-	if err != nil {
+	default:
 		return err
 	}
 	a.valueEnd = len(s.abuf)

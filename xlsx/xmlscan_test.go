@@ -212,3 +212,46 @@ func TestChildren(t *testing.T) {
 		t.Errorf("a damaged child: %v", err)
 	}
 }
+
+// TestScannerLongText checks the scanner's fast way through long text: a
+// byte that ends it, or that it must check, is found wherever it falls
+// among the eight bytes read at once.
+func TestScannerLongText(t *testing.T) {
+	for _, c := range []struct{ mark, want, err string }{
+		{"&amp;", "&", ""},
+		{"<b/>", "<b></b>", ""},
+		{"\n", "\n", ""},
+		{"\t", "\t", ""},
+		{"\r\n", "\n", ""},
+		{"é", "é", ""},
+		{"😀", "😀", ""},
+		{"\x01", "", "the control character U+0001"},
+		{"\x1F", "", "the control character U+001F"},
+		{"\xC3", "", "invalid UTF-8"},
+		{"\xEF\xBF\xBE", "", "invalid UTF-8"},
+	} {
+		for at := range 24 {
+			text := strings.Repeat("x", at) + c.mark + strings.Repeat("y", 30)
+			got, err := scanDump(strings.NewReader("<a>"+text+"</a>"), defaultScanLimits)
+			if c.err != "" {
+				if err == nil || !strings.Contains(err.Error(), c.err) {
+					t.Errorf("%q at %d: got %v, want %q", c.mark, at, err, c.err)
+				}
+				continue
+			}
+			want := "<a>" + strings.Repeat("x", at) + c.want + strings.Repeat("y", 30) + "</a>"
+			if err != nil || got != want {
+				t.Errorf("%q at %d: got %q, %v", c.mark, at, got, err)
+			}
+		}
+	}
+	for i := range 256 {
+		x := uint64(0x4141414141414141)&^(0xFF<<(8*(i%8))) | uint64(i)<<(8*(i%8))
+		if got, want := hasLess(x, 0x20) != 0, i < 0x20; got != want {
+			t.Errorf("hasLess(%#x) = %v", x, got)
+		}
+		if got, want := hasZero(x^(lsb*'<')) != 0, i == '<'; got != want {
+			t.Errorf("hasZero(%#x ^ '<') = %v", x, got)
+		}
+	}
+}

@@ -237,9 +237,11 @@ def table(res):
             fast = min(others, key=Task.wall)
             lines.append("| %s | annosheet / fastest peer (%s) | | | | **%.2f**, %.2f |" % (
                 g, fast.label, own.wall() / fast.wall(), own.cpu() / fast.cpu()))
-    lines.append("| floor | inflate the Annotate XML | %.2f | | | |" % fl["inflate_s"])
-    lines.append("| floor | deflate it, level 6 (annosheet's default) | %.2f | | | (%.1f MB) |" % (fl["deflate6_s"], fl["deflate6_bytes"] / 1e6))
-    lines.append("| floor | deflate it, level 1 (annosheet's fast choice) | %.2f | | | (%.1f MB) |" % (fl["deflate1_s"], fl["deflate1_bytes"] / 1e6))
+    lines.append("| floor | inflate the Annotate XML | %.2f | %.2f | | |" % (fl["inflate_s"], fl["inflate_cpu_s"]))
+    lines.append("| floor | deflate it, level 6 (annosheet's default) | %.2f | %.2f | | (%.1f MB) |" % (
+        fl["deflate6_s"], fl["deflate6_cpu_s"], fl["deflate6_bytes"] / 1e6))
+    lines.append("| floor | deflate it, level 1 (annosheet's fast choice) | %.2f | %.2f | | (%.1f MB) |" % (
+        fl["deflate1_s"], fl["deflate1_cpu_s"], fl["deflate1_bytes"] / 1e6))
     files = ", ".join("%s %.1f MB" % (k[:-len("_book_mb")], v) for k, v in s.items() if k.endswith("_book_mb"))
     lines.append("")
     lines.append("Files written: " + files + "; filled workbooks read: %.1f MB (inline strings), %.1f MB (shared strings)." % (
