@@ -45,6 +45,10 @@ func (b *builder) liveChecks(sh *backend.Sheet) {
 		return
 	}
 	sh.ConditionalFormats = b.conditionalFormats()
+	if sh.Facts != nil {
+		// Every row below the header gets a Check formula.
+		sh.Facts.Note(backend.Row{Cells: []backend.Cell{{Value: backend.Formula{}, Style: styleCheck}}})
+	}
 }
 
 // checkColumn is the 0-based column of the Check cells, or -1.

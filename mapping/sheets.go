@@ -117,8 +117,9 @@ func (b *builder) annotateSheet() *backend.Sheet {
 }
 
 // annotateFacts tells what the Annotate sheet's rows hold, known from the
-// first pass: the header's style, every style the kept rows use, and the
-// Check cells' formulas. The XLSX writer then reads the rows only once.
+// first pass: the header's style and every style the kept rows use
+// (liveChecks adds the Check cells'). The XLSX writer then reads the rows
+// only once.
 func (b *builder) annotateFacts() *backend.RowFacts {
 	f := &backend.RowFacts{}
 	f.Note(b.headerRow())
@@ -127,9 +128,6 @@ func (b *builder) annotateFacts() *backend.RowFacts {
 		cells[i].Style = st
 	}
 	f.Note(backend.Row{Cells: cells})
-	if b.checkColumn() >= 0 && b.rows > 1 {
-		f.Note(backend.Row{Cells: []backend.Cell{{Value: backend.Formula{}, Style: styleCheck}}})
-	}
 	return f
 }
 

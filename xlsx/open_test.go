@@ -235,11 +235,7 @@ func TestConvertFails(t *testing.T) {
 			if err := os.WriteFile("returned.ods", odsHead(t), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			start := time.Now()
 			_, _, err := o.open(t.Context(), "returned.ods")
-			if time.Since(start) > 30*time.Second {
-				t.Errorf("the conversion took %v", time.Since(start))
-			}
 			for _, w := range c.want {
 				if !errors.Is(err, w) {
 					t.Errorf("error %v is not %q", err, w)
