@@ -70,7 +70,7 @@ func readBook(file, name string, lim readLimits) (*backend.Grid, func() error, e
 // openPackage opens the workbook package at file and reads its workbook
 // part and relationships.
 func openPackage(file, name string, lim readLimits) (*book, error) {
-	zr, err := zip.OpenReader(file)
+	zr, err := openZip(file)
 	if err != nil {
 		return nil, &readError{file: name, kind: ErrDamaged, msg: "it is not a readable zip archive", cause: unpath(err)}
 	}

@@ -1,7 +1,6 @@
 package xlsx
 
 import (
-	"archive/zip"
 	"bytes"
 	"context"
 	"errors"
@@ -40,7 +39,7 @@ var ErrDTD = errors.New("a part declares a DTD or entities")
 // It stops soon after ctx ends (Ctrl-C), with ctx's error: a workbook of
 // gigabytes takes seconds to read.
 func verify(ctx context.Context, file, name string) error {
-	zr, err := zip.OpenReader(file)
+	zr, err := openZip(file)
 	if err != nil {
 		return fmt.Errorf("%s: %w: %w", name, ErrDamaged, err)
 	}
