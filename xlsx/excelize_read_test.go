@@ -393,9 +393,11 @@ const differentialStyles = `<numFmts count="1"><numFmt numFmtId="164" formatCode
 //   - for what is wrong with the cells, which excelize passes over
 //     silently: rows or cells out of order, a cell named in another row
 //     or beyond the sheet's edge, a cell of an unknown type, a boolean or
-//     a date that is none, a shared string that does not exist, a part
-//     the workbook names but lacks (ErrDamaged, without a fault of the
-//     XML);
+//     a date that is none, a shared string that does not exist, rich
+//     text in a form ECMA-376 does not allow (two plain texts, or one
+//     after the runs, which excelize and LibreOffice read differently), a
+//     part the workbook names but lacks (ErrDamaged, without a fault of
+//     the XML);
 //   - for a fault of the XML that excelize's decoder does not look at:
 //     outside the root element (text before it, anything after it, where
 //     it stops), or in a part it does not decode; or an attribute given
@@ -628,19 +630,28 @@ func cellsFrom(choices []byte) (sheet, sst []byte) {
 		if next(2) == 0 {
 			space = ` xml:space="preserve"`
 		}
-		switch next(4) {
+		switch next(6) {
 		case 0, 1:
 			return "<t" + space + ">" + text() + "</t>"
 		case 2:
 			return "<t" + space + "/>"
+		case 3:
+			// Not as ECMA-376 has it: refused.
+			return []string{"<t>a</t><t>b</t>", "<r><t>a</t></r><t>b</t>"}[next(2)]
 		}
 		var b strings.Builder
+		if next(3) == 0 {
+			b.WriteString("<t>" + text() + "</t>")
+		}
 		for range 1 + next(3) {
 			b.WriteString("<r>")
 			if next(2) == 0 {
 				b.WriteString(`<rPr><b/><sz val="11"/></rPr>`)
 			}
-			b.WriteString("<t" + space + ">" + text() + "</t></r>")
+			for range 1 + next(2) {
+				b.WriteString("<t" + space + ">" + text() + "</t>")
+			}
+			b.WriteString("</r>")
 		}
 		if next(3) == 0 {
 			b.WriteString(`<rPh sb="0" eb="1"><t>ル</t></rPh>`)

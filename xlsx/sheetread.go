@@ -343,7 +343,9 @@ func (r *sheetReader) readCell() error {
 			f1, hasF = len(s.text), true
 		case "is":
 			is0 = len(s.text)
-			err = readRichText(s)
+			if err = readRichText(s); err == errRichText {
+				err = r.damaged("an inline string: %v", err)
+			}
 			is1, hasIS = len(s.text), true
 		}
 		return err
