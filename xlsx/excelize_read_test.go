@@ -96,8 +96,10 @@ func readExcelize(path string) (b *excelizeBook, err error) {
 //   - a cell of type d (an ISO 8601 date) is its serial number where
 //     excelize gives the date as stored: both are only checked to be
 //     dates;
-//   - a formula's text result (type str) has its _xHHHH_ escapes decoded,
-//     as shared and inline strings have in both;
+//   - the text in the <v> of a text cell (a formula's text result, of
+//     type str, or an inline string without its <is>) has its _xHHHH_
+//     escapes decoded, as the text of shared and inline strings has in
+//     both;
 //   - a formula whose text result is empty is an empty cell, where
 //     excelize gives "" (see skimmed).
 func compareExcelize(ex *excelizeBook, g *backend.Grid, keep func(int) bool) ([]string, error) {
@@ -240,7 +242,7 @@ func sameByDesign(xt excelize.CellType, c backend.ReadCell, ex string) bool {
 		}
 	case xt == excelize.CellTypeDate && c.Type == backend.CellDate:
 		return true
-	case xt == excelize.CellTypeFormula && c.Type == backend.CellString:
+	case (xt == excelize.CellTypeFormula || xt == excelize.CellTypeInlineString) && c.Type == backend.CellString:
 		return string(decodeEscapes([]byte(ex))) == c.Value
 	}
 	return false
@@ -693,7 +695,7 @@ func cellsFrom(choices []byte) (sheet, sst []byte) {
 			if next(4) == 0 {
 				formula = "<f>A1&amp;\"x\"</f>"
 			}
-			switch next(9) {
+			switch next(12) {
 			case 0:
 				b.WriteString("/>")
 				continue
@@ -713,6 +715,12 @@ func cellsFrom(choices []byte) (sheet, sst []byte) {
 				b.WriteString(` t="e">` + formula + "<v>#N/A</v>")
 			case 8:
 				b.WriteString(` t="d"><v>` + []string{"2024-03-14", "2024-03-14T10:30:00", "1900-01-01"}[next(3)] + "</v>")
+			case 9:
+				fmt.Fprintf(&b, []string{` t="s"><v> %d </v>`, ` t="s"><v>0%d</v>`, "  t=\"s\"><v>\n%d</v>"}[next(3)], next(max(strs, 1)))
+			case 10:
+				b.WriteString(` t="inlineStr">` + formula + "<v>" + text() + "</v>")
+			case 11:
+				b.WriteString(` t="inlineStr"><v>` + text() + "</v><is>" + rich() + "</is>")
 			}
 			b.WriteString("</c>")
 		}
