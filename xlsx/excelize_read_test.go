@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -22,7 +23,7 @@ import (
 // excelizeBook is a workbook as excelize reads it, the reader Open used
 // before: its sheets, each sheet's rows as its Rows iterator gives them
 // (raw values, rows without cells left out), and the type each cell's XML
-// names.
+// names (its t attribute, as excelize's GetCellType reads it).
 type excelizeBook struct {
 	sheets []string
 	rows   map[string]map[int][]string
@@ -72,20 +73,13 @@ func readExcelize(path string) (b *excelizeBook, err error) {
 		}
 	}
 	// Only now: once a sheet is decoded whole, Rows reads that copy.
+	parts := sheetParts(path)
 	for _, sheet := range b.sheets {
-		b.types[sheet] = map[string]excelize.CellType{}
 		if _, err := f.GetCellType(sheet, "A1"); err != nil {
 			return nil, fmt.Errorf("%w: sheet %s: %v", errExcelize, sheet, err)
 		}
-		for n, cells := range b.rows[sheet] {
-			for i := range cells {
-				cell := backend.CellName(i, n)
-				xt, err := f.GetCellType(sheet, cell)
-				if err != nil {
-					return nil, fmt.Errorf("%w: %s!%s: %v", errExcelize, sheet, cell, err)
-				}
-				b.types[sheet][cell] = xt
-			}
+		if b.types[sheet], err = xmlTypes(parts[sheet]); err != nil {
+			return nil, fmt.Errorf("%w: sheet %s: %v", errExcelize, sheet, err)
 		}
 	}
 	return b, nil
@@ -102,8 +96,12 @@ func readExcelize(path string) (b *excelizeBook, err error) {
 //   - a cell of type d (an ISO 8601 date) is its serial number where
 //     excelize gives the date as stored: both are only checked to be
 //     dates;
-//   - a formula's text result (type str) has its _xHHHH_ escapes decoded,
-//     as shared and inline strings have in both.
+//   - the text in the <v> of a text cell (a formula's text result, of
+//     type str, or an inline string without its <is>) has its _xHHHH_
+//     escapes decoded, as the text of shared and inline strings has in
+//     both;
+//   - a formula whose text result is empty is an empty cell, where
+//     excelize gives "" (see skimmed).
 func compareExcelize(ex *excelizeBook, g *backend.Grid, keep func(int) bool) ([]string, error) {
 	var diffs []string
 	if diff := cmp.Diff(ex.sheets, g.Sheets); diff != "" {
@@ -137,10 +135,7 @@ func compareExcelize(ex *excelizeBook, g *backend.Grid, keep func(int) bool) ([]
 		if err != nil {
 			return diffs, err
 		}
-		want := ex.rows[sheet]
-		if keep != nil {
-			want, got = skimmed(want, first, keep), skimmed(got, first, keep)
-		}
+		want, got := skimmed(ex.rows[sheet], first, keep), skimmed(got, first, keep)
 		if diff := cmp.Diff(want, got); diff != "" {
 			diffs = append(diffs, fmt.Sprintf("sheet %s (-excelize +ours):\n%s", sheet, diff))
 		}
@@ -160,6 +155,80 @@ func rawText(c backend.ReadCell) string {
 	return c.Value
 }
 
+// sheetParts is the XML of each worksheet of the workbook at path, by
+// name; the package's own reader says where each is.
+func sheetParts(path string) map[string][]byte {
+	out := map[string][]byte{}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return out
+	}
+	b, err := openPackage(path, path, defaultLimits)
+	if err != nil {
+		return out
+	}
+	defer b.close()
+	for _, e := range b.sheets {
+		out[e.name], _ = zipPart(data, e.part)
+	}
+	return out
+}
+
+// xmlTypes is the type the t attribute of each cell of a sheet names, by
+// cell, each cell placed as excelize's Rows places it: a row where its r
+// says or after the one before, a cell where its r says or after the one
+// before.
+func xmlTypes(sheet []byte) (map[string]excelize.CellType, error) {
+	types := map[string]excelize.CellType{}
+	names := map[string]excelize.CellType{"b": excelize.CellTypeBool, "d": excelize.CellTypeDate, "n": excelize.CellTypeNumber,
+		"e": excelize.CellTypeError, "s": excelize.CellTypeSharedString, "str": excelize.CellTypeFormula, "inlineStr": excelize.CellTypeInlineString}
+	d := xml.NewDecoder(bytes.NewReader(sheet))
+	d.CharsetReader = func(_ string, r io.Reader) (io.Reader, error) { return r, nil }
+	row, col := 0, 0
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			return types, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		se, ok := tok.(xml.StartElement)
+		if !ok {
+			continue
+		}
+		attr := func(name string) string {
+			for _, a := range se.Attr {
+				if a.Name.Local == name {
+					return a.Value
+				}
+			}
+			return ""
+		}
+		switch se.Name.Local {
+		case "row":
+			if n, err := strconv.Atoi(attr("r")); err == nil && n != 0 {
+				row = n
+			} else {
+				row++
+			}
+			col = 0
+		case "c":
+			col++
+			if r := attr("r"); r != "" {
+				if col, _, err = excelize.CellNameToCoordinates(r); err != nil {
+					return nil, err
+				}
+			}
+			name, err := excelize.CoordinatesToCellName(col, row)
+			if err != nil {
+				return nil, err
+			}
+			types[name] = names[attr("t")]
+		}
+	}
+}
+
 // sameByDesign is whether a cell that excelize read as ex is the same
 // where the two read cells differently by design (see compareExcelize).
 func sameByDesign(xt excelize.CellType, c backend.ReadCell, ex string) bool {
@@ -173,7 +242,7 @@ func sameByDesign(xt excelize.CellType, c backend.ReadCell, ex string) bool {
 		}
 	case xt == excelize.CellTypeDate && c.Type == backend.CellDate:
 		return true
-	case xt == excelize.CellTypeFormula && c.Type == backend.CellString:
+	case (xt == excelize.CellTypeFormula || xt == excelize.CellTypeInlineString) && c.Type == backend.CellString:
 		return string(decodeEscapes([]byte(ex))) == c.Value
 	}
 	return false
@@ -204,14 +273,16 @@ func typeDiff(xt excelize.CellType, c backend.ReadCell) string {
 	return fmt.Sprintf("read as type %d (%q), but excelize says its XML has type %d", c.Type, c.Value, xt)
 }
 
-// skimmed is rows as Skim gives them: after row first, the cells of the
-// columns keep turns down are empty; a row of empty cells is left out,
-// and so are empty cells at the end of a row.
+// skimmed is rows as compared: empty cells at the end of a row are left
+// out, and so is a row of empty cells (a formula whose text result is
+// empty shows nothing: excelize gives it, the reader leaves it out); with
+// keep set, the cells of the columns it turns down are empty after row
+// first, as Skim gives them.
 func skimmed(rows map[int][]string, first int, keep func(int) bool) map[int][]string {
 	out := map[int][]string{}
 	for n, cells := range rows {
 		cells = slices.Clone(cells)
-		if n > first {
+		if keep != nil && n > first {
 			for i := range cells {
 				if !keep(i) {
 					cells[i] = ""
@@ -324,9 +395,11 @@ const differentialStyles = `<numFmts count="1"><numFmt numFmtId="164" formatCode
 //   - for what is wrong with the cells, which excelize passes over
 //     silently: rows or cells out of order, a cell named in another row
 //     or beyond the sheet's edge, a cell of an unknown type, a boolean or
-//     a date that is none, a shared string that does not exist, a part
-//     the workbook names but lacks (ErrDamaged, without a fault of the
-//     XML);
+//     a date that is none, a shared string that does not exist, rich
+//     text in a form ECMA-376 does not allow (two plain texts, or one
+//     after the runs, which excelize and LibreOffice read differently), a
+//     part the workbook names but lacks (ErrDamaged, without a fault of
+//     the XML);
 //   - for a fault of the XML that excelize's decoder does not look at:
 //     outside the root element (text before it, anything after it, where
 //     it stops), or in a part it does not decode; or an attribute given
@@ -492,4 +565,166 @@ func TestReadLikeExcelizeSeeds(t *testing.T) {
 			}
 		}
 	}
+}
+
+// FuzzReadLikeExcelizeCells is FuzzReadLikeExcelize on workbooks made from
+// the fuzzer's bytes, which choose each row, cell, type, value and shared
+// string from the forms spreadsheet applications write (and some they
+// do not): nearly every one is well formed, so that the two readers are
+// compared on the cells rather than on the XML.
+func FuzzReadLikeExcelizeCells(f *testing.F) {
+	for _, s := range []string{"", "\x00\x01\x02\x03", "\x05\x13\x27\x31\x45\x59\x6a\x7b\x8c\x9d\xae\xbf", strings.Repeat("\x11\x22\x33\x44\x55\x66\x77\x88\x99", 8)} {
+		f.Add([]byte(s))
+	}
+	path := filepath.Join(f.TempDir(), "in.xlsx")
+	f.Fuzz(func(t *testing.T, choices []byte) {
+		sheet, sst := cellsFrom(choices)
+		data := packParts(t, sheet, sst)
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ex, err := readExcelize(path)
+		if err != nil {
+			return
+		}
+		for _, r := range differentialReads {
+			b, err := openPackage(path, path, r.lim)
+			var diffs []string
+			if err == nil {
+				diffs, err = compareExcelize(ex, b.grid(), r.keep)
+				b.close()
+			}
+			if err != nil {
+				if why := allowedRefusal(data, err); why != "" {
+					t.Fatalf("%s: %v\nexcelize reads it, and %s\n%s\n%s", r.name, err, why, sheet, sst)
+				}
+				continue
+			}
+			if len(diffs) > 0 {
+				t.Fatalf("%s: read unlike excelize:\n%s\n%s\n%s", r.name, strings.Join(diffs, "\n"), sheet, sst)
+			}
+		}
+	})
+}
+
+// cellsFrom makes the XML of a sheet and its shared strings from choices.
+func cellsFrom(choices []byte) (sheet, sst []byte) {
+	next := func(n int) int {
+		if len(choices) == 0 {
+			return 0
+		}
+		c := int(choices[0])
+		choices = choices[1:]
+		return c % n
+	}
+	texts := []string{"plain", " spaced ", "a &amp; b", "&lt;x&gt; &quot;", "<![CDATA[c&d]]>", "_x000D_", "_x005F_x0041_",
+		"é漢😀", "", "line\nbreak", "&#13;", "\t", "x_x0041_y", "&#x1F600;", "  ", "1", "TRUE"}
+	text := func() string {
+		t := texts[next(len(texts))]
+		if next(4) == 0 {
+			t += texts[next(len(texts))]
+		}
+		return t
+	}
+	// A <t>, or runs, as a shared or an inline string holds them.
+	rich := func() string {
+		space := ""
+		if next(2) == 0 {
+			space = ` xml:space="preserve"`
+		}
+		switch next(6) {
+		case 0, 1:
+			return "<t" + space + ">" + text() + "</t>"
+		case 2:
+			return "<t" + space + "/>"
+		case 3:
+			// Not as ECMA-376 has it: refused.
+			return []string{"<t>a</t><t>b</t>", "<r><t>a</t></r><t>b</t>"}[next(2)]
+		}
+		var b strings.Builder
+		if next(3) == 0 {
+			b.WriteString("<t>" + text() + "</t>")
+		}
+		for range 1 + next(3) {
+			b.WriteString("<r>")
+			if next(2) == 0 {
+				b.WriteString(`<rPr><b/><sz val="11"/></rPr>`)
+			}
+			for range 1 + next(2) {
+				b.WriteString("<t" + space + ">" + text() + "</t>")
+			}
+			b.WriteString("</r>")
+		}
+		if next(3) == 0 {
+			b.WriteString(`<rPh sb="0" eb="1"><t>ル</t></rPh>`)
+		}
+		return b.String()
+	}
+	strs := next(6)
+	var sb strings.Builder
+	if strs > 0 {
+		sb.WriteString(`<sst ` + nsMain + `>`)
+		for range strs {
+			sb.WriteString("<si>" + rich() + "</si>")
+		}
+		sb.WriteString("</sst>")
+	}
+	numbers := []string{"1", "-2.5", "1E3", "0", "45365.5", " 7 ", "00012", "1e-7"}
+	var b strings.Builder
+	row := 0
+	for len(choices) > 0 {
+		b.WriteString("<row")
+		if next(3) != 0 {
+			row += 1 + next(3)
+			fmt.Fprintf(&b, ` r="%d"`, row)
+		} else {
+			row++
+		}
+		b.WriteString(">")
+		col := -1
+		for range next(6) {
+			col += 1 + next(3)
+			b.WriteString("<c")
+			if next(3) != 0 {
+				fmt.Fprintf(&b, ` r="%s"`, backend.CellName(col, row))
+			}
+			if s := next(5); s < 3 {
+				fmt.Fprintf(&b, ` s="%d"`, s)
+			}
+			formula := ""
+			if next(4) == 0 {
+				formula = "<f>A1&amp;\"x\"</f>"
+			}
+			switch next(12) {
+			case 0:
+				b.WriteString("/>")
+				continue
+			case 1:
+				b.WriteString(">" + formula + "<v>" + numbers[next(len(numbers))] + "</v>")
+			case 2:
+				b.WriteString(` t="n">` + formula + "<v>" + numbers[next(len(numbers))] + "</v>")
+			case 3:
+				fmt.Fprintf(&b, ` t="s"><v>%d</v>`, next(max(strs, 1)))
+			case 4:
+				b.WriteString(` t="inlineStr"><is>` + rich() + "</is>")
+			case 5:
+				b.WriteString(` t="str">` + formula + "<v>" + text() + "</v>")
+			case 6:
+				b.WriteString(` t="b">` + formula + "<v>" + []string{"0", "1", "true", "FALSE"}[next(4)] + "</v>")
+			case 7:
+				b.WriteString(` t="e">` + formula + "<v>#N/A</v>")
+			case 8:
+				b.WriteString(` t="d"><v>` + []string{"2024-03-14", "2024-03-14T10:30:00", "1900-01-01"}[next(3)] + "</v>")
+			case 9:
+				fmt.Fprintf(&b, []string{` t="s"><v> %d </v>`, ` t="s"><v>0%d</v>`, "  t=\"s\"><v>\n%d</v>"}[next(3)], next(max(strs, 1)))
+			case 10:
+				b.WriteString(` t="inlineStr">` + formula + "<v>" + text() + "</v>")
+			case 11:
+				b.WriteString(` t="inlineStr"><v>` + text() + "</v><is>" + rich() + "</is>")
+			}
+			b.WriteString("</c>")
+		}
+		b.WriteString("</row>")
+	}
+	return []byte(sheetXML(b.String())), []byte(sb.String())
 }

@@ -128,3 +128,20 @@ func TestLazyErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestSharedStringNumber checks that a shared string's number may have
+// white space around it, as excelize reads it, whether the table is read
+// whole or as needed.
+func TestSharedStringNumber(t *testing.T) {
+	path := oneSheet(`<row r="1"><c t="s"><v> 1 </v></c><c t="s"><v>`+"\n0\t"+`</v></c><c t="s"><v>01</v></c></row>`,
+		`<si><t>a</t></si><si><t>b</t></si>`, "").file(t)
+	for _, lim := range []readLimits{defaultLimits, lazyLimits(1 << 20)} {
+		_, got, err := readAllLimits(path, lim)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff([]gridRow{{1, []backend.ReadCell{str("b"), str("a"), str("b")}}}, got["S1"]); diff != "" {
+			t.Errorf("rows (-want +got):\n%s", diff)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package xlsx
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -164,7 +165,7 @@ func (b *book) firstRowStrings(part string) []uint32 {
 					if err := readText(s); err != nil {
 						return err
 					}
-					if i, ok := parseIndex(s.text); ok && i < b.lim.sstCount {
+					if i, ok := parseIndex(bytes.Trim(s.text, xmlSpace)); ok && i < b.lim.sstCount {
 						ids = append(ids, uint32(i))
 					}
 					return nil

@@ -2,6 +2,7 @@ package xlsx
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"strconv"
 	"unicode/utf8"
@@ -103,7 +104,9 @@ func scanSharedStrings(s *xmlScanner, lim readLimits, hint func(int), want func(
 			return s.skip()
 		}
 		s.text = s.text[:0]
-		if err := readRichText(s); err != nil {
+		if err := readRichText(s); err == errRichText {
+			return &readError{kind: ErrDamaged, msg: fmt.Sprintf("shared string %d: %v", i, err)}
+		} else if err != nil {
 			return err
 		}
 		return keep(i, decodeEscapes(s.text))
@@ -135,27 +138,37 @@ func rootIs(s *xmlScanner, local string) error {
 	return nil
 }
 
+// errRichText is the error of readRichText for rich text ECMA-376 does
+// not allow, which readers make different text of.
+var errRichText = errors.New("its text is in two plain parts, or in one after its runs")
+
 // readRichText reads the children of an <si> or an <is> to its end,
-// appending its text to s.text.
+// appending its text to s.text: the text of its <t>, then of each run
+// (<r>). ECMA-376 allows at most one <t>, before any run: readers make
+// different text of more (excelize the last, then the runs; LibreOffice
+// each in turn), so they are an error, errRichText. A run of more than
+// one <t> has its last, as both make it.
 func readRichText(s *xmlScanner) error {
+	plain, runs := 0, 0
 	return s.children(func(local []byte) error {
 		switch string(local) {
 		case "t":
+			if plain++; plain > 1 || runs > 0 {
+				return errRichText
+			}
 			return readText(s)
 		case "r":
-			return readRun(s)
+			runs++
+			at := len(s.text)
+			return s.children(func(local []byte) error {
+				if string(local) != "t" {
+					return nil
+				}
+				s.text = s.text[:at]
+				return readText(s)
+			})
 		}
 		return nil // rPh, phoneticPr
-	})
-}
-
-// readRun reads a rich-text run: its <t>, not its properties.
-func readRun(s *xmlScanner) error {
-	return s.children(func(local []byte) error {
-		if string(local) == "t" {
-			return readText(s)
-		}
-		return nil
 	})
 }
 

@@ -1,6 +1,7 @@
 package xlsx
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"slices"
@@ -235,6 +236,10 @@ func parseIndex(v []byte) (int, bool) {
 	return n, len(v) > 0
 }
 
+// xmlSpace is XML's white space, which a shared string's number may have
+// around it.
+const xmlSpace = " \t\r\n"
+
 // parseNumber reads a decimal number of 1 or more, as row numbers are.
 func parseNumber(v []byte) (int, bool) {
 	n, ok := parseIndex(v)
@@ -343,7 +348,9 @@ func (r *sheetReader) readCell() error {
 			f1, hasF = len(s.text), true
 		case "is":
 			is0 = len(s.text)
-			err = readRichText(s)
+			if err = readRichText(s); err == errRichText {
+				err = r.damaged("an inline string: %v", err)
+			}
 			is1, hasIS = len(s.text), true
 		}
 		return err
@@ -369,7 +376,7 @@ func (r *sheetReader) readCell() error {
 	case noValue:
 		// An empty cell, perhaps with a format.
 	case typ == tShared && r.sst == nil:
-		i, ok := parseIndex(v)
+		i, ok := parseIndex(bytes.Trim(v, xmlSpace))
 		if !ok || r.view.count >= 0 && i >= r.view.count {
 			return r.damaged("shared string %q does not exist (there are %d)", v, r.view.count)
 		}
@@ -384,7 +391,7 @@ func (r *sheetReader) readCell() error {
 		}
 		c.Value = string(b)
 	case typ == tShared:
-		i, ok := parseIndex(v)
+		i, ok := parseIndex(bytes.Trim(v, xmlSpace))
 		if !ok || i >= r.sst.len() {
 			return r.damaged("shared string %q does not exist (there are %d)", v, r.sst.len())
 		}
