@@ -82,12 +82,14 @@ type readLimits struct {
 	// pass over such a table: cells, and bytes of the text of those not
 	// shared strings.
 	winCells, winText int
+	// sstScan bounds the bytes read in passes over such a table.
+	sstScan int64
 }
 
 var defaultLimits = readLimits{
 	cell: MaxCellBytes, row: MaxRowBytes, sstBytes: MaxSharedStringBytes, sstCount: MaxSharedStrings,
 	cols: MaxColumns, rows: MaxRows, listed: MaxCellFormats, xmlLimits: defaultScanLimits,
-	sstWhole: sstWholeBytes, winCells: 1 << 20, winText: 16 << 20,
+	sstWhole: sstWholeBytes, winCells: 1 << 20, winText: 16 << 20, sstScan: 2 * MaxTotal,
 }
 
 // sstWholeBytes is the size of the largest shared-strings part read
