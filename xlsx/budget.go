@@ -38,7 +38,8 @@ const (
 
 	// MaxSharedStrings bounds the number of shared strings: 16,777,216,
 	// eight times the text cells of a 100,000-row sheet of 20 text
-	// columns. Each costs 8 bytes of index, 128 MiB at most.
+	// columns. Each held costs 8 bytes of index (16 in a table read as
+	// sheets need it), 256 MiB at most.
 	MaxSharedStrings = 1 << 24
 
 	// MaxColumns is the number of columns Excel has (A to XFD); a cell
