@@ -297,11 +297,14 @@ func (p *puller) metaRow(row int, cells []string, wb, src *string) error {
 		}
 		k := len(p.units)
 		p.byID[u.ID] = k
-		for m, key := range map[*map[string]int]string{&p.byTrimmed: strings.TrimSpace(u.ID), &p.byItem: u.Item} {
-			if _, shared := (*m)[key]; shared {
-				(*m)[key] = -1
+		for _, e := range [...]struct {
+			m   map[string]int
+			key string
+		}{{p.byTrimmed, strings.TrimSpace(u.ID)}, {p.byItem, u.Item}} {
+			if _, shared := e.m[e.key]; shared {
+				e.m[e.key] = -1
 			} else {
-				(*m)[key] = k
+				e.m[e.key] = k
 			}
 		}
 		p.byFirstRow[u.FirstRow] = k

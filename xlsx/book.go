@@ -3,6 +3,7 @@ package xlsx
 import (
 	"archive/zip"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -24,7 +25,8 @@ import (
 // cell formats. Parts are read as streams straight from the archive;
 // nothing is written anywhere.
 type book struct {
-	name  string // the file as the caller gave it, for messages
+	name  string          // the file as the caller gave it, for messages
+	ctx   context.Context // reading stops once it ends; nil: never
 	zr    *zip.ReadCloser
 	parts map[string]*zip.File // by partKey
 	lim   readLimits
@@ -160,7 +162,7 @@ func (b *book) openPart(part string) (*xmlScanner, io.Closer, error) {
 		utf16 = false
 	}
 	s := newScanner(r, int64(min(f.UncompressedSize64, 1<<40)), b.lim.xmlLimits)
-	s.utf16 = utf16
+	s.utf16, s.ctx = utf16, b.ctx
 	return s, rc, nil
 }
 
@@ -411,6 +413,9 @@ func (b *book) skim(sheet string, keep func(col int) bool, fn func(row int, cell
 	t, err := b.load()
 	if err == nil {
 		err = b.readSheet(e.part, t, keep, fn)
+	}
+	if err != nil && b.ctx != nil && b.ctx.Err() != nil {
+		return b.ctx.Err() // stopped, not damaged
 	}
 	// The grid's reader names the file; Rows says what went wrong in it.
 	var re *readError

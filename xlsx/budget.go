@@ -38,7 +38,8 @@ const (
 
 	// MaxSharedStrings bounds the number of shared strings: 16,777,216,
 	// eight times the text cells of a 100,000-row sheet of 20 text
-	// columns. Each costs 8 bytes of index, 128 MiB at most.
+	// columns. Each held costs 8 bytes of index (16 in a table read as
+	// sheets need it), 256 MiB at most.
 	MaxSharedStrings = 1 << 24
 
 	// MaxColumns is the number of columns Excel has (A to XFD); a cell
@@ -82,12 +83,14 @@ type readLimits struct {
 	// pass over such a table: cells, and bytes of the text of those not
 	// shared strings.
 	winCells, winText int
+	// sstScan bounds the bytes read in passes over such a table.
+	sstScan int64
 }
 
 var defaultLimits = readLimits{
 	cell: MaxCellBytes, row: MaxRowBytes, sstBytes: MaxSharedStringBytes, sstCount: MaxSharedStrings,
 	cols: MaxColumns, rows: MaxRows, listed: MaxCellFormats, xmlLimits: defaultScanLimits,
-	sstWhole: sstWholeBytes, winCells: 1 << 20, winText: 16 << 20,
+	sstWhole: sstWholeBytes, winCells: 1 << 20, winText: 16 << 20, sstScan: 2 * MaxTotal,
 }
 
 // sstWholeBytes is the size of the largest shared-strings part read

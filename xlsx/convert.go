@@ -70,9 +70,10 @@ func (o opener) convert(ctx context.Context, path string) (_ *backend.Grid, _ fu
 	if timeout <= 0 {
 		timeout = convertTimeout
 	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+	// The timeout bounds the conversion, not the reading of its result.
+	run, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, soffice,
+	cmd := exec.CommandContext(run, soffice,
 		"-env:UserInstallation="+profile.String(),
 		"--headless", "--invisible", "--norestore", "--nologo", "--nodefault", "--nolockcheck",
 		"--convert-to", "xlsx:Calc MS Excel 2007 XML", "--outdir", out, in)
@@ -85,8 +86,8 @@ func (o opener) convert(ctx context.Context, path string) (_ *backend.Grid, _ fu
 	// may leave a child holding the output pipe.
 	cmd.WaitDelay = 5 * time.Second
 	runErr := cmd.Run()
-	if ctx.Err() != nil {
-		return nil, nil, fmt.Errorf("%s: %w: it took longer than %v: %w", path, ErrConversion, timeout, ctx.Err())
+	if run.Err() != nil {
+		return nil, nil, fmt.Errorf("%s: %w: it took longer than %v: %w", path, ErrConversion, timeout, run.Err())
 	}
 	converted := filepath.Join(out, "in.xlsx")
 	if _, statErr := os.Stat(converted); statErr != nil {

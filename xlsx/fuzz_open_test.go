@@ -161,9 +161,21 @@ func FuzzOpen(f *testing.F) {
 	})
 }
 
-// fuzzRead reads every sheet of path, checking what Rows promises.
+// fuzzRead reads every sheet of path, checking what Rows promises, with
+// the shared strings read whole and as sheets need them.
 func fuzzRead(path string, checkHeap func()) error {
-	g, closeFn, err := readBook(path, path, fuzzLimits)
+	lazy := fuzzLimits
+	lazy.sstWhole, lazy.winCells, lazy.winText = 0, 64, 1<<10
+	for _, lim := range []readLimits{fuzzLimits, lazy} {
+		if err := fuzzReadLimits(path, lim, checkHeap); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func fuzzReadLimits(path string, lim readLimits, checkHeap func()) error {
+	g, closeFn, err := readBook(path, path, lim)
 	if err != nil {
 		return err
 	}

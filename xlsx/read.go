@@ -31,10 +31,12 @@ func Open(path string) (g *backend.Grid, close func() error, err error) {
 // unformatted as stored, booleans are TRUE and FALSE, a number the sheet
 // shows as a date is a date (its serial number and the date as shown),
 // formulas give their last computed value, never evaluated, and a formula
-// never computed is a cell with no value. Reading is bounded (MaxCellBytes
-// and the other budgets), and damage met while reading a sheet is an error
-// from the grid's Rows, never an early end of the sheet. Call close when
-// done: it also removes a converted copy.
+// never computed is a cell with no value. A large table of shared strings
+// is not held whole: only the strings of the cells read are (see the
+// grid's Skim). Reading is bounded (MaxCellBytes and the other budgets),
+// and damage met while reading a sheet is an error from the grid's Rows,
+// never an early end of the sheet. Once ctx ends, Rows stops soon with
+// its error. Call close when done: it also removes a converted copy.
 //
 // Errors name path as given and wrap their cause: fs.ErrNotExist for a
 // missing file, and ErrNotSpreadsheet, ErrUnsupported, ErrNeedsConversion,
@@ -167,12 +169,17 @@ func unpath(err error) error {
 
 // openBook reads the workbook at file as the grid of name, the path the
 // caller gave: verify checks every part first, then the workbook is read
-// as streams straight from the archive (see readBook).
+// as streams straight from the archive (see readBook), until ctx ends.
 func openBook(ctx context.Context, file, name string) (*backend.Grid, func() error, error) {
 	if err := verify(ctx, file, name); err != nil {
 		return nil, nil, err
 	}
-	return readBook(file, name, defaultLimits)
+	b, err := openPackage(file, name, defaultLimits)
+	if err != nil {
+		return nil, nil, err
+	}
+	b.ctx = ctx
+	return b.grid(), b.close, nil
 }
 
 // fileKind names what a file that is not a regular file is.

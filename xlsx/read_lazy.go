@@ -28,7 +28,8 @@ type lazyStrings struct {
 	slots      []int32 // the index in held of string ids[k]
 	held       sharedStrings
 	prefetched bool
-	passes     int // over the table
+	passes     int   // over the table
+	scanned    int64 // bytes read in them
 }
 
 // sstView is what a sheet's reader looks strings up in: what lazyStrings
@@ -84,7 +85,15 @@ func (l *lazyStrings) fetch(need []uint32) error {
 	newSlots := make([]int32, 0, len(need))
 	next := 0
 	lim := l.b.lim
+	// Each pass reads the whole table: a sheet whose rows name new
+	// strings in every window would otherwise read it without end. (The
+	// size the archive gives is checked as the part is read.)
+	size := int64(min(l.b.parts[partKey(l.b.sstPart)].UncompressedSize64, 1<<40))
+	if l.passes > 0 && l.scanned+size > lim.sstScan {
+		return &readError{kind: ErrTooLarge, part: l.b.sstPart, msg: fmt.Sprintf("reading the sheets would pass over the shared strings again, beyond the %d bytes it may read in all", lim.sstScan)}
+	}
 	l.passes++
+	l.scanned += size
 	err := l.b.readPart(l.b.sstPart, func(s *xmlScanner) error {
 		n, err := scanSharedStrings(s, lim, nil, func(i int) bool {
 			for next < len(need) && int(need[next]) < i {

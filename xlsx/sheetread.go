@@ -377,7 +377,10 @@ func (r *sheetReader) readCell() error {
 		// An empty cell, perhaps with a format.
 	case typ == tShared && r.sst == nil:
 		i, ok := parseIndex(bytes.Trim(v, xmlSpace))
-		if !ok || r.view.count >= 0 && i >= r.view.count {
+		switch {
+		case !ok && r.view.count < 0:
+			return r.damaged("shared string %q does not exist", v)
+		case !ok || i >= r.view.count && r.view.count >= 0:
 			return r.damaged("shared string %q does not exist (there are %d)", v, r.view.count)
 		}
 		b, held := r.view.lookup(i)

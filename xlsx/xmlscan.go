@@ -2,6 +2,7 @@ package xlsx
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -23,6 +24,7 @@ import (
 // stays valid until the next call of next.
 type xmlScanner struct {
 	r        io.Reader
+	ctx      context.Context // the reading stops once it ends; nil: never
 	buf      []byte
 	pos, end int
 	base     int64 // offset in the stream of buf[0]
@@ -158,6 +160,10 @@ func (s *xmlScanner) ensure(n int) bool {
 func (s *xmlScanner) fill(n int) bool {
 	for s.end-s.pos < n {
 		if s.eof || s.rerr != nil {
+			return false
+		}
+		if s.ctx != nil && s.ctx.Err() != nil {
+			s.rerr = s.ctx.Err()
 			return false
 		}
 		if s.pos > 0 {
