@@ -645,7 +645,9 @@ func readDecisions(ctx context.Context, dir string, m *adjudicate.Manifest, b Ba
 			return nil, nil, fmt.Errorf("%s: %w: the adjudication workbook cannot be read, so its decisions would be lost: %w", at, ErrAdjudication, err)
 		}
 		d, ps, err := readBook(g, at.String(), t, m, w)
-		closeFn()
+		if cerr := closeFn(); cerr != nil && err == nil {
+			err = fmt.Errorf("%s: %w: the adjudication workbook cannot be read, so its decisions would be lost: %w", at, ErrAdjudication, cerr)
+		}
 		if err != nil {
 			return nil, nil, err
 		}
@@ -679,7 +681,9 @@ func unfinishedBook(g *backend.Grid, closeFn func() error, err error, name strin
 	var probs mapping.Problems
 	if err == nil {
 		d, ps, err := readBook(g, name, t, m, w)
-		closeFn()
+		if cerr := closeFn(); err == nil {
+			err = cerr
+		}
 		if err == nil {
 			for id, dec := range d {
 				if len(dec.Cells) > 0 {

@@ -55,6 +55,22 @@ func (f *fakeFiles) fail(path string, err error) {
 	f.books[path] = func() (*backend.Grid, func() error, error) { return nil, nil, err }
 }
 
+// failClose makes path open as it does, but its close (after every
+// read) say err: damage found in a part no read reached.
+func (f *fakeFiles) failClose(path string, err error) {
+	open := f.books[path]
+	f.books[path] = func() (*backend.Grid, func() error, error) {
+		g, closeFn, oerr := open()
+		if oerr != nil {
+			return nil, nil, oerr
+		}
+		return g, func() error {
+			closeFn()
+			return err
+		}, nil
+	}
+}
+
 // fakeSheets is a Spreadsheets backend whose links are "sheet:ID".
 type fakeSheets struct{}
 

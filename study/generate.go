@@ -388,8 +388,10 @@ func (g *generation) answered(ctx context.Context, b *manifest.Batch) (int, erro
 	if err != nil {
 		return 0, fmt.Errorf("%s: %w: %w", g.where(b), ErrUnknownAnswers, err)
 	}
-	defer closeFn()
 	p, err := mapping.Pull(grid, mapping.PullOptions{})
+	if cerr := closeFn(); cerr != nil && err == nil {
+		return 0, fmt.Errorf("%s: %w: %w", g.where(b), ErrUnknownAnswers, cerr)
+	}
 	if err != nil {
 		return 0, fmt.Errorf("%s: %w: %w", g.where(b), ErrUnknownAnswers, unprefixed(err, grid.Name))
 	}

@@ -47,9 +47,8 @@ type Result struct {
 	// error; Pull's caller decides whether to write them.
 	Conflicts []Conflict
 
-	batchOf     map[string]batchKey            // a problem's file -> its study and batch
-	annotatorOf map[unitKey]string             // study, batch, unit -> annotator
-	studyOf     map[*mapping.Annotation]string // record -> its study
+	batchOf map[string]batchKey            // a problem's file -> its study and batch
+	studyOf map[*mapping.Annotation]string // record -> its study
 	// templateOf is the template the workbooks of a study carry, which
 	// their records were read with, by study and template.
 	templateOf map[templateKey]*templates.Template
@@ -195,14 +194,20 @@ func Pull(ctx context.Context, src *Sources, opt PullOptions) (*Result, error) {
 		p.res.Conflicts = append(p.res.Conflicts, m.Conflicts...)
 	}
 	p.res.Problems.Sort()
-	p.res.annotatorOf = map[unitKey]string{}
-	for _, r := range p.res.Records {
-		k := unitKey{p.res.studyOf[r], r.Batch, r.Unit}
-		if _, ok := p.res.annotatorOf[k]; !ok || r.Annotator != "" {
-			p.res.annotatorOf[k] = r.Annotator
+	return p.res, nil
+}
+
+// annotatorOf gives each unit's annotator, by study, batch and unit: the
+// one a record names, where one does.
+func (r *Result) annotatorOf() map[unitKey]string {
+	of := map[unitKey]string{}
+	for _, rec := range r.Records {
+		k := unitKey{r.studyOf[rec], rec.Batch, rec.Unit}
+		if _, ok := of[k]; !ok || rec.Annotator != "" {
+			of[k] = rec.Annotator
 		}
 	}
-	return p.res, nil
+	return of
 }
 
 func (p *puller) note(k batchKey) {
@@ -217,6 +222,36 @@ func (p *puller) warn(file, format string, args ...any) {
 	p.res.Problems = append(p.res.Problems, &mapping.Problem{Severity: mapping.Warning, File: file, Message: fmt.Sprintf(format, args...)})
 }
 
+// unopened files a workbook that could not be opened, or whose check
+// found damage: err.
+func (p *puller) unopened(ref Ref, k batchKey, err error) error {
+	switch {
+	case ref.Batch != nil && errors.Is(err, ErrNotFound):
+		switch {
+		case ref.Spreadsheet != "":
+			p.why[k] = "was not found, or this sign-in cannot open it (annosheet reaches only the spreadsheets it made while signed in as the same account)"
+		case ref.Batch.File == "":
+			p.why[k] = "was never made (generate did not finish)"
+		default:
+			p.why[k] = "is missing"
+		}
+		return nil
+	case ref.Batch != nil && ref.Spreadsheet == "":
+		// A damaged file, say: its units are not in hand, and the rest of
+		// the study goes on. (A spreadsheet that cannot be reached is a
+		// matter of sign-in or network, which stops the run.)
+		p.why[k] = "could not be read: " + strings.TrimPrefix(err.Error(), ref.Path+": ")
+		p.cause[k] = err
+		return nil
+	case ref.Found:
+		// A file found in a folder that cannot be read: said, and the
+		// rest of the study goes on.
+		p.res.Problems = append(p.res.Problems, &mapping.Problem{Severity: mapping.Error, File: ref.Path, Err: err, Message: "not read: " + strings.TrimPrefix(err.Error(), ref.Path+": ")})
+		return nil
+	}
+	return err
+}
+
 // read reads one workbook and files it under its batch.
 func (p *puller) read(ctx context.Context, ref Ref) error {
 	g, closeFn, err := p.open(ctx, ref)
@@ -227,33 +262,9 @@ func (p *puller) read(ctx context.Context, ref Ref) error {
 	if ref.Batch != nil {
 		k = batchKey{ref.Study, ref.Batch.ID}
 	}
-	switch {
-	case err != nil && ref.Batch != nil && errors.Is(err, ErrNotFound):
-		switch {
-		case ref.Spreadsheet != "":
-			p.why[k] = "was not found, or this sign-in cannot open it (annosheet reaches only the spreadsheets it made while signed in as the same account)"
-		case ref.Batch.File == "":
-			p.why[k] = "was never made (generate did not finish)"
-		default:
-			p.why[k] = "is missing"
-		}
-		return nil
-	case err != nil && ref.Batch != nil && ref.Spreadsheet == "":
-		// A damaged file, say: its units are not in hand, and the rest of
-		// the study goes on. (A spreadsheet that cannot be reached is a
-		// matter of sign-in or network, which stops the run.)
-		p.why[k] = "could not be read: " + strings.TrimPrefix(err.Error(), ref.Path+": ")
-		p.cause[k] = err
-		return nil
-	case err != nil && ref.Found:
-		// A file found in a folder that cannot be read: said, and the
-		// rest of the study goes on.
-		p.res.Problems = append(p.res.Problems, &mapping.Problem{Severity: mapping.Error, File: ref.Path, Err: err, Message: "not read: " + strings.TrimPrefix(err.Error(), ref.Path+": ")})
-		return nil
-	case err != nil:
-		return err
+	if err != nil {
+		return p.unopened(ref, k, err)
 	}
-	defer closeFn()
 	popt := mapping.PullOptions{Template: p.opt.Template, Study: ref.Study, StudyOrders: p.orders, StudyOpaqueIDs: p.opaque}
 	if m := ref.Manifest; m != nil {
 		popt.Template, popt.Version = m.Template.Name, m.Template.Version
@@ -262,6 +273,10 @@ func (p *puller) read(ctx context.Context, ref Ref) error {
 		popt.Annotators = p.opt.Annotators
 	}
 	pulled, err := mapping.Pull(g, popt)
+	// Damage found in a part no read reached comes with the closing.
+	if cerr := closeFn(); cerr != nil && err == nil {
+		return p.unopened(ref, k, cerr)
+	}
 	if err == nil && ref.Manifest != nil && pulled.Meta.Template.SHA256 != "" && ref.Manifest.Template.SHA256 != "" && pulled.Meta.Template.SHA256 != ref.Manifest.Template.SHA256 {
 		err = fmt.Errorf("%s: %w: made with another text of template %s version %d than the study's", g.Name, mapping.ErrOtherStudy, pulled.Meta.Template.Name, pulled.Meta.Template.Version)
 	}

@@ -231,11 +231,20 @@ func TestPullDamageKeepsItsCause(t *testing.T) {
 		name    string
 		damage  func(t *testing.T, m *made) string
 		targets []error
+		// atClose: the workbook opens and reads, and its close finds the
+		// damage (in a part no read reached).
+		atClose bool
 	}{
 		{
 			name:    "a batch the manifest lists",
 			damage:  func(t *testing.T, m *made) string { return m.path(1) },
 			targets: []error{errDamaged, mapping.ErrMissingUnit},
+		},
+		{
+			name:    "a batch the manifest lists, damaged where only closing finds it",
+			damage:  func(t *testing.T, m *made) string { return m.path(1) },
+			targets: []error{errDamaged, mapping.ErrMissingUnit},
+			atClose: true,
 		},
 		{
 			name: "a file in the study's folder",
@@ -251,7 +260,11 @@ func TestPullDamageKeepsItsCause(t *testing.T) {
 			t.Parallel()
 			m := makeStudy(t)
 			path := c.damage(t, m)
-			m.files.fail(path, fmt.Errorf("%s: %w", path, errDamaged))
+			if c.atClose {
+				m.files.failClose(path, fmt.Errorf("%s: %w", path, errDamaged))
+			} else {
+				m.files.fail(path, fmt.Errorf("%s: %w", path, errDamaged))
+			}
 			src, err := Open([]string{m.dir}, Backends{Files: m.files})
 			if err != nil {
 				t.Fatal(err)

@@ -30,6 +30,9 @@ type book struct {
 	zr    *zip.ReadCloser
 	parts map[string]*zip.File // by partKey
 	lim   readLimits
+	// check is verify's pass over the large parts, going on while the
+	// caller reads (see openBook); nil when there is none.
+	check *lateCheck
 
 	sheets     []sheetEntry
 	date1904   bool
@@ -105,14 +108,21 @@ func partKey(name string) string {
 
 func (b *book) has(part string) bool { return b.parts[partKey(part)] != nil }
 
+// close closes the archive, once the check of its large parts has ended,
+// and gives what that check found (each time it is called): damage in a
+// part no read reached.
 func (b *book) close() error {
+	found := b.check.wait()
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.closed {
-		return nil
+		return found
 	}
 	b.closed, b.tables = true, tables{}
-	return b.zr.Close()
+	if err := b.zr.Close(); err != nil && found == nil {
+		return err
+	}
+	return found
 }
 
 // partErr gives an error met reading part the file and the part.
@@ -415,7 +425,14 @@ func (b *book) skim(sheet string, keep func(col int) bool, fn func(row int, cell
 		err = b.readSheet(e.part, t, keep, fn)
 	}
 	if err != nil && b.ctx != nil && b.ctx.Err() != nil {
-		return b.ctx.Err() // stopped, not damaged
+		// Stopped: by the caller, or by damage the check found.
+		if found := b.check.wait(); found != nil {
+			return found
+		}
+		return b.ctx.Err()
+	}
+	if found := b.check.found(); found != nil {
+		return found
 	}
 	// The grid's reader names the file; Rows says what went wrong in it.
 	var re *readError

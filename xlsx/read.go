@@ -168,18 +168,44 @@ func unpath(err error) error {
 }
 
 // openBook reads the workbook at file as the grid of name, the path the
-// caller gave: verify checks every part first, then the workbook is read
-// as streams straight from the archive (see readBook), until ctx ends.
+// caller gave: verify checks every part, then the workbook is read as
+// streams straight from the archive (see readBook), until ctx ends.
+//
+// Parts of lateCheckBytes compressed and more are checked while the
+// caller reads, not before: the reader checks what it reads itself, and
+// the pass over a large sheet costs as much as reading it. Damage found
+// in one ends the read under way with that error, is the error of the
+// reads after it, and is what close returns, so that damage in a part no
+// read reached is said too: a caller that keeps what it read checks
+// close's error.
 func openBook(ctx context.Context, file, name string) (*backend.Grid, func() error, error) {
-	if err := verify(ctx, file, name); err != nil {
-		return nil, nil, err
-	}
-	b, err := openPackage(file, name, defaultLimits)
+	b, err := openChecked(ctx, file, name, lateCheckBytes)
 	if err != nil {
 		return nil, nil, err
 	}
-	b.ctx = ctx
 	return b.grid(), b.close, nil
+}
+
+// openChecked is openBook, checking the parts of late compressed bytes
+// and more while the caller reads.
+func openChecked(ctx context.Context, file, name string, late uint64) (*book, error) {
+	c, err := newChecker(file, name)
+	if err != nil {
+		return nil, err
+	}
+	check, rctx, err := startCheck(ctx, c, late)
+	if err != nil {
+		return nil, err
+	}
+	b, err := openPackage(file, name, defaultLimits)
+	if err != nil {
+		if found := check.wait(); found != nil {
+			return nil, found
+		}
+		return nil, err
+	}
+	b.ctx, b.check = rctx, check
+	return b, nil
 }
 
 // fileKind names what a file that is not a regular file is.

@@ -1,6 +1,7 @@
 package xlsx
 
 import (
+	"archive/zip"
 	"bytes"
 	"context"
 	"errors"
@@ -39,15 +40,41 @@ var ErrDTD = errors.New("a part declares a DTD or entities")
 // It stops soon after ctx ends (Ctrl-C), with ctx's error: a workbook of
 // gigabytes takes seconds to read.
 func verify(ctx context.Context, file, name string) error {
+	c, err := newChecker(file, name)
+	if err != nil {
+		return err
+	}
+	defer c.zr.Close()
+	return c.check(ctx, c.zr.File)
+}
+
+// lateCheckBytes is the compressed size from which openBook checks a part
+// while the caller reads, rather than before: inflating a large sheet
+// twice, one pass after the other, would take as long again as reading it.
+const lateCheckBytes = 4 << 20
+
+// checker is verify's pass over the parts of one workbook.
+type checker struct {
+	zr    *zip.ReadCloser
+	name  string
+	total int64 // bytes inflated so far
+	buf   []byte
+}
+
+func newChecker(file, name string) (*checker, error) {
 	zr, err := openZip(file)
 	if err != nil {
-		return fmt.Errorf("%s: %w: %w", name, ErrDamaged, err)
+		return nil, fmt.Errorf("%s: %w: %w", name, ErrDamaged, err)
 	}
-	defer zr.Close()
-	var total int64
-	buf := make([]byte, 64<<10)
-	for _, f := range zr.File {
-		limit := min(int64(MaxPart), max(int64(MinPartLimit), MaxPartRatio*int64(f.CompressedSize64)))
+	return &checker{zr: zr, name: name, buf: make([]byte, 64<<10)}, nil
+}
+
+// check inflates each of files whole, within the limits, and looks for
+// a DTD in the XML ones.
+func (c *checker) check(ctx context.Context, files []*zip.File) error {
+	name := c.name
+	for _, f := range files {
+		limit := partLimit(f)
 		if f.UncompressedSize64 > uint64(limit) {
 			return fmt.Errorf("%s: %w: part %s says it inflates to %d bytes; the limit for it is %d", name, ErrTooLarge, f.Name, f.UncompressedSize64, limit)
 		}
@@ -56,7 +83,7 @@ func verify(ctx context.Context, file, name string) error {
 			return fmt.Errorf("%s: %w: part %s: %w", name, ErrDamaged, f.Name, err)
 		}
 		scan := &dtdScan{xml: isXMLPart(f.Name), ctx: ctx}
-		n, err := copyLimited(scan, rc, limit+1, buf)
+		n, err := copyLimited(scan, rc, limit+1, c.buf)
 		rc.Close()
 		switch {
 		case ctx.Err() != nil:
@@ -68,11 +95,77 @@ func verify(ctx context.Context, file, name string) error {
 		case scan.found != "":
 			return fmt.Errorf("%s: %w: part %s has %s", name, ErrDTD, f.Name, scan.found)
 		}
-		if total += n; total > MaxTotal {
+		if c.total += n; c.total > MaxTotal {
 			return fmt.Errorf("%s: %w: its parts inflate beyond %d bytes in all", name, ErrTooLarge, int64(MaxTotal))
 		}
 	}
 	return nil
+}
+
+// partLimit is what a part may inflate to.
+func partLimit(f *zip.File) int64 {
+	return min(int64(MaxPart), max(int64(MinPartLimit), MaxPartRatio*int64(f.CompressedSize64)))
+}
+
+// lateCheck is verify's pass over a workbook's large parts, run while the
+// caller reads it (see openBook).
+type lateCheck struct {
+	done chan struct{}
+	err  error // set before done is closed: the damage found, or nil
+}
+
+// startCheck checks the parts of c of late compressed bytes and more in
+// the background, and the others before it returns (with their error).
+// Damage found in the background stops the reading under the context it
+// returns, with the error as its cause; wait gives it. Without large
+// parts, it returns no lateCheck and ctx.
+func startCheck(ctx context.Context, c *checker, late uint64) (*lateCheck, context.Context, error) {
+	var now, later []*zip.File
+	for _, f := range c.zr.File {
+		if f.CompressedSize64 >= late {
+			later = append(later, f)
+		} else {
+			now = append(now, f)
+		}
+	}
+	if err := c.check(ctx, now); err != nil || len(later) == 0 {
+		c.zr.Close()
+		return nil, ctx, err
+	}
+	rctx, stop := context.WithCancelCause(ctx)
+	l := &lateCheck{done: make(chan struct{})}
+	go func() {
+		defer close(l.done)
+		defer c.zr.Close()
+		if err := c.check(rctx, later); err != nil && ctx.Err() == nil {
+			// Damage, not the caller's ending of ctx.
+			l.err = err
+			stop(err)
+		}
+	}()
+	return l, rctx, nil
+}
+
+// found is the damage found so far, without waiting.
+func (l *lateCheck) found() error {
+	if l == nil {
+		return nil
+	}
+	select {
+	case <-l.done:
+		return l.err
+	default:
+		return nil
+	}
+}
+
+// wait waits for the check to end and gives what it found.
+func (l *lateCheck) wait() error {
+	if l == nil {
+		return nil
+	}
+	<-l.done
+	return l.err
 }
 
 // copyLimited copies at most limit bytes, and reports the read error at

@@ -370,7 +370,9 @@ func answersCmd(args []string, stdout io.Writer) error {
 		}
 		return nil
 	})
-	closeFn()
+	if cerr := closeFn(); err == nil {
+		err = cerr
+	}
 	if err != nil {
 		return err
 	}

@@ -73,8 +73,10 @@ func PullFileWith(t testing.TB, path string, opt mapping.PullOptions) (*mapping.
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer closeFn()
 	p, err := mapping.Pull(g, opt)
+	if cerr := closeFn(); err == nil {
+		err = cerr
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
