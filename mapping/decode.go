@@ -94,6 +94,9 @@ func (p *puller) decode() []*Annotation {
 		}
 		rec.Status = unitStatus(len(rows) > 0, answered, mine)
 		out = append(out, rec)
+		// The record holds what is needed of the rows from here on: the
+		// sheet's rows are let go as the records take their place.
+		p.rows[k] = nil
 	}
 	p.unjudged(out)
 	return out
@@ -148,12 +151,12 @@ func (p *puller) unjudged(recs []*Annotation) {
 			}
 		}
 	}
-	for k, r := range recs {
+	for _, r := range recs {
 		who, ok := started[r.Item]
 		if !ok || r.Status != StatusEmpty {
 			continue
 		}
-		pr := p.problem(Warning, ErrRequired, r.Unit, p.rows[k][0].n, -1, "instance %q is claimed by %s, but this row is not judged yet", r.Item, who)
+		pr := p.problem(Warning, ErrRequired, r.Unit, r.Source.Rows[0], -1, "instance %q is claimed by %s, but this row is not judged yet", r.Item, who)
 		r.Problems = append(r.Problems, pr.unitProblem())
 	}
 }

@@ -449,6 +449,9 @@ func (p *puller) readSheet() error {
 		p.mapColumns(nil) // an empty sheet
 	}
 	p.place(seq)
+	// Every row has found its unit: the indexes that found them are let
+	// go before the records are made.
+	p.byID, p.byTrimmed, p.byItem, p.byFirstRow = nil, nil, nil, nil
 	if p.t.Rows.Per != templates.PerBlock {
 		for k := range p.rows {
 			p.dedupe(k)

@@ -155,6 +155,7 @@ func CountProgress(res *Result) *Status {
 	}
 	// Each problem counts for the batch (and annotator) it is about; one
 	// about no batch (a file not read) counts for the study only.
+	annotatorOf := res.annotatorOf()
 	for _, p := range res.Problems {
 		rep.Total.problem(p)
 		bk, ok := res.batchOf[p.File]
@@ -163,7 +164,7 @@ func CountProgress(res *Result) *Status {
 		}
 		var t *Tally
 		if p.Record != "" {
-			t = byBatch[tallyKey{bk.study, bk.batch, foldID(res.annotatorOf[unitKey{bk.study, bk.batch, p.Record}])}]
+			t = byBatch[tallyKey{bk.study, bk.batch, foldID(annotatorOf[unitKey{bk.study, bk.batch, p.Record}])}]
 		}
 		if t == nil {
 			for _, bt := range rep.Batches {

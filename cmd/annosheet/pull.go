@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -164,14 +165,15 @@ func runPull(ctx context.Context, opt pullOptions, stdout, stderr io.Writer) err
 // report to --report, and counts them.
 func writePulled(opt pullOptions, res *study.Result, stdout io.Writer) (study.Counts, error) {
 	write := func(w io.Writer) error {
-		enc := json.NewEncoder(w)
+		bw := bufio.NewWriterSize(w, 256<<10)
+		enc := json.NewEncoder(bw)
 		enc.SetEscapeHTML(false)
 		for _, r := range res.Records {
 			if err := enc.Encode(r); err != nil {
 				return err
 			}
 		}
-		return nil
+		return bw.Flush()
 	}
 	if opt.Out == "" {
 		if err := write(stdout); err != nil {
