@@ -41,6 +41,9 @@ type Options struct {
 	// the same opaque ID in every batch; instances it lacks get the next
 	// free ones.
 	OpaqueIDs map[string]string
+	// OpaqueIndex, when set, is OpaqueIDs indexed (IndexOpaqueIDs): a
+	// study sets it once for all of its batches.
+	OpaqueIndex *OpaqueIndex
 	// CheckOnly checks every record and finds the units, warnings, keys,
 	// orders and opaque IDs, but lays out no workbook: Result.Plan is
 	// nil, and no rows are kept for it. A study of several batches checks

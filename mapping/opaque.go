@@ -24,6 +24,27 @@ var ErrOpaqueIDs = errors.New("opaque IDs")
 // number, which no instance's opaque ID holds.
 const opaquePrefix = "item-"
 
+// OpaqueIndex is a study's key of opaque IDs (Result.OpaqueIDs) looked up
+// by instance: made once with IndexOpaqueIDs, it spares each batch of a
+// study a pass over the whole key.
+type OpaqueIndex struct {
+	key    map[string]string // opaque ID -> real ID, as given
+	byItem map[string]string // instance ID -> its opaque ID
+	items  int               // the key's instance IDs (those without "#")
+}
+
+// IndexOpaqueIDs indexes a key of opaque IDs by instance.
+func IndexOpaqueIDs(key map[string]string) *OpaqueIndex {
+	x := &OpaqueIndex{key: key, byItem: make(map[string]string, len(key))}
+	for opaque, real := range key {
+		if !strings.Contains(opaque, "#") {
+			x.byItem[real] = opaque
+			x.items++
+		}
+	}
+	return x
+}
+
 // assignOpaqueIDs gives every instance of the workbook its opaque ID:
 // the one the study's key (Options.OpaqueIDs) has for it, or else the
 // next free number, in the order of the study, with at least four digits
@@ -33,33 +54,36 @@ func (b *builder) assignOpaqueIDs() {
 	if !b.t.OpaqueIDs() {
 		return
 	}
-	b.opaqueItem, b.opaqueUnit = map[string]string{}, map[string]string{}
-	used := map[string]bool{}
-	for opaque, real := range b.opt.OpaqueIDs {
-		if !strings.Contains(opaque, "#") {
-			b.opaqueItem[real], used[opaque] = opaque, true
-		}
+	x := b.opt.OpaqueIndex
+	if x == nil {
+		x = IndexOpaqueIDs(b.opt.OpaqueIDs)
 	}
+	b.opaqueItem, b.opaqueUnit = map[string]string{}, map[string]string{}
 	var fresh []string // instances without an opaque ID, in study order
-	seen := map[string]bool{}
 	for _, u := range b.res.Units {
-		if seen[u.Item] {
+		if _, done := b.opaqueItem[u.Item]; done {
 			continue
 		}
-		seen[u.Item] = true
-		if _, ok := b.opaqueItem[u.Item]; !ok {
-			fresh = append(fresh, u.Item)
+		if opaque, ok := x.byItem[u.Item]; ok {
+			b.opaqueItem[u.Item] = opaque
+			continue
 		}
+		b.opaqueItem[u.Item] = ""
+		fresh = append(fresh, u.Item)
 	}
-	width := max(4, len(strconv.Itoa(len(used)+len(fresh))))
-	n := 0
-	for _, item := range fresh {
-		for {
-			n++
-			id := fmt.Sprintf("%s%0*d", opaquePrefix, width, n)
-			if !used[id] {
-				b.opaqueItem[item], used[id] = id, true
-				break
+	if len(fresh) > 0 {
+		// A free number is one the key does not use.
+		taken := map[string]bool{}
+		width := max(4, len(strconv.Itoa(x.items+len(fresh))))
+		n := 0
+		for _, item := range fresh {
+			for {
+				n++
+				id := fmt.Sprintf("%s%0*d", opaquePrefix, width, n)
+				if _, used := x.key[id]; !used && !taken[id] {
+					b.opaqueItem[item], taken[id] = id, true
+					break
+				}
 			}
 		}
 	}
