@@ -122,6 +122,20 @@ func generate(t *testing.T, opt GenerateOptions, w *memWriter) (*Generated, erro
 	return Generate(context.Background(), opt, legalRecords(t, opt.Template), w)
 }
 
+// generateOnce generates the legal-gaps study of legalOptions into memory,
+// in a folder of its own.
+func generateOnce(t *testing.T) (dir string, w *memWriter, opt GenerateOptions, first *Generated) {
+	t.Helper()
+	dir = t.TempDir()
+	w = &memWriter{}
+	opt = legalOptions(t, dir)
+	first, err := generate(t, opt, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir, w, opt, first
+}
+
 // makeStudy generates a legal-gaps study for ak and bt into memory and a
 // Files backend that serves its workbooks where its manifest says.
 func makeStudy(t *testing.T) *made {

@@ -67,6 +67,8 @@ type GenerateOptions struct {
 	Endpoint string
 	// Progress is told how many rows will be written, then of each row.
 	Progress func(total int64) func(rows int)
+	// saveRatio, when not 0, replaces the package's saveRatio (tests).
+	saveRatio float64
 }
 
 // Generated is what Generate made.
@@ -98,9 +100,11 @@ type generation struct {
 	record map[string]int // item -> the Index of its input record
 	study  string
 	all    *mapping.Result
-	plan   []assign.Batch
-	man    *manifest.Manifest
-	path   string
+	// opaqueIdx is all's key of opaque IDs indexed once for the batches.
+	opaqueIdx *mapping.OpaqueIndex
+	plan      []assign.Batch
+	man       *manifest.Manifest
+	path      string
 }
 
 // Generate plans a study, shares its instances out among the annotators
@@ -233,6 +237,7 @@ func (g *generation) check(ctx context.Context, prev *manifest.Manifest) (map[st
 	// they hold answers cannot be told, and the manifest that leads to
 	// them is replaced.
 	var foreign []*manifest.Batch
+	var unrecorded []*manifest.Batch
 	listed := map[string]bool{}
 	if prev != nil {
 		for i := range prev.Batches {
@@ -252,6 +257,11 @@ func (g *generation) check(ctx context.Context, prev *manifest.Manifest) (map[st
 			case !ok:
 			case same && !g.opt.Force && g.finished(b):
 				kept[b.ID] = *b
+			case same && !g.opt.Force && b.Spreadsheet == nil:
+				// A file the previous run made but had not recorded
+				// when it was killed: made again, once it is known to
+				// hold no answers.
+				unrecorded = append(unrecorded, b)
 			case same && !g.opt.Force:
 				// Left unfinished: this run finishes it in place.
 			default:
@@ -302,7 +312,7 @@ func (g *generation) check(ctx context.Context, prev *manifest.Manifest) (map[st
 	}
 	var answered []string
 	total := 0
-	for _, b := range there {
+	for _, b := range append(there, unrecorded...) {
 		n, err := g.answered(ctx, b)
 		if err != nil {
 			return nil, err
@@ -365,9 +375,13 @@ func sharedWith(b *manifest.Batch) []string {
 	return nil
 }
 
-// finished says whether a previous run finished a batch's workbook.
+// finished says whether a previous run finished a batch's workbook: a
+// spreadsheet it marked complete, a file whose rows it recorded.
 func (g *generation) finished(b *manifest.Batch) bool {
-	return b.Spreadsheet == nil || b.Spreadsheet.Status == manifest.Complete
+	if b.Spreadsheet != nil {
+		return b.Spreadsheet.Status == manifest.Complete
+	}
+	return b.Rows > 0
 }
 
 // where names a batch's workbook in messages.
@@ -418,19 +432,56 @@ const (
 	FormatGSheets = backend.KindGSheets
 )
 
-// write makes every batch's workbook, saving the manifest as each comes
+// saveRatio is how many times as long as saving the manifest took the
+// batches made since must take before it is saved again (see write).
+const saveRatio = 10
+
+// write makes every batch's workbook, saving the manifest as they come
 // into being, so that a failure at any point loses track of nothing.
 func (g *generation) write(ctx context.Context, prev *manifest.Manifest, kept map[string]manifest.Batch) error {
 	// saved says whether this run has saved the manifest; ours, whether
 	// the manifest in the folder is this study's, holding its ID (a
 	// previous run's of the same study is).
 	saved, ours := false, prev != nil && prev.Study == g.study
+	// The manifest lists every unit of the study, so saving it costs
+	// more as the study grows: after a batch, it is saved once making
+	// the batches since the last save took saveRatio times as long as
+	// that save, and before write returns, whatever ends it. A run killed
+	// outright leaves the workbooks made since unrecorded; the next run
+	// makes them again, once it has checked that they hold no answers
+	// (see previous).
+	var lastSave time.Duration
+	sinceSave, pending := time.Now(), false
 	save := func() error {
+		start := time.Now()
 		if err := atomicfile.Write(g.path, true, 0o644, g.man.Encode); err != nil {
 			return fmt.Errorf("write %s: %w", g.path, err)
 		}
-		saved, ours = true, true
+		saved, ours, pending = true, true, false
+		sinceSave = time.Now()
+		lastSave = sinceSave.Sub(start)
 		return nil
+	}
+	saveSoon := func() error {
+		ratio := float64(saveRatio)
+		if g.opt.saveRatio != 0 {
+			ratio = g.opt.saveRatio
+		}
+		if float64(time.Since(sinceSave)) < ratio*float64(lastSave) {
+			pending = true
+			return nil
+		}
+		return save()
+	}
+	// failed saves what is made before giving err.
+	failed := func(err error) error {
+		if !pending {
+			return err
+		}
+		if serr := save(); serr != nil {
+			return errors.Join(err, serr)
+		}
+		return err
 	}
 	before := map[string]manifest.Batch{}
 	if prev != nil {
@@ -470,7 +521,7 @@ func (g *generation) write(ctx context.Context, prev *manifest.Manifest, kept ma
 		}
 		var err error
 		if res, err = g.build(b); err != nil {
-			return err
+			return failed(err)
 		}
 		// Its rows are recorded once it is made: an interrupted run's
 		// manifest must not count the rows of a workbook not there.
@@ -493,7 +544,7 @@ func (g *generation) write(ctx context.Context, prev *manifest.Manifest, kept ma
 			// creation is lost and the run stopped, the next run finds
 			// it by that tag.
 			if err := save(); err != nil {
-				return err
+				return failed(err)
 			}
 		}
 		share := sharedWith(mb)
@@ -514,13 +565,13 @@ func (g *generation) write(ctx context.Context, prev *manifest.Manifest, kept ma
 			}})
 		res.Close()
 		if errors.Is(err, backend.ErrNotFound) {
-			return fmt.Errorf("%w\n(recorded in %s: move it away to start afresh)", err, g.path)
+			return failed(fmt.Errorf("%w\n(recorded in %s: move it away to start afresh)", err, g.path))
 		}
 		if ctxErr := ctx.Err(); err != nil && ctxErr != nil {
 			return stopped(ctxErr)
 		}
 		if err != nil {
-			return err
+			return failed(err)
 		}
 		mb.Rows = res.Rows
 		if at.Kind == backend.KindGSheets {
@@ -529,13 +580,21 @@ func (g *generation) write(ctx context.Context, prev *manifest.Manifest, kept ma
 			}
 			mb.Spreadsheet.URL, mb.Spreadsheet.Status = at.URL, manifest.Complete
 		}
-		if err := save(); err != nil {
+		if err := saveSoon(); err != nil {
 			return err
 		}
 		made++
 		g.opt.Wrote(at.String(), mb, share)
 	}
 	return save()
+}
+
+// opaque is the study's key of opaque IDs, indexed for the batches.
+func (g *generation) opaque() *mapping.OpaqueIndex {
+	if g.opaqueIdx == nil {
+		g.opaqueIdx = mapping.IndexOpaqueIDs(g.all.OpaqueIDs)
+	}
+	return g.opaqueIdx
 }
 
 // build renders one batch's plan: the whole study's when it is one shared
@@ -554,7 +613,7 @@ func (g *generation) build(b assign.Batch) (*mapping.Result, error) {
 	// by begin).
 	return mapping.Build(g.t, g.src.Subset(records), mapping.Options{
 		Batch: b.ID, Study: g.study, CellLimit: g.w.Limits().CellChars, Seed: g.opt.Seed,
-		Keys: g.all.Keys, Items: func(item string) bool { return picked[item] }, Annotator: b.Annotator, OpaqueIDs: g.all.OpaqueIDs,
+		Keys: g.all.Keys, Items: func(item string) bool { return picked[item] }, Annotator: b.Annotator, OpaqueIDs: g.all.OpaqueIDs, OpaqueIndex: g.opaque(),
 	})
 }
 

@@ -95,13 +95,7 @@ func TestGenerateAgain(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			dir := t.TempDir()
-			w := &memWriter{}
-			opt := legalOptions(t, dir)
-			first, err := generate(t, opt, w)
-			if err != nil {
-				t.Fatal(err)
-			}
+			dir, w, opt, first := generateOnce(t)
 			if c.between != nil {
 				c.between(w)
 			}
@@ -174,6 +168,89 @@ func TestGeneratePlanErrors(t *testing.T) {
 			}
 			if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
 				t.Errorf("the study's folder was made by a plan that cannot be: %v", err)
+			}
+		})
+	}
+}
+
+// TestGenerateRecordsWhatItMade: however a run ends, the manifest records
+// every workbook it made, and a workbook made but not recorded (the run
+// was killed before it saved the manifest) is made again by the next run,
+// unless it holds answers.
+func TestGenerateRecordsWhatItMade(t *testing.T) {
+	t.Parallel()
+	t.Run("a failure after batches not saved yet", func(t *testing.T) {
+		t.Parallel()
+		dir := t.TempDir()
+		w := &memWriter{failWrite: "cm-b01"}
+		opt := legalOptions(t, dir)
+		opt.Annotators = []string{"ak", "bt", "cm"}
+		opt.saveRatio = 1e12 // after the first, no batch is saved on its own
+		if _, err := generate(t, opt, w); err == nil || !strings.Contains(err.Error(), "the disk is full") {
+			t.Fatalf("Generate: %v, want the failure of cm-b01", err)
+		}
+		m, err := manifest.Read(filepath.Join(dir, manifest.FileName))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range m.Batches {
+			if made := b.ID != "cm-b01"; made != (b.Rows > 0) {
+				t.Errorf("batch %s: %d rows recorded; made: %v", b.ID, b.Rows, made)
+			}
+		}
+		w.failWrite = ""
+		again, err := generate(t, opt, w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if again.Kept != 2 {
+			t.Errorf("the next run kept %d workbooks, want 2", again.Kept)
+		}
+	})
+	for _, c := range []struct {
+		name    string
+		answer  bool
+		wantErr string
+	}{
+		{name: "made again when it holds no answers"},
+		{name: "refused when it holds answers", answer: true, wantErr: "DIR/legal-gaps-bt-b01.xlsx holds answers for 1 unit"},
+	} {
+		t.Run("a workbook not recorded: "+c.name, func(t *testing.T) {
+			t.Parallel()
+			dir, w, opt, first := generateOnce(t)
+			// As the manifest was before the run saved bt-b01.
+			m, err := manifest.Read(first.Path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range m.Batches {
+				if m.Batches[i].ID == "bt-b01" {
+					m.Batches[i].Rows, m.Batches[i].Units = 0, nil
+				}
+			}
+			if err := atomicfile.Write(first.Path, true, 0o644, m.Encode); err != nil {
+				t.Fatal(err)
+			}
+			if c.answer {
+				w.set("bt-b01", "B2", "TRUE")
+			}
+			second, err := generate(t, opt, w)
+			if c.wantErr != "" {
+				if err == nil || !strings.HasPrefix(strings.ReplaceAll(err.Error(), dir, "DIR"), c.wantErr) || !errors.Is(err, ErrAnswered) {
+					t.Fatalf("Generate: %v, want %s", err, c.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if second.Kept != 1 {
+				t.Errorf("kept %d workbooks, want 1 (ak-b01)", second.Kept)
+			}
+			for _, b := range second.Manifest.Batches {
+				if b.Rows == 0 || len(b.Units) == 0 {
+					t.Errorf("batch %s is not recorded: %d rows, %d units", b.ID, b.Rows, len(b.Units))
+				}
 			}
 		})
 	}

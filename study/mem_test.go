@@ -18,6 +18,8 @@ type memWriter struct {
 	books map[string]map[string][][]string // batch ID -> sheet -> rows
 	order map[string][]string              // batch ID -> sheet names
 	fail  error                            // Open fails with it when set
+	// failWrite names a batch whose Write fails.
+	failWrite string
 }
 
 func (w *memWriter) Limits() backend.Limits { return backend.XLSX }
@@ -35,6 +37,9 @@ func (w *memWriter) Exists(_ context.Context, at backend.Location) (bool, error)
 func (w *memWriter) Write(_ context.Context, plan *backend.Plan, at backend.Location, opt backend.WriteOptions) (backend.Location, error) {
 	if w.books == nil {
 		w.books, w.order = map[string]map[string][][]string{}, map[string][]string{}
+	}
+	if id := batch(at); id == w.failWrite {
+		return at, fmt.Errorf("write %s: the disk is full", id)
 	}
 	book := map[string][][]string{}
 	var names []string

@@ -139,13 +139,7 @@ func TestGenerateOverAnotherFormat(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			dir := t.TempDir()
-			w := &memWriter{}
-			opt := legalOptions(t, dir)
-			first, err := generate(t, opt, w)
-			if err != nil {
-				t.Fatal(err)
-			}
+			_, w, opt, first := generateOnce(t)
 			c.between(t, w, first.Path)
 			before, err := os.ReadFile(first.Path)
 			if err != nil {
