@@ -70,6 +70,8 @@ func TestLateCheck(t *testing.T) {
 				return nil
 			})
 			switch {
+			case err != nil && strings.Contains(err.Error(), path):
+				t.Errorf("read: %v names the file, which the grid's caller adds", err)
 			case c.elsewhere && err != nil && !errors.Is(err, c.close):
 				t.Errorf("read: %v, want none or %v", err, c.close)
 			case c.elsewhere:
