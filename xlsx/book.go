@@ -126,7 +126,7 @@ func (e *unnamedError) Unwrap() error { return e.err }
 // and gives what that check found (each time it is called): damage in a
 // part no read reached.
 func (b *book) close() error {
-	found := b.check.wait()
+	found := b.check.release()
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.closed {

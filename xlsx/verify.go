@@ -111,7 +111,8 @@ func partLimit(f *zip.File) int64 {
 // caller reads it (see openBook).
 type lateCheck struct {
 	done chan struct{}
-	err  error // set before done is closed: the damage found, or nil
+	err  error                   // set before done is closed: the damage found, or nil
+	stop context.CancelCauseFunc // ends the reading's context
 }
 
 // startCheck checks the parts of c of late compressed bytes and more in
@@ -133,7 +134,7 @@ func startCheck(ctx context.Context, c *checker, late uint64) (*lateCheck, conte
 		return nil, ctx, err
 	}
 	rctx, stop := context.WithCancelCause(ctx)
-	l := &lateCheck{done: make(chan struct{})}
+	l := &lateCheck{done: make(chan struct{}), stop: stop}
 	go func() {
 		defer close(l.done)
 		defer c.zr.Close()
@@ -166,6 +167,17 @@ func (l *lateCheck) wait() error {
 	}
 	<-l.done
 	return l.err
+}
+
+// release waits for the check to end, then lets the reading's context
+// go (once nothing reads under it); it gives what the check found.
+func (l *lateCheck) release() error {
+	if l == nil {
+		return nil
+	}
+	err := l.wait()
+	l.stop(context.Canceled)
+	return err
 }
 
 // copyLimited copies at most limit bytes, and reports the read error at
