@@ -376,12 +376,23 @@ func sharedWith(b *manifest.Batch) []string {
 }
 
 // finished says whether a previous run finished a batch's workbook: a
-// spreadsheet it marked complete, a file whose rows it recorded.
+// spreadsheet it marked complete, a file whose rows it recorded (or the
+// one workbook of a study without instances, which has none).
 func (g *generation) finished(b *manifest.Batch) bool {
 	if b.Spreadsheet != nil {
 		return b.Spreadsheet.Status == manifest.Complete
 	}
-	return b.Rows > 0
+	return b.Rows > 0 || g.emptyBatch(b.ID)
+}
+
+// emptyBatch says whether the plan's batch id has no instances.
+func (g *generation) emptyBatch(id string) bool {
+	for _, b := range g.plan {
+		if b.ID == id {
+			return len(b.Items) == 0
+		}
+	}
+	return false
 }
 
 // where names a batch's workbook in messages.
@@ -463,6 +474,12 @@ func (g *generation) write(ctx context.Context, prev *manifest.Manifest, kept ma
 		return nil
 	}
 	saveSoon := func() error {
+		if g.format == FormatGSheets {
+			// A spreadsheet is shared, and may be answered, as soon as
+			// it is written: it is marked complete at once, so that no
+			// later run finishes it in place over its answers.
+			return save()
+		}
 		ratio := float64(saveRatio)
 		if g.opt.saveRatio != 0 {
 			ratio = g.opt.saveRatio
@@ -509,6 +526,14 @@ func (g *generation) write(ctx context.Context, prev *manifest.Manifest, kept ma
 	// files until it is written.
 	var res *mapping.Result
 	defer func() { res.Close() }()
+	// The batches kept are in the manifest from the first save on, not
+	// only once the loop reaches them: a save part way must not leave
+	// them out.
+	for i, b := range g.plan {
+		if k, ok := kept[b.ID]; ok {
+			g.man.Batches[i] = k
+		}
+	}
 	for i, b := range g.plan {
 		if err := ctx.Err(); err != nil {
 			return stopped(err)

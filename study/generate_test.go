@@ -1,6 +1,7 @@
 package study
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/input"
 	"github.com/annosheet/annosheet/internal/atomicfile"
 	"github.com/annosheet/annosheet/manifest"
 )
@@ -253,5 +255,73 @@ func TestGenerateRecordsWhatItMade(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestGenerateKeepsKeptBatchesInEverySave: a run that makes one batch of
+// several again saves a manifest that still records the batches it keeps,
+// whenever it saves, not only once it has gone past them.
+func TestGenerateKeepsKeptBatchesInEverySave(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	w := &memWriter{}
+	opt := legalOptions(t, dir)
+	opt.Annotators = []string{"ak", "bt", "cm"}
+	if _, err := generate(t, opt, w); err != nil {
+		t.Fatal(err)
+	}
+	delete(w.books, "bt-b01")
+	saves := 0
+	opt.Wrote = func(string, *manifest.Batch, []string) {
+		m, err := manifest.Read(filepath.Join(dir, manifest.FileName))
+		if err != nil {
+			t.Fatal(err)
+		}
+		saves++
+		for _, b := range m.Batches {
+			if b.ID != "bt-b01" && (b.Rows == 0 || b.File == "") {
+				t.Errorf("once bt-b01 is made again, the manifest records kept batch %s as file %q, %d rows", b.ID, b.File, b.Rows)
+			}
+		}
+	}
+	again, err := generate(t, opt, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if saves != 1 || again.Kept != 2 {
+		t.Errorf("%d workbooks made, %d kept; want 1 and 2", saves, again.Kept)
+	}
+}
+
+// TestGenerateEmptyStudyIsMade: the one workbook of a study without
+// instances, which has no rows, counts as made.
+func TestGenerateEmptyStudyIsMade(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	empty := filepath.Join(dir, "none.jsonl")
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opt := legalOptions(t, filepath.Join(dir, "study"))
+	opt.Inputs, opt.Annotators, opt.Overlap = []string{empty}, nil, 0
+	w := &memWriter{}
+	run := func() (*Generated, error) {
+		src, err := input.Open(opt.Template.Input.Format, []string{empty})
+		if err != nil {
+			t.Fatal(err)
+		}
+		spool := input.NewSpool(src)
+		defer spool.Close()
+		return Generate(context.Background(), opt, spool, w)
+	}
+	first, err := run()
+	if err != nil {
+		t.Fatalf("first run: %v", err)
+	}
+	if len(first.Manifest.Batches) != 1 || first.Manifest.Batches[0].Rows != 0 {
+		t.Fatalf("batches %+v, want one without rows", first.Manifest.Batches)
+	}
+	if _, err := run(); !errors.Is(err, atomicfile.ErrExists) {
+		t.Errorf("second run: %v, want %v (its one workbook is made)", err, atomicfile.ErrExists)
 	}
 }
