@@ -3,7 +3,6 @@ package xlsx
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net/url"
@@ -105,7 +104,12 @@ func (o opener) convert(ctx context.Context, path string) (_ *backend.Grid, _ fu
 		return nil, nil, err
 	}
 	return g, func() error {
-		return errors.Join(closeBook(), os.RemoveAll(dir))
+		// The converted copy is gone with its folder; the workbook's own
+		// error is what close says (a folder left in the temporary one
+		// loses nothing, and the system clears it).
+		err := closeBook()
+		os.RemoveAll(dir)
+		return err
 	}, nil
 }
 

@@ -77,17 +77,26 @@ type gridRow struct {
 
 // sameCells compares two workbooks sheet by sheet, streaming both, and
 // returns how many rows it compared.
-func sameCells(want, got string) (int, error) {
+func sameCells(want, got string) (_ int, err error) {
 	wg, wclose, err := xlsx.Open(want)
 	if err != nil {
 		return 0, err
 	}
-	defer wclose()
+	// Damage found in a part no read reached comes with the closing.
+	defer func() {
+		if cerr := wclose(); err == nil {
+			err = cerr
+		}
+	}()
 	gg, gclose, err := xlsx.Open(got)
 	if err != nil {
 		return 0, err
 	}
-	defer gclose()
+	defer func() {
+		if cerr := gclose(); err == nil {
+			err = cerr
+		}
+	}()
 	if !slices.Equal(wg.Sheets, gg.Sheets) {
 		return 0, fmt.Errorf("sheets %q, want %q", gg.Sheets, wg.Sheets)
 	}
