@@ -47,6 +47,8 @@ func (p *puller) decode() []*Annotation {
 		}
 	}
 	var out []*Annotation
+	// The records, in one allocation rather than one each.
+	slab := make([]Annotation, len(p.units))
 	for k, u := range p.units {
 		if who := p.declared(p.meta.Annotator); who != "" {
 			// A workbook made for one annotator is theirs, whatever a
@@ -56,7 +58,8 @@ func (p *puller) decode() []*Annotation {
 			}
 			annotators[k] = who
 		}
-		rec := &Annotation{
+		rec := &slab[k]
+		*rec = Annotation{
 			Schema:    AnnotationSchema,
 			Template:  TemplateID{Name: p.t.Name, Version: p.t.Version},
 			Batch:     p.meta.Batch,

@@ -155,10 +155,14 @@ func Pull(g *backend.Grid, opt PullOptions) (*Pulled, error) {
 		return nil, err
 	}
 	out := &Pulled{Meta: m, Template: p.t}
+	out.Records = p.decode()
+	// Listed once the records are made and the sheet's rows let go.
+	if len(p.units) > 0 {
+		out.Units = make([]Unit, 0, len(p.units))
+	}
 	for _, u := range p.units {
 		out.Units = append(out.Units, u.Unit)
 	}
-	out.Records = p.decode()
 	p.restoreIDs(out)
 	if m.Shuffled {
 		orders := opt.Orders
