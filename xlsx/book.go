@@ -108,25 +108,11 @@ func partKey(name string) string {
 
 func (b *book) has(part string) bool { return b.parts[partKey(part)] != nil }
 
-// unnamed is an error of the check without the file's name, which the
-// grid's caller adds, as it does to the reader's errors.
-func (b *book) unnamed(err error) error {
-	return &unnamedError{err: err, msg: strings.TrimPrefix(err.Error(), b.name+": ")}
-}
-
-type unnamedError struct {
-	err error
-	msg string
-}
-
-func (e *unnamedError) Error() string { return e.msg }
-func (e *unnamedError) Unwrap() error { return e.err }
-
 // close closes the archive, once the check of its large parts has ended,
 // and gives what that check found (each time it is called): damage in a
 // part no read reached.
 func (b *book) close() error {
-	found := b.check.release()
+	found := named(b.name, b.check.release())
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.closed {
@@ -441,12 +427,12 @@ func (b *book) skim(sheet string, keep func(col int) bool, fn func(row int, cell
 	if err != nil && b.ctx != nil && b.ctx.Err() != nil {
 		// Stopped: by the caller, or by damage the check found.
 		if found := b.check.wait(); found != nil {
-			return b.unnamed(found)
+			return found
 		}
 		return b.ctx.Err()
 	}
 	if found := b.check.found(); found != nil {
-		return b.unnamed(found)
+		return found
 	}
 	// The grid's reader names the file; Rows says what went wrong in it.
 	var re *readError

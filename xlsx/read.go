@@ -200,7 +200,7 @@ func openChecked(ctx context.Context, file, name string, late uint64) (*book, er
 	b, err := openPackage(file, name, defaultLimits)
 	if err != nil {
 		if found := check.release(); found != nil {
-			return nil, found
+			return nil, named(c.name, found)
 		}
 		return nil, err
 	}

@@ -45,7 +45,7 @@ func verify(ctx context.Context, file, name string) error {
 		return err
 	}
 	defer c.zr.Close()
-	return c.check(ctx, c.zr.File)
+	return named(c.name, c.check(ctx, c.zr.File))
 }
 
 // lateCheckBytes is the compressed size from which openBook checks a part
@@ -53,12 +53,34 @@ func verify(ctx context.Context, file, name string) error {
 // twice, one pass after the other, would take as long again as reading it.
 const lateCheckBytes = 4 << 20
 
-// checker is verify's pass over the parts of one workbook.
+// checker is verify's pass over the parts of one workbook. Its errors
+// name the part, not the file: named adds it, as the grid's caller does
+// to the errors of a read.
 type checker struct {
 	zr    *zip.ReadCloser
 	name  string
 	total int64 // bytes inflated so far
 	buf   []byte
+}
+
+// named gives err, a checker's error, the name of the workbook; ctx's
+// error stays as it is.
+func named(name string, err error) error {
+	var de *damageError
+	if errors.As(err, &de) {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	return err
+}
+
+// damageError is what the check found in a part.
+type damageError struct{ err error }
+
+func (e *damageError) Error() string { return e.err.Error() }
+func (e *damageError) Unwrap() error { return e.err }
+
+func damage(format string, args ...any) error {
+	return &damageError{fmt.Errorf(format, args...)}
 }
 
 func newChecker(file, name string) (*checker, error) {
@@ -72,15 +94,14 @@ func newChecker(file, name string) (*checker, error) {
 // check inflates each of files whole, within the limits, and looks for
 // a DTD in the XML ones.
 func (c *checker) check(ctx context.Context, files []*zip.File) error {
-	name := c.name
 	for _, f := range files {
 		limit := partLimit(f)
 		if f.UncompressedSize64 > uint64(limit) {
-			return fmt.Errorf("%s: %w: part %s says it inflates to %d bytes; the limit for it is %d", name, ErrTooLarge, f.Name, f.UncompressedSize64, limit)
+			return damage("%w: part %s says it inflates to %d bytes; the limit for it is %d", ErrTooLarge, f.Name, f.UncompressedSize64, limit)
 		}
 		rc, err := f.Open()
 		if err != nil {
-			return fmt.Errorf("%s: %w: part %s: %w", name, ErrDamaged, f.Name, err)
+			return damage("%w: part %s: %w", ErrDamaged, f.Name, err)
 		}
 		scan := &dtdScan{xml: isXMLPart(f.Name), ctx: ctx}
 		n, err := copyLimited(scan, rc, limit+1, c.buf)
@@ -89,14 +110,14 @@ func (c *checker) check(ctx context.Context, files []*zip.File) error {
 		case ctx.Err() != nil:
 			return ctx.Err()
 		case n > limit:
-			return fmt.Errorf("%s: %w: part %s inflates beyond %d bytes", name, ErrTooLarge, f.Name, limit)
+			return damage("%w: part %s inflates beyond %d bytes", ErrTooLarge, f.Name, limit)
 		case err != nil:
-			return fmt.Errorf("%s: %w: part %s: %w", name, ErrDamaged, f.Name, err)
+			return damage("%w: part %s: %w", ErrDamaged, f.Name, err)
 		case scan.found != "":
-			return fmt.Errorf("%s: %w: part %s has %s", name, ErrDTD, f.Name, scan.found)
+			return damage("%w: part %s has %s", ErrDTD, f.Name, scan.found)
 		}
 		if c.total += n; c.total > MaxTotal {
-			return fmt.Errorf("%s: %w: its parts inflate beyond %d bytes in all", name, ErrTooLarge, int64(MaxTotal))
+			return damage("%w: its parts inflate beyond %d bytes in all", ErrTooLarge, int64(MaxTotal))
 		}
 	}
 	return nil
@@ -111,12 +132,13 @@ func partLimit(f *zip.File) int64 {
 // caller reads it (see openBook).
 type lateCheck struct {
 	done chan struct{}
-	err  error                   // set before done is closed: the damage found, or nil
+	err  error                   // set before done is closed: the damage found (unnamed), or nil
 	stop context.CancelCauseFunc // ends the reading's context
 }
 
 // startCheck checks the parts of c of late compressed bytes and more in
-// the background, and the others before it returns (with their error).
+// the background, and the others before it returns (with their error,
+// named).
 // Damage found in the background stops the reading under the context it
 // returns, with the error as its cause; wait gives it. Without large
 // parts, it returns no lateCheck and ctx.
@@ -131,7 +153,7 @@ func startCheck(ctx context.Context, c *checker, late uint64) (*lateCheck, conte
 	}
 	if err := c.check(ctx, now); err != nil || len(later) == 0 {
 		c.zr.Close()
-		return nil, ctx, err
+		return nil, ctx, named(c.name, err)
 	}
 	rctx, stop := context.WithCancelCause(ctx)
 	l := &lateCheck{done: make(chan struct{}), stop: stop}
