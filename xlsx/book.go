@@ -392,7 +392,8 @@ func (b *book) loadTables() error {
 		t.lazy = &lazyStrings{b: b, count: -1}
 	default:
 		return b.readPart(b.sstPart, func(s *xmlScanner) (err error) {
-			t.sst, err = readSharedStrings(s, b.lim)
+			// The part's text is at most its size, which is checked as it is read.
+			t.sst, err = readSharedStrings(s, b.lim, int(f.UncompressedSize64))
 			return err
 		})
 	}

@@ -85,12 +85,17 @@ type readLimits struct {
 	winCells, winText int
 	// sstScan bounds the bytes read in passes over such a table.
 	sstScan int64
+	// A pass over such a table also holds strings no queued row names
+	// yet, if they are at most spareLen bytes long, up to spareText
+	// bytes and spareCount strings in all (see lazyStrings.fetch).
+	spareLen, spareText, spareCount int
 }
 
 var defaultLimits = readLimits{
 	cell: MaxCellBytes, row: MaxRowBytes, sstBytes: MaxSharedStringBytes, sstCount: MaxSharedStrings,
 	cols: MaxColumns, rows: MaxRows, listed: MaxCellFormats, xmlLimits: defaultScanLimits,
 	sstWhole: sstWholeBytes, winCells: 1 << 20, winText: 16 << 20, sstScan: 2 * MaxTotal,
+	spareLen: 256, spareText: 8 << 20, spareCount: 1 << 18,
 }
 
 // sstWholeBytes is the size of the largest shared-strings part read

@@ -325,6 +325,13 @@ var differentialReads = []struct {
 	{"lazy", func() readLimits { l := fuzzLimits; l.sstWhole, l.winCells = 0, 3; return l }(), nil},
 	{"skim", fuzzLimits, func(col int) bool { return col%2 == 0 }},
 	{"lazy-skim", func() readLimits { l := fuzzLimits; l.sstWhole, l.winCells = 0, 3; return l }(), func(col int) bool { return col%3 != 1 }},
+	// Holding no string before a row names it, and holding few and short ones.
+	{"lazy-nospare", func() readLimits { l := fuzzLimits; l.sstWhole, l.winCells, l.spareCount = 0, 3, 0; return l }(), nil},
+	{"lazy-clip", func() readLimits {
+		l := fuzzLimits
+		l.sstWhole, l.winCells, l.spareLen, l.spareCount = 0, 3, 3, 4
+		return l
+	}(), func(col int) bool { return col%2 == 1 }},
 }
 
 // FuzzReadLikeExcelize reads fuzzed workbooks with the package's reader

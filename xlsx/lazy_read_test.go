@@ -12,10 +12,18 @@ import (
 )
 
 // lazyLimits read every shared-strings table as sheets need it, queueing
-// at most cells cells.
+// at most cells cells, and holding no string before a row names it.
 func lazyLimits(cells int) readLimits {
 	l := defaultLimits
-	l.sstWhole, l.winCells = 0, cells
+	l.sstWhole, l.winCells, l.spareCount = 0, cells, 0
+	return l
+}
+
+// spareLimits are lazyLimits(cells) that hold, in each pass, up to count
+// strings of at most 8 bytes that no row has named yet.
+func spareLimits(cells, count int) readLimits {
+	l := lazyLimits(cells)
+	l.spareLen, l.spareCount = 8, count
 	return l
 }
 
@@ -42,15 +50,17 @@ func TestLazySharedStrings(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, cells := range []int{1, 5, 1 << 20} {
-		t.Run(fmt.Sprintf("window=%d", cells), func(t *testing.T) {
-			_, got, err := readAllLimits(path, lazyLimits(cells))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(want, got); diff != "" {
-				t.Errorf("rows (-whole +lazy):\n%s", diff)
-			}
-		})
+		for _, spare := range []int{0, 3, 1 << 10} {
+			t.Run(fmt.Sprintf("window=%d/spare=%d", cells, spare), func(t *testing.T) {
+				_, got, err := readAllLimits(path, spareLimits(cells, spare))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Errorf("rows (-whole +lazy):\n%s", diff)
+				}
+			})
+		}
 	}
 }
 
@@ -89,6 +99,77 @@ func TestLazySkim(t *testing.T) {
 	lazy := b.tables.lazy
 	if lazy.passes != 2 || lazy.held.len() != 3+2*99 || lazy.held.total > 3000 {
 		t.Errorf("%d passes over the table, %d strings held (%d bytes); want 2 passes, %d strings", lazy.passes, lazy.held.len(), lazy.held.total, 3+2*99)
+	}
+}
+
+// TestLazySpare checks that a pass over the table holds short strings no
+// row has named yet, within its budget: a sheet whose kept cells are all
+// short costs one pass, its header's, and the long strings are fetched
+// as rows name them. A string that is not as ECMA-376 allows is an error
+// only once a row names it.
+func TestLazySpare(t *testing.T) {
+	var sst, rows strings.Builder
+	sst.WriteString("<si><t>ID</t></si><si><t>Context</t></si><si><t>Answer</t></si>")
+	rows.WriteString(`<row r="1"><c t="s"><v>0</v></c><c t="s"><v>1</v></c><c t="s"><v>2</v></c></row>`)
+	var short, all []gridRow
+	short = append(short, gridRow{1, []backend.ReadCell{str("ID"), str("Context"), str("Answer")}})
+	all = append(all, short[0])
+	for r := 2; r <= 100; r++ {
+		long := strings.Repeat("context ", 100)
+		fmt.Fprintf(&sst, "<si><t>u%d</t></si><si><t>%s</t></si><si><t>yes %d</t></si>", r, long, r)
+		fmt.Fprintf(&rows, `<row r="%d"><c t="s"><v>%d</v></c><c t="s"><v>%d</v></c><c t="s"><v>%d</v></c></row>`, r, 3*r-3, 3*r-2, 3*r-1)
+		short = append(short, gridRow{r, []backend.ReadCell{str(fmt.Sprintf("u%d", r)), {}, str(fmt.Sprintf("yes %d", r))}})
+		all = append(all, gridRow{r, []backend.ReadCell{str(fmt.Sprintf("u%d", r)), str(long), str(fmt.Sprintf("yes %d", r))}})
+	}
+	// Two plain parts: not held, and no error while no row names it.
+	sst.WriteString("<si><t>a</t><t>b</t></si>")
+	bad := fmt.Sprintf(`<row r="101"><c t="s"><v>%d</v></c></row>`, 3*100)
+	for _, c := range []struct {
+		name         string
+		spare        int
+		keepAll, bad bool
+		want         []gridRow
+		passes, held int
+	}{
+		{"short kept cells, one pass", 1 << 10, false, false, short, 1, 3 + 2*99},
+		{"no spare, a pass for the rest", 0, false, false, short, 2, 3 + 2*99},
+		{"beyond the budget, a pass for the rest", 50, false, false, short, 2, 3 + 2*99},
+		{"long kept cells fetched when named", 1 << 10, true, false, all, 2, 3 + 3*99},
+		{"a string as ECMA-376 does not allow, once named", 1 << 10, false, true, nil, 0, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			body := rows.String()
+			if c.bad {
+				body += bad
+			}
+			path := oneSheet(body, sst.String(), "").file(t)
+			b, err := openPackage(path, path, spareLimits(1<<20, c.spare))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer b.close()
+			var got []gridRow
+			err = b.grid().RowsKeeping("S1", func(col int) bool { return c.keepAll || col != 1 }, func(n int, cells []backend.ReadCell) error {
+				got = append(got, gridRow{n, cells})
+				return nil
+			})
+			if c.bad {
+				if !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), "shared string 300: its text is in two plain parts") {
+					t.Errorf("got %v, want the damaged string 300", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(c.want, got); diff != "" {
+				t.Errorf("rows (-want +got):\n%s", diff)
+			}
+			lazy := b.tables.lazy
+			if lazy.passes != c.passes || lazy.held.len() != c.held {
+				t.Errorf("%d passes over the table, %d strings held; want %d passes, %d strings", lazy.passes, lazy.held.len(), c.passes, c.held)
+			}
+		})
 	}
 }
 

@@ -19,6 +19,11 @@ import (
 // name strings not held yet (see window), and one pass over the table
 // then fetches what they name; only those are held, for the rest of the
 // workbook's reading.
+//
+// A pass also holds short strings nothing has named yet, up to a budget
+// (spare): the cells readers keep (answers, codes, IDs) are mostly
+// short, the text they pass over long, so that the next sheet read
+// mostly finds what it names held, and costs no pass of its own.
 type lazyStrings struct {
 	b *book
 
@@ -30,6 +35,8 @@ type lazyStrings struct {
 	prefetched bool
 	passes     int   // over the table
 	scanned    int64 // bytes read in them
+	spareText  int   // bytes of text held that nothing had named
+	spareCount int   // and strings
 }
 
 // sstView is what a sheet's reader looks strings up in: what lazyStrings
@@ -83,7 +90,7 @@ func (l *lazyStrings) fetch(need []uint32) error {
 	}
 	newIDs := make([]uint32, 0, len(need))
 	newSlots := make([]int32, 0, len(need))
-	next := 0
+	next, had := 0, 0 // in need and in l.ids, as the pass goes
 	lim := l.b.lim
 	// Each pass reads the whole table: a sheet whose rows name new
 	// strings in every window would otherwise read it without end. (The
@@ -95,13 +102,31 @@ func (l *lazyStrings) fetch(need []uint32) error {
 	l.passes++
 	l.scanned += size
 	err := l.b.readPart(l.b.sstPart, func(s *xmlScanner) error {
-		n, err := scanSharedStrings(s, lim, nil, func(i int) bool {
+		n, err := scanSharedStrings(s, lim, nil, func(i int) (bool, int) {
 			for next < len(need) && int(need[next]) < i {
 				next++
 			}
-			return next < len(need) && int(need[next]) == i
+			for had < len(l.ids) && int(l.ids[had]) < i {
+				had++
+			}
+			switch {
+			case next < len(need) && int(need[next]) == i:
+				return true, 0
+			case had < len(l.ids) && int(l.ids[had]) == i:
+				return false, 0 // held already
+			case l.spareText < lim.spareText && l.spareCount < lim.spareCount:
+				return false, lim.spareLen
+			}
+			return false, 0
 		}, func(i int, text []byte) error {
-			if l.held.total+len(text) > lim.sstBytes {
+			named := next < len(need) && int(need[next]) == i
+			switch {
+			case !named && (l.spareText+len(text) > lim.spareText || l.held.total+len(text) > lim.sstBytes):
+				return nil // beyond the budget: fetched if named
+			case !named:
+				l.spareText += len(text)
+				l.spareCount++
+			case l.held.total+len(text) > lim.sstBytes:
 				return &readError{kind: ErrTooLarge, msg: fmt.Sprintf("the shared strings a sheet names hold more than %d bytes of text (MaxSharedStringBytes)", lim.sstBytes)}
 			}
 			newIDs = append(newIDs, uint32(i))

@@ -17,6 +17,7 @@ type sharedStrings struct {
 	blocks [][]byte
 	index  []uint64 // block<<(sstOffBits+sstLenBits) | offset<<sstLenBits | length
 	total  int
+	first  int // the capacity of the first block, when known
 }
 
 const (
@@ -40,7 +41,7 @@ func (t *sharedStrings) add(s []byte) {
 	if last < 0 || len(t.blocks[last])+len(s) > sstBlock {
 		// The first block grows as needed, so that a small table stays
 		// small; later ones are made whole.
-		size := 0
+		size := t.first
 		if last >= 0 {
 			size = sstBlock
 		}
@@ -54,8 +55,8 @@ func (t *sharedStrings) add(s []byte) {
 }
 
 // readSharedStrings reads the shared-strings part whole.
-func readSharedStrings(s *xmlScanner, lim readLimits) (*sharedStrings, error) {
-	t := &sharedStrings{}
+func readSharedStrings(s *xmlScanner, lim readLimits, size int) (*sharedStrings, error) {
+	t := &sharedStrings{first: min(size, sstBlock)}
 	_, err := scanSharedStrings(s, lim, func(n int) {
 		// A hint only: the count is checked as the strings come.
 		t.index = make([]uint64, 0, min(n, lim.sstCount, 1<<20))
@@ -77,10 +78,12 @@ func readSharedStrings(s *xmlScanner, lim readLimits) (*sharedStrings, error) {
 // (<r>) of a rich one; phonetic runs (<rPh>) are not shown and are left
 // out. It calls hint with the count the part gives, if any; then, for
 // each string want says yes to (every one when want is nil), keep with
-// its number and its text, which is valid until keep returns. The text
-// of the others is checked and passed over. It returns the number of
-// strings.
-func scanSharedStrings(s *xmlScanner, lim readLimits, hint func(int), want func(i int) bool, keep func(i int, text []byte) error) (int, error) {
+// its number and its text, which is valid until keep returns. Of a
+// string want says no to but gives a clip for, keep has the text if it
+// is at most clip bytes long and its rich text is as ECMA-376 allows.
+// The text of the others is checked and passed over. It returns the
+// number of strings.
+func scanSharedStrings(s *xmlScanner, lim readLimits, hint func(int), want func(i int) (yes bool, clip int), keep func(i int, text []byte) error) (int, error) {
 	if err := rootIs(s, "sst"); err != nil {
 		return 0, err
 	}
@@ -100,13 +103,23 @@ func scanSharedStrings(s *xmlScanner, lim readLimits, hint func(int), want func(
 		}
 		i := n
 		n++
-		if want != nil && !want(i) {
-			return s.skip()
+		clip := 0
+		if want != nil {
+			var yes bool
+			if yes, clip = want(i); !yes && clip <= 0 {
+				return s.skip()
+			}
 		}
-		s.text = s.text[:0]
-		if err := readRichText(s); err == errRichText {
+		s.text, s.clip, s.clipped = s.text[:0], clip, false
+		err := readRichText(s)
+		clipped := s.clipped
+		s.clip, s.clipped = 0, false
+		switch {
+		case clip > 0 && (clipped || err == errRichText):
+			return nil // not wanted, and not as short or as plain as asked
+		case err == errRichText:
 			return &readError{kind: ErrDamaged, msg: fmt.Sprintf("shared string %d: %v", i, err)}
-		} else if err != nil {
+		case err != nil:
 			return err
 		}
 		return keep(i, decodeEscapes(s.text))
@@ -146,15 +159,19 @@ var errRichText = errors.New("its text is in two plain parts, or in one after it
 // appending its text to s.text: the text of its <t>, then of each run
 // (<r>). ECMA-376 allows at most one <t>, before any run: readers make
 // different text of more (excelize the last, then the runs; LibreOffice
-// each in turn), so they are an error, errRichText. A run of more than
-// one <t> has its last, as both make it.
+// each in turn), so they are an error, errRichText, given once the
+// element is read. A run of more than one <t> has its last, as both make
+// it.
 func readRichText(s *xmlScanner) error {
-	plain, runs := 0, 0
-	return s.children(func(local []byte) error {
+	plain, runs, bad := 0, 0, false
+	err := s.children(func(local []byte) error {
 		switch string(local) {
 		case "t":
 			if plain++; plain > 1 || runs > 0 {
-				return errRichText
+				// Passed over, and said once the element is read, so
+				// that a caller may pass over the string.
+				bad = true
+				return nil
 			}
 			return readText(s)
 		case "r":
@@ -170,6 +187,10 @@ func readRichText(s *xmlScanner) error {
 		}
 		return nil // rPh, phoneticPr
 	})
+	if err == nil && bad {
+		return errRichText
+	}
+	return err
 }
 
 // readText appends the text of the element just started to s.text; an

@@ -42,9 +42,13 @@ type xmlScanner struct {
 
 	// Text. While keep is set, character data (CDATA included) is
 	// appended to text, which the caller resets; textLimit bounds it.
+	// When clip is set, text that would grow past clip bytes is not
+	// kept, and clipped is set instead of an error.
 	keep      bool
 	text      []byte
 	textLimit int
+	clip      int
+	clipped   bool
 
 	// The open elements' names, end to end.
 	stack    []byte
@@ -482,6 +486,10 @@ func checkUTF8(b []byte) (int, bool) {
 }
 
 func (s *xmlScanner) appendText(b []byte) error {
+	if s.clip > 0 && (s.clipped || len(s.text)+len(b) > s.clip) {
+		s.clipped = true
+		return nil
+	}
 	if len(s.text)+len(b) > s.textLimit {
 		return &scanError{kind: ErrTooLarge, off: s.offset(), msg: fmt.Sprintf("text longer than %d bytes", s.textLimit), cause: errTextLimit}
 	}
@@ -745,10 +753,10 @@ func (s *xmlScanner) attr() error {
 	}
 	// The value goes through text, where the entity decoder puts its
 	// characters, under the value limit.
-	text, keep, limit := s.text, s.keep, s.textLimit
-	s.text, s.keep, s.textLimit = s.abuf, true, min(len(s.abuf)+s.lim.value, s.lim.tag)
+	text, keep, limit, clip := s.text, s.keep, s.textLimit, s.clip
+	s.text, s.keep, s.textLimit, s.clip = s.abuf, true, min(len(s.abuf)+s.lim.value, s.lim.tag), 0
 	err = s.attrChars(q)
-	s.abuf, s.text, s.keep, s.textLimit = s.text, text, keep, limit
+	s.abuf, s.text, s.keep, s.textLimit, s.clip = s.text, text, keep, limit, clip
 	switch {
 	case err == nil:
 	case errors.Is(err, errTextLimit) && a.value+s.lim.value > s.lim.tag:
