@@ -30,8 +30,8 @@ type book struct {
 	zr    *zip.ReadCloser
 	parts map[string]*zip.File // by partKey
 	lim   readLimits
-	// check is verify's pass over the large parts, going on while the
-	// caller reads (see openBook); nil when there is none.
+	// check is verify's pass over the large parts, put off until close
+	// (see openBook); nil when there is none.
 	check *lateCheck
 
 	sheets     []sheetEntry
@@ -108,11 +108,11 @@ func partKey(name string) string {
 
 func (b *book) has(part string) bool { return b.parts[partKey(part)] != nil }
 
-// close closes the archive, once the check of its large parts has ended,
-// and gives what that check found (each time it is called): damage in a
-// part no read reached.
+// close checks the large parts no read went through, closes the
+// archive, and gives what the check found (each time it is called):
+// damage in a part no read reached.
 func (b *book) close() error {
-	found := named(b.name, b.check.release())
+	found := named(b.name, b.check.finish())
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.closed {
@@ -190,6 +190,7 @@ func (b *book) readPart(part string, parse func(s *xmlScanner) error) error {
 	if err := s.finish(); err != nil {
 		return b.partErr(part, err)
 	}
+	b.check.readWhole(b.parts[partKey(part)])
 	return nil
 }
 
@@ -426,14 +427,7 @@ func (b *book) skim(sheet string, keep func(col int) bool, fn func(row int, cell
 		err = b.readSheet(e.part, t, keep, fn)
 	}
 	if err != nil && b.ctx != nil && b.ctx.Err() != nil {
-		// Stopped: by the caller, or by damage the check found.
-		if found := b.check.wait(); found != nil {
-			return found
-		}
-		return b.ctx.Err()
-	}
-	if found := b.check.found(); found != nil {
-		return found
+		return b.ctx.Err() // stopped by the caller
 	}
 	// The grid's reader names the file; Rows says what went wrong in it.
 	var re *readError

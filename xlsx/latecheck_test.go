@@ -7,44 +7,41 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/annosheet/annosheet/backend"
 )
 
-// TestLateCheck opens workbooks whose every part is checked while they are
-// read (as openBook checks the large ones) and checks that damage the
-// check finds is never lost: it ends the read under way with its own
-// error, is the error of the reads after it, and is what close returns
-// when no read reached the damaged part.
+// TestLateCheck opens workbooks whose every part is left to the check at
+// close (as openBook leaves the large ones) and checks that damage is
+// never lost: a read that reaches it fails with it, and close gives the
+// damage of a part no read went through, each time it is asked. A part a
+// read went through to its end is not inflated again.
 func TestLateCheck(t *testing.T) {
 	t.Parallel()
 	book := writerBook(t)
 	withPart := func(name string, b []byte) []byte { return withParts(t, book, map[string]string{name: string(b)}) }
 	dtd := withPart("customXml/item1.xml", []byte(`<?xml version="1.0"?><!DOCTYPE r [<!ENTITY a "aaaa">]><r>&a;</r>`))
-	bomb := withPart("xl/bomb.xml", make([]byte, MinPartLimit+1))
 	unread := flipCompressed(t, withPart("xl/media/image1.bin", bytes.Repeat([]byte("not read by pull "), 4096)), "xl/media/image1.bin")
+	errStop := errors.New("enough")
 
 	for _, c := range []struct {
-		name string
-		data []byte
-		// wait: the sheet is read once the check has ended; stall: the
-		// read waits for it to end after the first row.
-		wait, stall bool
-		read        error // what reading the Annotate sheet gives
-		close       error // what close gives
-		part        string
-		// elsewhere: the damage is in a part the read does not reach; the
-		// read gives it only if the check has found it by the read's end.
-		elsewhere bool
+		name  string
+		data  []byte
+		stop  bool  // the caller ends the read after the first row
+		read  error // what reading the Annotate sheet gives
+		close error // what close gives
+		part  string
+		// checked: whether close inflates the Annotate sheet.
+		checked bool
 	}{
 		{name: "a sound workbook", data: book},
-		{name: "damage in the sheet read", data: flipCompressed(t, book, annotatePart), read: ErrDamaged, close: ErrDamaged, part: annotatePart},
-		{name: "damage in a part no read reaches", data: unread, close: ErrDamaged, part: "xl/media/image1.bin", elsewhere: true},
-		{name: "a DTD in a part no read reaches", data: dtd, close: ErrDTD, part: "customXml/item1.xml", elsewhere: true},
-		{name: "a read after the check found a bomb", data: bomb, wait: true, read: ErrTooLarge, close: ErrTooLarge, part: "xl/bomb.xml"},
-		{name: "a read under way when the check finds a bomb", data: bomb, stall: true, read: ErrTooLarge, close: ErrTooLarge, part: "xl/bomb.xml"},
+		{name: "a read ended early", data: book, stop: true, read: errStop, checked: true},
+		{name: "damage in the sheet read", data: flipCompressed(t, book, annotatePart), read: ErrDamaged, close: ErrDamaged, part: annotatePart, checked: true},
+		{name: "damage in a part no read reaches", data: unread, close: ErrDamaged, part: "xl/media/image1.bin"},
+		{name: "a DTD in a part no read reaches", data: dtd, close: ErrDTD, part: "customXml/item1.xml"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
@@ -57,24 +54,18 @@ func TestLateCheck(t *testing.T) {
 				t.Fatalf("open: %v", err)
 			}
 			if b.check == nil {
-				t.Fatal("nothing is checked while the workbook is read")
-			}
-			if c.wait {
-				<-b.check.done
+				t.Fatal("nothing is left to close")
 			}
 			rows := 0
 			err = b.grid().Rows("Annotate", func(int, []backend.ReadCell) error {
-				if rows++; rows == 1 && c.stall {
-					<-b.check.done
+				if rows++; c.stop {
+					return errStop
 				}
 				return nil
 			})
 			switch {
 			case err != nil && strings.Contains(err.Error(), path):
 				t.Errorf("read: %v names the file, which the grid's caller adds", err)
-			case c.elsewhere && err != nil && !errors.Is(err, c.close):
-				t.Errorf("read: %v, want none or %v", err, c.close)
-			case c.elsewhere:
 			case c.read == nil && err != nil:
 				t.Errorf("read: %v", err)
 			case c.read != nil && !errors.Is(err, c.read):
@@ -91,15 +82,34 @@ func TestLateCheck(t *testing.T) {
 					t.Errorf("close: %v, want %v naming the file and part %s", err, c.close, c.part)
 				}
 			}
+			checked := b.check.checked
+			if got := slices.Contains(checked, annotatePart); got != c.checked {
+				t.Errorf("close inflated %v; want the Annotate sheet among them: %v", checked, c.checked)
+			}
+			// The styles were read whole before the sheet; the core
+			// properties, by no read.
+			if slices.Contains(checked, "xl/styles.xml") || c.close == nil && !slices.Contains(checked, "docProps/core.xml") {
+				t.Errorf("close inflated %v; want docProps/core.xml, and not xl/styles.xml", checked)
+			}
 		})
 	}
 
+	t.Run("a part that says it inflates beyond its limit", func(t *testing.T) {
+		t.Parallel()
+		path := filepath.Join(t.TempDir(), "b01.xlsx")
+		if err := os.WriteFile(path, withPart("xl/bomb.xml", make([]byte, MinPartLimit+1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := openChecked(context.Background(), path, path, 0)
+		if !errors.Is(err, ErrTooLarge) || !strings.HasPrefix(err.Error(), path+": ") || !strings.Contains(err.Error(), "xl/bomb.xml") {
+			t.Errorf("open: %v, want %v naming the file and xl/bomb.xml", err, ErrTooLarge)
+		}
+	})
+
 	t.Run("Ctrl-C is no damage", func(t *testing.T) {
 		t.Parallel()
-		// A sound part that takes the check a while: it is still at it
-		// when ctx ends, most times.
 		path := filepath.Join(t.TempDir(), "b01.xlsx")
-		if err := os.WriteFile(path, withPart("xl/media/zeros.bin", make([]byte, MinPartLimit/2)), 0o644); err != nil {
+		if err := os.WriteFile(path, unread, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		ctx, cancel := context.WithCancel(context.Background())
@@ -117,8 +127,8 @@ func TestLateCheck(t *testing.T) {
 	})
 }
 
-// TestLargePartsCheckedLate: openBook checks a part of lateCheckBytes and
-// more while the caller reads, and the rest before it returns.
+// TestLargePartsCheckedLate: openBook leaves a part of lateCheckBytes and
+// more to close, and checks the rest before it returns.
 func TestLargePartsCheckedLate(t *testing.T) {
 	t.Parallel()
 	book := writerBook(t)
@@ -131,9 +141,9 @@ func TestLargePartsCheckedLate(t *testing.T) {
 	}
 	g, closeFn, err := openBook(context.Background(), path, path)
 	if err != nil {
-		t.Fatalf("open: %v (the large part is checked while the workbook is read)", err)
+		t.Fatalf("open: %v (the large part is left to close)", err)
 	}
-	if err := g.Rows("Annotate", func(int, []backend.ReadCell) error { return nil }); err != nil && !errors.Is(err, ErrDamaged) {
+	if err := g.Rows("Annotate", func(int, []backend.ReadCell) error { return nil }); err != nil {
 		t.Errorf("read: %v", err)
 	}
 	if err := closeFn(); !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), "xl/media/image1.bin") {

@@ -171,13 +171,14 @@ func unpath(err error) error {
 // caller gave: verify checks every part, then the workbook is read as
 // streams straight from the archive (see readBook), until ctx ends.
 //
-// Parts of lateCheckBytes compressed and more are checked while the
-// caller reads, not before: the reader checks what it reads itself, and
-// the pass over a large sheet costs as much as reading it. Damage found
-// in one ends the read under way with that error, is the error of the
-// reads after it, and is what close returns, so that damage in a part no
-// read reached is said too: a caller that keeps what it read checks
-// close's error.
+// Parts of lateCheckBytes compressed and more are checked when the
+// workbook is closed, not before, and only those no read went through to
+// their end: a read checks what it reads itself, and a pass over a large
+// sheet costs as much as reading it. What they say they inflate to is
+// checked before openBook returns. Damage in a part a read reaches is
+// that read's error; damage in one no read reached is what close
+// returns, each time: a caller that keeps what it read checks close's
+// error.
 func openBook(ctx context.Context, file, name string) (*backend.Grid, func() error, error) {
 	b, err := openChecked(ctx, file, name, lateCheckBytes)
 	if err != nil {
@@ -186,25 +187,23 @@ func openBook(ctx context.Context, file, name string) (*backend.Grid, func() err
 	return b.grid(), b.close, nil
 }
 
-// openChecked is openBook, checking the parts of late compressed bytes
-// and more while the caller reads.
+// openChecked is openBook, leaving the parts of late compressed bytes
+// and more to close.
 func openChecked(ctx context.Context, file, name string, late uint64) (*book, error) {
 	c, err := newChecker(file, name)
 	if err != nil {
 		return nil, err
 	}
-	check, rctx, err := startCheck(ctx, c, late)
+	check, err := startCheck(ctx, c, late)
 	if err != nil {
 		return nil, err
 	}
 	b, err := openPackage(file, name, defaultLimits)
 	if err != nil {
-		if found := check.release(); found != nil {
-			return nil, named(c.name, found)
-		}
+		check.abandon()
 		return nil, err
 	}
-	b.ctx, b.check = rctx, check
+	b.ctx, b.check = ctx, check
 	return b, nil
 }
 

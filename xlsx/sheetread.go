@@ -65,6 +65,7 @@ func (b *book) readSheet(part string, t tables, keep func(int) bool, fn func(int
 	var ce *callbackError
 	switch {
 	case err == nil:
+		b.check.readWhole(b.parts[partKey(part)])
 		return nil
 	case errors.As(err, &ce):
 		return ce.err

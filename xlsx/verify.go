@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 )
 
 // Limits on what a workbook may inflate to. Real workbooks stay far
@@ -45,12 +46,13 @@ func verify(ctx context.Context, file, name string) error {
 		return err
 	}
 	defer c.zr.Close()
-	return named(c.name, c.check(ctx, c.zr.File))
+	return named(c.name, c.check(ctx, c.zr.File, false))
 }
 
-// lateCheckBytes is the compressed size from which openBook checks a part
-// while the caller reads, rather than before: inflating a large sheet
-// twice, one pass after the other, would take as long again as reading it.
+// lateCheckBytes is the compressed size from which openBook puts off
+// checking a part until the workbook is closed, and checks it then only
+// if no reader read it to its end: inflating a large sheet twice would
+// take as long again as reading it.
 const lateCheckBytes = 4 << 20
 
 // checker is verify's pass over the parts of one workbook. Its errors
@@ -92,8 +94,9 @@ func newChecker(file, name string) (*checker, error) {
 }
 
 // check inflates each of files whole, within the limits, and looks for
-// a DTD in the XML ones.
-func (c *checker) check(ctx context.Context, files []*zip.File) error {
+// a DTD in the XML ones. It counts what they inflate to towards MaxTotal
+// unless their sizes are counted already (see startCheck).
+func (c *checker) check(ctx context.Context, files []*zip.File, counted bool) error {
 	for _, f := range files {
 		limit := partLimit(f)
 		if f.UncompressedSize64 > uint64(limit) {
@@ -116,9 +119,19 @@ func (c *checker) check(ctx context.Context, files []*zip.File) error {
 		case scan.found != "":
 			return damage("%w: part %s has %s", ErrDTD, f.Name, scan.found)
 		}
-		if c.total += n; c.total > MaxTotal {
-			return damage("%w: its parts inflate beyond %d bytes in all", ErrTooLarge, int64(MaxTotal))
+		if !counted {
+			if err := c.count(n); err != nil {
+				return err
+			}
 		}
+	}
+	return nil
+}
+
+// count adds n bytes inflated to the total.
+func (c *checker) count(n int64) error {
+	if c.total += n; c.total > MaxTotal {
+		return damage("%w: its parts inflate beyond %d bytes in all", ErrTooLarge, int64(MaxTotal))
 	}
 	return nil
 }
@@ -128,21 +141,28 @@ func partLimit(f *zip.File) int64 {
 	return min(int64(MaxPart), max(int64(MinPartLimit), MaxPartRatio*int64(f.CompressedSize64)))
 }
 
-// lateCheck is verify's pass over a workbook's large parts, run while the
-// caller reads it (see openBook).
+// lateCheck is verify's pass over a workbook's large parts, put off
+// until the workbook is closed (see openBook). A reader that reads a
+// part to its end checks what the pass would: zip's checksum and size
+// (archive/zip checks both at the end of an entry), and the XML scanner
+// refuses a DTD. Only the parts no reader read whole are inflated then.
 type lateCheck struct {
-	done chan struct{}
-	err  error                   // set before done is closed: the damage found (unnamed), or nil
-	stop context.CancelCauseFunc // ends the reading's context
+	c     *checker
+	ctx   context.Context
+	parts []*zip.File
+
+	mu      sync.Mutex
+	whole   map[int64]bool // the data offsets of the parts read to their end
+	ended   bool
+	checked []string // the parts the pass inflated, for tests
+	err     error    // what the pass found (unnamed), once ended
 }
 
-// startCheck checks the parts of c of late compressed bytes and more in
-// the background, and the others before it returns (with their error,
-// named).
-// Damage found in the background stops the reading under the context it
-// returns, with the error as its cause; wait gives it. Without large
-// parts, it returns no lateCheck and ctx.
-func startCheck(ctx context.Context, c *checker, late uint64) (*lateCheck, context.Context, error) {
+// startCheck checks the parts of c of fewer than late compressed bytes,
+// and the sizes the others say they inflate to, before it returns (with
+// the error, named); the others are left to a lateCheck. Without large
+// parts, it returns no lateCheck.
+func startCheck(ctx context.Context, c *checker, late uint64) (*lateCheck, error) {
 	var now, later []*zip.File
 	for _, f := range c.zr.File {
 		if f.CompressedSize64 >= late {
@@ -151,55 +171,79 @@ func startCheck(ctx context.Context, c *checker, late uint64) (*lateCheck, conte
 			now = append(now, f)
 		}
 	}
-	if err := c.check(ctx, now); err != nil || len(later) == 0 {
-		c.zr.Close()
-		return nil, ctx, named(c.name, err)
-	}
-	rctx, stop := context.WithCancelCause(ctx)
-	l := &lateCheck{done: make(chan struct{}), stop: stop}
-	go func() {
-		defer close(l.done)
-		defer c.zr.Close()
-		if err := c.check(rctx, later); err != nil && ctx.Err() == nil {
-			// Damage, not the caller's ending of ctx.
-			l.err = err
-			stop(err)
+	err := c.check(ctx, now, false)
+	for _, f := range later {
+		if err != nil {
+			break
 		}
-	}()
-	return l, rctx, nil
+		// What a large part says it inflates to is what it must inflate
+		// to (archive/zip checks it), so that it is counted now.
+		if limit := partLimit(f); f.UncompressedSize64 > uint64(limit) {
+			err = damage("%w: part %s says it inflates to %d bytes; the limit for it is %d", ErrTooLarge, f.Name, f.UncompressedSize64, limit)
+		} else {
+			err = c.count(int64(f.UncompressedSize64))
+		}
+	}
+	if err != nil || len(later) == 0 {
+		c.zr.Close()
+		return nil, named(c.name, err)
+	}
+	return &lateCheck{c: c, ctx: ctx, parts: later, whole: map[int64]bool{}}, nil
 }
 
-// found is the damage found so far, without waiting.
-func (l *lateCheck) found() error {
+// readWhole notes that a reader read part f (of the reader's archive)
+// to its end.
+func (l *lateCheck) readWhole(f *zip.File) {
+	if l == nil {
+		return
+	}
+	off, err := f.DataOffset()
+	if err != nil {
+		return
+	}
+	l.mu.Lock()
+	l.whole[off] = true
+	l.mu.Unlock()
+}
+
+// finish checks, once, the large parts no reader read to their end, and
+// gives what it found each time it is called. Ctrl-C (the end of ctx)
+// is not damage: it gives nil.
+func (l *lateCheck) finish() error {
 	if l == nil {
 		return nil
 	}
-	select {
-	case <-l.done:
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.ended {
 		return l.err
-	default:
-		return nil
 	}
-}
-
-// wait waits for the check to end and gives what it found.
-func (l *lateCheck) wait() error {
-	if l == nil {
-		return nil
+	l.ended = true
+	defer l.c.zr.Close()
+	var rest []*zip.File
+	for _, f := range l.parts {
+		if off, err := f.DataOffset(); err != nil || !l.whole[off] {
+			rest = append(rest, f)
+			l.checked = append(l.checked, f.Name)
+		}
 	}
-	<-l.done
+	if err := l.c.check(l.ctx, rest, true); err != nil && l.ctx.Err() == nil {
+		l.err = err
+	}
 	return l.err
 }
 
-// release waits for the check to end, then lets the reading's context
-// go (once nothing reads under it); it gives what the check found.
-func (l *lateCheck) release() error {
+// abandon lets the pass go unrun.
+func (l *lateCheck) abandon() {
 	if l == nil {
-		return nil
+		return
 	}
-	err := l.wait()
-	l.stop(context.Canceled)
-	return err
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.ended {
+		l.ended = true
+		l.c.zr.Close()
+	}
 }
 
 // copyLimited copies at most limit bytes, and reports the read error at
