@@ -155,6 +155,9 @@ func (b *book) openPart(part string) (*xmlScanner, io.Closer, error) {
 	if err != nil {
 		return nil, nil, b.partErr(part, err)
 	}
+	if f.UncompressedSize64 >= uint64(b.lim.ahead) {
+		rc = readAhead(rc)
+	}
 	var head [2]byte
 	n, err := io.ReadFull(rc, head[:])
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {

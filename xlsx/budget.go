@@ -89,13 +89,16 @@ type readLimits struct {
 	// yet, if they are at most spareLen bytes long, up to spareText
 	// bytes and spareCount strings in all (see lazyStrings.fetch).
 	spareLen, spareText, spareCount int
+	// ahead is the size from which a part is inflated ahead of its
+	// reader, on another core (see readAhead).
+	ahead int
 }
 
 var defaultLimits = readLimits{
 	cell: MaxCellBytes, row: MaxRowBytes, sstBytes: MaxSharedStringBytes, sstCount: MaxSharedStrings,
 	cols: MaxColumns, rows: MaxRows, listed: MaxCellFormats, xmlLimits: defaultScanLimits,
 	sstWhole: sstWholeBytes, winCells: 1 << 20, winText: 16 << 20, sstScan: 2 * MaxTotal,
-	spareLen: 256, spareText: 8 << 20, spareCount: 1 << 18,
+	spareLen: 256, spareText: 8 << 20, spareCount: 1 << 18, ahead: 1 << 20,
 }
 
 // sstWholeBytes is the size of the largest shared-strings part read

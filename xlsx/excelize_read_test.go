@@ -322,7 +322,8 @@ var differentialReads = []struct {
 	keep func(int) bool
 }{
 	{"whole", fuzzLimits, nil},
-	{"lazy", func() readLimits { l := fuzzLimits; l.sstWhole, l.winCells = 0, 3; return l }(), nil},
+	// Every part read ahead, on another core.
+	{"lazy", func() readLimits { l := fuzzLimits; l.sstWhole, l.winCells, l.ahead = 0, 3, 0; return l }(), nil},
 	{"skim", fuzzLimits, func(col int) bool { return col%2 == 0 }},
 	{"lazy-skim", func() readLimits { l := fuzzLimits; l.sstWhole, l.winCells = 0, 3; return l }(), func(col int) bool { return col%3 != 1 }},
 	// Holding no string before a row names it, and holding few and short ones.

@@ -162,10 +162,11 @@ func FuzzOpen(f *testing.F) {
 }
 
 // fuzzRead reads every sheet of path, checking what Rows promises, with
-// the shared strings read whole and as sheets need them.
+// the shared strings read whole and as sheets need them (every part read
+// ahead).
 func fuzzRead(path string, checkHeap func()) error {
 	lazy := fuzzLimits
-	lazy.sstWhole, lazy.winCells, lazy.winText = 0, 64, 1<<10
+	lazy.sstWhole, lazy.winCells, lazy.winText, lazy.ahead = 0, 64, 1<<10, 0
 	for _, lim := range []readLimits{fuzzLimits, lazy} {
 		if err := fuzzReadLimits(path, lim, checkHeap); err != nil {
 			return err
