@@ -98,10 +98,10 @@ func newChecker(file, name string) (*checker, error) {
 // unless their sizes are counted already (see startCheck).
 func (c *checker) check(ctx context.Context, files []*zip.File, counted bool) error {
 	for _, f := range files {
-		limit := partLimit(f)
-		if f.UncompressedSize64 > uint64(limit) {
-			return damage("%w: part %s says it inflates to %d bytes; the limit for it is %d", ErrTooLarge, f.Name, f.UncompressedSize64, limit)
+		if err := sizeSaid(f); err != nil {
+			return err
 		}
+		limit := partLimit(f)
 		rc, err := f.Open()
 		if err != nil {
 			return damage("%w: part %s: %w", ErrDamaged, f.Name, err)
@@ -132,6 +132,14 @@ func (c *checker) check(ctx context.Context, files []*zip.File, counted bool) er
 func (c *checker) count(n int64) error {
 	if c.total += n; c.total > MaxTotal {
 		return damage("%w: its parts inflate beyond %d bytes in all", ErrTooLarge, int64(MaxTotal))
+	}
+	return nil
+}
+
+// sizeSaid refuses a part that says it inflates beyond its limit.
+func sizeSaid(f *zip.File) error {
+	if limit := partLimit(f); f.UncompressedSize64 > uint64(limit) {
+		return damage("%w: part %s says it inflates to %d bytes; the limit for it is %d", ErrTooLarge, f.Name, f.UncompressedSize64, limit)
 	}
 	return nil
 }
@@ -178,9 +186,7 @@ func startCheck(ctx context.Context, c *checker, late uint64) (*lateCheck, error
 		}
 		// What a large part says it inflates to is what it must inflate
 		// to (archive/zip checks it), so that it is counted now.
-		if limit := partLimit(f); f.UncompressedSize64 > uint64(limit) {
-			err = damage("%w: part %s says it inflates to %d bytes; the limit for it is %d", ErrTooLarge, f.Name, f.UncompressedSize64, limit)
-		} else {
+		if err = sizeSaid(f); err == nil {
 			err = c.count(int64(f.UncompressedSize64))
 		}
 	}
