@@ -109,6 +109,9 @@ var utf8BOM = []byte{0xef, 0xbb, 0xbf}
 // with its line number; reading goes on so that every bad line is reported
 // at once (up to MaxErrors). A line longer than limit ends the reading:
 // what follows it is unlikely to be JSON Lines.
+//
+// The lines are read and decoded a little ahead, on another core (see
+// decodeAhead), while fn handles the records before them.
 func eachJSONL(name string, limit int64, index *int, fn func(*mapping.Record) error) error {
 	f, err := boundedread.Open(name)
 	if err != nil {
@@ -119,54 +122,118 @@ func eachJSONL(name string, limit int64, index *int, fn func(*mapping.Record) er
 	if p := utf16(r, name); p != nil {
 		return mapping.Problems{p}
 	}
-	lines := boundedread.NewLines(r, name, limit, "a record")
+	ahead := decodeAhead(boundedread.NewLines(r, name, limit, "a record"), name)
+	defer ahead.stop()
 	var bad mapping.Problems
 	first := true
 	for {
-		b, err := lines.Next()
-		line := lines.Line()
+		l := ahead.next()
 		switch {
-		case err == io.EOF:
+		case l.err == io.EOF:
 			if len(bad) > 0 {
 				return bad
 			}
 			return nil
-		case errors.Is(err, boundedread.ErrTooLarge):
-			return append(bad, &mapping.Problem{Severity: mapping.Error, File: name, Line: line, Err: mapping.ErrMalformed,
+		case errors.Is(l.err, boundedread.ErrTooLarge):
+			return append(bad, &mapping.Problem{Severity: mapping.Error, File: name, Line: l.line, Err: mapping.ErrMalformed,
 				Message: fmt.Sprintf("the line is longer than the %s a record may be", boundedread.Size(limit))})
-		case err != nil:
-			return fmt.Errorf("input %s: %w", name, err)
+		case l.err != nil:
+			return fmt.Errorf("input %s: %w", name, l.err)
 		}
-		if line == 1 {
-			b = bytes.TrimPrefix(b, utf8BOM)
-		}
-		trimmed := bytes.TrimSpace(b)
-		if len(trimmed) == 0 {
-			continue
-		}
-		// The record keeps its bytes; the line's are reused.
-		trimmed = bytes.Clone(trimmed)
-		rec, perr := decodeRecord(trimmed, name, line)
-		if perr != nil && first && (trimmed[0] == '[' || trimmed[0] == '{') && cutOff(trimmed) {
+		if l.perr != nil && first && (l.raw[0] == '[' || l.raw[0] == '{') && cutOff(l.raw) {
 			// The first record is cut off at the end of its line:
 			// a JSON array or object written over several lines.
-			return mapping.Problems{{Severity: mapping.Error, File: name, Line: line, Err: mapping.ErrMalformed,
+			return mapping.Problems{{Severity: mapping.Error, File: name, Line: l.line, Err: mapping.ErrMalformed,
 				Message: "this file holds one JSON value written over several lines (a JSON array, or pretty-printed JSON), and the template reads JSON Lines, one record per line: write one record per line, or give the template input.format: json"}}
 		}
 		first = false
-		if perr != nil {
-			bad = append(bad, perr)
+		if l.perr != nil {
+			bad = append(bad, l.perr)
 			if len(bad) >= mapping.MaxErrors {
 				return bad
 			}
 		} else if len(bad) == 0 {
-			rec.Index = *index
+			l.rec.Index = *index
 			*index++
-			if err := fn(rec); err != nil {
+			if err := fn(l.rec); err != nil {
 				return err
 			}
 		}
 	}
+}
+
+// decodedLine is a line of JSON Lines that is not blank, decoded: its
+// record or what is wrong with it; or, in err, the end of the lines
+// (io.EOF) or why they could not be read.
+type decodedLine struct {
+	line int
+	raw  []byte // the line, trimmed
+	rec  *mapping.Record
+	perr *mapping.Problem
+	err  error
+}
+
+// linesAhead reads and decodes lines in a goroutine of its own, a few
+// batches ahead of its reader.
+type linesAhead struct {
+	batches chan []decodedLine
+	quit    chan struct{}
+	done    chan struct{}
+	cur     []decodedLine
+}
+
+const aheadLines = 64 // lines in a batch; four batches wait at the most
+
+func decodeAhead(lines *boundedread.Lines, name string) *linesAhead {
+	a := &linesAhead{batches: make(chan []decodedLine, 4), quit: make(chan struct{}), done: make(chan struct{})}
+	go func() {
+		defer close(a.done)
+		batch := make([]decodedLine, 0, aheadLines)
+		for {
+			b, err := lines.Next()
+			l := decodedLine{line: lines.Line(), err: err}
+			if err == nil {
+				if l.line == 1 {
+					b = bytes.TrimPrefix(b, utf8BOM)
+				}
+				trimmed := bytes.TrimSpace(b)
+				if len(trimmed) == 0 {
+					continue
+				}
+				// The record keeps its bytes; the line's are reused.
+				l.raw = bytes.Clone(trimmed)
+				l.rec, l.perr = decodeRecord(l.raw, name, l.line)
+			}
+			if batch = append(batch, l); err != nil || len(batch) == aheadLines {
+				select {
+				case a.batches <- batch:
+				case <-a.quit:
+					return
+				}
+				if err != nil {
+					return // its reader stops at the error
+				}
+				batch = make([]decodedLine, 0, aheadLines)
+			}
+		}
+	}()
+	return a
+}
+
+// next is the next line; after an error, its reader asks no more.
+func (a *linesAhead) next() decodedLine {
+	if len(a.cur) == 0 {
+		a.cur = <-a.batches
+	}
+	l := a.cur[0]
+	a.cur = a.cur[1:]
+	return l
+}
+
+// stop ends the reading ahead, once it has stopped reading.
+func (a *linesAhead) stop() {
+	close(a.quit)
+	<-a.done
 }
 
 // decodeRecord decodes one JSON value, numbers kept as written.

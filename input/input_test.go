@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -946,6 +947,83 @@ func TestInputEachStopsOnError(t *testing.T) {
 				t.Errorf("callback called %d times, want 2", calls)
 			}
 		})
+	}
+}
+
+// TestInputJSONLReadAhead reads JSON Lines longer than the batches they
+// are decoded ahead in: every record comes once, in order, with its own
+// line, blank lines passed over; a bad line stops the records but not the
+// reading of the lines after it; and a callback that stops the reading
+// part way stops it at once.
+func TestInputJSONLReadAhead(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("\uFEFF")
+	var lines []int
+	for i := range 1000 {
+		if i%7 == 3 {
+			b.WriteString("  \n")
+			continue
+		}
+		lines = append(lines, i+1)
+		fmt.Fprintf(&b, `{"n": %d}`, i+1)
+		if i < 999 {
+			b.WriteString("\n")
+		}
+	}
+	good := inputWriteFile(t, dir, "good.jsonl", b.String())
+	src, err := Open("jsonl", []string{good})
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := inputReadAll(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != len(lines) {
+		t.Fatalf("%d records, want %d", len(recs), len(lines))
+	}
+	for k, r := range recs {
+		n := r.Data.(map[string]any)["n"].(json.Number).String()
+		if r.Index != k || r.Line != lines[k] || n != strconv.Itoa(lines[k]) {
+			t.Fatalf("record %d: index %d, line %d, n %s; want line %d", k, r.Index, r.Line, n, lines[k])
+		}
+	}
+
+	// A bad line late in the file, and another after it.
+	content := strings.Replace(b.String(), `{"n": 700}`, `{"n": 700`, 1)
+	content = strings.Replace(content, `{"n": 901}`, `nine hundred`, 1)
+	bad := inputWriteFile(t, dir, "bad.jsonl", content)
+	if src, err = Open("jsonl", []string{bad}); err != nil {
+		t.Fatal(err)
+	}
+	recs, err = inputReadAll(src)
+	if last := recs[len(recs)-1]; last.Line != 699 {
+		t.Errorf("the last record is of line %d, want 699, the one before the bad line", last.Line)
+	}
+	var got []int
+	for _, p := range inputSplitErr(t, dir, err) {
+		got = append(got, p.Line)
+	}
+	if !slices.Equal(got, []int{700, 901}) {
+		t.Errorf("problems on lines %v, want 700 and 901", got)
+	}
+
+	// Stopped by its callback in the first batch of many.
+	many := inputWriteFile(t, dir, "many.jsonl", strings.Repeat(`{"n": 1}`+"\n", 20000))
+	if src, err = Open("jsonl", []string{many}); err != nil {
+		t.Fatal(err)
+	}
+	stop := errors.New("stop here")
+	calls := 0
+	err = src.Each(func(*mapping.Record) error {
+		if calls++; calls == 10 {
+			return stop
+		}
+		return nil
+	})
+	if err != stop || calls != 10 {
+		t.Errorf("Each: %v after %d calls, want the callback's error after 10", err, calls)
 	}
 }
 
