@@ -34,6 +34,10 @@ func NewSpool(src mapping.Source) *Spool { return &Spool{src: src} }
 // Files lists the input files.
 func (s *Spool) Files() []string { return s.src.Files() }
 
+// Input is the source the spool copies, read without a copy being made:
+// for a caller that reads the records once, whole.
+func (s *Spool) Input() mapping.Source { return s.src }
+
 // Close removes the temporary file.
 func (s *Spool) Close() error {
 	if s.f == nil {

@@ -188,7 +188,11 @@ func (g *generation) begin(prev *manifest.Manifest) error {
 	// A study of one shared workbook writes the whole build's plan; one
 	// of several batches builds each batch's on its own.
 	one := len(opt.Annotators) == 0 && opt.BatchSize == 0
-	g.all, err = mapping.Build(g.t, g.src, mapping.Options{Batch: opt.Batch, Study: g.study, CellLimit: g.w.Limits().CellChars, Seed: opt.Seed, CheckOnly: !one})
+	var src mapping.Source = g.src
+	if in, ok := g.src.(interface{ Input() mapping.Source }); ok && one {
+		src = in.Input() // read once, whole: no copy is needed
+	}
+	g.all, err = mapping.Build(g.t, src, mapping.Options{Batch: opt.Batch, Study: g.study, CellLimit: g.w.Limits().CellChars, Seed: opt.Seed, CheckOnly: !one})
 	if err != nil {
 		return err
 	}
