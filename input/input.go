@@ -127,7 +127,7 @@ func eachJSONL(name string, limit int64, index *int, fn func(*mapping.Record) er
 	var bad mapping.Problems
 	first := true
 	for {
-		l := ahead.next()
+		l, _ := ahead.next()
 		switch {
 		case l.err == io.EOF:
 			if len(bad) > 0 {
@@ -173,67 +173,29 @@ type decodedLine struct {
 	err  error
 }
 
-// linesAhead reads and decodes lines in a goroutine of its own, a few
-// batches ahead of its reader.
-type linesAhead struct {
-	batches chan []decodedLine
-	quit    chan struct{}
-	done    chan struct{}
-	cur     []decodedLine
-}
-
-const aheadLines = 64 // lines in a batch; four batches wait at the most
-
-func decodeAhead(lines *boundedread.Lines, name string) *linesAhead {
-	a := &linesAhead{batches: make(chan []decodedLine, 4), quit: make(chan struct{}), done: make(chan struct{})}
-	go func() {
-		defer close(a.done)
-		batch := make([]decodedLine, 0, aheadLines)
+// decodeAhead reads and decodes lines a few batches ahead of its reader
+// (see runAhead).
+func decodeAhead(lines *boundedread.Lines, name string) *ahead[decodedLine] {
+	return runAhead(func() (decodedLine, bool) {
 		for {
 			b, err := lines.Next()
 			l := decodedLine{line: lines.Line(), err: err}
-			if err == nil {
-				if l.line == 1 {
-					b = bytes.TrimPrefix(b, utf8BOM)
-				}
-				trimmed := bytes.TrimSpace(b)
-				if len(trimmed) == 0 {
-					continue
-				}
-				// The record keeps its bytes; the line's are reused.
-				l.raw = bytes.Clone(trimmed)
-				l.rec, l.perr = decodeRecord(l.raw, name, l.line)
+			if err != nil {
+				return l, true // its reader stops at the error
 			}
-			if batch = append(batch, l); err != nil || len(batch) == aheadLines {
-				select {
-				case a.batches <- batch:
-				case <-a.quit:
-					return
-				}
-				if err != nil {
-					return // its reader stops at the error
-				}
-				batch = make([]decodedLine, 0, aheadLines)
+			if l.line == 1 {
+				b = bytes.TrimPrefix(b, utf8BOM)
 			}
+			trimmed := bytes.TrimSpace(b)
+			if len(trimmed) == 0 {
+				continue
+			}
+			// The record keeps its bytes; the line's are reused.
+			l.raw = bytes.Clone(trimmed)
+			l.rec, l.perr = decodeRecord(l.raw, name, l.line)
+			return l, false
 		}
-	}()
-	return a
-}
-
-// next is the next line; after an error, its reader asks no more.
-func (a *linesAhead) next() decodedLine {
-	if len(a.cur) == 0 {
-		a.cur = <-a.batches
-	}
-	l := a.cur[0]
-	a.cur = a.cur[1:]
-	return l
-}
-
-// stop ends the reading ahead, once it has stopped reading.
-func (a *linesAhead) stop() {
-	close(a.quit)
-	<-a.done
+	})
 }
 
 // decodeRecord decodes one JSON value, numbers kept as written.

@@ -147,17 +147,24 @@ func (s *Spool) read(indexes []int, all bool, fn func(*mapping.Record) error) er
 			indexes[i] = i
 		}
 	}
+	// The records are read and decoded on another core, a few batches
+	// ahead of fn (see runAhead).
 	r := bufio.NewReaderSize(io.NewSectionReader(s.f, 0, 1<<62), 1<<16)
-	pos := int64(0)
-	for _, i := range indexes {
+	pos, k := int64(0), 0
+	a := runAhead(func() (spooled, bool) {
+		if k == len(indexes) {
+			return spooled{}, true
+		}
+		i := indexes[k]
+		k++
 		if i < 0 || i >= len(s.offs) {
-			return fmt.Errorf("spool: no record %d", i)
+			return spooled{err: fmt.Errorf("spool: no record %d", i)}, true
 		}
 		if off := s.offs[i]; off != pos {
 			// Jump ahead, or back, to the record.
 			if off > pos && off-pos < 1<<16 {
 				if _, err := r.Discard(int(off - pos)); err != nil {
-					return fmt.Errorf("spool: %w", err)
+					return spooled{err: fmt.Errorf("spool: %w", err)}, true
 				}
 			} else {
 				r.Reset(io.NewSectionReader(s.f, off, 1<<62))
@@ -167,15 +174,32 @@ func (s *Spool) read(indexes []int, all bool, fn func(*mapping.Record) error) er
 		cr := &countingReader{r: r}
 		rec, err := readSpooled(cr, s.files)
 		if err != nil {
-			return fmt.Errorf("spool: record %d: %w", i, err)
+			return spooled{err: fmt.Errorf("spool: record %d: %w", i, err)}, true
 		}
 		pos += cr.n
 		rec.Index = i
-		if err := fn(rec); err != nil {
+		return spooled{rec: rec}, false
+	})
+	defer a.stop()
+	for {
+		sp, _ := a.next()
+		switch {
+		case sp.err != nil:
+			return sp.err
+		case sp.rec == nil:
+			return nil
+		}
+		if err := fn(sp.rec); err != nil {
 			return err
 		}
 	}
-	return nil
+}
+
+// spooled is a record read back from the copy, or why it could not be;
+// neither at the end.
+type spooled struct {
+	rec *mapping.Record
+	err error
 }
 
 // readSpooled reads one record as Spool.Each wrote it (file number, line,

@@ -2,11 +2,14 @@ package input
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/annosheet/annosheet/mapping"
@@ -152,6 +155,62 @@ func TestSpoolStopped(t *testing.T) {
 	if _, err := inputReadAll(s.Subset([]int{99})); err == nil {
 		t.Error("a subset beyond the input gave no error")
 	}
+}
+
+// TestSpoolReadAhead reads back from the copy more records than come in
+// one batch of the reading ahead: whole, by a subset, and stopped part way
+// by the callback, after which it reads as before.
+func TestSpoolReadAhead(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	var b strings.Builder
+	for i := range 500 {
+		fmt.Fprintf(&b, "{\"n\": %d, \"text\": %q}\n", i, strings.Repeat("word ", i%50))
+	}
+	path := filepath.Join(t.TempDir(), "many.jsonl")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	src, err := Open("jsonl", []string{path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := inputReadAll(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewSpool(src)
+	defer s.Close()
+	if _, err := inputReadAll(s); err != nil { // makes the copy
+		t.Fatal(err)
+	}
+	stop := errors.New("stop")
+	n := 0
+	err = s.Each(func(*mapping.Record) error {
+		if n++; n == 100 {
+			return stop
+		}
+		return nil
+	})
+	if !errors.Is(err, stop) || n != 100 {
+		t.Errorf("Each from the copy: %v after %d records, want the callback's error after 100", err, n)
+	}
+	got, err := inputReadAll(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameRecords(t, "whole from the copy", got, want)
+	var idx []int
+	var sub []*mapping.Record
+	for i := 0; i < 500; i += 3 {
+		idx = append(idx, i)
+		sub = append(sub, want[i])
+	}
+	slices.Reverse(idx)
+	got, err = inputReadAll(s.Subset(idx))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameRecords(t, "every third from the copy", got, sub)
 }
 
 // TestSpoolNested: reading the spool again while it is copying reads the
