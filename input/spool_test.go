@@ -112,7 +112,14 @@ func TestSpool(t *testing.T) {
 func legalSpool(t *testing.T) (*Spool, []*mapping.Record) {
 	t.Helper()
 	t.Setenv("TMPDIR", t.TempDir())
-	src, err := Open("jsonl", []string{testData + "legal-gaps/examples.sample.jsonl"})
+	return jsonlSpool(t, testData+"legal-gaps/examples.sample.jsonl")
+}
+
+// jsonlSpool is a Spool of the JSON Lines at path, not yet read, and its
+// records.
+func jsonlSpool(t *testing.T, path string) (*Spool, []*mapping.Record) {
+	t.Helper()
+	src, err := Open("jsonl", []string{path})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,22 +177,13 @@ func TestSpoolReadAhead(t *testing.T) {
 	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	src, err := Open("jsonl", []string{path})
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := inputReadAll(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := NewSpool(src)
-	defer s.Close()
+	s, want := jsonlSpool(t, path)
 	if _, err := inputReadAll(s); err != nil { // makes the copy
 		t.Fatal(err)
 	}
 	stop := errors.New("stop")
 	n := 0
-	err = s.Each(func(*mapping.Record) error {
+	err := s.Each(func(*mapping.Record) error {
 		if n++; n == 100 {
 			return stop
 		}
