@@ -25,9 +25,11 @@ func Open(path string) (g *backend.Grid, close func() error, err error) {
 // .xlsm is read directly; an .ods, .fods, .xls or .xlsb is first converted
 // to .xlsx by LibreOffice when it is installed (see Classify). The grid is
 // named after path, never after a converted copy. Every part is checked
-// first (see verify); then rows are streamed straight from the zip
-// archive by annosheet's own reader, so a large sheet is never held whole
-// and nothing is written to disk. Cells keep their types: numbers are
+// (see verify): the small ones first, a large one by the reading that
+// goes through it or else when the workbook is closed (see openBook).
+// Rows are streamed straight from the zip archive by annosheet's own
+// reader, so a large sheet is never held whole and nothing is written to
+// disk. Cells keep their types: numbers are
 // unformatted as stored, booleans are TRUE and FALSE, a number the sheet
 // shows as a date is a date (its serial number and the date as shown),
 // formulas give their last computed value, never evaluated, and a formula
@@ -36,7 +38,8 @@ func Open(path string) (g *backend.Grid, close func() error, err error) {
 // grid's Skim). Reading is bounded (MaxCellBytes and the other budgets),
 // and damage met while reading a sheet is an error from the grid's Rows,
 // never an early end of the sheet. Once ctx ends, Rows stops soon with
-// its error. Call close when done: it also removes a converted copy.
+// its error. Call close when done, and heed its error, which is damage in
+// a part no read went through: it also removes a converted copy.
 //
 // Errors name path as given and wrap their cause: fs.ErrNotExist for a
 // missing file, and ErrNotSpreadsheet, ErrUnsupported, ErrNeedsConversion,
