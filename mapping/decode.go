@@ -67,7 +67,6 @@ func (p *puller) decode() []*Annotation {
 			Item:      u.Item,
 			Annotator: annotators[k],
 			Shuffled:  p.meta.Shuffled,
-			Values:    map[string]any{},
 			Source:    RecordSource{Kind: p.g.Kind, File: p.g.Name, Sheet: p.sheet, Rows: []int{}},
 			Problems:  []UnitProblem{},
 		}
@@ -81,6 +80,7 @@ func (p *puller) decode() []*Annotation {
 		case len(rows) == 0:
 			p.problem(Error, ErrMissingUnit, u.ID, 0, -1, "unit %q (row %d when generated) is not in the sheet: was its row deleted?", u.ID, u.FirstRow)
 		case p.t.Rows.Per == templates.PerBlock:
+			rec.Values = map[string]any{}
 			answered = p.decodeBlock(u, blockOrder(rows), rec)
 			if p.deletedRows(u, rows) {
 				// The deleted rows may have held answers: the block is
@@ -88,7 +88,10 @@ func (p *puller) decode() []*Annotation {
 				answered = true
 			}
 		default:
-			answered = p.decodeRow(u, rows[0], rec)
+			answered = p.decodeRow(u, rows[0], rec) // its Values are the row's
+		}
+		if rec.Values == nil {
+			rec.Values = map[string]any{}
 		}
 		mine := append(byUnit[u.ID], p.probs[first:]...)
 		mine.Sort()
@@ -329,7 +332,7 @@ func (p *puller) spellings() map[string]string {
 		row  sheetRow
 		unit int
 	}
-	var cells []idCell
+	cells := make([]idCell, 0, len(p.rows))
 	for k, rows := range p.rows {
 		for _, r := range rows {
 			if fold(r.cells[ac]) != "" {
@@ -410,9 +413,7 @@ func joinInts(ns []int) string {
 // answered.
 func (p *puller) decodeRow(u unitRow, r sheetRow, rec *Annotation) bool {
 	a := p.readAnswers(u, r, "", nil)
-	for q, v := range a.valid() {
-		rec.Values[q] = v
-	}
+	rec.Values = a.valid()
 	p.checkAnswers(u, a, "", a.touched)
 	if a.touched && rec.Annotator == "" {
 		p.problem(Error, ErrAnnotator, u.ID, r.n, p.at[p.colIndex(templates.RoleAnnotator)], "the row has answers but no annotator ID")
