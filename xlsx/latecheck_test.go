@@ -3,6 +3,7 @@ package xlsx
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"math/rand/v2"
 	"os"
@@ -42,6 +43,9 @@ func TestLateCheck(t *testing.T) {
 		{name: "damage in the sheet read", data: flipCompressed(t, book, annotatePart), read: ErrDamaged, close: ErrDamaged, part: annotatePart, checked: true},
 		{name: "damage in a part no read reaches", data: unread, close: ErrDamaged, part: "xl/media/image1.bin"},
 		{name: "a DTD in a part no read reaches", data: dtd, close: ErrDTD, part: "customXml/item1.xml"},
+		// Another entry of the central directory names the sheet's
+		// bytes, with another checksum: reading the sheet checks not it.
+		{name: "a second entry of the sheet read", data: aliasEntry(t, book, annotatePart, "xl/worksheets/sheet9.xml"), close: ErrDamaged, part: "xl/worksheets/sheet9.xml"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
@@ -121,8 +125,31 @@ func TestLateCheck(t *testing.T) {
 		if err := b.grid().Rows("Annotate", func(int, []backend.ReadCell) error { return nil }); !errors.Is(err, context.Canceled) {
 			t.Errorf("read: %v, want %v", err, context.Canceled)
 		}
-		if err := b.close(); err != nil {
-			t.Errorf("close: %v, want none: the check was stopped, not failed", err)
+		// Not damage, and not sound either: the parts were not checked.
+		for range 2 {
+			if err := b.close(); !errors.Is(err, context.Canceled) || errors.Is(err, ErrDamaged) {
+				t.Errorf("close: %v, want %v alone: the check was stopped, not failed", err, context.Canceled)
+			}
+		}
+	})
+
+	t.Run("Ctrl-C after the reads", func(t *testing.T) {
+		t.Parallel()
+		path := filepath.Join(t.TempDir(), "b01.xlsx")
+		if err := os.WriteFile(path, unread, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		b, err := openChecked(ctx, path, path, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := b.grid().Rows("Annotate", func(int, []backend.ReadCell) error { return nil }); err != nil {
+			t.Fatalf("read: %v", err)
+		}
+		cancel()
+		if err := b.close(); !errors.Is(err, context.Canceled) {
+			t.Errorf("close: %v, want %v: the damaged part was not checked, which close must not pass off as sound", err, context.Canceled)
 		}
 	})
 }
@@ -157,4 +184,41 @@ func TestLargePartsCheckedLate(t *testing.T) {
 	if _, _, err := openBook(context.Background(), small, small); !errors.Is(err, ErrDamaged) {
 		t.Errorf("open: %v, want %v", err, ErrDamaged)
 	}
+}
+
+// aliasEntry adds to the central directory of the zip archive data a
+// second entry for the local header of part, named alias, whose
+// checksum is wrong.
+func aliasEntry(t testing.TB, data []byte, part, alias string) []byte {
+	t.Helper()
+	le16 := func(b []byte) int { return int(binary.LittleEndian.Uint16(b)) }
+	end := bytes.LastIndex(data, []byte("PK\x05\x06"))
+	if end < 0 {
+		t.Fatal("no end of central directory")
+	}
+	size := int(binary.LittleEndian.Uint32(data[end+12:]))
+	start := int(binary.LittleEndian.Uint32(data[end+16:]))
+	cd := data[start : start+size]
+	for p := 0; p < len(cd); {
+		n := le16(cd[p+28:])
+		next := p + 46 + n + le16(cd[p+30:]) + le16(cd[p+32:])
+		if string(cd[p+46:p+46+n]) != part {
+			p = next
+			continue
+		}
+		rec := append([]byte{}, cd[p:p+46]...)
+		binary.LittleEndian.PutUint32(rec[16:], binary.LittleEndian.Uint32(rec[16:])^1)
+		binary.LittleEndian.PutUint16(rec[28:], uint16(len(alias)))
+		binary.LittleEndian.PutUint16(rec[30:], 0)
+		binary.LittleEndian.PutUint16(rec[32:], 0)
+		rec = append(rec, alias...)
+		out := append(append(append([]byte{}, data[:start+size]...), rec...), data[end:]...)
+		e := out[start+size+len(rec):]
+		binary.LittleEndian.PutUint16(e[8:], uint16(le16(e[8:])+1))
+		binary.LittleEndian.PutUint16(e[10:], uint16(le16(e[10:])+1))
+		binary.LittleEndian.PutUint32(e[12:], uint32(size+len(rec)))
+		return out
+	}
+	t.Fatalf("no entry %s", part)
+	return nil
 }

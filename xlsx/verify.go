@@ -160,7 +160,7 @@ type lateCheck struct {
 	parts []*zip.File
 
 	mu      sync.Mutex
-	whole   map[int64]bool // the data offsets of the parts read to their end
+	whole   map[entryID]bool // the parts read to their end
 	ended   bool
 	checked []string // the parts the pass inflated, for tests
 	err     error    // what the pass found (unnamed), once ended
@@ -194,7 +194,27 @@ func startCheck(ctx context.Context, c *checker, late uint64) (*lateCheck, error
 		c.zr.Close()
 		return nil, named(c.name, err)
 	}
-	return &lateCheck{c: c, ctx: ctx, parts: later, whole: map[int64]bool{}}, nil
+	return &lateCheck{c: c, ctx: ctx, parts: later, whole: map[entryID]bool{}}, nil
+}
+
+// entryID is what makes an archive's entry the bytes and checks it is:
+// two entries of the central directory may name one local header, with
+// another checksum, size or method. A reading of one is a check of the
+// other only when all of these are the same.
+type entryID struct {
+	off          int64
+	crc          uint32
+	packed, size uint64
+	method       uint16
+	flags        uint16
+}
+
+func idOf(f *zip.File) (entryID, bool) {
+	off, err := f.DataOffset()
+	if err != nil {
+		return entryID{}, false
+	}
+	return entryID{off: off, crc: f.CRC32, packed: f.CompressedSize64, size: f.UncompressedSize64, method: f.Method, flags: f.Flags}, true
 }
 
 // readWhole notes that a reader read part f (of the reader's archive)
@@ -203,18 +223,19 @@ func (l *lateCheck) readWhole(f *zip.File) {
 	if l == nil {
 		return
 	}
-	off, err := f.DataOffset()
-	if err != nil {
+	id, ok := idOf(f)
+	if !ok {
 		return
 	}
 	l.mu.Lock()
-	l.whole[off] = true
+	l.whole[id] = true
 	l.mu.Unlock()
 }
 
 // finish checks, once, the large parts no reader read to their end, and
-// gives what it found each time it is called. Ctrl-C (the end of ctx)
-// is not damage: it gives nil.
+// gives what it found each time it is called: damage, or ctx's error
+// when ctx ended (Ctrl-C) before the check did, since the parts left
+// were then not checked.
 func (l *lateCheck) finish() error {
 	if l == nil {
 		return nil
@@ -228,14 +249,12 @@ func (l *lateCheck) finish() error {
 	defer l.c.zr.Close()
 	var rest []*zip.File
 	for _, f := range l.parts {
-		if off, err := f.DataOffset(); err != nil || !l.whole[off] {
+		if id, ok := idOf(f); !ok || !l.whole[id] {
 			rest = append(rest, f)
 			l.checked = append(l.checked, f.Name)
 		}
 	}
-	if err := l.c.check(l.ctx, rest, true); err != nil && l.ctx.Err() == nil {
-		l.err = err
-	}
+	l.err = l.c.check(l.ctx, rest, true)
 	return l.err
 }
 
