@@ -173,6 +173,23 @@ func TestLazySpare(t *testing.T) {
 	}
 }
 
+// TestLazySpareBudget: strings held spare do not count against the
+// budget of the strings the sheets name (MaxSharedStringBytes).
+func TestLazySpareBudget(t *testing.T) {
+	lim := spareLimits(1<<20, 10)
+	lim.sstBytes = 20
+	path := oneSheet(`<row r="1"><c t="s"><v>0</v></c></row><row r="2"><c t="s"><v>2</v></c></row>`,
+		`<si><t>0123456789</t></si><si><t>abcdefgh</t></si><si><t>ABCDEFGHIJ</t></si>`, "").file(t)
+	_, got, err := readAllLimits(path, lim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []gridRow{{1, []backend.ReadCell{str("0123456789")}}, {2, []backend.ReadCell{str("ABCDEFGHIJ")}}}
+	if diff := cmp.Diff(want, got["S1"]); diff != "" {
+		t.Errorf("rows (-want +got):\n%s", diff)
+	}
+}
+
 // TestLazyErrors checks the errors of a table read as needed: each names
 // the part it is in, and a cell only where the sheet is wrong.
 func TestLazyErrors(t *testing.T) {

@@ -126,7 +126,9 @@ func (l *lazyStrings) fetch(need []uint32) error {
 			case !named:
 				l.spareText += len(text)
 				l.spareCount++
-			case l.held.total+len(text) > lim.sstBytes:
+			case l.held.total-l.spareText+len(text) > lim.sstBytes:
+				// What spare strings take is not counted against what a
+				// sheet names: it is bounded on its own.
 				return &readError{kind: ErrTooLarge, msg: fmt.Sprintf("the shared strings a sheet names hold more than %d bytes of text (MaxSharedStringBytes)", lim.sstBytes)}
 			}
 			newIDs = append(newIDs, uint32(i))
