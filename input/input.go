@@ -176,12 +176,12 @@ type decodedLine struct {
 // decodeAhead reads and decodes lines a few batches ahead of its reader
 // (see runAhead).
 func decodeAhead(lines *boundedread.Lines, name string) *ahead[decodedLine] {
-	return runAhead(func() (decodedLine, bool) {
+	return runAhead(func() (decodedLine, int, bool) {
 		for {
 			b, err := lines.Next()
 			l := decodedLine{line: lines.Line(), err: err}
 			if err != nil {
-				return l, true // its reader stops at the error
+				return l, 0, true // its reader stops at the error
 			}
 			if l.line == 1 {
 				b = bytes.TrimPrefix(b, utf8BOM)
@@ -193,7 +193,7 @@ func decodeAhead(lines *boundedread.Lines, name string) *ahead[decodedLine] {
 			// The record keeps its bytes; the line's are reused.
 			l.raw = bytes.Clone(trimmed)
 			l.rec, l.perr = decodeRecord(l.raw, name, l.line)
-			return l, false
+			return l, len(l.raw), false
 		}
 	})
 }

@@ -151,20 +151,20 @@ func (s *Spool) read(indexes []int, all bool, fn func(*mapping.Record) error) er
 	// ahead of fn (see runAhead).
 	r := bufio.NewReaderSize(io.NewSectionReader(s.f, 0, 1<<62), 1<<16)
 	pos, k := int64(0), 0
-	a := runAhead(func() (spooled, bool) {
+	a := runAhead(func() (spooled, int, bool) {
 		if k == len(indexes) {
-			return spooled{}, true
+			return spooled{}, 0, true
 		}
 		i := indexes[k]
 		k++
 		if i < 0 || i >= len(s.offs) {
-			return spooled{err: fmt.Errorf("spool: no record %d", i)}, true
+			return spooled{err: fmt.Errorf("spool: no record %d", i)}, 0, true
 		}
 		if off := s.offs[i]; off != pos {
 			// Jump ahead, or back, to the record.
 			if off > pos && off-pos < 1<<16 {
 				if _, err := r.Discard(int(off - pos)); err != nil {
-					return spooled{err: fmt.Errorf("spool: %w", err)}, true
+					return spooled{err: fmt.Errorf("spool: %w", err)}, 0, true
 				}
 			} else {
 				r.Reset(io.NewSectionReader(s.f, off, 1<<62))
@@ -174,11 +174,11 @@ func (s *Spool) read(indexes []int, all bool, fn func(*mapping.Record) error) er
 		cr := &countingReader{r: r}
 		rec, err := readSpooled(cr, s.files)
 		if err != nil {
-			return spooled{err: fmt.Errorf("spool: record %d: %w", i, err)}, true
+			return spooled{err: fmt.Errorf("spool: record %d: %w", i, err)}, 0, true
 		}
 		pos += cr.n
 		rec.Index = i
-		return spooled{rec: rec}, false
+		return spooled{rec: rec}, int(cr.n), false
 	})
 	defer a.stop()
 	for {
