@@ -189,8 +189,10 @@ func (g *generation) begin(prev *manifest.Manifest) error {
 	// of several batches builds each batch's on its own.
 	one := len(opt.Annotators) == 0 && opt.BatchSize == 0
 	var src mapping.Source = g.src
-	if in, ok := g.src.(interface{ Input() mapping.Source }); ok && one {
-		src = in.Input() // read once, whole: no copy is needed
+	if in, ok := g.src.(interface{ Input() mapping.Source }); ok && one && len(g.t.Anonymize) == 0 {
+		// Read once, whole: no copy is needed. (Anonymised fields are
+		// labelled in a pass of their own, which reads the copy.)
+		src = in.Input()
 	}
 	g.all, err = mapping.Build(g.t, src, mapping.Options{Batch: opt.Batch, Study: g.study, CellLimit: g.w.Limits().CellChars, Seed: opt.Seed, CheckOnly: !one})
 	if err != nil {
