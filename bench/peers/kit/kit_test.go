@@ -189,7 +189,9 @@ func TestPeers(t *testing.T) {
 		}
 		return nil
 	})
-	closeFn()
+	if cerr := closeFn(); err == nil {
+		err = cerr
+	}
 	if err != nil || len(units) != rows {
 		t.Fatalf("%d units in the filled workbook, %v", len(units), err)
 	}

@@ -90,7 +90,12 @@ func grid(t *testing.T, s backend.Store, at backend.Location) *backend.Grid {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { closeFn() })
+	t.Cleanup(func() {
+		// Damage in a part no read went through comes with the closing.
+		if err := closeFn(); err != nil {
+			t.Errorf("close the workbook written at %s: %v", at, err)
+		}
+	})
 	return g
 }
 

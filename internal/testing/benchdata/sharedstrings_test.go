@@ -50,7 +50,11 @@ func gridCells(t *testing.T, path string) map[string][][]backend.ReadCell {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer closeFn()
+	defer func() {
+		if err := closeFn(); err != nil {
+			t.Errorf("close %s: %v", path, err)
+		}
+	}()
 	out := map[string][][]backend.ReadCell{}
 	for _, s := range g.Sheets {
 		rows := [][]backend.ReadCell{}
