@@ -34,6 +34,10 @@ func readAhead(src io.ReadCloser) io.ReadCloser {
 	if runtime.GOMAXPROCS(0) < 2 {
 		return src
 	}
+	return newAheadReader(src)
+}
+
+func newAheadReader(src io.ReadCloser) *aheadReader {
 	a := &aheadReader{
 		src:  src,
 		full: make(chan []byte, aheadBlocks),
