@@ -46,7 +46,11 @@ func verify(ctx context.Context, file, name string) error {
 		return err
 	}
 	defer c.zr.Close()
-	return named(c.name, c.check(ctx, c.zr.File, false))
+	err = c.sizes(c.zr.File)
+	if err == nil {
+		err = c.check(ctx, c.zr.File)
+	}
+	return named(c.name, err)
 }
 
 // lateCheckBytes is the compressed size from which openBook puts off
@@ -93,14 +97,26 @@ func newChecker(file, name string) (*checker, error) {
 	return &checker{zr: zr, name: name, buf: make([]byte, 64<<10)}, nil
 }
 
-// check inflates each of files whole, within the limits, and looks for
-// a DTD in the XML ones. It counts what they inflate to towards MaxTotal
-// unless their sizes are counted already (see startCheck).
-func (c *checker) check(ctx context.Context, files []*zip.File, counted bool) error {
+// sizes checks what each of files says it inflates to, against its
+// limit and, all together, against MaxTotal. A part that inflates whole
+// inflates to what it says (archive/zip checks it at the end of the
+// entry), so that check need not count again.
+func (c *checker) sizes(files []*zip.File) error {
 	for _, f := range files {
-		if err := sizeSaid(f); err != nil {
-			return err
+		if limit := partLimit(f); f.UncompressedSize64 > uint64(limit) {
+			return damage("%w: part %s says it inflates to %d bytes; the limit for it is %d", ErrTooLarge, f.Name, f.UncompressedSize64, limit)
 		}
+		if c.total += int64(f.UncompressedSize64); c.total > MaxTotal {
+			return damage("%w: its parts inflate beyond %d bytes in all", ErrTooLarge, int64(MaxTotal))
+		}
+	}
+	return nil
+}
+
+// check inflates each of files whole, within its limit, and looks for a
+// DTD in the XML ones.
+func (c *checker) check(ctx context.Context, files []*zip.File) error {
+	for _, f := range files {
 		limit := partLimit(f)
 		rc, err := f.Open()
 		if err != nil {
@@ -119,27 +135,6 @@ func (c *checker) check(ctx context.Context, files []*zip.File, counted bool) er
 		case scan.found != "":
 			return damage("%w: part %s has %s", ErrDTD, f.Name, scan.found)
 		}
-		if !counted {
-			if err := c.count(n); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// count adds n bytes inflated to the total.
-func (c *checker) count(n int64) error {
-	if c.total += n; c.total > MaxTotal {
-		return damage("%w: its parts inflate beyond %d bytes in all", ErrTooLarge, int64(MaxTotal))
-	}
-	return nil
-}
-
-// sizeSaid refuses a part that says it inflates beyond its limit.
-func sizeSaid(f *zip.File) error {
-	if limit := partLimit(f); f.UncompressedSize64 > uint64(limit) {
-		return damage("%w: part %s says it inflates to %d bytes; the limit for it is %d", ErrTooLarge, f.Name, f.UncompressedSize64, limit)
 	}
 	return nil
 }
@@ -166,8 +161,8 @@ type lateCheck struct {
 	err     error    // what the pass found (unnamed), once ended
 }
 
-// startCheck checks the parts of c of fewer than late compressed bytes,
-// and the sizes the others say they inflate to, before it returns (with
+// startCheck checks the sizes every part of c says it inflates to, and
+// the parts of fewer than late compressed bytes, before it returns (with
 // the error, named); the others are left to a lateCheck. Without large
 // parts, it returns no lateCheck.
 func startCheck(ctx context.Context, c *checker, late uint64) (*lateCheck, error) {
@@ -179,16 +174,9 @@ func startCheck(ctx context.Context, c *checker, late uint64) (*lateCheck, error
 			now = append(now, f)
 		}
 	}
-	err := c.check(ctx, now, false)
-	for _, f := range later {
-		if err != nil {
-			break
-		}
-		// What a large part says it inflates to is what it must inflate
-		// to (archive/zip checks it), so that it is counted now.
-		if err = sizeSaid(f); err == nil {
-			err = c.count(int64(f.UncompressedSize64))
-		}
+	err := c.sizes(c.zr.File)
+	if err == nil {
+		err = c.check(ctx, now)
 	}
 	if err != nil || len(later) == 0 {
 		c.zr.Close()
@@ -254,7 +242,7 @@ func (l *lateCheck) finish() error {
 			l.checked = append(l.checked, f.Name)
 		}
 	}
-	l.err = l.c.check(l.ctx, rest, true)
+	l.err = l.c.check(l.ctx, rest)
 	return l.err
 }
 

@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -83,8 +84,9 @@ func TestOpenVerifies(t *testing.T) {
 		name string
 		path func() string
 		want error
+		msg  string
 	}{
-		{"a sound workbook", func() string { return rewrite(t, book, same, nil) }, nil},
+		{"a sound workbook", func() string { return rewrite(t, book, same, nil) }, nil, ""},
 		{"a bad checksum", func() string {
 			return rewrite(t, book, func(h *zip.FileHeader, d []byte) []byte {
 				if h.Name == sheet {
@@ -92,7 +94,7 @@ func TestOpenVerifies(t *testing.T) {
 				}
 				return d
 			}, nil)
-		}, xlsx.ErrDamaged},
+		}, xlsx.ErrDamaged, "checksum"},
 		{"a DTD with an entity", func() string {
 			return rewrite(t, book, func(h *zip.FileHeader, d []byte) []byte {
 				if h.Name == sheet {
@@ -100,7 +102,7 @@ func TestOpenVerifies(t *testing.T) {
 				}
 				return d
 			}, nil)
-		}, xlsx.ErrDTD},
+		}, xlsx.ErrDTD, "DOCTYPE"},
 		{"a part that inflates a thousandfold", func() string {
 			return rewrite(t, book, same, func(zw *zip.Writer) {
 				w, err := zw.CreateHeader(&zip.FileHeader{Name: "xl/bomb.xml", Method: zip.Deflate})
@@ -112,7 +114,21 @@ func TestOpenVerifies(t *testing.T) {
 					w.Write(zeros)
 				}
 			})
-		}, xlsx.ErrTooLarge},
+		}, xlsx.ErrTooLarge, "part xl/bomb.xml"},
+		{"parts that say they inflate beyond MaxTotal in all", func() string {
+			return rewrite(t, book, same, func(zw *zip.Writer) {
+				// Each within its own limit; checked before any inflates.
+				for i := range xlsx.MaxTotal/xlsx.MinPartLimit + 1 {
+					h := &zip.FileHeader{Name: fmt.Sprintf("xl/media/big%d.bin", i), Method: zip.Store,
+						CompressedSize64: 1, UncompressedSize64: xlsx.MinPartLimit}
+					w, err := zw.CreateRaw(h)
+					if err != nil {
+						t.Fatal(err)
+					}
+					w.Write([]byte{0})
+				}
+			})
+		}, xlsx.ErrTooLarge, "in all"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := tc.path()
@@ -121,14 +137,16 @@ func TestOpenVerifies(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				closeFn()
+				if err := closeFn(); err != nil {
+					t.Errorf("close: %v", err)
+				}
 				if g.Sheets[0] != "Sheet1" {
 					t.Errorf("sheets %v", g.Sheets)
 				}
 				return
 			}
-			if !errors.Is(err, tc.want) || !strings.HasPrefix(err.Error(), path+": ") {
-				t.Errorf("Open: %v, want %v naming the file", err, tc.want)
+			if !errors.Is(err, tc.want) || !strings.HasPrefix(err.Error(), path+": ") || !strings.Contains(err.Error(), tc.msg) {
+				t.Errorf("Open: %v, want %v naming the file, with %q", err, tc.want, tc.msg)
 			}
 		})
 	}
