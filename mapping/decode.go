@@ -49,7 +49,8 @@ func (p *puller) decode() []*Annotation {
 	var out []*Annotation
 	// The records, in one allocation rather than one each.
 	slab := make([]Annotation, len(p.units))
-	for k, u := range p.units {
+	for k := range p.units {
+		u := p.unit(k)
 		if who := p.declared(p.meta.Annotator); who != "" {
 			// A workbook made for one annotator is theirs, whatever a
 			// cell says.

@@ -69,6 +69,12 @@ type Pulled struct {
 // unitRow is a unit as the metadata sheet records it.
 type unitRow struct {
 	Unit
+	unitText
+}
+
+// unitText is what the metadata sheet records of a unit whose spans are
+// found in its text.
+type unitText struct {
 	fields   map[string]string // span fields' full text
 	evidence map[string][]int  // evidence question -> sentences per passage
 }
@@ -96,7 +102,10 @@ type puller struct {
 	meta  WorkbookMeta
 	t     *templates.Template
 	cols  []templates.ColumnSpec
-	units []unitRow
+	units []Unit
+	// texts holds each unit's unitText, by index into units, up to the
+	// last unit that has any: most templates have none.
+	texts []unitText
 	byID  map[string]int // unit id -> index in units
 	// byTrimmed and byItem find units by their id without surrounding
 	// spaces and by their item (-1 where several units share the key);
@@ -156,13 +165,7 @@ func Pull(g *backend.Grid, opt PullOptions) (*Pulled, error) {
 	}
 	out := &Pulled{Meta: m, Template: p.t}
 	out.Records = p.decode()
-	// Listed once the records are made and the sheet's rows let go.
-	if len(p.units) > 0 {
-		out.Units = make([]Unit, 0, len(p.units))
-	}
-	for _, u := range p.units {
-		out.Units = append(out.Units, u.Unit)
-	}
+	out.Units = p.units
 	p.restoreIDs(out)
 	if m.Shuffled {
 		orders := opt.Orders
@@ -279,7 +282,8 @@ func (p *puller) metaRow(row int, cells []string, wb, src *string) error {
 		if len(cells) < 5 {
 			return fmt.Errorf("row %d is cut short", row)
 		}
-		u := unitRow{Unit: Unit{ID: cells[1], Item: cells[2]}}
+		var u unitRow
+		u.ID, u.Item = cells[1], cells[2]
 		var err1, err2 error
 		u.FirstRow, err1 = strconv.Atoi(cells[3])
 		u.Rows, err2 = strconv.Atoi(cells[4])
@@ -312,9 +316,22 @@ func (p *puller) metaRow(row int, cells []string, wb, src *string) error {
 			}
 		}
 		p.byFirstRow[u.FirstRow] = k
-		p.units = append(p.units, u)
+		p.units = append(p.units, u.Unit)
+		if u.fields != nil || u.evidence != nil {
+			p.texts = append(p.texts, make([]unitText, k+1-len(p.texts))...)
+			p.texts[k] = u.unitText
+		}
 	}
 	return nil
+}
+
+// unit is unit k with its text, if the metadata sheet records any.
+func (p *puller) unit(k int) unitRow {
+	u := unitRow{Unit: p.units[k]}
+	if k < len(p.texts) {
+		u.unitText = p.texts[k]
+	}
+	return u
 }
 
 // headerKey normalises a header for matching: trimmed, white space
@@ -654,8 +671,8 @@ func (p *puller) blockOf(seq []placedRow, i int) (int, bool) {
 		if text == "" {
 			continue
 		}
-		inPrev := strings.Contains(p.units[prev].fields[q.Field], text)
-		inNext := strings.Contains(p.units[next].fields[q.Field], text)
+		inPrev := strings.Contains(p.unit(prev).fields[q.Field], text)
+		inNext := strings.Contains(p.unit(next).fields[q.Field], text)
 		if inPrev != inNext {
 			if inNext {
 				return next, true

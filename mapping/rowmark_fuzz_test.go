@@ -40,9 +40,7 @@ func FuzzRowMark(f *testing.F) {
 		if p.meta.RowMark == "" {
 			t.Fatal("no mark for a block template")
 		}
-		for _, u := range units {
-			p.units = append(p.units, unitRow{Unit: u})
-		}
+		p.units = units
 		for k, u := range units {
 			for n := 1; n <= rows; n++ {
 				cell := u.ID

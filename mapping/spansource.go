@@ -81,7 +81,7 @@ func (p *puller) checkSpanSources(k int, row *sheetRow) {
 		if k < 0 || p.at[i] < 0 {
 			continue
 		}
-		u := p.units[k]
+		u := p.unit(k)
 		orig, ok := u.fields[c.Context.Name]
 		if !ok {
 			continue // nothing to compare with
