@@ -695,8 +695,19 @@ func (p *puller) notYet(key, cell string) bool {
 }
 
 // valid is the answers that could be read: what goes into a record.
+// The map is the answers' own when every answer is valid: nothing
+// writes to it once readAnswers has returned.
 func (a *answers) valid() map[string]any {
-	out := make(map[string]any, len(a.vals))
+	bad := 0
+	for _, v := range a.vals {
+		if _, ok := v.(invalidAnswer); ok {
+			bad++
+		}
+	}
+	if bad == 0 {
+		return a.vals
+	}
+	out := make(map[string]any, len(a.vals)-bad)
 	for q, v := range a.vals {
 		if _, bad := v.(invalidAnswer); !bad {
 			out[q] = v
