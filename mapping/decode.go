@@ -46,7 +46,7 @@ func (p *puller) decode() []*Annotation {
 			byUnit[pr.Record] = append(byUnit[pr.Record], pr)
 		}
 	}
-	var out []*Annotation
+	out := make([]*Annotation, 0, len(p.units))
 	// The records, in one allocation rather than one each.
 	slab := make([]Annotation, len(p.units))
 	for k := range p.units {
@@ -68,11 +68,11 @@ func (p *puller) decode() []*Annotation {
 			Item:      u.Item,
 			Annotator: annotators[k],
 			Shuffled:  p.meta.Shuffled,
-			Source:    RecordSource{Kind: p.g.Kind, File: p.g.Name, Sheet: p.sheet, Rows: []int{}},
 			Problems:  []UnitProblem{},
 		}
 		first := len(p.probs)
 		rows := p.rows[k]
+		rec.Source = RecordSource{Kind: p.g.Kind, File: p.g.Name, Sheet: p.sheet, Rows: make([]int, 0, len(rows))}
 		for _, r := range rows {
 			rec.Source.Rows = append(rec.Source.Rows, r.n)
 		}
