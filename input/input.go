@@ -200,6 +200,10 @@ func decodeAhead(lines *boundedread.Lines, name string) *ahead[decodedLine] {
 
 // decodeRecord decodes one JSON value, numbers kept as written.
 func decodeRecord(raw []byte, file string, line int) (*mapping.Record, *mapping.Problem) {
+	if v, ok := fastDecode(raw); ok {
+		return &mapping.Record{Data: v, Raw: raw, File: file, Line: line, InvalidUTF8: !utf8.Valid(raw)}, nil
+	}
+	// encoding/json says what is wrong.
 	d := json.NewDecoder(bytes.NewReader(raw))
 	d.UseNumber()
 	var v any
