@@ -513,11 +513,11 @@ func (b *builder) contextCell(it *item, cx *templates.Context, col, k int, text 
 	}
 	at := 2 + b.long.read
 	tail := cx.Show == templates.ShowTail
-	total := utf8.RuneCountInString(full)
 	sh, parts, cut := fitForRead(full, b.cols[col].Width, rows*maxLines, b.opt.CellLimit, tail, at)
 	if !cut {
 		return sh.text, nil, sh.lines
 	}
+	total := utf8.RuneCountInString(full)
 	b.long.read += 1 + len(parts)
 	if n := utf16Len(full); n > b.opt.CellLimit {
 		which := "first"
@@ -547,8 +547,12 @@ func (b *builder) contextCell(it *item, cx *templates.Context, col, k int, text 
 // limit UTF-16 units, its Read sheet header to be at row at: whole (cut
 // false), or shown in part, with its parts for the Read sheet.
 func fitForRead(full string, w float64, lines, limit int, tail bool, at int) (sh shown, parts []string, cut bool) {
-	total := utf8.RuneCountInString(full)
+	// The count is needed only for the label of a text that is cut.
+	total := -1
 	sh, cut = fitText(full, w, lines, limit, tail, func(part int) string {
+		if total < 0 {
+			total = utf8.RuneCountInString(full)
+		}
 		return readLabel(at, part, total, tail)
 	})
 	if cut {
