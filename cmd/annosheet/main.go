@@ -12,20 +12,12 @@ import (
 	"context"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"syscall"
 )
 
-// memoryLimit is the heap size past which the garbage collector works
-// harder (Go's soft memory limit), unless GOMEMLIMIT sets another.
-// annosheet streams: what it holds grows with the number of units, not
-// with their text (some 50 MB at 100,000 units). Without a limit the
-// collector lets the heap grow to twice what is live before it runs.
-const memoryLimit = 96 << 20
-
 func main() {
 	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(memoryLimit)
+		tuneMemoryLimit(memoryLimit)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args, os.Stdin, os.Stdout, os.Stderr)
