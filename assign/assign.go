@@ -12,6 +12,8 @@ import (
 	"math/rand/v2"
 	"regexp"
 	"slices"
+
+	"github.com/annosheet/annosheet/internal/filename"
 )
 
 // Item is an instance to assign, with the number of units (rows or
@@ -70,15 +72,19 @@ func Plan(items []Item, opt Options) ([]Batch, error) {
 		return cut("", items, opt.BatchSize, "b%02d"), nil
 	}
 	k := max(opt.Overlap, 1)
-	seen := map[string]bool{}
+	seen := map[string]string{}
 	for _, a := range opt.Annotators {
+		other, twice := seen[filename.Key(a)]
 		switch {
 		case !ValidAnnotator(a):
 			return nil, fmt.Errorf("%w: annotator ID %q: use letters, digits and . _ @ + - (it names files)", ErrOptions, a)
-		case seen[a]:
+		case twice && other == a:
 			return nil, fmt.Errorf("%w: annotator %q is named twice", ErrOptions, a)
+		case twice:
+			// One file on a system that ignores case (macOS, Windows).
+			return nil, fmt.Errorf("%w: annotators %q and %q differ only in case, and would share their workbooks' files", ErrOptions, other, a)
 		}
-		seen[a] = true
+		seen[filename.Key(a)] = a
 	}
 	if k > len(opt.Annotators) {
 		return nil, fmt.Errorf("%w: --overlap %d needs at least %d annotators, not %d", ErrOptions, k, k, len(opt.Annotators))

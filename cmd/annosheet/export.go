@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"unicode"
 
 	"github.com/urfave/cli/v2"
 
@@ -16,6 +15,7 @@ import (
 	"github.com/annosheet/annosheet/input"
 	"github.com/annosheet/annosheet/internal/atomicfile"
 	"github.com/annosheet/annosheet/internal/boundedread"
+	"github.com/annosheet/annosheet/internal/filename"
 	"github.com/annosheet/annosheet/internal/ojson"
 	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/mapping"
@@ -251,22 +251,28 @@ func runExport(ctx context.Context, opt exportOptions, stdout, stderr io.Writer)
 		}
 		return err
 	}
-	paths := map[string]string{} // path -> annotator
-	for _, file := range files {
+	// Every file's path is known, and checked, before any is written.
+	paths := make([]string, len(files))
+	seen := map[string]string{} // path, as file systems compare it -> annotator
+	var there []string
+	for i, file := range files {
 		path := opt.Out
 		if file.Annotator != "" {
 			path = annotatorPath(opt.Out, file.Annotator, len(files))
 		}
-		if other, dup := paths[path]; dup {
+		if other, dup := seen[filename.Key(path)]; dup {
 			return fmt.Errorf("annotators %q and %q would both be written to %s; give --out with {annotator}, or --annotator", other, file.Annotator, path)
 		}
-		paths[path] = file.Annotator
-	}
-	for _, file := range files {
-		path := opt.Out
-		if file.Annotator != "" {
-			path = annotatorPath(opt.Out, file.Annotator, len(files))
+		seen[filename.Key(path)], paths[i] = file.Annotator, path
+		if _, err := os.Lstat(path); err == nil && !opt.Force {
+			there = append(there, path)
 		}
+	}
+	if len(there) > 0 {
+		return fmt.Errorf("%s: %w", strings.Join(there, ", "), atomicfile.ErrExists)
+	}
+	for i, file := range files {
+		path := paths[i]
 		err := atomicfile.Write(path, opt.Force, 0o644, func(w io.Writer) error {
 			_, err := w.Write(file.Data)
 			return err
@@ -319,17 +325,8 @@ func leftOut(sel *study.Selection, t *templates.Template, dups int) string {
 // annotatorPath puts an annotator's ID into an output path: in place of
 // {annotator}, or before the extension when several files are written.
 func annotatorPath(out, annotator string, n int) string {
-	// Only letters, digits, '.', '-' and '_' reach the file name: an ID
-	// cannot name another folder.
-	safe := strings.Map(func(r rune) rune {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '_' || r == '.' {
-			return r
-		}
-		return '_'
-	}, annotator)
-	if strings.Trim(safe, ".") == "" {
-		safe = "_" + safe
-	}
+	// An ID cannot name another folder, nor a name too long.
+	safe := filename.Part(annotator)
 	if strings.Contains(out, "{annotator}") {
 		return strings.ReplaceAll(out, "{annotator}", safe)
 	}
