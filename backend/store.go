@@ -9,6 +9,11 @@ import (
 // there: a file deleted, a spreadsheet deleted or out of reach.
 var ErrNotFound = errors.New("workbook not found")
 
+// ErrChanged is wrapped by a Store's Write error when the workbook is no
+// longer what the caller read (WriteOptions.Expect): someone saved it
+// meanwhile. The workbook is left as it is.
+var ErrChanged = errors.New("changed since it was read")
+
 // Location is where a workbook lives: a file, or a spreadsheet.
 type Location struct {
 	Kind string // KindXLSX or KindGSheets
@@ -45,6 +50,12 @@ type WriteOptions struct {
 	// before anything else can fail, so that the caller keeps track of
 	// it.
 	Created func(Location) error
+	// Expect, when set, is the Version of the workbook at the location
+	// as the caller read it ("" for none there). Write replaces it only
+	// while it is still that: otherwise it fails with ErrChanged before
+	// changing anything, so that what a person saved after the caller
+	// read the workbook is never lost.
+	Expect *string
 }
 
 // Store is a backend: it writes a plan as a workbook, and reads a
@@ -62,4 +73,8 @@ type Store interface {
 	Exists(ctx context.Context, at Location) (bool, error)
 	// Open reads the workbook at a location; call close when done.
 	Open(ctx context.Context, at Location) (g *Grid, close func() error, err error)
+	// Version identifies the workbook at a location as it is now, ""
+	// when there is none: any save changes it. Take it before reading a
+	// workbook that is to be rewritten, and give it to Write as Expect.
+	Version(ctx context.Context, at Location) (string, error)
 }

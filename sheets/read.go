@@ -79,6 +79,16 @@ func (c *Client) Open(ctx context.Context, id string) (g *backend.Grid, closeFn 
 	return &backend.Grid{Kind: backend.KindGSheets, Name: id, Sheets: names, Rows: r.rows}, r.close, nil
 }
 
+// Version is a spreadsheet's version as Drive counts it: a number that
+// every change to it raises.
+func (c *Client) Version(ctx context.Context, id string) (string, error) {
+	f, err := c.Drive.Files.Get(id).Fields("version").SupportsAllDrives(true).Context(ctx).Do()
+	if err != nil {
+		return "", fmt.Errorf("spreadsheet %s: %w", id, err)
+	}
+	return strconv.FormatInt(f.Version, 10), nil
+}
+
 // valueReader walks the stream of a values.batchGet answer: the value
 // ranges come in the order asked for. A sheet asked for when the stream
 // is past it is read again on its own; sheets the stream passes on the

@@ -36,6 +36,17 @@ func (s Store) Write(ctx context.Context, p *backend.Plan, at backend.Location, 
 	if err != nil {
 		return at, err
 	}
+	if opt.Expect != nil && at.ID != "" {
+		// A spreadsheet is rewritten in many calls, not at once: its
+		// version is checked before the first of them.
+		v, err := c.Version(ctx, at.ID)
+		if err != nil {
+			return at, s.gone(at, err)
+		}
+		if v != *opt.Expect {
+			return at, fmt.Errorf("spreadsheet %s: %w: it was edited after it was read (version %s, then %s)", at, backend.ErrChanged, *opt.Expect, v)
+		}
+	}
 	wo := WriteOptions{Existing: at.ID, ExistingURL: at.URL, Folder: s.Folder, Message: s.Message, Protect: s.Protect, Tag: opt.Tag,
 		Share: append(append([]string{}, s.Share...), opt.Share...)}
 	if opt.Created != nil {
@@ -44,14 +55,37 @@ func (s Store) Write(ctx context.Context, p *backend.Plan, at backend.Location, 
 		}
 	}
 	w, err := c.Write(ctx, p, wo)
-	var ge *googleapi.Error
-	if at.ID != "" && errors.As(err, &ge) && ge.Code == http.StatusNotFound {
-		return at, fmt.Errorf("spreadsheet %s is gone: %w: %w", at, backend.ErrNotFound, err)
-	}
 	if err != nil {
-		return at, err
+		return at, s.gone(at, err)
 	}
 	return backend.Location{Kind: backend.KindGSheets, ID: w.ID, URL: w.URL, Endpoint: s.Endpoint}, nil
+}
+
+// gone says so of a spreadsheet the location names that Google no longer
+// has (or this sign-in no longer reaches).
+func (Store) gone(at backend.Location, err error) error {
+	var ge *googleapi.Error
+	if at.ID != "" && errors.As(err, &ge) && ge.Code == http.StatusNotFound {
+		return fmt.Errorf("spreadsheet %s is gone: %w: %w", at, backend.ErrNotFound, err)
+	}
+	return err
+}
+
+// Version is the spreadsheet's version as Drive counts it, which any
+// edit raises; "" when the location names no spreadsheet yet.
+func (s Store) Version(ctx context.Context, at backend.Location) (string, error) {
+	if at.ID == "" {
+		return "", nil
+	}
+	c, err := s.Client(ctx)
+	if err != nil {
+		return "", err
+	}
+	v, err := c.Version(ctx, at.ID)
+	if err != nil {
+		return "", s.gone(at, err)
+	}
+	return v, nil
 }
 
 // Exists says whether a location names a spreadsheet; whether it is still

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -794,5 +795,58 @@ func TestOpenRetries(t *testing.T) {
 	fake.Inject(sheetsfake.Fault{Match: "values:batchGet", Status: 403})
 	if _, _, err := c.Open(ctx, w.ID); err == nil || !strings.Contains(err.Error(), w.ID) {
 		t.Errorf("got %v", err)
+	}
+}
+
+// TestRewriteOnlyUnchanged: the store rewrites a spreadsheet in place only
+// while it is the version the caller read; an edit since (an annotator's
+// answer) makes the write fail with backend.ErrChanged before any call
+// that changes it, and the edit stays.
+func TestRewriteOnlyUnchanged(t *testing.T) {
+	ctx := context.Background()
+	fake, c, _ := start(t, sheets.Retry{})
+	store := sheets.Store{Client: func(context.Context) (*sheets.Client, error) { return c, nil }}
+	at, err := store.Write(ctx, legalPlan(t), backend.Location{Kind: backend.KindGSheets}, backend.WriteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v1, err := store.Version(ctx, at)
+	if err != nil || v1 == "" {
+		t.Fatalf("version %q, %v", v1, err)
+	}
+	if v, _ := store.Version(ctx, at); v != v1 {
+		t.Errorf("reading changed the version: %s, then %s", v1, v)
+	}
+	// The annotator answers.
+	vr := &sheetsapi.ValueRange{Values: [][]any{{"TRUE"}}}
+	if _, err := c.Sheets.Spreadsheets.Values.Update(at.ID, "'Annotate'!B2", vr).ValueInputOption("USER_ENTERED").Do(); err != nil {
+		t.Fatal(err)
+	}
+	v2, _ := store.Version(ctx, at)
+	if v2 == v1 {
+		t.Fatalf("an edit left the version at %s", v1)
+	}
+	fake.ResetCalls()
+	_, err = store.Write(ctx, legalPlan(t), at, backend.WriteOptions{Expect: &v1})
+	if !errors.Is(err, backend.ErrChanged) || !strings.Contains(err.Error(), at.String()) {
+		t.Fatalf("a rewrite over the edit: %v, want ErrChanged naming %s", err, at)
+	}
+	for _, call := range fake.Calls() {
+		if call.Method != http.MethodGet {
+			t.Errorf("a refused rewrite called %s %s", call.Method, call.Path)
+		}
+	}
+	got, err := c.Sheets.Spreadsheets.Values.Get(at.ID, "'Annotate'!B2").Do()
+	if err != nil || len(got.Values) != 1 || fmt.Sprint(got.Values[0][0]) != "true" && fmt.Sprint(got.Values[0][0]) != "TRUE" {
+		t.Errorf("the answer after the refused rewrite: %v %v", got, err)
+	}
+	// With the version as it is now, the rewrite goes ahead.
+	if _, err := store.Write(ctx, legalPlan(t), at, backend.WriteOptions{Expect: &v2}); err != nil {
+		t.Errorf("a rewrite of the version read: %v", err)
+	}
+	// A spreadsheet gone is said to be gone.
+	gone := backend.Location{Kind: backend.KindGSheets, ID: "fake-gone-00000000000000000000000"}
+	if _, err := store.Version(ctx, gone); !errors.Is(err, backend.ErrNotFound) {
+		t.Errorf("the version of a spreadsheet gone: %v", err)
 	}
 }

@@ -23,12 +23,17 @@ type Store struct {
 func (Store) Limits() backend.Limits { return backend.XLSX }
 
 // Write writes the workbook to at.Path, atomically (a temporary file
-// renamed into place), replacing what is there.
+// renamed into place), replacing the file there: with opt.Expect, only
+// while it is still the version read. Anything there but a file (a
+// folder, a link, a device) is left as it is, and an error.
 func (s Store) Write(_ context.Context, p *backend.Plan, at backend.Location, opt backend.WriteOptions) (backend.Location, error) {
 	at.Kind = backend.KindXLSX
-	err := atomicfile.Write(at.Path, true, 0o644, func(w io.Writer) error {
+	err := atomicfile.WriteWith(at.Path, atomicfile.Options{Overwrite: true, Perm: 0o644, Expect: opt.Expect}, func(w io.Writer) error {
 		return Write(p, w, WriteOptions{Created: s.Created})
 	})
+	if errors.Is(err, atomicfile.ErrChanged) {
+		return at, changedError{err}
+	}
 	if err != nil {
 		return at, fmt.Errorf("write %s: %w", at.Path, err)
 	}
@@ -38,6 +43,19 @@ func (s Store) Write(_ context.Context, p *backend.Plan, at backend.Location, op
 		}
 	}
 	return at, nil
+}
+
+// changedError is atomicfile's ErrChanged as the backend contract says
+// it: backend.ErrChanged.
+type changedError struct{ error }
+
+func (e changedError) Unwrap() error        { return e.error }
+func (e changedError) Is(target error) bool { return target == backend.ErrChanged }
+
+// Version is the file's size, modification time and a hash of its
+// content; "" when there is no file.
+func (Store) Version(_ context.Context, at backend.Location) (string, error) {
+	return atomicfile.Stamp(at.Path)
 }
 
 // Exists says whether at.Path names a file (or anything else in the way).

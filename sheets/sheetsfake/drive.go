@@ -38,6 +38,17 @@ type file struct {
 	Mails       []Mail
 	// AppProperties are the app's private key-value pairs.
 	AppProperties map[string]string
+	// Version counts the changes made to the file, as Drive's version
+	// does: every edit of a spreadsheet's cells, sheets or metadata, and
+	// every permission, raises it.
+	Version int64
+}
+
+// touch records a change to the file id: its version rises.
+func (s *Server) touch(id string) {
+	if f := s.files[id]; f != nil {
+		f.Version++
+	}
 }
 
 // Mail is a sharing notification the fake would have sent.
@@ -130,7 +141,7 @@ func (s *Server) lookup(w http.ResponseWriter, id string, who principal, q url.V
 }
 
 func (s *Server) fileJSON(f *file) *drive.File {
-	out := &drive.File{Id: f.ID, Name: f.Name, MimeType: f.MimeType, Parents: f.Parents, DriveId: f.DriveID, Kind: "drive#file", AppProperties: f.AppProperties}
+	out := &drive.File{Id: f.ID, Name: f.Name, MimeType: f.MimeType, Parents: f.Parents, DriveId: f.DriveID, Kind: "drive#file", AppProperties: f.AppProperties, Version: f.Version}
 	if f.MimeType == mimeSheet {
 		out.WebViewLink = s.url(f.ID)
 	}
@@ -237,6 +248,7 @@ func (s *Server) createFile(w http.ResponseWriter, q url.Values, body []byte, wh
 		writeError(w, 400, "The fake creates spreadsheets and folders only, not %q.", f.MimeType)
 		return
 	}
+	f.Version = 1
 	s.files[f.ID] = f
 	writeJSON(w, s.fileJSON(f))
 }
@@ -279,6 +291,7 @@ func (s *Server) updateFile(w http.ResponseWriter, id string, q url.Values, body
 		}
 	}
 	f.Parents, f.DriveID = parents, driveID
+	s.touch(id)
 	writeJSON(w, s.fileJSON(f))
 }
 
@@ -327,6 +340,7 @@ func (s *Server) createPermission(w http.ResponseWriter, id string, q url.Values
 	}
 	np := &drive.Permission{Id: s.newID(), Type: p.Type, Role: p.Role, EmailAddress: p.EmailAddress, Kind: "drive#permission"}
 	f.Permissions = append(f.Permissions, np)
+	f.Version++
 	if q.Get("sendNotificationEmail") != "false" && p.EmailAddress != "" {
 		f.Mails = append(f.Mails, Mail{To: p.EmailAddress, Role: p.Role, Message: q.Get("emailMessage")})
 	}

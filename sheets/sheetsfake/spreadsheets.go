@@ -165,7 +165,7 @@ func (s *Server) createSpreadsheet(w http.ResponseWriter, body []byte, who princ
 		return
 	}
 	s.books[id] = b
-	s.files[id] = &file{ID: id, Name: title, MimeType: mimeSheet, Parents: []string{"root"}, Owner: who.email}
+	s.files[id] = &file{ID: id, Name: title, MimeType: mimeSheet, Parents: []string{"root"}, Owner: who.email, Version: 1}
 	writeJSON(w, s.spreadsheetJSON(b, false))
 }
 
@@ -365,6 +365,7 @@ func (s *Server) batchUpdate(w http.ResponseWriter, id string, body []byte, who 
 		}
 		resp.Replies = append(resp.Replies, reply)
 	}
+	s.touch(id)
 	writeJSON(w, resp)
 }
 

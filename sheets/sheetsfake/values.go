@@ -231,6 +231,7 @@ func (s *Server) valuesUpdate(w http.ResponseWriter, r *http.Request, id, rng st
 		return
 	}
 	res.SpreadsheetId = id
+	s.touch(id)
 	writeJSON(w, res)
 }
 
@@ -274,6 +275,7 @@ func (s *Server) valuesBatchUpdate(w http.ResponseWriter, id string, body []byte
 	}
 	// Sheets, not ranges: two ranges on one sheet count once.
 	out.TotalUpdatedSheets = int64(len(sheets))
+	s.touch(id)
 	writeJSON(w, out)
 }
 

@@ -27,6 +27,7 @@ package backendtest
 import (
 	"bytes"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -218,6 +219,7 @@ func Run(t *testing.T, b Backend) {
 			}
 
 			// Fill the way an annotator would, and pull.
+			read := version(t, store, wb)
 			w := b.Fill(t, wb)
 			// A template that shows opaque IDs: the fill finds records by
 			// their own IDs through the study's key.
@@ -226,6 +228,7 @@ func Run(t *testing.T, b Backend) {
 			if err := w.Save(); err != nil {
 				t.Fatal(err)
 			}
+			refusesStale(t, store, wb, read)
 			p, err := mapping.Pull(grid(t, store, wb), mapping.PullOptions{Template: tp.Name, Study: "conformance", OpaqueIDs: res.OpaqueIDs})
 			if err != nil {
 				t.Fatal(err)
@@ -250,6 +253,38 @@ func Run(t *testing.T, b Backend) {
 			checkLinks(t, o, cells)
 			compare(t, filepath.Join(root, "internal", "testing", "backendtest", "testdata", name+".golden"), dump(t, o, cells, p.Records))
 		})
+	}
+}
+
+// version is the version of the workbook at a location; it must name one.
+func version(t *testing.T, s backend.Store, at backend.Location) string {
+	t.Helper()
+	v, err := s.Version(context.Background(), at)
+	if err != nil || v == "" {
+		t.Fatalf("the version of the workbook at %s: %q, %v", at, v, err)
+	}
+	return v
+}
+
+// refusesStale checks that a workbook saved since its version read was
+// taken has another version, and that a write expecting the version read
+// fails with backend.ErrChanged, leaving the workbook as it was: the
+// answers just saved are what pull then reads.
+func refusesStale(t *testing.T, s backend.Store, at backend.Location, read string) {
+	t.Helper()
+	now := version(t, s, at)
+	if now == read {
+		t.Fatalf("the workbook at %s has version %s before and after the annotator saved it", at, read)
+	}
+	p := &backend.Plan{Title: "stale", Sheets: []*backend.Sheet{{Name: "S", Columns: []backend.Column{{Width: 10}}, RowCount: 1,
+		Rows: func(emit func(backend.Row) error) error {
+			return emit(backend.Row{Cells: []backend.Cell{{Value: "overwritten"}}})
+		}}}}
+	if _, err := s.Write(context.Background(), p, at, backend.WriteOptions{Expect: &read}); !errors.Is(err, backend.ErrChanged) {
+		t.Fatalf("a rewrite of the version read before the annotator saved: %v, want backend.ErrChanged", err)
+	}
+	if v := version(t, s, at); v != now {
+		t.Errorf("a refused rewrite changed the version: %s, then %s", now, v)
 	}
 }
 
