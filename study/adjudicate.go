@@ -16,8 +16,8 @@ import (
 
 	"github.com/annosheet/annosheet/adjudicate"
 	"github.com/annosheet/annosheet/backend"
-	"github.com/annosheet/annosheet/internal/atomicfile"
 	"github.com/annosheet/annosheet/internal/boundedread"
+	"github.com/annosheet/annosheet/internal/filename"
 	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/templates"
@@ -89,6 +89,13 @@ func Adjudicate(ctx context.Context, t *templates.Template, recs []*mapping.Anno
 	}
 	res := &Adjudicated{Found: found}
 	path := filepath.Join(opt.Dir, adjudicate.ManifestFile)
+	// The manifest and every workbook are rewritten below only while
+	// they are what this run read: an adjudicator saving a decision, or
+	// a coordinator the manifest, while it runs loses nothing.
+	mfile, err := guardFile(path)
+	if err != nil {
+		return nil, err
+	}
 	prev, err := ReadAdjudication(path)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
@@ -97,6 +104,7 @@ func Adjudicate(ctx context.Context, t *templates.Template, recs []*mapping.Anno
 		return nil, err
 	}
 	decided := map[string]*adjudicate.Decision{}
+	vers := versions{}
 	if prev != nil {
 		if prev.Template.Name != t.Name || prev.Template.Version != t.Version {
 			return nil, fmt.Errorf("%s: %w: it adjudicates template %s version %d, not %s version %d; give another --out", path, ErrAdjudication, prev.Template.Name, prev.Template.Version, t.Name, t.Version)
@@ -104,12 +112,24 @@ func Adjudicate(ctx context.Context, t *templates.Template, recs []*mapping.Anno
 		// Every decision made so far is read before anything is written:
 		// a workbook that cannot be read stops the run, and so does a
 		// cell that could not be written again as it is.
-		if decided, res.Problems, err = readDecisions(ctx, opt.Dir, prev, read); err != nil {
+		stamp := func(at backend.Location) error { return vers.take(ctx, store, at) }
+		if decided, res.Problems, err = readDecisions(ctx, opt.Dir, prev, read, stamp); err != nil {
 			return nil, err
 		}
 		if err := rewritable(opt.Dir, res.Problems, decided, prev); err != nil {
 			return res, err
 		}
+	}
+	// Adjudicators' IDs name their workbooks' files: two that would name
+	// one file are refused before anything is written.
+	ids := slices.Clone(opt.Adjudicators)
+	if prev != nil {
+		for _, b := range prev.Workbooks {
+			ids = append(ids, b.Adjudicator)
+		}
+	}
+	if _, err := filename.Parts(ids); err != nil {
+		return nil, fmt.Errorf("%w: adjudicator IDs: %w", ErrAdjudication, err)
 	}
 	m := newAdjudication(t, prev, opt)
 	present := map[string]bool{}
@@ -174,8 +194,20 @@ func Adjudicate(ctx context.Context, t *templates.Template, recs []*mapping.Anno
 	// and the next run (or pull) takes its decisions from there.
 	for w := range m.Workbooks {
 		m.Workbooks[w].Incomplete = true
+		if at := bookLocation(opt.Dir, &m.Workbooks[w]); at.Kind == backend.KindXLSX {
+			if _, ok := vers[at]; !ok {
+				// A new workbook's file: whatever is there now is
+				// what it replaces.
+				if err := vers.take(ctx, store, at); err != nil {
+					return nil, err
+				}
+			}
+		}
 	}
-	if err := writeAdjudication(path, m); err != nil {
+	if err := vers.unchanged(ctx, store); err != nil {
+		return nil, fmt.Errorf("%w; its decisions saved meanwhile are kept: nothing was written", err)
+	}
+	if err := writeAdjudication(mfile, m); err != nil {
 		return nil, err
 	}
 	for w := range m.Workbooks {
@@ -196,16 +228,19 @@ func Adjudicate(ctx context.Context, t *templates.Template, recs []*mapping.Anno
 			return nil, err
 		}
 		at := bookLocation(opt.Dir, ref)
-		loc, err := store.Write(ctx, plan, at, backend.WriteOptions{Share: opt.Share, Tag: m.ID + "/" + fmt.Sprint(w), Created: func(l backend.Location) error {
+		loc, err := store.Write(ctx, plan, at, backend.WriteOptions{Share: opt.Share, Tag: m.ID + "/" + fmt.Sprint(w), Expect: vers.expect(at), Created: func(l backend.Location) error {
 			setLocation(ref, l)
-			return writeAdjudication(path, m)
+			return writeAdjudication(mfile, m)
 		}})
+		if errors.Is(err, backend.ErrChanged) {
+			return nil, fmt.Errorf("%w; its decisions saved meanwhile are kept: nothing was replaced in it, and the workbooks still to write are as they were", err)
+		}
 		if err != nil {
 			return nil, err
 		}
 		setLocation(ref, loc)
 		ref.Incomplete = false
-		if err := writeAdjudication(path, m); err != nil {
+		if err := writeAdjudication(mfile, m); err != nil {
 			return nil, err
 		}
 		res.Written = append(res.Written, loc.String())
@@ -350,9 +385,9 @@ func shareItems(m *adjudicate.Manifest, opt AdjudicateOptions) {
 		}
 		ref := adjudicate.BookRef{Adjudicator: adj, Kind: opt.Kind}
 		if opt.Kind != backend.KindGSheets {
-			ref.File = "adjudicate-" + fileSafe(adj) + ".xlsx"
+			ref.File = "adjudicate-" + filename.Part(adj) + ".xlsx"
 			if n > 0 || opt.BatchSize > 0 {
-				ref.File = fmt.Sprintf("adjudicate-%s-%02d.xlsx", fileSafe(adj), n+1)
+				ref.File = fmt.Sprintf("adjudicate-%s-%02d.xlsx", filename.Part(adj), n+1)
 			}
 		}
 		m.Workbooks = append(m.Workbooks, ref)
@@ -384,20 +419,6 @@ func shareItems(m *adjudicate.Manifest, opt AdjudicateOptions) {
 			count[w]++
 		}
 	}
-}
-
-// fileSafe is an ID as a file name part.
-func fileSafe(s string) string {
-	out := strings.Map(func(r rune) rune {
-		if r == '/' || r == '\\' || r == ':' || r < ' ' || strings.ContainsRune(`*?"<>|`, r) {
-			return '_'
-		}
-		return r
-	}, s)
-	if out == "" || out == "." || out == ".." {
-		return "_"
-	}
-	return out
 }
 
 // summarise counts, per question, what was accepted and what is left.
@@ -505,6 +526,15 @@ func checkAdjudication(t *templates.Template, m *adjudicate.Manifest) error {
 	for _, a := range m.Annotators {
 		known[a] = true
 	}
+	var files []string
+	for _, b := range m.Workbooks {
+		if b.File != "" {
+			files = append(files, b.File)
+		}
+	}
+	if err := filename.Unique(files); err != nil {
+		return fmt.Errorf("two workbooks in one file: %w", err)
+	}
 	for _, b := range m.Workbooks {
 		if b.Kind != backend.KindXLSX && b.Kind != backend.KindGSheets {
 			return fmt.Errorf("a workbook of kind %q", b.Kind)
@@ -606,8 +636,8 @@ func typeManifest(t *templates.Template, m *adjudicate.Manifest) error {
 	return nil
 }
 
-func writeAdjudication(path string, m *adjudicate.Manifest) error {
-	return atomicfile.Write(path, true, 0o644, func(w io.Writer) error {
+func writeAdjudication(f *guardedFile, m *adjudicate.Manifest) error {
+	return f.write(func(w io.Writer) error {
 		e := json.NewEncoder(w)
 		e.SetIndent("", "  ")
 		e.SetEscapeHTML(false)
@@ -615,8 +645,10 @@ func writeAdjudication(path string, m *adjudicate.Manifest) error {
 	})
 }
 
-// readDecisions reads every workbook of an adjudication.
-func readDecisions(ctx context.Context, dir string, m *adjudicate.Manifest, b Backends) (map[string]*adjudicate.Decision, mapping.Problems, error) {
+// readDecisions reads every workbook of an adjudication; stamp, when set,
+// is called with the location of each one written so far, before it is
+// read.
+func readDecisions(ctx context.Context, dir string, m *adjudicate.Manifest, b Backends, stamp func(backend.Location) error) (map[string]*adjudicate.Decision, mapping.Problems, error) {
 	t, err := templates.LoadWithParams("adjudication template", []byte(m.Template.Source), m.Template.Params)
 	if err != nil {
 		return nil, nil, err
@@ -633,6 +665,13 @@ func readDecisions(ctx context.Context, dir string, m *adjudicate.Manifest, b Ba
 			maps.Copy(out, d)
 			probs = append(probs, ps...)
 			continue
+		}
+		if stamp != nil {
+			// Before it is read: a decision saved while the run reads
+			// it is seen when the workbook is to be rewritten.
+			if err := stamp(at); err != nil && !errors.Is(err, backend.ErrNotFound) {
+				return nil, nil, fmt.Errorf("%s: %w: the adjudication workbook cannot be read, so its decisions would be lost: %w", at, ErrAdjudication, err)
+			}
 		}
 		g, closeFn, err := openBook(ctx, at, b)
 		if ref.Incomplete {
@@ -748,7 +787,7 @@ type GoldSet struct {
 // and makes the gold set. With resolve "majority", items nobody decided
 // take their suggestion.
 func PullGold(ctx context.Context, path string, b Backends, resolve string) (*GoldSet, error) {
-	a, err := openAdjudication(ctx, path, b)
+	a, err := openAdjudication(ctx, path, b, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -766,8 +805,9 @@ type adjudication struct {
 }
 
 // openAdjudication reads an adjudication's folder (or manifest) and its
-// workbooks.
-func openAdjudication(ctx context.Context, path string, b Backends) (*adjudication, error) {
+// workbooks; before, when set, is called with the manifest before the
+// workbooks are read.
+func openAdjudication(ctx context.Context, path string, b Backends, before func(*adjudicate.Manifest) error) (*adjudication, error) {
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		path = filepath.Join(path, adjudicate.ManifestFile)
 	}
@@ -779,7 +819,12 @@ func openAdjudication(ctx context.Context, path string, b Backends) (*adjudicati
 	if err != nil {
 		return nil, err
 	}
-	decided, probs, err := readDecisions(ctx, filepath.Dir(path), m, b)
+	if before != nil {
+		if err := before(m); err != nil {
+			return nil, err
+		}
+	}
+	decided, probs, err := readDecisions(ctx, filepath.Dir(path), m, b, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/annosheet/annosheet/adjudicate"
 	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/internal/filename"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/templates"
 )
@@ -37,10 +38,23 @@ type adjStore struct {
 	writes int
 	fail   func(n int, at backend.Location) error
 	wipe   bool
+	// saves counts the saves of each workbook, its version; edit saves
+	// one as a person would.
+	saves map[string]int
+	// beforeWrite, when set, is called at the start of each Write;
+	// afterRead when a workbook read is closed.
+	beforeWrite, afterRead func(at backend.Location)
 }
 
 func newAdjStore(kind string) *adjStore {
-	return &adjStore{kind: kind, books: map[string]*cellBook{}}
+	return &adjStore{kind: kind, books: map[string]*cellBook{}, saves: map[string]int{}}
+}
+
+func (s *adjStore) Version(_ context.Context, at backend.Location) (string, error) {
+	if _, ok := s.books[key(at)]; !ok {
+		return "", nil
+	}
+	return fmt.Sprint(s.saves[key(at)]), nil
 }
 
 func (s *adjStore) Limits() backend.Limits {
@@ -65,7 +79,15 @@ func (s *adjStore) Exists(_ context.Context, at backend.Location) (bool, error) 
 	return ok, nil
 }
 
-func (s *adjStore) Write(_ context.Context, p *backend.Plan, at backend.Location, opt backend.WriteOptions) (backend.Location, error) {
+func (s *adjStore) Write(ctx context.Context, p *backend.Plan, at backend.Location, opt backend.WriteOptions) (backend.Location, error) {
+	if s.beforeWrite != nil {
+		s.beforeWrite(at)
+	}
+	if opt.Expect != nil {
+		if v, _ := s.Version(ctx, at); v != *opt.Expect {
+			return at, fmt.Errorf("%s: %w", at, backend.ErrChanged)
+		}
+	}
 	s.writes++
 	if at.Kind == backend.KindGSheets && at.ID == "" {
 		at.ID = fmt.Sprintf("sheet%d", s.writes)
@@ -91,6 +113,7 @@ func (s *adjStore) Write(_ context.Context, p *backend.Plan, at backend.Location
 	}
 	b := &cellBook{order: order, sheets: sheets}
 	s.books[key(at)] = b
+	s.saves[key(at)]++
 	return at, nil
 }
 
@@ -100,13 +123,18 @@ func (s *adjStore) Open(_ context.Context, at backend.Location) (*backend.Grid, 
 		return nil, nil, fmt.Errorf("%s: %w", at, ErrNotFound)
 	}
 	return &backend.Grid{Kind: at.Kind, Name: at.String(), Sheets: b.order, Rows: func(sheet string, fn func(int, []backend.ReadCell) error) error {
-		for i, r := range b.sheets[sheet] {
-			if err := fn(i+1, r); err != nil {
-				return err
+			for i, r := range b.sheets[sheet] {
+				if err := fn(i+1, r); err != nil {
+					return err
+				}
 			}
-		}
-		return nil
-	}}, func() error { return nil }, nil
+			return nil
+		}}, func() error {
+			if s.afterRead != nil {
+				s.afterRead(at)
+			}
+			return nil
+		}, nil
 }
 
 func (s *adjStore) backends() Backends { return Backends{Files: s, Spreadsheets: s} }
@@ -165,6 +193,7 @@ func (s *adjStore) set(t *testing.T, book, sheet, id, header string, c backend.R
 	for _, r := range rows[1:] {
 		if r[0].Value == id {
 			r[i] = c
+			s.saves[book]++ // saved, as a person saves it
 			return
 		}
 	}
@@ -880,4 +909,121 @@ func FuzzReadAdjudication(f *testing.F) {
 		gold(tp, m, decided, nil, path, "")
 		gold(tp, m, decided, nil, path, adjudicate.ResolveMajority)
 	})
+}
+
+// TestAdjudicateSavedMeanwhile: an adjudicator who saves a decision while
+// adjudicate runs again loses nothing. Saved after the workbook was read
+// and before anything is written, the run writes nothing and says which
+// workbook changed; saved while the run writes the workbooks (the
+// second, while the first is written), that workbook is left as it is,
+// and pull and the next run both have the decision.
+func TestAdjudicateSavedMeanwhile(t *testing.T) {
+	t.Parallel()
+	for _, kind := range []string{backend.KindXLSX, backend.KindGSheets} {
+		for _, during := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s, saved while writing %v", kind, during), func(t *testing.T) {
+				t.Parallel()
+				a := newAdjRun(t, kind)
+				a.opt.BatchSize = 1
+				recs := legalRecs(a.tp, "u1 ann1 1", "u1 ann2 2", "u2 ann1 0", "u2 ann2 3")
+				m := a.mustRun(recs).Manifest
+				d1, d2 := itemOf(t, m, "u1", "gaps"), itemOf(t, m, "u2", "gaps")
+				a.store.set(t, a.book(m, 0), "Gaps", d1, "Or use", text("Annotator 2"))
+				second := a.book(m, 1)
+				save := func(at backend.Location) {
+					if key(at) == second {
+						a.store.set(t, second, "Gaps", d2, "Or use", text("Annotator 1"))
+						a.store.afterRead, a.store.beforeWrite = nil, nil
+					}
+				}
+				if during {
+					// At the first workbook's write, the second is saved.
+					a.store.beforeWrite = func(backend.Location) { save(bookLocation(a.dir, &m.Workbooks[1])) }
+				} else {
+					a.store.afterRead = save
+				}
+				before, writes := a.manifestBytes(), a.store.writes
+				_, err := a.run(recs)
+				if !errors.Is(err, backend.ErrChanged) || !strings.Contains(err.Error(), second) {
+					t.Fatalf("the run: %v, want ErrChanged naming %s", err, second)
+				}
+				switch {
+				case !during && (a.store.writes != writes || !slices.Equal(a.manifestBytes(), before)):
+					t.Errorf("a change found before writing: %d writes, manifest changed %v", a.store.writes-writes, !slices.Equal(a.manifestBytes(), before))
+				case during && a.store.writes != writes+1:
+					t.Errorf("%d workbooks written, want the first only", a.store.writes-writes)
+				}
+				if got := a.store.get(t, second, "Gaps", d2, "Or use").Value; got != "Annotator 1" {
+					t.Errorf("the decision saved meanwhile: %q", got)
+				}
+				want := map[string]string{"u1": "[2] adjudicated", "u2": "[0] adjudicated"}
+				gold, _ := a.gold()
+				for u, w := range want {
+					if got := gapsOf(gold[u]); got != w {
+						t.Errorf("pull after the refused run: %s is %s, want %s", u, got, w)
+					}
+				}
+				res := a.mustRun(recs)
+				if res.Kept != 2 {
+					t.Errorf("the next run kept %d decisions, want 2", res.Kept)
+				}
+				gold, _ = a.gold()
+				for u, w := range want {
+					if got := gapsOf(gold[u]); got != w {
+						t.Errorf("pull after the next run: %s is %s, want %s", u, got, w)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestAdjudicatorFileNames: adjudicators' IDs name their workbooks. Two
+// that would name one file are refused before anything is written, in a
+// first run and in a later one that adds an adjudicator; a long ID gives
+// a file name of bounded length, and the folder stays one that later runs
+// read.
+func TestAdjudicatorFileNames(t *testing.T) {
+	t.Parallel()
+	recs := func(a *adjRun) []*mapping.Annotation {
+		return legalRecs(a.tp, "u1 ann1 1", "u1 ann2 2", "u2 ann1 0", "u2 ann2 3")
+	}
+	for _, ids := range [][]string{{"a/b", "a_b"}, {"Lead", "lead"}} {
+		a := newAdjRun(t, backend.KindXLSX)
+		a.opt.Adjudicators = ids
+		_, err := a.run(recs(a))
+		var ce *filename.CollisionError
+		if !errors.As(err, &ce) || ce.A != ids[0] || ce.B != ids[1] {
+			t.Errorf("adjudicators %q: %v, want a collision of the two", ids, err)
+		}
+		if ents, _ := os.ReadDir(a.dir); len(ents) != 0 || a.store.writes != 0 {
+			t.Errorf("adjudicators %q: the refused run wrote %d workbooks and left %d files", ids, a.store.writes, len(ents))
+		}
+	}
+	// A later run adds an adjudicator whose ID names the first one's file.
+	a := newAdjRun(t, backend.KindXLSX)
+	a.opt.Adjudicators = []string{"a/b"}
+	a.mustRun(recs(a))
+	before := a.manifestBytes()
+	a.opt.Adjudicators = []string{"a/b", "a_b"}
+	if _, err := a.run(recs(a)); !errors.Is(err, filename.ErrCollision) {
+		t.Errorf("a later run adding a_b: %v, want a collision", err)
+	}
+	if !slices.Equal(a.manifestBytes(), before) {
+		t.Error("the refused run changed the manifest")
+	}
+
+	long := strings.Repeat("x", 300)
+	a = newAdjRun(t, backend.KindXLSX)
+	a.opt.Adjudicators = []string{long}
+	m := a.mustRun(recs(a)).Manifest
+	if f := m.Workbooks[0].File; len(f) > filename.MaxPart+len("adjudicate-.xlsx") {
+		t.Errorf("a 300-character ID gives the file %q (%d bytes)", f, len(f))
+	}
+	if _, err := ReadAdjudication(filepath.Join(a.dir, adjudicate.ManifestFile)); err != nil {
+		t.Errorf("the manifest a long ID leaves: %v", err)
+	}
+	if res := a.mustRun(recs(a)); len(res.Manifest.Workbooks) != 1 {
+		t.Errorf("the next run made %d workbooks", len(res.Manifest.Workbooks))
+	}
 }

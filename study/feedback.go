@@ -2,10 +2,15 @@ package study
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/annosheet/annosheet/adjudicate"
 	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/internal/atomicfile"
+	"github.com/annosheet/annosheet/internal/filename"
 	"github.com/annosheet/annosheet/mapping"
 )
 
@@ -23,6 +28,10 @@ type FeedbackOptions struct {
 	// annotators saw (opaque IDs); nil shows the unit's own.
 	Items []*mapping.SourceItem
 	Shown func(unit string) string
+	// Force replaces the feedback workbooks already in Dir; without it,
+	// any there that this run would write is an error naming them
+	// (atomicfile.ErrExists), and nothing is written.
+	Force bool
 }
 
 // FeedbackWritten is one annotator's feedback workbook.
@@ -46,12 +55,45 @@ type Feedbacks struct {
 // manifest) a workbook of their answers that the gold set corrects,
 // read-only, named feedback-ANNOTATOR.xlsx in opt.Dir.
 func Feedback(ctx context.Context, path string, opt FeedbackOptions, read Backends, store backend.Store) (*Feedbacks, error) {
-	a, err := openAdjudication(ctx, path, read)
+	// Each annotator's workbook is where their ID, made a file name,
+	// says; its version is taken before anything is read, and it is
+	// replaced only while it is still that (someone may have it open).
+	places := map[string]backend.Location{}
+	vers := versions{}
+	before := func(m *adjudicate.Manifest) error {
+		parts, err := filename.Parts(m.Annotators)
+		if err != nil {
+			return fmt.Errorf("%s: %w: annotator IDs: %w", path, ErrAdjudication, err)
+		}
+		for _, who := range m.Annotators {
+			at := backend.Location{Kind: backend.KindXLSX, Path: filepath.Join(opt.Dir, "feedback-"+parts[who]+".xlsx")}
+			if store.Limits().Kind == backend.KindGSheets {
+				at = backend.Location{Kind: backend.KindGSheets}
+			}
+			places[who] = at
+			if err := vers.take(ctx, store, at); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	a, err := openAdjudication(ctx, path, read, before)
 	if err != nil {
 		return nil, err
 	}
 	t, m := a.template, a.manifest
 	byAnnotator := adjudicate.Corrections(t, m, a.decided, opt.Records)
+	if !opt.Force {
+		var there []string
+		for _, who := range m.Annotators {
+			if at := places[who]; len(byAnnotator[who]) > 0 && vers[at] != "" {
+				there = append(there, at.String())
+			}
+		}
+		if len(there) > 0 {
+			return nil, fmt.Errorf("%s: %w", strings.Join(there, ", "), atomicfile.ErrExists)
+		}
+	}
 	var context func(string) map[string]string
 	if len(opt.Items) > 0 {
 		contexts := map[string]map[string]string{}
@@ -63,6 +105,13 @@ func Feedback(ctx context.Context, path string, opt FeedbackOptions, read Backen
 		context = func(u string) map[string]string { return contexts[u] }
 	}
 	res := &Feedbacks{Problems: a.problems}
+	if store.Limits().Kind == backend.KindXLSX {
+		// Made only once everything is read: a run that cannot read the
+		// adjudication leaves nothing behind.
+		if err := os.MkdirAll(opt.Dir, 0o755); err != nil {
+			return nil, err
+		}
+	}
 	for _, who := range m.Annotators {
 		cs := byAnnotator[who]
 		if len(cs) == 0 {
@@ -73,11 +122,8 @@ func Feedback(ctx context.Context, path string, opt FeedbackOptions, read Backen
 			Template: t, Annotator: who, Others: m.Annotators, Corrections: cs,
 			Context: context, Shown: opt.Shown, Limits: store.Limits(),
 		})
-		at := backend.Location{Kind: backend.KindXLSX, Path: filepath.Join(opt.Dir, "feedback-"+fileSafe(who)+".xlsx")}
-		if store.Limits().Kind == backend.KindGSheets {
-			at = backend.Location{Kind: backend.KindGSheets}
-		}
-		loc, err := store.Write(ctx, plan, at, backend.WriteOptions{Tag: m.ID + "/feedback/" + who})
+		at := places[who]
+		loc, err := store.Write(ctx, plan, at, backend.WriteOptions{Tag: m.ID + "/feedback/" + who, Expect: vers.expect(at)})
 		if err != nil {
 			return nil, err
 		}

@@ -2,13 +2,18 @@ package study
 
 import (
 	"context"
+	"errors"
+	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/internal/atomicfile"
+	"github.com/annosheet/annosheet/internal/filename"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/templates"
 )
@@ -100,5 +105,60 @@ func TestFeedback(t *testing.T) {
 	}
 	if _, ok := w.books["feedback-ann2"]; ok {
 		t.Error("ann2, never corrected, got a workbook")
+	}
+
+	// Again: the workbooks there are replaced only with Force, and only
+	// while they are what they were when the run began.
+	if _, err := Feedback(ctx, dir, FeedbackOptions{Dir: out}, read, w); !errors.Is(err, atomicfile.ErrExists) ||
+		!strings.Contains(err.Error(), filepath.Join(out, "feedback-ann1.xlsx")) || !strings.Contains(err.Error(), filepath.Join(out, "feedback-ann3.xlsx")) {
+		t.Errorf("again without Force: %v, want ErrExists naming both workbooks", err)
+	}
+	w.beforeWrite = func(at backend.Location) {
+		if batch(at) == "feedback-ann1" {
+			w.books["feedback-ann1"]["Corrections"][1][6] = "seen, thanks"
+			w.saves["feedback-ann1"]++
+		}
+	}
+	if _, err := Feedback(ctx, dir, FeedbackOptions{Dir: out, Force: true}, read, w); !errors.Is(err, backend.ErrChanged) {
+		t.Errorf("again with Force over a workbook saved meanwhile: %v, want ErrChanged", err)
+	}
+	if got := w.books["feedback-ann1"]["Corrections"][1][6]; got != "seen, thanks" {
+		t.Errorf("the note saved meanwhile: %q", got)
+	}
+	w.beforeWrite = nil
+	if _, err := Feedback(ctx, dir, FeedbackOptions{Dir: out, Force: true}, read, w); err != nil {
+		t.Errorf("again with Force: %v", err)
+	}
+}
+
+// TestFeedbackFileNames: annotators whose IDs would name one feedback
+// workbook are refused before anything is written.
+func TestFeedbackFileNames(t *testing.T) {
+	t.Parallel()
+	tp, err := templates.Builtin("legal-gaps")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var recs []*mapping.Annotation
+	for _, a := range []struct{ unit, who, code string }{{"u1", "a/b", "1"}, {"u1", "a_b", "2"}} {
+		recs = append(recs, &mapping.Annotation{Template: mapping.TemplateID{Name: tp.Name, Version: tp.Version}, Unit: a.unit, Item: a.unit,
+			Annotator: a.who, Status: mapping.StatusComplete, Values: map[string]any{"gaps": []string{a.code}}})
+	}
+	ctx := context.Background()
+	dir := t.TempDir()
+	w := &memWriter{}
+	read := Backends{Files: memFiles{w}}
+	if _, err := Adjudicate(ctx, tp, recs, AdjudicateOptions{Dir: dir, Kind: backend.KindXLSX, Adjudicators: []string{"lead"}}, read, w); err != nil {
+		t.Fatal(err)
+	}
+	books := len(w.books)
+	out := filepath.Join(dir, "feedback")
+	_, err = Feedback(ctx, dir, FeedbackOptions{Dir: out}, read, w)
+	var ce *filename.CollisionError
+	if !errors.As(err, &ce) || ce.A != "a/b" || ce.B != "a_b" {
+		t.Errorf("feedback for a/b and a_b: %v, want a collision", err)
+	}
+	if _, serr := os.Stat(out); len(w.books) != books || serr == nil {
+		t.Errorf("the refused run wrote %d workbooks, folder made: %v", len(w.books)-books, serr == nil)
 	}
 }

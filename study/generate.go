@@ -16,6 +16,7 @@ import (
 	"github.com/annosheet/annosheet/assign"
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/internal/atomicfile"
+	"github.com/annosheet/annosheet/internal/filename"
 	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/templates"
@@ -105,6 +106,11 @@ type generation struct {
 	plan      []assign.Batch
 	man       *manifest.Manifest
 	path      string
+	// mfile is the manifest's file, stamped before it was read; vers
+	// the versions of the workbooks this run replaces, taken before they
+	// were read: each is replaced only while it is still what was read.
+	mfile *guardedFile
+	vers  versions
 }
 
 // Generate plans a study, shares its instances out among the annotators
@@ -150,7 +156,11 @@ func Generate(ctx context.Context, opt GenerateOptions, src Records, w backend.S
 
 // previous reads the manifest a previous run left in the folder, if any.
 func (g *generation) previous() (*manifest.Manifest, error) {
-	if _, err := os.Lstat(g.path); err != nil {
+	var err error
+	if g.mfile, err = guardFile(g.path); err != nil {
+		return nil, err
+	}
+	if g.mfile.stamp == "" {
 		return nil, nil
 	}
 	prev, err := manifest.Read(g.path)
@@ -305,6 +315,29 @@ func (g *generation) check(ctx context.Context, prev *manifest.Manifest) (map[st
 			names = append(names, g.where(b))
 		}
 		return nil, fmt.Errorf("%s: %w", strings.Join(names, ", "), atomicfile.ErrExists)
+	}
+	// The version of every workbook this run replaces is taken before
+	// any is read: one saved while the run goes on is not replaced.
+	g.vers = versions{}
+	if prev != nil && prev.Format == g.format {
+		for i := range prev.Batches {
+			if b := &prev.Batches[i]; kept[b.ID].ID == "" {
+				if err := g.vers.take(ctx, g.w, g.location(b)); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	for i := range g.plan {
+		mb := &g.man.Batches[i]
+		if _, ok := kept[mb.ID]; ok {
+			continue
+		}
+		if _, ok := g.vers[g.location(mb)]; !ok {
+			if err := g.vers.take(ctx, g.w, g.location(mb)); err != nil {
+				return nil, err
+			}
+		}
 	}
 	if g.opt.DiscardAnswers {
 		return kept, nil
@@ -471,7 +504,7 @@ func (g *generation) write(ctx context.Context, prev *manifest.Manifest, kept ma
 	sinceSave, pending := time.Now(), false
 	save := func() error {
 		start := time.Now()
-		if err := atomicfile.Write(g.path, true, 0o644, g.man.Encode); err != nil {
+		if err := g.mfile.write(g.man.Encode); err != nil {
 			return fmt.Errorf("write %s: %w", g.path, err)
 		}
 		saved, ours, pending = true, true, false
@@ -584,6 +617,9 @@ func (g *generation) write(ctx context.Context, prev *manifest.Manifest, kept ma
 			// stopped before its creation was answered is found and
 			// finished, not made again.
 			Tag: g.study + "/" + b.ID,
+			// What this run read there: an answer saved since is not
+			// replaced.
+			Expect: g.vers.expect(g.location(mb)),
 			// Recorded before anything else can fail, so that the next
 			// run finishes this workbook instead of making another.
 			Created: func(at backend.Location) error {
@@ -734,12 +770,19 @@ func (g *generation) newManifest() (*manifest.Manifest, error) {
 	for _, u := range res.Units {
 		unitsOf[u.Item] = append(unitsOf[u.Item], manifest.Unit{ID: u.ID, Item: u.Item})
 	}
+	var files []string
 	for _, b := range g.plan {
 		mb := manifest.Batch{ID: b.ID, Annotator: b.Annotator}
 		for _, it := range b.Items {
 			mb.Units = append(mb.Units, unitsOf[it]...)
 		}
 		m.Batches = append(m.Batches, mb)
+		g.place(&mb)
+		files = append(files, mb.File)
+	}
+	// Every workbook a file of its own, on any file system.
+	if err := filename.Unique(files); g.format == FormatXLSX && err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrPlan, err)
 	}
 	return m, nil
 }

@@ -36,6 +36,8 @@ func TestGenerateAgain(t *testing.T) {
 		// options of the second.
 		between func(w *memWriter)
 		again   func(o *GenerateOptions)
+		// during changes the workbooks while the second run goes on.
+		during  func(w *memWriter)
 		wantErr string // with the study's folder as DIR
 		wantIs  error
 		// What the second run leaves: the workbooks it kept, whether the
@@ -72,6 +74,20 @@ func TestGenerateAgain(t *testing.T) {
 			answer:  "TRUE",
 		},
 		{
+			name:  "an answer saved after the check is not replaced",
+			again: func(o *GenerateOptions) { o.Force = true },
+			during: func(w *memWriter) {
+				w.beforeWrite = func(at backend.Location) {
+					if batch(at) == "ak-b01" {
+						w.set("ak-b01", "B2", "TRUE")
+					}
+				}
+			},
+			wantErr: "DIR/legal-gaps-ak-b01.xlsx: changed since it was read",
+			wantIs:  backend.ErrChanged,
+			answer:  "TRUE",
+		},
+		{
 			name:      "DiscardAnswers replaces it",
 			between:   func(w *memWriter) { w.set("ak-b01", "B2", "TRUE") },
 			again:     func(o *GenerateOptions) { o.Force, o.DiscardAnswers = true, true },
@@ -103,6 +119,9 @@ func TestGenerateAgain(t *testing.T) {
 			}
 			if c.again != nil {
 				c.again(&opt)
+			}
+			if c.during != nil {
+				c.during(w)
 			}
 			second, err := generate(t, opt, w)
 			if c.wantErr != "" {

@@ -20,6 +20,17 @@ type memWriter struct {
 	fail  error                            // Open fails with it when set
 	// failWrite names a batch whose Write fails.
 	failWrite string
+	// saves counts the saves of each batch's workbook: its version.
+	saves map[string]int
+	// beforeWrite, when set, is called at the start of each Write.
+	beforeWrite func(at backend.Location)
+}
+
+func (w *memWriter) Version(_ context.Context, at backend.Location) (string, error) {
+	if _, ok := w.books[batch(at)]; !ok {
+		return "", nil
+	}
+	return strconv.Itoa(w.saves[batch(at)]), nil
 }
 
 func (w *memWriter) Limits() backend.Limits { return backend.XLSX }
@@ -38,8 +49,14 @@ func (w *memWriter) Write(_ context.Context, plan *backend.Plan, at backend.Loca
 	if w.books == nil {
 		w.books, w.order = map[string]map[string][][]string{}, map[string][]string{}
 	}
+	if w.beforeWrite != nil {
+		w.beforeWrite(at)
+	}
 	if id := batch(at); id == w.failWrite {
 		return at, fmt.Errorf("write %s: the disk is full", id)
+	}
+	if v, _ := w.Version(context.Background(), at); opt.Expect != nil && v != *opt.Expect {
+		return at, fmt.Errorf("%s: %w", at, backend.ErrChanged)
 	}
 	book := map[string][][]string{}
 	var names []string
@@ -69,6 +86,10 @@ func (w *memWriter) Write(_ context.Context, plan *backend.Plan, at backend.Loca
 	}
 	id := batch(at)
 	w.books[id], w.order[id] = book, names
+	if w.saves == nil {
+		w.saves = map[string]int{}
+	}
+	w.saves[id]++
 	if opt.Created != nil {
 		if err := opt.Created(at); err != nil {
 			return at, err
@@ -113,4 +134,8 @@ func (w *memWriter) set(batch, cell, value string) {
 	}
 	rows[row-1][col-1] = value
 	w.books[batch][backend.SheetAnnotate] = rows
+	if w.saves == nil {
+		w.saves = map[string]int{}
+	}
+	w.saves[batch]++ // saved, as a person saves it
 }

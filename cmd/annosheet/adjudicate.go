@@ -70,7 +70,7 @@ func adjudicateCommand() *cli.Command {
 			&cli.IntFlag{Name: "min-agreement", Usage: "accept an answer that `N` annotators give, and more than give any other (default: all who answered)"},
 			&cli.BoolFlag{Name: "show-annotators", Usage: "show the annotators' IDs instead of Annotator 1, 2 …"},
 			&cli.StringFlag{Name: "resolve", Usage: "majority: write a silver set to --out without workbooks; ties stay unresolved"},
-			&cli.BoolFlag{Name: "force", Usage: "replace an existing --out file (with --resolve)"},
+			&cli.BoolFlag{Name: "force", Usage: "replace an existing --out file (with --resolve), or feedback workbooks already in --out (with --feedback)"},
 			&cli.StringFlag{Name: "manifest", Usage: "the study's `manifest.json`, for the context shown beside each row when the SOURCE is records"},
 			&cli.StringFlag{Name: "template", Aliases: []string{"t"}, Usage: "template `NAME|FILE` of the records, when it is not built in and no manifest names it"},
 			&cli.StringSliceFlag{Name: "param", Usage: "template parameter `NAME=VALUE`, as given to generate"},
@@ -159,12 +159,16 @@ func runAdjudicate(ctx context.Context, opt adjudicateOptions, stdout, stderr io
 	} else {
 		fmt.Fprintln(stderr, "note: no study manifest among the sources: the rows show no context (give --manifest)")
 	}
-	if err := os.MkdirAll(opt.Out, 0o755); err != nil {
-		return err
-	}
 	var store backend.Store = xlsx.Store{}
 	if opt.Format == backend.KindGSheets {
-		store = googleStore(opt.Google, stderr, sheets.Store{Share: opt.Share})
+		g := googleStore(opt.Google, stderr, sheets.Store{Share: opt.Share})
+		if err := g.connect(ctx); err != nil {
+			return err
+		}
+		store = g
+	}
+	if err := os.MkdirAll(opt.Out, 0o755); err != nil {
+		return err
 	}
 	res, err := study.Adjudicate(ctx, t, recs, aopt, backends(opt.Google, stderr), store)
 	if err != nil {

@@ -23,6 +23,7 @@ type feedbackOptions struct {
 	Out          string
 	Template     string
 	Params       map[string]string
+	Force        bool
 	Google       googleOptions
 }
 
@@ -43,7 +44,7 @@ func feedbackAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	return runFeedback(c.Context, feedbackOptions{Adjudication: dir, Out: c.String("out"), Template: c.String("template"), Params: params, Google: googleFrom(c)}, c.App.Writer, c.App.ErrWriter)
+	return runFeedback(c.Context, feedbackOptions{Adjudication: dir, Out: c.String("out"), Template: c.String("template"), Params: params, Force: c.Bool("force"), Google: googleFrom(c)}, c.App.Writer, c.App.ErrWriter)
 }
 
 func runFeedback(ctx context.Context, opt feedbackOptions, stdout, stderr io.Writer) error {
@@ -56,7 +57,7 @@ func runFeedback(ctx context.Context, opt feedbackOptions, stdout, stderr io.Wri
 	if err != nil {
 		return err
 	}
-	fopt := study.FeedbackOptions{Dir: opt.Out}
+	fopt := study.FeedbackOptions{Dir: opt.Out, Force: opt.Force}
 	if m.Study != "" {
 		src, err := study.Open([]string{besideManifest(opt.Adjudication, m.Study)}, study.Backends{})
 		if err == nil && len(src.Manifests) > 0 {
@@ -77,9 +78,6 @@ func runFeedback(ctx context.Context, opt feedbackOptions, stdout, stderr io.Wri
 			fmt.Fprintf(stderr, "warning: the annotators' records cannot be read again (%v): the feedback shows only what the adjudicators decided, not the answers --min-agreement outvoted\n", err)
 		}
 		fopt.Records = recs
-	}
-	if err := os.MkdirAll(opt.Out, 0o755); err != nil {
-		return err
 	}
 	res, err := study.Feedback(ctx, path, fopt, backends(opt.Google, stderr), xlsx.Store{})
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/internal/atomicfile"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/study"
@@ -110,6 +111,10 @@ func hint(err error) string {
 		return "move it away, or add --discard-answers"
 	case errors.Is(err, atomicfile.ErrExists):
 		return "use another --out, or --force to replace it"
+	case errors.Is(err, atomicfile.ErrNotFile), errors.Is(err, atomicfile.ErrNoFolder):
+		return "give --out the path of a file to write, in a folder that exists"
+	case errors.Is(err, atomicfile.ErrChanged), errors.Is(err, backend.ErrChanged):
+		return "nothing was replaced; run the same command again to read it as it is now"
 	case errors.Is(err, study.ErrInputChanged):
 		return "give it with --input and --input-changed to export with it anyway"
 	case errors.Is(err, study.ErrInputMissing):
