@@ -41,6 +41,13 @@ func googleStore(g googleOptions, stderr io.Writer, s sheets.Store) *explained {
 // refusals.
 type explained struct{ sheets.Store }
 
+// connect makes the client now: a command that writes spreadsheets checks
+// its endpoint and credentials before it writes anything (a manifest).
+func (e *explained) connect(ctx context.Context) error {
+	_, err := e.Client(ctx)
+	return err
+}
+
 func (e *explained) Write(ctx context.Context, p *backend.Plan, at backend.Location, opt backend.WriteOptions) (backend.Location, error) {
 	loc, err := e.Store.Write(ctx, p, at, opt)
 	if err != nil {

@@ -211,7 +211,11 @@ func runGenerate(ctx context.Context, opt generateOptions, stdout, stderr io.Wri
 	defer spool.Close()
 	var w backend.Store = xlsx.Store{Created: opt.Now}
 	if opt.Format == formatGSheets {
-		w = googleStore(opt.Google, stderr, sheets.Store{Folder: opt.Folder, Share: opt.Share, Message: opt.Message, Protect: opt.Protect})
+		g := googleStore(opt.Google, stderr, sheets.Store{Folder: opt.Folder, Share: opt.Share, Message: opt.Message, Protect: opt.Protect})
+		if err := g.connect(ctx); err != nil {
+			return err
+		}
+		w = g
 	}
 	var bar progress = noProgress{}
 	defer func() { bar.Finish() }()

@@ -549,11 +549,34 @@ func TestGSheetsUsage(t *testing.T) {
 		{[]string{"--format", "gsheets", "--protect", "nobody"}, "--protect \"nobody\""},
 		{[]string{"--format", "gsheets", "--share", "annotator"}, "not an email address"},
 		{[]string{"--format", "gsheets", "--message", "hi"}, "give --share, or annotators' email addresses"},
+		{[]string{"--format", "gsheets", "--endpoint", "https://sheets.example.org"}, "sends your Google credentials to Google"},
+		{[]string{"--format", "gsheets", "--endpoint", "http://sheets.googleapis.com.example.org"}, "sends your Google credentials to Google"},
 	} {
-		args := append([]string{"generate", "-t", "legal-gaps", "-i", legalData, "-o", t.TempDir()}, tc.args...)
+		// A refusal leaves nothing behind: no manifest of a study that
+		// was never made.
+		out := filepath.Join(t.TempDir(), "study")
+		args := append([]string{"generate", "-t", "legal-gaps", "-i", legalData, "-o", out}, tc.args...)
 		code, _, errs := runCLI(t, args...)
 		if code != exitUsage || !strings.Contains(errs, tc.want) {
 			t.Errorf("%v: exit %d: %s, want %q", tc.args, code, errs, tc.want)
+		}
+		if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%v: the refused run left %s (%v)", tc.args, out, err)
+		}
+	}
+	// Not signed in: refused before anything is written, for generate and
+	// for adjudicate alike.
+	for _, args := range [][]string{
+		{"generate", "-t", "legal-gaps", "-i", legalData, "--format", "gsheets"},
+		{"adjudicate", legalRecords(t, t.TempDir(), "r.jsonl", "u1 ann1 1", "u1 ann2 2"), "--format", "gsheets"},
+	} {
+		out := filepath.Join(t.TempDir(), "out")
+		code, _, errs := runCLI(t, append(args, "-o", out)...)
+		if code == 0 || !strings.Contains(errs, "auth login") {
+			t.Errorf("%s without a sign-in: exit %d: %s", args[0], code, errs)
+		}
+		if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s without a sign-in left %s (%v)", args[0], out, err)
 		}
 	}
 	if code, _, errs := runCLI(t, "pull", "legal-gaps-b01"); code != exitFailure || !strings.Contains(errs, "not a file, a folder, or a spreadsheet link") {
