@@ -55,7 +55,7 @@ questions:
     type: multi
     render: checkboxes
     options: [{code: a, label: Alpha}, {code: b, label: Beta}]
-  - {name: comment, header: Comment, type: text}
+  - {name: comment, header: Comment, type: text, adjudicate: true}
 `
 
 // adjCase is one adjudication laid out by both backends: the records it

@@ -171,7 +171,15 @@ func Find(t *templates.Template, recs []*mapping.Annotation, opt Options) (*Foun
 			if len(votes.groups) == 1 && answers[0].Value == nil && !q.Required {
 				continue // nobody answered an optional question: nothing to decide
 			}
-			if win, ok := votes.accepted(need); ok {
+			win, ok := votes.accepted(need)
+			if !q.Adjudicated() && (!ok || len(votes.groups) > 1) {
+				// Not for an adjudicator to decide: unless every
+				// annotator gave the same answer, the gold set carries
+				// what each one wrote.
+				acc.Provenance[q.Name] = carriedAnswers(answers)
+				continue
+			}
+			if ok {
 				if v := answers[win.first].Value; v != nil {
 					acc.Values[q.Name] = v
 				}
@@ -209,6 +217,18 @@ func Find(t *templates.Template, recs []*mapping.Annotation, opt Options) (*Foun
 		f.Units = append(f.Units, acc)
 	}
 	return f, nil
+}
+
+// carriedAnswers is the provenance of a question that is not adjudicated, on
+// which the annotators differ: each one's answer, none kept.
+func carriedAnswers(answers []Answer) *mapping.Provenance {
+	p := &mapping.Provenance{Kind: mapping.ProvenanceCarried, Annotators: len(answers)}
+	for _, a := range answers {
+		if a.Value != nil {
+			p.Answers = append(p.Answers, mapping.CarriedAnswer{Annotator: a.Annotator, Value: a.Value})
+		}
+	}
+	return p
 }
 
 // rowQuestion reports whether q is asked on each answer row of a block,

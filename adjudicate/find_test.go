@@ -3,6 +3,7 @@ package adjudicate
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -139,6 +140,29 @@ func TestFind(t *testing.T) {
 			},
 			units: map[string]unit{"u1": {[]string{"a"}, v("good"), map[string]string{"verdict": "unanimous 1/1", "tags": "unanimous 1/1"}}},
 			left:  6,
+		},
+		{
+			name: "free text written by one annotator and not another is carried, not decided",
+			recs: []*mapping.Annotation{with(r("u1", "a", v("good")), func(a *mapping.Annotation) { a.Values["remark"] = "see the second citation" }), r("u1", "b", v("good"))},
+			units: map[string]unit{"u1": {[]string{"a", "b"}, v("good"),
+				map[string]string{"verdict": "unanimous 2/2", "tags": "unanimous 2/2", "remark": "carried 0/2"}}},
+		},
+		{
+			name: "free text written alike by all is accepted",
+			recs: []*mapping.Annotation{with(r("u1", "a", v("good")), func(a *mapping.Annotation) { a.Values["remark"] = "odd" }), with(r("u1", "b", v("good")), func(a *mapping.Annotation) { a.Values["remark"] = "odd" })},
+			units: map[string]unit{"u1": {[]string{"a", "b"}, map[string]any{"verdict": "good", "tags": []string{"a"}, "remark": "odd"},
+				map[string]string{"verdict": "unanimous 2/2", "tags": "unanimous 2/2", "remark": "unanimous 2/2"}}},
+		},
+		{
+			name: "free text is carried even where min agreement would take a majority",
+			min:  2,
+			recs: []*mapping.Annotation{
+				with(r("u1", "a", v("good")), func(a *mapping.Annotation) { a.Values["remark"] = "x" }),
+				with(r("u1", "b", v("good")), func(a *mapping.Annotation) { a.Values["remark"] = "x" }),
+				with(r("u1", "c", v("good")), func(a *mapping.Annotation) { a.Values["remark"] = "y" }),
+			},
+			units: map[string]unit{"u1": {[]string{"a", "b", "c"}, v("good"),
+				map[string]string{"verdict": "unanimous 3/3", "tags": "unanimous 3/3", "remark": "carried 0/3"}}},
 		},
 		{
 			name:  "a record repeated as it was is read once",
@@ -302,5 +326,45 @@ func TestFindSpans(t *testing.T) {
 				t.Errorf("a question of the answer rows has a provenance of its own")
 			}
 		})
+	}
+}
+
+// TestFindAdjudicateKey: the template's adjudicate key decides which
+// questions become items where annotators differ: free text when it says
+// true, and no other type when it says false; a question carried keeps
+// each annotator's answer, in the order of their IDs, and the gold record
+// is complete without a value for it.
+func TestFindAdjudicateKey(t *testing.T) {
+	t.Parallel()
+	src := strings.Replace(strings.Replace(recordTemplate,
+		"{name: remark, header: Remark, type: text}", "{name: remark, header: Remark, type: text, adjudicate: true}", 1),
+		"{name: score, header: Score, type: scale, min: 1, max: 5}", "{name: score, header: Score, type: scale, min: 1, max: 5, adjudicate: false}", 1)
+	tp := loadTemplate(t, src)
+	vals := func(score int, remark string) map[string]any {
+		return map[string]any{"verdict": "good", "tags": []string{"a"}, "score": score, "remark": remark}
+	}
+	f := find(t, tp, Options{}, rec(tp, "u1", "b", vals(4, "fine")), rec(tp, "u1", "a", vals(2, "not fine")))
+	var items []string
+	for _, it := range f.Items {
+		items = append(items, it.Question)
+	}
+	if diff := cmp.Diff([]string{"remark"}, items); diff != "" {
+		t.Errorf("items (-want +got):\n%s", diff)
+	}
+	want := &mapping.Provenance{Kind: mapping.ProvenanceCarried, Annotators: 2, Answers: []mapping.CarriedAnswer{{Annotator: "a", Value: 2}, {Annotator: "b", Value: 4}}}
+	if diff := cmp.Diff(want, f.Units[0].Provenance["score"]); diff != "" {
+		t.Errorf("the score's provenance (-want +got):\n%s", diff)
+	}
+	gold, _ := Gold(tp, f.Units, number(f.Items), map[string]*Decision{}, GoldOptions{Resolve: ResolveMajority})
+	if g := gold[0]; g.Values["score"] != nil || g.Provenance["score"].Kind != mapping.ProvenanceCarried {
+		t.Errorf("the gold record's score: %v, %+v", g.Values["score"], g.Provenance["score"])
+	}
+
+	// Required and carried: nothing is left to decide.
+	req := loadTemplate(t, strings.Replace(recordTemplate, "{name: remark, header: Remark, type: text}", "{name: remark, header: Remark, type: text, required: true}", 1))
+	f = find(t, req, Options{}, rec(req, "u1", "a", vals(4, "fine")), rec(req, "u1", "b", vals(4, "odd")))
+	gold, _ = Gold(req, f.Units, number(f.Items), map[string]*Decision{}, GoldOptions{})
+	if g := gold[0]; len(f.Items) != 0 || g.Status != mapping.StatusComplete {
+		t.Errorf("a required free text that differs: %d items, gold %s", len(f.Items), g.Status)
 	}
 }

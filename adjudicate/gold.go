@@ -622,7 +622,9 @@ func (g *golden) finish(rec *mapping.Annotation) {
 	for i := range g.t.Questions {
 		q := &g.t.Questions[i]
 		if q.Required && !rowQuestion(g.t, q) {
-			if _, ok := rec.Values[q.Name]; !ok {
+			// A question carried has nothing left to decide.
+			_, ok := rec.Values[q.Name]
+			if p := rec.Provenance[q.Name]; !ok && (p == nil || p.Kind != mapping.ProvenanceCarried) {
 				rec.Status = mapping.StatusPartial
 			}
 		}

@@ -30,6 +30,11 @@ func (b *Book) summarySheet(sheets []*sheetOf) *backend.Sheet {
 		}
 		rows = append(rows, []string{q.Header, strconv.Itoa(q.Unanimous), strconv.Itoa(q.Majority), strconv.Itoa(q.ToDecide), strconv.Itoa(n), name})
 	}
+	for _, q := range b.Summary.Questions {
+		if q.Carried > 0 {
+			rows = append(rows, []string{fmt.Sprintf("%s is not adjudicated: where the annotators' answers differ (%d units), the gold set keeps each annotator's answer, and has no rows here.", q.Header, q.Carried)})
+		}
+	}
 	widths := []float64{30, 16, 16, 18, 16, 20}
 	cols := make([]backend.Column, len(widths))
 	for i, w := range widths {

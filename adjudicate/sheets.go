@@ -86,6 +86,9 @@ type Summary struct {
 type QuestionCount struct {
 	Question, Header              string
 	Unanimous, Majority, ToDecide int
+	// Carried counts the units whose answers to a question that is not
+	// adjudicated differ: the gold set carries each.
+	Carried int
 }
 
 // Meta is what an adjudication workbook records about itself, on its

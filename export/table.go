@@ -173,7 +173,8 @@ func unitQuestions(t *templates.Template) []*templates.Question {
 // each span of a block, followed by the other answers of its row (the
 // repeated text of a repetition, say) on rows of their own that share its
 // span_index. An unanswered question has no row; a question the gold set
-// left unresolved has one, with provenance "unresolved" and no value. A
+// left unresolved has one, with provenance "unresolved" and no value (and
+// one it carries the annotators' answers of, "carried"). A
 // record without any of these (empty, missing) has one row, with the
 // question empty, so that every unit and its status can be counted.
 func Long(t *templates.Template, recs []*mapping.Annotation, opt TableOptions) (*Table, error) {
@@ -241,10 +242,10 @@ func Long(t *templates.Template, recs []*mapping.Annotation, opt TableOptions) (
 			}
 		}
 		if r.Annotator == mapping.GoldAnnotator {
-			for _, name := range unresolved(t, r) {
+			for _, name := range unsettled(t, r) {
 				row := base()
 				row[col["question"]], row[col["question_type"]] = name, questionType(t, name)
-				row[col["provenance"]] = mapping.ProvenanceUnresolved
+				row[col["provenance"]] = r.Provenance[name].Kind
 				tb.Rows = append(tb.Rows, row)
 			}
 		}
@@ -255,9 +256,10 @@ func Long(t *templates.Template, recs []*mapping.Annotation, opt TableOptions) (
 	return tb, nil
 }
 
-// unresolved names the questions (and the spans) a gold record left
-// unresolved without a value, in the template's order.
-func unresolved(t *templates.Template, r *mapping.Annotation) []string {
+// unsettled names the questions (and the spans) a gold record has no
+// value for, left unresolved or with the annotators' answers carried, in
+// the template's order.
+func unsettled(t *templates.Template, r *mapping.Annotation) []string {
 	var names []string
 	for _, q := range unitQuestions(t) {
 		names = append(names, q.Name)
@@ -268,7 +270,7 @@ func unresolved(t *templates.Template, r *mapping.Annotation) []string {
 	return slices.DeleteFunc(names, func(name string) bool {
 		p := r.Provenance[name]
 		_, answered := r.Values[name]
-		return p == nil || p.Kind != mapping.ProvenanceUnresolved || answered
+		return p == nil || p.Settled() || answered
 	})
 }
 

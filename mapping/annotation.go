@@ -103,6 +103,11 @@ const (
 	// Unresolved: the annotators disagree and nobody has decided; the
 	// value is absent.
 	ProvenanceUnresolved = "unresolved"
+	// Carried: a question the template does not adjudicate
+	// (free text, by default) on which the annotators differ. The gold
+	// record has no value for it; its provenance carries each
+	// annotator's answer.
+	ProvenanceCarried = "carried"
 )
 
 // Provenance is how one gold value was decided.
@@ -120,6 +125,22 @@ type Provenance struct {
 	// read or is still to be decided (Gaps!H4).
 	Decision string `json:"decision,omitempty"`
 	Cell     string `json:"cell,omitempty"`
+	// Answers, for carried, are the answers of the annotators who gave
+	// one, in the order of their IDs.
+	Answers []CarriedAnswer `json:"answers,omitempty"`
+}
+
+// Settled says whether the gold record holds the one answer decided
+// (none at all being an answer): not when it is unresolved, nor when it
+// carries each annotator's answer instead.
+func (p *Provenance) Settled() bool {
+	return p.Kind != ProvenanceUnresolved && p.Kind != ProvenanceCarried
+}
+
+// CarriedAnswer is one annotator's answer, as a gold record carries it.
+type CarriedAnswer struct {
+	Annotator string `json:"annotator"`
+	Value     any    `json:"value"`
 }
 
 // SpanValue is the answer to a span question kept in Values: the text as

@@ -14,7 +14,7 @@ import (
 )
 
 // provenanceKinds are the kinds a gold value may have been decided by.
-var provenanceKinds = []string{mapping.ProvenanceUnanimous, mapping.ProvenanceMajority, mapping.ProvenanceAdjudicated, mapping.ProvenanceUnresolved}
+var provenanceKinds = []string{mapping.ProvenanceUnanimous, mapping.ProvenanceMajority, mapping.ProvenanceAdjudicated, mapping.ProvenanceUnresolved, mapping.ProvenanceCarried}
 
 // fullProvenance is a provenance of kind with every field set, found by
 // reflection: a field added to mapping.Provenance is written by the
@@ -29,6 +29,11 @@ func fullProvenance(t *testing.T, kind string) *mapping.Provenance {
 			f.SetString("set " + v.Type().Field(i).Name)
 		case reflect.Int:
 			f.SetInt(int64(i + 1))
+		case reflect.Slice:
+			if f.Type() != reflect.TypeFor[[]mapping.CarriedAnswer]() {
+				t.Fatalf("mapping.Provenance.%s is a slice of %s, which fullProvenance does not set", v.Type().Field(i).Name, f.Type().Elem())
+			}
+			f.Set(reflect.ValueOf([]mapping.CarriedAnswer{{Annotator: "ak", Value: "a text"}, {Annotator: "bt", Value: []string{"1", "3"}}}))
 		default:
 			t.Fatalf("mapping.Provenance.%s is a %s, which fullProvenance does not set", v.Type().Field(i).Name, f.Kind())
 		}
@@ -59,7 +64,7 @@ func TestGoldRecordMatchesSchema(t *testing.T) {
 		rec.Provenance[kind] = fullProvenance(t, kind)
 		rec.Provenance[kind+"_bare"] = &mapping.Provenance{Kind: kind}
 		span := mapping.SpanAnswer{Question: "errors", Row: 4 + i, Provenance: fullProvenance(t, kind)}
-		if kind != mapping.ProvenanceUnresolved {
+		if kind != mapping.ProvenanceUnresolved && kind != mapping.ProvenanceCarried {
 			rec.Values[kind] = "yes"
 			rec.Values[kind+"_bare"] = 3
 			span.Field, span.Start, span.End, span.Text = "prediction", ptr(10*i), ptr(10*i+4), "text"

@@ -40,6 +40,9 @@ type Provenance struct {
 	Majority    int    `json:"majority"`
 	Adjudicated int    `json:"adjudicated"`
 	Unresolved  int    `json:"unresolved"`
+	// Carried counts units whose answers to a question not adjudicated
+	// differ: the gold set carries each one.
+	Carried int `json:"carried"`
 }
 
 // gold summarises the gold set g and the scores against it.
@@ -64,6 +67,8 @@ func gold(t *templates.Template, g *study.Gold, a *study.Against) *Gold {
 			c.Adjudicated++
 		case mapping.ProvenanceUnresolved:
 			c.Unresolved++
+		case mapping.ProvenanceCarried:
+			c.Carried++
 		}
 	}
 	for _, r := range g.Records {

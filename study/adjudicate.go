@@ -439,10 +439,13 @@ func summarise(t *templates.Template, units []*adjudicate.Accepted, annotators i
 		c := adjudicate.QuestionCount{Question: n, Header: h}
 		for _, u := range units {
 			if p := u.Provenance[n]; p != nil {
-				if p.Kind == mapping.ProvenanceUnanimous {
+				switch p.Kind {
+				case mapping.ProvenanceUnanimous:
 					c.Unanimous++
-				} else {
+				case mapping.ProvenanceMajority:
 					c.Majority++
+				case mapping.ProvenanceCarried:
+					c.Carried++
 				}
 			}
 			if n == t.Rows.Spans {

@@ -281,6 +281,25 @@ func newAdjRun(t *testing.T, kind string) *adjRun {
 	return &adjRun{t: t, tp: tp, dir: dir, store: newAdjStore(kind), opt: AdjudicateOptions{Dir: dir, Kind: kind, Adjudicators: []string{"lead"}}}
 }
 
+// adjudicatingNotes is legal-gaps with its note adjudicated, as a
+// template may ask (adjudicate: true).
+func adjudicatingNotes(t *testing.T) *templates.Template {
+	t.Helper()
+	tp, err := templates.Builtin("legal-gaps")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := strings.Replace(string(tp.Source), "  - name: note\n", "  - name: note\n    adjudicate: true\n", 1)
+	if src == string(tp.Source) {
+		t.Fatal("legal-gaps has no note question to adjudicate")
+	}
+	tp, err = templates.LoadWithParams("legal-gaps.yaml", []byte(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tp
+}
+
 func (a *adjRun) run(recs []*mapping.Annotation) (*Adjudicated, error) {
 	return Adjudicate(context.Background(), a.tp, recs, a.opt, a.store.backends(), a.store)
 }
@@ -402,6 +421,7 @@ func TestAdjudicateRefusesUnplacedCells(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			a := newAdjRun(t, backend.KindXLSX)
+			a.tp = adjudicatingNotes(t) // the note has a sheet of its own
 			first := a.mustRun(recs(a.tp))
 			book := a.book(first.Manifest, 0)
 			d1 := itemOf(t, first.Manifest, "u1", "gaps")
@@ -654,7 +674,8 @@ func TestAdjudicateMinAgreementOneAnnotator(t *testing.T) {
 	for _, it := range res.Manifest.Items {
 		items = append(items, it.Unit+" "+it.Question)
 	}
-	if diff := cmp.Diff([]string{"u1 gaps", "u1 note"}, items); diff != "" {
+	// The note is not adjudicated: its one answer is carried.
+	if diff := cmp.Diff([]string{"u1 gaps"}, items); diff != "" {
 		t.Errorf("items (-want +got):\n%s", diff)
 	}
 	for _, u := range res.Manifest.Units {
@@ -665,6 +686,10 @@ func TestAdjudicateMinAgreementOneAnnotator(t *testing.T) {
 	gold, _ := a.gold()
 	if got := gapsOf(gold["u1"]); got != "<nil> unresolved" {
 		t.Errorf("u1 in the gold set: %s", got)
+	}
+	want := &mapping.Provenance{Kind: mapping.ProvenanceCarried, Annotators: 1, Answers: []mapping.CarriedAnswer{{Annotator: "ann1", Value: "a note"}}}
+	if diff := cmp.Diff(want, gold["u1"].Provenance["note"]); diff != "" || gold["u1"].Values["note"] != nil {
+		t.Errorf("u1's note in the gold set: %v (-want +got):\n%s", gold["u1"].Values["note"], diff)
 	}
 	if got := gapsOf(gold["u2"]); got != "[3] unanimous" {
 		t.Errorf("u2 in the gold set: %s", got)

@@ -525,7 +525,7 @@ func unitTable(q *templates.Question, set *recordSet) tableData {
 // answerOf is a record's answer to a question: none where a gold record
 // says the question is still undecided.
 func answerOf(r *mapping.Annotation, name string) (any, bool) {
-	if p := r.Provenance[name]; p != nil && p.Kind == mapping.ProvenanceUnresolved {
+	if p := r.Provenance[name]; p != nil && !p.Settled() {
 		return nil, false
 	}
 	v, ok := r.Values[name]
@@ -535,10 +535,11 @@ func answerOf(r *mapping.Annotation, name string) (any, bool) {
 // blankAnswers reports whether a record without an answer to a question
 // answers it all the same (the empty selection, no span): a complete
 // record does; a gold record whose provenance says how the question was
-// decided does whatever its status, unless it is still undecided.
+// decided does whatever its status, unless it is still undecided, or
+// carries the annotators' answers rather than one.
 func blankAnswers(r *mapping.Annotation, name string) bool {
 	if p := r.Provenance[name]; p != nil {
-		return p.Kind != mapping.ProvenanceUnresolved
+		return p.Settled()
 	}
 	return r.Status == mapping.StatusComplete
 }

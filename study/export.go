@@ -3,7 +3,9 @@ package study
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/annosheet/annosheet/manifest"
@@ -97,6 +99,21 @@ func (m *Manifest) ChangedInputs(files []string) []string {
 // ErrProblems is wrapped when records to export have error-level problems.
 var ErrProblems = errors.New("records with errors")
 
+// ErrUnresolved is wrapped when gold records to export have values that
+// nobody decided.
+var ErrUnresolved = errors.New("gold records with unresolved values")
+
+// SelectOptions say which records an export may take.
+type SelectOptions struct {
+	// CompleteOnly keeps complete units only.
+	CompleteOnly bool
+	// AllowProblems keeps records with error-level problems.
+	AllowProblems bool
+	// AllowUnresolved keeps gold records with values nobody decided;
+	// they are listed in Selection.Unresolved.
+	AllowUnresolved bool
+}
+
 // Selection is what SelectForExport keeps and leaves out.
 type Selection struct {
 	Records []*mapping.Annotation
@@ -107,14 +124,19 @@ type Selection struct {
 	// WithErrors counts the records kept although they have errors
 	// (AllowProblems).
 	WithErrors int
+	// Unresolved says, for each gold record kept although values of it
+	// are unresolved (AllowUnresolved), which.
+	Unresolved []string
 }
 
 // SelectForExport picks the records to export. A record with an
-// error-level problem is refused unless allowProblems; completeOnly
-// keeps only complete units.
-func SelectForExport(recs []*mapping.Annotation, completeOnly, allowProblems bool) (*Selection, error) {
+// error-level problem is refused unless AllowProblems; a gold record with
+// a value nobody decided unless AllowUnresolved; CompleteOnly keeps only
+// complete units. Every refusal is said at once: all the units of each
+// kind, one line per unresolved unit.
+func SelectForExport(recs []*mapping.Annotation, opt SelectOptions) (*Selection, error) {
 	s := &Selection{}
-	var bad []string
+	var bad, unresolved []string
 	for _, r := range recs {
 		switch {
 		case r.Status == mapping.StatusMissing:
@@ -123,32 +145,90 @@ func SelectForExport(recs []*mapping.Annotation, completeOnly, allowProblems boo
 		case r.Status == mapping.StatusUnreadable:
 			s.Unreadable++
 			continue
-		case completeOnly && r.Status == mapping.StatusPartial:
+		case opt.CompleteOnly && r.Status == mapping.StatusPartial:
 			s.Partial++
 			continue
-		case completeOnly && r.Status == mapping.StatusEmpty:
+		case opt.CompleteOnly && r.Status == mapping.StatusEmpty:
 			s.Empty++
 			continue
 		}
+		refused := false
 		if hasError(r) {
-			if !allowProblems {
+			if !opt.AllowProblems {
 				bad = append(bad, r.Unit+by(r.Annotator))
-				continue
+				refused = true
+			} else {
+				s.WithErrors++
 			}
-			s.WithErrors++
 		}
-		s.Records = append(s.Records, r)
+		if why := Undecided(r); why != "" {
+			if !opt.AllowUnresolved {
+				unresolved = append(unresolved, why)
+				refused = true
+			} else {
+				s.Unresolved = append(s.Unresolved, why)
+			}
+		}
+		if !refused {
+			s.Records = append(s.Records, r)
+		}
 	}
+	var errs []error
 	if n := len(bad); n > 0 {
 		more := ""
 		if n > 5 {
 			more = fmt.Sprintf(" and %d more", n-5)
 			bad = bad[:5]
 		}
-		return nil, fmt.Errorf("%w: %s (%s%s)",
-			ErrProblems, plural(n, "unit")+" with error-level problems", strings.Join(bad, ", "), more)
+		errs = append(errs, fmt.Errorf("%w: %s (%s%s)",
+			ErrProblems, plural(n, "unit")+" with error-level problems", strings.Join(bad, ", "), more))
+	}
+	if len(unresolved) > 0 {
+		errs = append(errs, fmt.Errorf("%w: %s nobody decided:\n  %s", ErrUnresolved, plural(len(unresolved), "gold unit"), strings.Join(unresolved, "\n  ")))
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
 	}
 	return s, nil
+}
+
+// Undecided says what of a gold record is still to decide, as "unit:
+// question (decision d0003, Gaps!H4), …"; "" for a record that is not
+// gold or has nothing unresolved.
+func Undecided(r *mapping.Annotation) string {
+	if r.Annotator != mapping.GoldAnnotator {
+		return ""
+	}
+	var what []string
+	say := func(q string, p *mapping.Provenance) {
+		if p == nil || p.Kind != mapping.ProvenanceUnresolved {
+			return
+		}
+		where := []string{}
+		if p.Decision != "" {
+			where = append(where, "decision "+p.Decision)
+		}
+		if p.Cell != "" {
+			where = append(where, p.Cell)
+		}
+		w := q
+		if len(where) > 0 {
+			w += " (" + strings.Join(where, ", ") + ")"
+		}
+		if !slices.Contains(what, w) {
+			what = append(what, w)
+		}
+	}
+	for _, q := range slices.Sorted(maps.Keys(r.Provenance)) {
+		say(q, r.Provenance[q])
+	}
+	for _, sp := range r.Spans {
+		say(sp.Question, sp.Provenance)
+	}
+	if len(what) == 0 {
+		return ""
+	}
+	return r.Unit + ": " + strings.Join(what, ", ") + " unresolved"
 }
 
 func hasError(r *mapping.Annotation) bool {

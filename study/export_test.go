@@ -36,13 +36,46 @@ func TestSelectForExport(t *testing.T) {
 		many = append(many, rec(fmt.Sprintf("u%d", i), "", mapping.StatusComplete, nil, bad))
 	}
 	const fix = ""
+	gold := func(unit string, prov map[string]*mapping.Provenance, spans ...mapping.SpanAnswer) *mapping.Annotation {
+		r := rec(unit, mapping.GoldAnnotator, mapping.StatusPartial, nil)
+		r.Provenance, r.Spans = prov, spans
+		return r
+	}
+	unresolved := gold("llama3-12", map[string]*mapping.Provenance{
+		"gaps": {Kind: mapping.ProvenanceUnresolved, Decision: "d0003", Cell: "Gaps!H4"},
+		"note": {Kind: mapping.ProvenanceCarried}})
+	spansOpen := gold("q7", nil, mapping.SpanAnswer{Question: "errors", Provenance: &mapping.Provenance{Kind: mapping.ProvenanceAdjudicated}},
+		mapping.SpanAnswer{Question: "errors", Provenance: &mapping.Provenance{Kind: mapping.ProvenanceUnresolved, Decision: "d0009"}})
+	decided := gold("gpt4o-12", map[string]*mapping.Provenance{"gaps": {Kind: mapping.ProvenanceAdjudicated}})
+	decided.Status = mapping.StatusComplete
 	for _, c := range []struct {
 		name                        string
 		recs                        []*mapping.Annotation
 		completeOnly, allowProblems bool
+		allowUnresolved             bool
 		want                        *Selection
 		wantErr                     string
+		wantIs                      []error
 	}{
+		{
+			name:    "gold values nobody decided are refused, a line per unit",
+			recs:    []*mapping.Annotation{decided, unresolved, spansOpen},
+			wantErr: "gold records with unresolved values: 2 gold units nobody decided:\n  llama3-12: gaps (decision d0003, Gaps!H4) unresolved\n  q7: errors (decision d0009) unresolved",
+			wantIs:  []error{ErrUnresolved},
+		},
+		{
+			name:            "allowed, they are kept and named",
+			recs:            []*mapping.Annotation{decided, unresolved, spansOpen},
+			allowUnresolved: true,
+			want: &Selection{Records: []*mapping.Annotation{decided, unresolved, spansOpen},
+				Unresolved: []string{"llama3-12: gaps (decision d0003, Gaps!H4) unresolved", "q7: errors (decision d0009) unresolved"}},
+		},
+		{
+			name:    "errors and unresolved values are said together",
+			recs:    []*mapping.Annotation{completeErr, unresolved},
+			wantErr: "records with errors: 1 unit with error-level problems (x1 by ak)\ngold records with unresolved values: 1 gold unit nobody decided:\n  llama3-12: gaps (decision d0003, Gaps!H4) unresolved",
+			wantIs:  []error{ErrProblems, ErrUnresolved},
+		},
 		{
 			name:    "records with errors are refused, naming them",
 			recs:    all,
@@ -84,10 +117,18 @@ func TestSelectForExport(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := SelectForExport(c.recs, c.completeOnly, c.allowProblems)
+			got, err := SelectForExport(c.recs, SelectOptions{CompleteOnly: c.completeOnly, AllowProblems: c.allowProblems, AllowUnresolved: c.allowUnresolved})
 			if c.wantErr != "" {
-				if err == nil || err.Error() != c.wantErr || !errors.Is(err, ErrProblems) {
-					t.Errorf("SelectForExport: error %v, want %s (ErrProblems)", err, c.wantErr)
+				if c.wantIs == nil {
+					c.wantIs = []error{ErrProblems}
+				}
+				if err == nil || err.Error() != c.wantErr {
+					t.Errorf("SelectForExport: error %v, want %s", err, c.wantErr)
+				}
+				for _, is := range c.wantIs {
+					if !errors.Is(err, is) {
+						t.Errorf("SelectForExport: error %v is not %v", err, is)
+					}
 				}
 				if got != nil {
 					t.Errorf("SelectForExport: %d records kept along with an error", len(got.Records))

@@ -497,6 +497,9 @@ func (k *checker) question(q *Question) {
 	notFor("passages", q.Type != TypeEvidence && q.Passages != "")
 	notFor("passage_header", q.Type != TypeEvidence && q.PassageHeader != "")
 	notFor("sentences_header", q.Type != TypeEvidence && q.SentencesHeader != "")
+	if q.Adjudicate != nil && t.Rows.Per == PerBlock && q.Scope != "block" {
+		k.c.add(q.Line, "question %q: adjudicate is for questions asked once per unit; a block's answer rows are adjudicated as its spans", q.Name)
+	}
 	if q.Width == 0 {
 		switch q.Type {
 		case TypeText, TypeSpan:

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // errorList returns the problems in err, failing the test if err is not an
@@ -1455,4 +1456,40 @@ func TestLoadSelfReferencingAlias(t *testing.T) {
 func firstLines(s string, n int) string {
 	lines := strings.SplitN(s, "\n", n+1)
 	return strings.Join(lines[:min(n, len(lines))], "\n")
+}
+
+// TestAdjudicateKey: adjudicate is read on questions asked once per unit
+// (true for free text, false for any other type), and refused on a
+// block's answer-row questions, whose answers are adjudicated as spans.
+func TestAdjudicateKey(t *testing.T) {
+	t.Parallel()
+	qa, err := Builtin("qa-span-errors")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := edit(t, string(qa.Source),
+		"    scope: block          # asked once per block, on its first row\n", "    scope: block          # asked once per block, on its first row\n    adjudicate: false\n",
+		"  - name: error_type\n    header: Error type\n", "  - name: error_type\n    header: Error type\n    adjudicate: true\n")
+	_, err = LoadWithParams("qa.yaml", []byte(src), nil)
+	want := []*Error{{Line: 113, Msg: `question "error_type": adjudicate is for questions asked once per unit; a block's answer rows are adjudicated as its spans`}}
+	if diff := cmp.Diff(want, errorList(t, err), cmpopts.IgnoreFields(Error{}, "File")); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	legal, err := Builtin("legal-gaps")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q := legal.QuestionByName("note"); q.Adjudicated() {
+		t.Error("legal-gaps' free-text note is adjudicated by default")
+	}
+	if q := legal.QuestionByName("gaps"); !q.Adjudicated() {
+		t.Error("legal-gaps' gaps are not adjudicated")
+	}
+	tp, err := LoadWithParams("legal.yaml", []byte(edit(t, string(legal.Source), "    type: text\n", "    type: text\n    adjudicate: true\n")), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !tp.QuestionByName("note").Adjudicated() {
+		t.Error("a note marked adjudicate: true is not adjudicated")
+	}
 }

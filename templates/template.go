@@ -233,9 +233,24 @@ type Question struct {
 	PassageHeader   string  `yaml:"passage_header" json:"passage_header,omitempty"`
 	SentencesHeader string  `yaml:"sentences_header" json:"sentences_header,omitempty"`
 	Width           float64 `yaml:"width" json:"width,omitempty"`
-	Line            int     `yaml:"-" json:"-"`
+	// Adjudicate says whether annotators' differing answers become rows
+	// for an adjudicator (see Adjudicated): unset, every type but text is
+	// adjudicated.
+	Adjudicate *bool `yaml:"adjudicate" json:"adjudicate,omitempty"`
+	Line       int   `yaml:"-" json:"-"`
 
 	passages Path
+}
+
+// Adjudicated says whether adjudication decides the question where its
+// annotators differ: as Adjudicate says, and by default for every type
+// but text. Free text (a note, a comment) is not a judgement to settle:
+// the gold set carries each annotator's text instead.
+func (q *Question) Adjudicated() bool {
+	if q.Adjudicate != nil {
+		return *q.Adjudicate
+	}
+	return q.Type != TypeText
 }
 
 // Option is one allowed answer of a choice or multi question.

@@ -333,7 +333,9 @@ func TestAdjudicateLegalGapsOverlap2(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("adjudicate: exit %d: %s", code, stderr)
 	}
-	if !strings.Contains(stdout, "4 disagreements to decide") {
+	// The gaps of u0, u2 and u4; u3's note, written by one annotator
+	// only, is free text: carried, not decided.
+	if !strings.Contains(stdout, "3 disagreements to decide") {
 		t.Errorf("adjudicate says:\n%s", stdout)
 	}
 	book := filepath.Join(adj, "adjudicate-lead.xlsx")
@@ -377,9 +379,9 @@ func TestAdjudicateLegalGapsOverlap2(t *testing.T) {
 			{u2, map[string]string{m.name(t, first(u2)): show(2, 3), m.name(t, second(u2)): show(3)}},
 			{u4, map[string]string{m.name(t, first(u4)): show(0), m.name(t, second(u4)): show(2)}},
 		},
-		"Note": {
-			{u3, map[string]string{m.name(t, first(u3)): "Repeats itself", m.name(t, second(u3)): "(no answer)"}},
-		},
+	}
+	if s := sheets["Note"]; s != nil {
+		t.Errorf("a sheet of notes to decide: %v", s.Rows)
 	}
 	rowOf := map[string]map[string]int{} // sheet -> real unit -> row
 	for name, rows := range want {
@@ -419,15 +421,21 @@ func TestAdjudicateLegalGapsOverlap2(t *testing.T) {
 			counts[fmt.Sprint(r[0])] = []string{fmt.Sprint(r[1]), fmt.Sprint(r[2]), fmt.Sprint(r[3])}
 		}
 	}
-	// Gaps: 2 of 5 unanimous (u1, u3), 3 to decide; Note: u1's one note.
-	if diff := cmp.Diff(map[string][]string{"Gaps": {"2", "0", "3"}, "Note": {"1", "0", "1"}}, map[string][]string{"Gaps": counts["Gaps"], "Note": counts["Note"]}); diff != "" {
+	// Gaps: 2 of 5 unanimous (u1, u3), 3 to decide; Note: u1's one note,
+	// and u3's carried.
+	if diff := cmp.Diff(map[string][]string{"Gaps": {"2", "0", "3"}, "Note": {"1", "0", "0"}}, map[string][]string{"Gaps": counts["Gaps"], "Note": counts["Note"]}); diff != "" {
 		t.Errorf("Summary: unanimous, majority, to decide (-want +got):\n%s", diff)
+	}
+	if !slices.ContainsFunc(sum.Rows, func(r []any) bool {
+		return len(r) > 0 && strings.HasPrefix(fmt.Sprint(r[0]), "Note is not adjudicated: where the annotators' answers differ (1 units)")
+	}) {
+		t.Errorf("the Summary does not say the notes are carried: %v", sum.Rows)
 	}
 
 	// The adjudicator: u0 ticks 2 and 3 (1 unticked); u2 takes the first
-	// annotator's answer; the note of u3 is typed anew; u4 is left.
-	gaps, note := sheets["Gaps"], sheets["Note"]
-	r0, r2, r3 := rowOf["Gaps"][u0], rowOf["Gaps"][u2], rowOf["Note"][u3]
+	// annotator's answer; u4 is left.
+	gaps := sheets["Gaps"]
+	r0, r2 := rowOf["Gaps"][u0], rowOf["Gaps"][u2]
 	runAdjudicator(t, py, map[string]any{"path": book, "edits": []adjEdit{
 		{Sheet: "Gaps", Cells: [][2]any{
 			{adjCell(r0, gaps.col(t, "Final: 1 Intrinsic error/LLM error")), false},
@@ -437,10 +445,6 @@ func TestAdjudicateLegalGapsOverlap2(t *testing.T) {
 			{adjCell(r0, gaps.col(t, "Note")), "3 was missed"},
 			{adjCell(r2, gaps.col(t, "Or use")), m.name(t, first(u2))},
 			{adjCell(r2, gaps.col(t, "Reason")), "guideline unclear"},
-		}},
-		{Sheet: "Note", Cells: [][2]any{
-			{adjCell(r3, note.col(t, "Final")), "Repeats the context"},
-			{adjCell(r3, note.col(t, "Reason")), "both acceptable"},
 		}},
 	}})
 	resave(t, soffice, book)
@@ -458,8 +462,8 @@ func TestAdjudicateLegalGapsOverlap2(t *testing.T) {
 		u2: {Status: "complete", Values: map[string]any{"gaps": codes(2, 3)}, Provenance: map[string]*mapping.Provenance{
 			// Decided by Or use: its cell is named.
 			"gaps": {Kind: "adjudicated", Agreeing: 1, Annotators: 2, Adjudicator: "lead", Reason: "guideline unclear", Decision: decision("Gaps", r2), Cell: cell("Gaps", r2, "Or use")}}},
-		u3: {Status: "complete", Values: map[string]any{"gaps": codes(1), "note": "Repeats the context"}, Provenance: map[string]*mapping.Provenance{"gaps": unanimous,
-			"note": {Kind: "adjudicated", Agreeing: 0, Annotators: 2, Adjudicator: "lead", Reason: "both acceptable", Decision: decision("Note", r3), Cell: cell("Note", r3, "Final")}}},
+		u3: {Status: "complete", Values: map[string]any{"gaps": codes(1)}, Provenance: map[string]*mapping.Provenance{"gaps": unanimous,
+			"note": {Kind: "carried", Annotators: 2, Answers: []mapping.CarriedAnswer{{Annotator: first(u3), Value: "Repeats itself"}}}}},
 		u4: {Status: "partial", Values: map[string]any{}, Provenance: map[string]*mapping.Provenance{
 			"gaps": {Kind: "unresolved", Annotators: 2, Decision: decision("Gaps", rowOf["Gaps"][u4]), Cell: cell("Gaps", rowOf["Gaps"][u4], "Final: 0 No gap")}}},
 	}

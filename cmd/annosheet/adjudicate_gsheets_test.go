@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -253,7 +254,7 @@ func TestAdjudicateGSheets(t *testing.T) {
 			if labels := fmt.Sprint(v); labels != w.labels {
 				t.Errorf("%s: %s is %s, want %s", run, r.Unit, labels, w.labels)
 			}
-			if *p != w.prov {
+			if !reflect.DeepEqual(*p, w.prov) {
 				t.Errorf("%s: %s's provenance\n got %+v\nwant %+v", run, r.Unit, *p, w.prov)
 			}
 			// An unresolved row is reported by its cell.

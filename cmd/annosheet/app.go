@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -69,6 +70,13 @@ var errStrict = errors.New("error-level problems found (--strict)")
 // printError writes an error as one line per problem, each starting with
 // the file (and line or cell) it is about.
 func printError(w io.Writer, err error) {
+	if reflect.TypeOf(err) == joinType {
+		// Several problems said at once: each one its lines and hint.
+		for _, e := range err.(interface{ Unwrap() []error }).Unwrap() {
+			printError(w, e)
+		}
+		return
+	}
 	var ps mapping.Problems
 	var tl templates.ErrorList
 	switch {
@@ -99,6 +107,10 @@ func printError(w io.Writer, err error) {
 	}
 }
 
+// joinType is the type of errors.Join's errors, which printError says
+// one by one (and no other error with several causes).
+var joinType = reflect.TypeOf(errors.Join(errors.New("")))
+
 // hint says what to do about an error, in the command line's words: the
 // packages below say what is wrong, and only here are flags named.
 func hint(err error) string {
@@ -121,6 +133,8 @@ func hint(err error) string {
 		return "give --input"
 	case errors.Is(err, study.ErrProblems):
 		return "fix them and pull again, export only complete units with --complete-only, or export them as they are with --allow-problems"
+	case errors.Is(err, study.ErrUnresolved):
+		return "decide them in the adjudication workbooks and pull it again, or export the rest of each unit with --allow-unresolved"
 	}
 	return ""
 }

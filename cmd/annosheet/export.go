@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -34,8 +35,9 @@ type exportOptions struct {
 	Annotator   string
 	Force       bool
 	// CompleteOnly exports complete units only; AllowProblems exports
-	// units with error-level problems as they are.
-	CompleteOnly, AllowProblems bool
+	// units with error-level problems as they are; AllowUnresolved gold
+	// units with values nobody decided.
+	CompleteOnly, AllowProblems, AllowUnresolved bool
 	// InputChanged lets --input name files whose content differs from
 	// the study's inputs.
 	InputChanged bool
@@ -79,13 +81,14 @@ func exportCommand() *cli.Command {
 			&cli.BoolFlag{Name: "input-changed", Usage: "export with --input files whose content differs from what the workbooks were made from"},
 			&cli.BoolFlag{Name: "complete-only", Usage: "export complete units only (leave out partial and empty ones)"},
 			&cli.BoolFlag{Name: "allow-problems", Usage: "export units that pull found errors in, as they are"},
+			&cli.BoolFlag{Name: "allow-unresolved", Usage: "export gold units with values nobody decided, without those values (each is named)"},
 		}, googleFlags()...),
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
 				return usagef("export takes one ANNOTATIONS.jsonl file, or a study's manifest or folder")
 			}
 			table := c.String("table")
-			if err := exportMode(c.Bool("native"), table, c.String("gold"), c.IsSet("input") || c.Bool("input-changed") || c.Bool("allow-problems")); err != nil {
+			if err := exportMode(c.Bool("native"), table, c.String("gold"), c.IsSet("input") || c.Bool("input-changed") || c.Bool("allow-problems") || c.Bool("allow-unresolved")); err != nil {
 				return err
 			}
 			params, err := parseParams(c.StringSlice("param"))
@@ -100,7 +103,7 @@ func exportCommand() *cli.Command {
 				Annotations: c.Args().First(), Native: true, Out: c.String("out"), Manifest: c.String("manifest"),
 				Inputs: c.StringSlice("input"), Template: c.String("template"), Params: params,
 				Annotator: c.String("annotator"), Force: c.Bool("force"), Google: googleFrom(c),
-				CompleteOnly: c.Bool("complete-only"), AllowProblems: c.Bool("allow-problems"), InputChanged: c.Bool("input-changed"),
+				CompleteOnly: c.Bool("complete-only"), AllowProblems: c.Bool("allow-problems"), AllowUnresolved: c.Bool("allow-unresolved"), InputChanged: c.Bool("input-changed"),
 				Table: table, Gold: c.String("gold"),
 			}, c.App.Writer, c.App.ErrWriter)
 		},
@@ -189,9 +192,12 @@ func runExport(ctx context.Context, opt exportOptions, stdout, stderr io.Writer)
 	for _, d := range dups {
 		fmt.Fprintln(stderr, "warning: "+d.String())
 	}
-	sel, err := study.SelectForExport(all, opt.CompleteOnly, opt.AllowProblems)
+	// Everything that can be checked before the export is, and every
+	// problem found is said at once, not one per run.
+	var problems []error
+	sel, err := study.SelectForExport(all, study.SelectOptions{CompleteOnly: opt.CompleteOnly, AllowProblems: opt.AllowProblems, AllowUnresolved: opt.AllowUnresolved})
 	if err != nil {
-		return err
+		problems = append(problems, err)
 	}
 	inputs := opt.Inputs
 	var keys map[string]map[string]string
@@ -200,20 +206,32 @@ func runExport(ctx context.Context, opt exportOptions, stdout, stderr io.Writer)
 		keys, orders = man.Keys, man.Orders
 		if len(inputs) == 0 {
 			if inputs, err = man.InputPaths(); err != nil {
-				return err
+				problems = append(problems, err)
 			}
 		} else if changed := man.ChangedInputs(inputs); len(changed) > 0 {
 			if !opt.InputChanged {
-				return fmt.Errorf("--input %s: not the content the workbooks were generated from, so offsets and records may not match the answers (add --input-changed if you mean it)", strings.Join(changed, ", "))
+				problems = append(problems, fmt.Errorf("--input %s: not the content the workbooks were generated from, so offsets and records may not match the answers (add --input-changed if you mean it)", strings.Join(changed, ", ")))
+			} else {
+				fmt.Fprintf(stderr, "warning: %s: not the content the workbooks were generated from; exported with it as --input-changed says (offsets may not match)\n", strings.Join(changed, ", "))
 			}
-			fmt.Fprintf(stderr, "warning: %s: not the content the workbooks were generated from; exported with it as --input-changed says (offsets may not match)\n", strings.Join(changed, ", "))
 		}
 	}
-	if len(inputs) == 0 {
-		return usagef("export needs the study's inputs: --manifest FILE or --input PATH")
+	if len(inputs) == 0 && man == nil {
+		problems = append(problems, usagef("export needs the study's inputs: --manifest FILE or --input PATH"))
 	}
 	if len(t.Anonymize) > 0 && keys == nil {
-		return fmt.Errorf("template %s anonymises names; export needs the manifest (--manifest) to restore them", t.Name)
+		problems = append(problems, fmt.Errorf("template %s anonymises names; export needs the manifest (--manifest) to restore them", t.Name))
+	}
+	if out := opt.Out; out != "" && !strings.Contains(out, "{annotator}") && !opt.Force {
+		if _, err := os.Lstat(out); err == nil {
+			problems = append(problems, fmt.Errorf("%s: %w", out, atomicfile.ErrExists))
+		}
+	}
+	if len(problems) > 0 {
+		return errors.Join(problems...)
+	}
+	for _, u := range sel.Unresolved {
+		fmt.Fprintln(stderr, "warning: "+u+": exported without it (--allow-unresolved)")
 	}
 	src, err := input.Open(t.Input.Format, inputs)
 	if err != nil {

@@ -152,7 +152,7 @@ questions:
 	if code != exitFailure || out != "" {
 		t.Errorf("exit %d, stdout %q", code, out)
 	}
-	want := file + `:14: unknown field "colour" in question (known fields: before, description, field, header, max, min, name, occurrence, options, passage_header, passages, render, required, scope, sentences_header, type, unanswered, width)` + "\n"
+	want := file + `:14: unknown field "colour" in question (known fields: adjudicate, before, description, field, header, max, min, name, occurrence, options, passage_header, passages, render, required, scope, sentences_header, type, unanswered, width)` + "\n"
 	want += file + `:15: unknown field "requird" in question (did you mean "required"?)` + "\n"
 	if errs != want {
 		t.Errorf("stderr:\n%s\nwant:\n%s", errs, want)

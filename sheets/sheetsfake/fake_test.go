@@ -2919,9 +2919,27 @@ func TestDrive(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := &drive.File{Id: id, Name: "Untitled spreadsheet", MimeType: mimeSheet, Parents: []string{"root"}, Kind: "drive#file", WebViewLink: e.url + "/spreadsheets/d/" + id + "/edit"}
+		want := &drive.File{Id: id, Name: "Untitled spreadsheet", MimeType: mimeSheet, Parents: []string{"root"}, Kind: "drive#file", WebViewLink: e.url + "/spreadsheets/d/" + id + "/edit", Version: 1}
 		if d := cmp.Diff(want, got, ignoreServer); d != "" {
 			t.Errorf("file (-want +got):\n%s", d)
+		}
+		// Its version rises with every change, and only with a change.
+		version := func() int64 {
+			t.Helper()
+			f, err := e.drive.Files.Get(id).Fields("version").Do()
+			if err != nil {
+				t.Fatal(err)
+			}
+			return f.Version
+		}
+		if _, err := e.sheets.Spreadsheets.Values.Get(id, "A1").Do(); err != nil || version() != 1 {
+			t.Errorf("a read changed the version to %d (%v)", version(), err)
+		}
+		if _, err := e.sheets.Spreadsheets.Values.Update(id, "A1", &sheetsapi.ValueRange{Values: [][]any{{"x"}}}).ValueInputOption("RAW").Do(); err != nil || version() != 2 {
+			t.Errorf("after a value is written: version %d (%v), want 2", version(), err)
+		}
+		if _, err := e.drive.Files.Update(id, &drive.File{Name: "Renamed"}).Do(); err != nil || version() != 3 {
+			t.Errorf("after a rename: version %d (%v), want 3", version(), err)
 		}
 		folder := e.fake.AddFolder("F", false)
 		got, err = e.drive.Files.Get(folder).Do()
