@@ -1,6 +1,7 @@
 package mapping
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -109,8 +110,13 @@ func (r *Result) Close() error {
 // writing the plan to read back: records are never all held in memory.
 // Input problems come back together as Problems. The caller closes the
 // Result once the plan is written.
-func Build(t *templates.Template, src Source, opt Options) (*Result, error) {
-	b, err := build(t, src, opt)
+//
+// Build looks at ctx before each record and each row it renders, and
+// once ctx is done it stops reading and returns ctx's error: Ctrl-C in
+// the check of a large input is honoured at once. The plan's rows, read
+// when it is written, are the writer's to stop.
+func Build(ctx context.Context, t *templates.Template, src Source, opt Options) (*Result, error) {
+	b, err := build(ctx, t, src, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -118,14 +124,17 @@ func Build(t *templates.Template, src Source, opt Options) (*Result, error) {
 }
 
 // build is Build, with the builder, for tests.
-func build(t *templates.Template, src Source, opt Options) (_ *builder, err error) {
+func build(ctx context.Context, t *templates.Template, src Source, opt Options) (_ *builder, err error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if opt.Batch == "" {
 		opt.Batch = "b01"
 	}
 	if opt.CellLimit == 0 {
 		opt.CellLimit = backend.XLSXCellLimit
 	}
-	b := &builder{t: t, src: src, opt: opt, cols: t.Columns()}
+	b := &builder{ctx: ctx, t: t, src: src, opt: opt, cols: t.Columns()}
 	b.res = &Result{Keys: map[string]map[string]string{}}
 	if t.Shuffle != nil {
 		b.res.Orders = map[string][]string{}
@@ -173,6 +182,8 @@ func build(t *templates.Template, src Source, opt Options) (_ *builder, err erro
 }
 
 type builder struct {
+	// ctx stops the build (see Build); the builder lives for one call.
+	ctx  context.Context
 	t    *templates.Template
 	src  Source
 	opt  Options
@@ -400,6 +411,9 @@ func (b *builder) assignLabels() error {
 		values[a.As] = map[string]bool{}
 	}
 	err := b.src.Each(func(rec *Record) error {
+		if err := b.ctx.Err(); err != nil {
+			return err
+		}
 		it := &item{rec: rec, data: rec.Data}
 		var objs []any
 		for _, a := range t.Anonymize {
@@ -554,6 +568,9 @@ func (b *builder) scan() error {
 	b.warnSeen = map[string]bool{}
 	b.resetBands()
 	err := b.src.Each(func(rec *Record) error {
+		if err := b.ctx.Err(); err != nil {
+			return err
+		}
 		b.res.Records++
 		it, ps := b.expand(rec)
 		bad = append(bad, ps...)
@@ -603,7 +620,10 @@ func (b *builder) scan() error {
 		b.gather(it)
 		// The rows are rendered once, now, for their warnings, and kept
 		// for writing.
-		r := b.itemRows(it, true)
+		r, err := b.itemRows(it, true)
+		if err != nil {
+			return err
+		}
 		if err := b.keep(r); err != nil {
 			return err
 		}
@@ -852,7 +872,7 @@ type SourceItem struct {
 // anonymisation key (the one the workbooks were made with), and calls fn
 // for each in input order.
 func Items(t *templates.Template, src Source, keys map[string]map[string]string, fn func(*SourceItem) error) error {
-	b := &builder{t: t, src: src, opt: Options{Keys: keys}, cols: t.Columns()}
+	b := &builder{ctx: context.Background(), t: t, src: src, opt: Options{Keys: keys}, cols: t.Columns()}
 	b.res = &Result{Keys: map[string]map[string]string{}}
 	if err := b.assignLabels(); err != nil {
 		return err

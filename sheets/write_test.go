@@ -38,7 +38,7 @@ func plan(t testing.TB, name, file string) *backend.Plan {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := mapping.Build(tp, src, mapping.Options{Study: "s", Seed: 1, CellLimit: backend.SheetsCellLimit})
+	res, err := mapping.Build(context.Background(), tp, src, mapping.Options{Study: "s", Seed: 1, CellLimit: backend.SheetsCellLimit})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -723,7 +723,7 @@ func TestEmptyBatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := mapping.Build(tp, src, mapping.Options{CellLimit: backend.SheetsCellLimit})
+	res, err := mapping.Build(context.Background(), tp, src, mapping.Options{CellLimit: backend.SheetsCellLimit})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -127,7 +127,7 @@ func Generate(ctx context.Context, opt GenerateOptions, src Records, w backend.S
 	if err != nil {
 		return nil, err
 	}
-	err = g.begin(prev)
+	err = g.begin(ctx, prev)
 	defer g.all.Close()
 	if err != nil {
 		return nil, err
@@ -169,8 +169,8 @@ func (g *generation) previous() (*manifest.Manifest, error) {
 
 // begin draws the study's identity and seed (those of the previous run,
 // when it is the same study), checks every record, and shares out the
-// instances.
-func (g *generation) begin(prev *manifest.Manifest) error {
+// instances. It stops with ctx's error once ctx is done.
+func (g *generation) begin(ctx context.Context, prev *manifest.Manifest) error {
 	opt := &g.opt
 	var err error
 	if prev != nil && prev.Format == g.format && g.samePlan(prev) {
@@ -194,7 +194,7 @@ func (g *generation) begin(prev *manifest.Manifest) error {
 		// labelled in a pass of their own, which reads the copy.)
 		src = in.Input()
 	}
-	g.all, err = mapping.Build(g.t, src, mapping.Options{Batch: opt.Batch, Study: g.study, CellLimit: g.w.Limits().CellChars, Seed: opt.Seed, CheckOnly: !one})
+	g.all, err = mapping.Build(ctx, g.t, src, mapping.Options{Batch: opt.Batch, Study: g.study, CellLimit: g.w.Limits().CellChars, Seed: opt.Seed, CheckOnly: !one})
 	if err != nil {
 		return err
 	}
@@ -551,7 +551,10 @@ func (g *generation) write(ctx context.Context, prev *manifest.Manifest, kept ma
 			continue
 		}
 		var err error
-		if res, err = g.build(b); err != nil {
+		if res, err = g.build(ctx, b); err != nil {
+			if ctxErr := ctx.Err(); ctxErr != nil {
+				return stopped(ctxErr)
+			}
 			return failed(err)
 		}
 		// Its rows are recorded once it is made: an interrupted run's
@@ -630,7 +633,7 @@ func (g *generation) opaque() *mapping.OpaqueIndex {
 
 // build renders one batch's plan: the whole study's when it is one shared
 // workbook, already checked and laid out.
-func (g *generation) build(b assign.Batch) (*mapping.Result, error) {
+func (g *generation) build(ctx context.Context, b assign.Batch) (*mapping.Result, error) {
 	if len(g.plan) == 1 && b.Annotator == "" && b.ID == g.opt.Batch && g.all.Plan != nil {
 		return g.all, nil
 	}
@@ -642,7 +645,7 @@ func (g *generation) build(b assign.Batch) (*mapping.Result, error) {
 	}
 	// Only the batch's records are read again (every record was checked
 	// by begin).
-	return mapping.Build(g.t, g.src.Subset(records), mapping.Options{
+	return mapping.Build(ctx, g.t, g.src.Subset(records), mapping.Options{
 		Batch: b.ID, Study: g.study, CellLimit: g.w.Limits().CellChars, Seed: g.opt.Seed,
 		Keys: g.all.Keys, Items: func(item string) bool { return picked[item] }, Annotator: b.Annotator, OpaqueIDs: g.all.OpaqueIDs, OpaqueIndex: g.opaque(),
 	})
