@@ -668,16 +668,17 @@ func (g *generation) rows() int64 {
 
 // counted reports each row of the Annotate sheet as it is written, and
 // stops the writing when ctx is done (Ctrl-C in the middle of a large
-// workbook).
+// workbook): in the rows of every sheet, as the Read sheet of long texts
+// and the metadata sheet of many units take long too.
 func counted(ctx context.Context, p *backend.Plan, step func(int)) *backend.Plan {
 	out := *p
 	out.Sheets = slices.Clone(p.Sheets)
 	for i, sh := range out.Sheets {
-		if sh.Name != backend.SheetAnnotate {
+		if sh.Rows == nil {
 			continue
 		}
 		c := *sh
-		rows := sh.Rows
+		rows, annotate := sh.Rows, sh.Name == backend.SheetAnnotate
 		c.Rows = func(emit func(backend.Row) error) error {
 			first := true
 			return rows(func(r backend.Row) error {
@@ -687,7 +688,7 @@ func counted(ctx context.Context, p *backend.Plan, step func(int)) *backend.Plan
 				if err := ctx.Err(); err != nil {
 					return err
 				}
-				if !first {
+				if annotate && !first {
 					step(1)
 				}
 				first = false
