@@ -3,6 +3,7 @@ package input
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -20,11 +21,18 @@ import (
 // factgenie or auto (by file extension: .jsonl, .json; a folder is
 // factgenie). Files are checked for existence now and read on each Each.
 func Open(format string, paths []string) (mapping.Source, error) {
+	return OpenContext(context.Background(), format, paths)
+}
+
+// OpenContext is Open for a run that ctx stops: factgenie folders, read
+// whole as they are opened, are read no further once ctx is done, and
+// OpenContext returns ctx's error.
+func OpenContext(ctx context.Context, format string, paths []string) (mapping.Source, error) {
 	if len(paths) == 0 {
 		return nil, errors.New("no input given")
 	}
 	if format == "factgenie" {
-		return OpenFactgenie(paths)
+		return openFactgenie(ctx, paths)
 	}
 	var files []jsonFile
 	for _, p := range paths {
@@ -36,7 +44,7 @@ func Open(format string, paths []string) (mapping.Source, error) {
 		if f == "auto" || f == "" {
 			switch {
 			case st.IsDir():
-				return OpenFactgenie(paths)
+				return openFactgenie(ctx, paths)
 			case strings.HasSuffix(strings.ToLower(p), ".jsonl") || strings.HasSuffix(strings.ToLower(p), ".ndjson"):
 				f = "jsonl"
 			default:
