@@ -370,10 +370,19 @@ func eachJSON(name string, limit int64, index *int, fn func(*mapping.Record) err
 		if lc.over {
 			return tooLarge()
 		}
+		if err == nil {
+			// Another value: the records read so far were the fields
+			// of the first line's record.
+			return problem(d.InputOffset(), jsonLinesAsJSON)
+		}
 		return problem(d.InputOffset(), "unexpected data after the end of the JSON value")
 	}
 	return nil
 }
+
+// jsonLinesAsJSON says what a second JSON value after the first means.
+const jsonLinesAsJSON = "a second JSON value starts here: the file looks like JSON Lines (a record per line), " +
+	"and the template reads one JSON value, an array of records or an object of records keyed by id"
 
 // lineCounter keeps what it has read since the decoder's last record, so
 // that a byte offset of the JSON decoder can be turned into a line number
