@@ -292,11 +292,11 @@ func (b *builder) expand(rec *Record) (*item, Problems) {
 	case templates.PerElement:
 		v, ok := t.Rows.ListPath().Lookup(it.env(nil, 0))
 		if !ok {
-			return nil, append(bad, b.problem(it, t.Rows.Path, ErrMissingField, "rows are made from this list, which the record lacks"))
+			return nil, append(bad, b.problem(it, pathName(t.Rows.ListPath(), t.Rows.Path), ErrMissingField, "rows are made from this list, which the record lacks"))
 		}
 		list, ok := v.([]any)
 		if !ok && v != nil {
-			return nil, append(bad, b.problem(it, t.Rows.Path, ErrBadValue, "rows are made from this field, which is not a list"))
+			return nil, append(bad, b.problem(it, pathName(t.Rows.ListPath(), t.Rows.Path), ErrBadValue, "rows are made from this field, which is not a list"))
 		}
 		for _, e := range list {
 			e = shallowCopy(e)
@@ -347,6 +347,16 @@ func (b *builder) expand(rec *Record) (*item, Problems) {
 	return it, append(bad, b.checkFields(it)...)
 }
 
+// pathName is how a problem names the field at path p, written raw in
+// the template: as the record has it, its parameters filled in
+// ("prediction 1", not "${prediction}").
+func pathName(p templates.Path, raw string) string {
+	if p.IsZero() {
+		return raw
+	}
+	return p.String()
+}
+
 func missingPath(err error) string {
 	var me *templates.MissingError
 	if errors.As(err, &me) {
@@ -382,18 +392,18 @@ func shallowCopy(v any) any {
 func (b *builder) label(it *item, obj any, a templates.Anonymize, bad *Problems) {
 	m, ok := obj.(map[string]any)
 	if !ok {
-		*bad = append(*bad, b.problem(it, a.Field, ErrBadValue, "cannot anonymise inside a value that is not an object"))
+		*bad = append(*bad, b.problem(it, pathName(a.FieldPath(), a.Field), ErrBadValue, "cannot anonymise inside a value that is not an object"))
 		return
 	}
 	p := a.FieldPath()
 	v, ok := templates.Path{Segs: p.Segs}.Lookup(func(string) (any, bool) { return m, true })
 	if !ok {
-		*bad = append(*bad, b.problem(it, a.Field, ErrMissingField, "the field to anonymise is missing"))
+		*bad = append(*bad, b.problem(it, pathName(a.FieldPath(), a.Field), ErrMissingField, "the field to anonymise is missing"))
 		return
 	}
 	label, ok := b.res.Keys[a.As][templates.Text(v)]
 	if !ok {
-		*bad = append(*bad, b.problem(it, a.Field, ErrBadValue, "no label for %q", templates.Text(v)))
+		*bad = append(*bad, b.problem(it, pathName(a.FieldPath(), a.Field), ErrBadValue, "no label for %q", templates.Text(v)))
 		return
 	}
 	m[a.As] = label
@@ -505,14 +515,14 @@ func (b *builder) checkFields(it *item) Problems {
 				// A null is no value: shown, it would be an empty cell
 				// that nobody asked for.
 				if v, ok := p.Lookup(it.env(e, k)); !ok || v == nil {
-					bad = append(bad, b.problem(it, cx.Path, ErrMissingField, "context %q needs this field (element %d)%s; mark it optional: true if it may be absent", cx.Name, k+1, nullNote(ok)))
+					bad = append(bad, b.problem(it, pathName(p, cx.Path), ErrMissingField, "context %q needs this field (element %d)%s; mark it optional: true if it may be absent", cx.Name, k+1, nullNote(ok)))
 					break
 				}
 			}
 			continue
 		}
 		if v, ok := p.Lookup(it.env(nil, 0)); !ok || v == nil {
-			bad = append(bad, b.problem(it, cx.Path, ErrMissingField, "context %q needs this field%s; mark it optional: true if it may be absent", cx.Name, nullNote(ok)))
+			bad = append(bad, b.problem(it, pathName(p, cx.Path), ErrMissingField, "context %q needs this field%s; mark it optional: true if it may be absent", cx.Name, nullNote(ok)))
 		}
 	}
 	for i := range b.t.Questions {
@@ -522,11 +532,11 @@ func (b *builder) checkFields(it *item) Problems {
 		}
 		v, ok := q.PassagesPath().Lookup(it.env(nil, 0))
 		if !ok {
-			bad = append(bad, b.problem(it, q.Passages, ErrMissingField, "question %q points into these passages, which the record lacks", q.Name))
+			bad = append(bad, b.problem(it, pathName(q.PassagesPath(), q.Passages), ErrMissingField, "question %q points into these passages, which the record lacks", q.Name))
 			continue
 		}
 		if _, err := sentenceCounts(v); err != nil {
-			bad = append(bad, b.problem(it, q.Passages, ErrBadValue, "question %q: %v", q.Name, err))
+			bad = append(bad, b.problem(it, pathName(q.PassagesPath(), q.Passages), ErrBadValue, "question %q: %v", q.Name, err))
 		}
 	}
 	return bad

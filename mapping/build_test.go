@@ -332,6 +332,44 @@ func TestBuildReportsEveryProblem(t *testing.T) {
 	}
 }
 
+// TestMissingFieldNamed: a field the record lacks is named as a record
+// would have it, the template's parameters filled in: the prediction
+// qa-span-errors reads is "prediction 1" (or the one --param gives), not
+// "${prediction}".
+func TestMissingFieldNamed(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		params map[string]string
+		want   []string // the fields of the problems, in order
+	}{
+		{nil, []string{"passages", "prediction 1", "passages"}},
+		{map[string]string{"prediction": "prediction 3"}, []string{"passages", "prediction 3", "passages"}},
+	} {
+		tp, err := input.Template("qa-span-errors", c.params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := filepath.Join(t.TempDir(), "in.json")
+		os.WriteFile(in, []byte(`[{"question": "q?", "gold": "g"}]`), 0o644)
+		src, err := input.Open(tp.Input.Format, []string{in})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = mapping.Build(context.Background(), tp, src, mapping.Options{})
+		var ps mapping.Problems
+		if !errors.As(err, &ps) {
+			t.Fatalf("error %v is not Problems", err)
+		}
+		var got []string
+		for _, p := range ps {
+			got = append(got, p.Field)
+		}
+		if diff := cmp.Diff(c.want, got); diff != "" {
+			t.Errorf("params %v: fields (-want +got):\n%s", c.params, diff)
+		}
+	}
+}
+
 // TestBuildLongList checks that a dropdown too long for an inline list gets
 // its values from the Lists sheet.
 func TestBuildLongList(t *testing.T) {
