@@ -66,14 +66,15 @@ func exitCode(err error) int {
 var errStrict = errors.New("error-level problems found (--strict)")
 
 // printError writes an error as one line per problem, each starting with
-// the file (and line or cell) it is about.
+// the file (and line or cell) it is about; many problems of an input,
+// their cause first and a few of them (see mapping.Problems.Summary).
 func printError(w io.Writer, err error) {
 	var ps mapping.Problems
 	var tl templates.ErrorList
 	switch {
 	case errors.As(err, &ps):
-		for _, p := range ps {
-			fmt.Fprintln(w, p.Error())
+		for _, line := range ps.Summary(problemExamples) {
+			fmt.Fprintln(w, line)
 		}
 	case errors.As(err, &tl):
 		for _, e := range tl {
@@ -97,6 +98,10 @@ func printError(w io.Writer, err error) {
 		}
 	}
 }
+
+// problemExamples is how many of many problems of an input are shown,
+// after their cause.
+const problemExamples = 3
 
 // hint says what to do about an error, in the command line's words: the
 // packages below say what is wrong, and only here are flags named.
