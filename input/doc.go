@@ -15,7 +15,7 @@
 //	if err != nil {
 //		return err
 //	}
-//	res, err := mapping.Build(t, src, mapping.Options{Study: "demo"})
+//	res, err := mapping.Build(ctx, t, src, mapping.Options{Study: "demo"})
 //	if err != nil {
 //		return err
 //	}

@@ -1,6 +1,7 @@
 package input
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -52,6 +53,11 @@ type evaluatorDir struct {
 // OpenFactgenie reads factgenie outputs and evaluator annotations; see the
 // layouts above. Factgenie data sets are small, so they are read at once.
 func OpenFactgenie(paths []string) (mapping.Source, error) {
+	return openFactgenie(context.Background(), paths)
+}
+
+// openFactgenie is OpenFactgenie, reading no further once ctx is done.
+func openFactgenie(ctx context.Context, paths []string) (mapping.Source, error) {
 	var outputs []string
 	var evals []evaluatorDir
 	for _, p := range paths {
@@ -107,6 +113,9 @@ func OpenFactgenie(paths []string) (mapping.Source, error) {
 		return nil, err
 	}
 	err = src.Each(func(r *mapping.Record) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		m, k, p := factgenieRecord(r, "a factgenie output")
 		if p != nil {
 			bad = append(bad, p)
@@ -127,7 +136,10 @@ func OpenFactgenie(paths []string) (mapping.Source, error) {
 	}
 	s.files = append(s.files, src.Files()...)
 	for _, ev := range evals {
-		files, perr := readEvaluator(ev, byKey)
+		files, perr, err := readEvaluator(ctx, ev, byKey)
+		if err != nil {
+			return nil, err
+		}
 		bad = append(bad, perr...)
 		s.files = append(s.files, files...)
 		if len(bad) >= mapping.MaxErrors {
@@ -219,7 +231,7 @@ func configProblem(name string, err error, prefix string) *mapping.Problem {
 }
 
 // readEvaluator attaches one evaluator's spans to the outputs they concern.
-func readEvaluator(ev evaluatorDir, byKey map[string]*mapping.Record) ([]string, mapping.Problems) {
+func readEvaluator(ctx context.Context, ev evaluatorDir, byKey map[string]*mapping.Record) ([]string, mapping.Problems, error) {
 	var files []string
 	var cats []string
 	var catFile string
@@ -234,10 +246,10 @@ func readEvaluator(ev evaluatorDir, byKey map[string]*mapping.Record) ([]string,
 		}
 		b, err := readConfig(catFile)
 		if p := configProblem(catFile, err, "cannot read the span categories: "); p != nil {
-			return nil, mapping.Problems{p}
+			return nil, mapping.Problems{p}, nil
 		}
 		if err := yaml.Unmarshal(b, &cfg); err != nil {
-			return nil, mapping.Problems{{Severity: mapping.Error, File: catFile, Err: mapping.ErrMalformed, Message: "invalid YAML: " + err.Error()}}
+			return nil, mapping.Problems{{Severity: mapping.Error, File: catFile, Err: mapping.ErrMalformed, Message: "invalid YAML: " + err.Error()}}, nil
 		}
 		for _, c := range cfg.Categories {
 			cats = append(cats, c.Name)
@@ -253,10 +265,10 @@ func readEvaluator(ev evaluatorDir, byKey map[string]*mapping.Record) ([]string,
 		}
 		b, err := readConfig(catFile)
 		if p := configProblem(catFile, err, ""); p != nil {
-			return nil, mapping.Problems{p}
+			return nil, mapping.Problems{p}, nil
 		}
 		if err := json.Unmarshal(b, &meta); err != nil {
-			return nil, mapping.Problems{{Severity: mapping.Error, File: catFile, Err: mapping.ErrMalformed, Message: "invalid JSON: " + err.Error()}}
+			return nil, mapping.Problems{{Severity: mapping.Error, File: catFile, Err: mapping.ErrMalformed, Message: "invalid JSON: " + err.Error()}}, nil
 		}
 		for _, c := range meta.Config.Categories {
 			cats = append(cats, c.Name)
@@ -266,12 +278,12 @@ func readEvaluator(ev evaluatorDir, byKey map[string]*mapping.Record) ([]string,
 		files = append(files, catFile)
 		files = append(files, matches...)
 		if len(matches) == 0 {
-			return nil, mapping.Problems{{Severity: mapping.Error, File: filepath.Join(ev.dir, "files"), Err: mapping.ErrMissingField, Message: "a campaign folder needs its annotations in files/*.jsonl"}}
+			return nil, mapping.Problems{{Severity: mapping.Error, File: filepath.Join(ev.dir, "files"), Err: mapping.ErrMissingField, Message: "a campaign folder needs its annotations in files/*.jsonl"}}, nil
 		}
 	}
 	if len(cats) == 0 {
 		bad = append(bad, &mapping.Problem{Severity: mapping.Error, File: catFile, Err: mapping.ErrMissingField, Message: "no annotation_span_categories: the span types cannot be named"})
-		return files, bad
+		return files, bad, nil
 	}
 	var spanFiles []string
 	for _, f := range files {
@@ -281,9 +293,13 @@ func readEvaluator(ev evaluatorDir, byKey map[string]*mapping.Record) ([]string,
 	}
 	src, err := Open("jsonl", spanFiles)
 	if err != nil {
-		return files, mapping.Problems{{Severity: mapping.Error, File: ev.dir, Err: mapping.ErrMalformed, Message: err.Error()}}
+		return files, mapping.Problems{{Severity: mapping.Error, File: ev.dir, Err: mapping.ErrMalformed, Message: err.Error()}}, nil
 	}
+	var stopped error // ctx's, which is not a problem of the files
 	err = src.Each(func(r *mapping.Record) error {
+		if stopped = ctx.Err(); stopped != nil {
+			return stopped
+		}
 		m, k, p := factgenieRecord(r, "an annotation record")
 		if p != nil {
 			bad = append(bad, p)
@@ -329,12 +345,15 @@ func readEvaluator(ev evaluatorDir, byKey map[string]*mapping.Record) ([]string,
 		return nil
 	})
 	var ps mapping.Problems
-	if errors.As(err, &ps) {
+	switch {
+	case stopped != nil:
+		return files, nil, stopped
+	case errors.As(err, &ps):
 		bad = append(bad, ps...)
-	} else if err != nil {
+	case err != nil:
 		bad = append(bad, &mapping.Problem{Severity: mapping.Error, File: ev.dir, Err: mapping.ErrMalformed, Message: err.Error()})
 	}
-	return files, bad
+	return files, bad, nil
 }
 
 // asInt reads a whole number from a decoded JSON value.

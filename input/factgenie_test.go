@@ -2,6 +2,7 @@ package input
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -794,5 +795,61 @@ func TestFactgenieSpansOrder(t *testing.T) {
 	want := []string{"C:C1:0", "a:a1:0", "b:b1:0", "b:b2:0"}
 	if d := inputDiff(want, got); d != "" {
 		t.Errorf("spans (-want +got):\n%s", d)
+	}
+}
+
+// doneAfter is a context that is done from its n-th look on: a run
+// interrupted part way through reading, without timing. (Only its Err
+// says so, which is all the reading looks at.)
+type doneAfter struct {
+	context.Context
+	n, looks int
+}
+
+func (d *doneAfter) Err() error {
+	if d.looks++; d.looks >= d.n {
+		return context.Canceled
+	}
+	return nil
+}
+
+// TestOpenFactgenieStops: a factgenie folder, read whole as it is
+// opened, is read no further once the run is interrupted, in its outputs
+// or in an evaluator's spans, and the run is told why.
+func TestOpenFactgenieStops(t *testing.T) {
+	t.Parallel()
+	outputs := len(factgenieDecodeLines(t, filepath.Join(factgenieData, "outputs.jsonl")))
+	for _, c := range []struct {
+		name   string
+		format string
+		at     int // the look at which the run is done
+	}{
+		{"before the first output", "factgenie", 1},
+		{"in the outputs", "factgenie", outputs / 2},
+		{"in the first evaluator's spans", "factgenie", outputs + 3},
+		{"a folder, as auto reads it", "auto", outputs / 2},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			ctx := &doneAfter{Context: context.Background(), n: c.at}
+			src, err := OpenContext(ctx, c.format, []string{factgenieData})
+			if !errors.Is(err, context.Canceled) || src != nil {
+				t.Fatalf("OpenContext: %v, %v; want context.Canceled", src, err)
+			}
+			if ctx.looks != c.at {
+				t.Errorf("read on for %d records after the run was interrupted", ctx.looks-c.at)
+			}
+		})
+	}
+	// Not interrupted, it reads every output.
+	ctx := &doneAfter{Context: context.Background(), n: 1 << 30}
+	src, err := OpenContext(ctx, "factgenie", []string{factgenieData})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	src.Each(func(*mapping.Record) error { n++; return nil })
+	if n != outputs {
+		t.Errorf("%d records, want %d", n, outputs)
 	}
 }

@@ -3,6 +3,7 @@ package input
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -20,11 +21,18 @@ import (
 // factgenie or auto (by file extension: .jsonl, .json; a folder is
 // factgenie). Files are checked for existence now and read on each Each.
 func Open(format string, paths []string) (mapping.Source, error) {
+	return OpenContext(context.Background(), format, paths)
+}
+
+// OpenContext is Open for a run that ctx stops: factgenie folders, read
+// whole as they are opened, are read no further once ctx is done, and
+// OpenContext returns ctx's error.
+func OpenContext(ctx context.Context, format string, paths []string) (mapping.Source, error) {
 	if len(paths) == 0 {
 		return nil, errors.New("no input given")
 	}
 	if format == "factgenie" {
-		return OpenFactgenie(paths)
+		return openFactgenie(ctx, paths)
 	}
 	var files []jsonFile
 	for _, p := range paths {
@@ -36,7 +44,7 @@ func Open(format string, paths []string) (mapping.Source, error) {
 		if f == "auto" || f == "" {
 			switch {
 			case st.IsDir():
-				return OpenFactgenie(paths)
+				return openFactgenie(ctx, paths)
 			case strings.HasSuffix(strings.ToLower(p), ".jsonl") || strings.HasSuffix(strings.ToLower(p), ".ndjson"):
 				f = "jsonl"
 			default:
@@ -362,10 +370,19 @@ func eachJSON(name string, limit int64, index *int, fn func(*mapping.Record) err
 		if lc.over {
 			return tooLarge()
 		}
+		if err == nil {
+			// Another value: the records read so far were the fields
+			// of the first line's record.
+			return problem(d.InputOffset(), jsonLinesAsJSON)
+		}
 		return problem(d.InputOffset(), "unexpected data after the end of the JSON value")
 	}
 	return nil
 }
+
+// jsonLinesAsJSON says what a second JSON value after the first means.
+const jsonLinesAsJSON = "a second JSON value starts here: the file looks like JSON Lines (a record per line), " +
+	"and the template reads one JSON value, an array of records or an object of records keyed by id"
 
 // lineCounter keeps what it has read since the decoder's last record, so
 // that a byte offset of the JSON decoder can be turned into a line number

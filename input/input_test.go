@@ -514,13 +514,19 @@ func TestInputJSON(t *testing.T) {
 			name:    "a second array after the first",
 			content: "[1]\n[2]\n",
 			want:    []inputRec{{Line: 1, Data: `1`}},
-			probs:   []inputProb{{Line: 2, Message: "unexpected data after the end of the JSON value"}},
+			probs:   []inputProb{{Line: 2, Message: jsonLinesAsJSON}},
 		},
 		{
 			name:    "JSON Lines given as JSON",
 			content: "{\"a\":1}\n{\"a\":2}\n",
 			want:    []inputRec{{Line: 1, Key: "a", Data: `1`}},
-			probs:   []inputProb{{Line: 2, Message: "unexpected data after the end of the JSON value"}},
+			probs:   []inputProb{{Line: 2, Message: jsonLinesAsJSON}},
+		},
+		{
+			name:    "a string after the object",
+			content: "{\"a\":1}\n\n\"b\"\n",
+			want:    []inputRec{{Line: 1, Key: "a", Data: `1`}},
+			probs:   []inputProb{{Line: 3, Message: jsonLinesAsJSON}},
 		},
 		{
 			name: "missing comma between records",
@@ -893,7 +899,7 @@ func TestInputAutoFormat(t *testing.T) {
 	const lines = "{\"a\":1}\n{\"a\":2}\n"
 	asJSONL := []inputRec{{Line: 1, Data: `{"a":1}`}, {Line: 2, Data: `{"a":2}`}}
 	asJSON := []inputRec{{Line: 1, Key: "a", Data: `1`}}
-	jsonProbs := []inputProb{{Line: 2, Message: "unexpected data after the end of the JSON value"}}
+	jsonProbs := []inputProb{{Line: 2, Message: jsonLinesAsJSON}}
 	tests := []struct {
 		file  string
 		want  []inputRec

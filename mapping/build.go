@@ -1,6 +1,7 @@
 package mapping
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -109,8 +110,13 @@ func (r *Result) Close() error {
 // writing the plan to read back: records are never all held in memory.
 // Input problems come back together as Problems. The caller closes the
 // Result once the plan is written.
-func Build(t *templates.Template, src Source, opt Options) (*Result, error) {
-	b, err := build(t, src, opt)
+//
+// Build looks at ctx before each record and each row it renders, and
+// once ctx is done it stops reading and returns ctx's error: Ctrl-C in
+// the check of a large input is honoured at once. The plan's rows, read
+// when it is written, are the writer's to stop.
+func Build(ctx context.Context, t *templates.Template, src Source, opt Options) (*Result, error) {
+	b, err := build(ctx, t, src, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -118,14 +124,17 @@ func Build(t *templates.Template, src Source, opt Options) (*Result, error) {
 }
 
 // build is Build, with the builder, for tests.
-func build(t *templates.Template, src Source, opt Options) (_ *builder, err error) {
+func build(ctx context.Context, t *templates.Template, src Source, opt Options) (_ *builder, err error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if opt.Batch == "" {
 		opt.Batch = "b01"
 	}
 	if opt.CellLimit == 0 {
 		opt.CellLimit = backend.XLSXCellLimit
 	}
-	b := &builder{t: t, src: src, opt: opt, cols: t.Columns()}
+	b := &builder{ctx: ctx, t: t, src: src, opt: opt, cols: t.Columns()}
 	b.res = &Result{Keys: map[string]map[string]string{}}
 	if t.Shuffle != nil {
 		b.res.Orders = map[string][]string{}
@@ -173,6 +182,8 @@ func build(t *templates.Template, src Source, opt Options) (_ *builder, err erro
 }
 
 type builder struct {
+	// ctx stops the build (see Build); the builder lives for one call.
+	ctx  context.Context
 	t    *templates.Template
 	src  Source
 	opt  Options
@@ -281,11 +292,11 @@ func (b *builder) expand(rec *Record) (*item, Problems) {
 	case templates.PerElement:
 		v, ok := t.Rows.ListPath().Lookup(it.env(nil, 0))
 		if !ok {
-			return nil, append(bad, b.problem(it, t.Rows.Path, ErrMissingField, "rows are made from this list, which the record lacks"))
+			return nil, append(bad, b.problem(it, pathName(t.Rows.ListPath(), t.Rows.Path), ErrMissingField, "rows are made from this list, which the record lacks"))
 		}
 		list, ok := v.([]any)
 		if !ok && v != nil {
-			return nil, append(bad, b.problem(it, t.Rows.Path, ErrBadValue, "rows are made from this field, which is not a list"))
+			return nil, append(bad, b.problem(it, pathName(t.Rows.ListPath(), t.Rows.Path), ErrBadValue, "rows are made from this field, which is not a list"))
 		}
 		for _, e := range list {
 			e = shallowCopy(e)
@@ -336,6 +347,16 @@ func (b *builder) expand(rec *Record) (*item, Problems) {
 	return it, append(bad, b.checkFields(it)...)
 }
 
+// pathName is how a problem names the field at path p, written raw in
+// the template: as the record has it, its parameters filled in
+// ("prediction 1", not "${prediction}").
+func pathName(p templates.Path, raw string) string {
+	if p.IsZero() {
+		return raw
+	}
+	return p.String()
+}
+
 func missingPath(err error) string {
 	var me *templates.MissingError
 	if errors.As(err, &me) {
@@ -371,18 +392,18 @@ func shallowCopy(v any) any {
 func (b *builder) label(it *item, obj any, a templates.Anonymize, bad *Problems) {
 	m, ok := obj.(map[string]any)
 	if !ok {
-		*bad = append(*bad, b.problem(it, a.Field, ErrBadValue, "cannot anonymise inside a value that is not an object"))
+		*bad = append(*bad, b.problem(it, pathName(a.FieldPath(), a.Field), ErrBadValue, "cannot anonymise inside a value that is not an object"))
 		return
 	}
 	p := a.FieldPath()
 	v, ok := templates.Path{Segs: p.Segs}.Lookup(func(string) (any, bool) { return m, true })
 	if !ok {
-		*bad = append(*bad, b.problem(it, a.Field, ErrMissingField, "the field to anonymise is missing"))
+		*bad = append(*bad, b.problem(it, pathName(a.FieldPath(), a.Field), ErrMissingField, "the field to anonymise is missing"))
 		return
 	}
 	label, ok := b.res.Keys[a.As][templates.Text(v)]
 	if !ok {
-		*bad = append(*bad, b.problem(it, a.Field, ErrBadValue, "no label for %q", templates.Text(v)))
+		*bad = append(*bad, b.problem(it, pathName(a.FieldPath(), a.Field), ErrBadValue, "no label for %q", templates.Text(v)))
 		return
 	}
 	m[a.As] = label
@@ -400,6 +421,9 @@ func (b *builder) assignLabels() error {
 		values[a.As] = map[string]bool{}
 	}
 	err := b.src.Each(func(rec *Record) error {
+		if err := b.ctx.Err(); err != nil {
+			return err
+		}
 		it := &item{rec: rec, data: rec.Data}
 		var objs []any
 		for _, a := range t.Anonymize {
@@ -491,14 +515,14 @@ func (b *builder) checkFields(it *item) Problems {
 				// A null is no value: shown, it would be an empty cell
 				// that nobody asked for.
 				if v, ok := p.Lookup(it.env(e, k)); !ok || v == nil {
-					bad = append(bad, b.problem(it, cx.Path, ErrMissingField, "context %q needs this field (element %d)%s; mark it optional: true if it may be absent", cx.Name, k+1, nullNote(ok)))
+					bad = append(bad, b.problem(it, pathName(p, cx.Path), ErrMissingField, "context %q needs this field (element %d)%s; mark it optional: true if it may be absent", cx.Name, k+1, nullNote(ok)))
 					break
 				}
 			}
 			continue
 		}
 		if v, ok := p.Lookup(it.env(nil, 0)); !ok || v == nil {
-			bad = append(bad, b.problem(it, cx.Path, ErrMissingField, "context %q needs this field%s; mark it optional: true if it may be absent", cx.Name, nullNote(ok)))
+			bad = append(bad, b.problem(it, pathName(p, cx.Path), ErrMissingField, "context %q needs this field%s; mark it optional: true if it may be absent", cx.Name, nullNote(ok)))
 		}
 	}
 	for i := range b.t.Questions {
@@ -508,11 +532,11 @@ func (b *builder) checkFields(it *item) Problems {
 		}
 		v, ok := q.PassagesPath().Lookup(it.env(nil, 0))
 		if !ok {
-			bad = append(bad, b.problem(it, q.Passages, ErrMissingField, "question %q points into these passages, which the record lacks", q.Name))
+			bad = append(bad, b.problem(it, pathName(q.PassagesPath(), q.Passages), ErrMissingField, "question %q points into these passages, which the record lacks", q.Name))
 			continue
 		}
 		if _, err := sentenceCounts(v); err != nil {
-			bad = append(bad, b.problem(it, q.Passages, ErrBadValue, "question %q: %v", q.Name, err))
+			bad = append(bad, b.problem(it, pathName(q.PassagesPath(), q.Passages), ErrBadValue, "question %q: %v", q.Name, err))
 		}
 	}
 	return bad
@@ -554,6 +578,9 @@ func (b *builder) scan() error {
 	b.warnSeen = map[string]bool{}
 	b.resetBands()
 	err := b.src.Each(func(rec *Record) error {
+		if err := b.ctx.Err(); err != nil {
+			return err
+		}
 		b.res.Records++
 		it, ps := b.expand(rec)
 		bad = append(bad, ps...)
@@ -603,7 +630,10 @@ func (b *builder) scan() error {
 		b.gather(it)
 		// The rows are rendered once, now, for their warnings, and kept
 		// for writing.
-		r := b.itemRows(it, true)
+		r, err := b.itemRows(it, true)
+		if err != nil {
+			return err
+		}
 		if err := b.keep(r); err != nil {
 			return err
 		}
@@ -852,7 +882,7 @@ type SourceItem struct {
 // anonymisation key (the one the workbooks were made with), and calls fn
 // for each in input order.
 func Items(t *templates.Template, src Source, keys map[string]map[string]string, fn func(*SourceItem) error) error {
-	b := &builder{t: t, src: src, opt: Options{Keys: keys}, cols: t.Columns()}
+	b := &builder{ctx: context.Background(), t: t, src: src, opt: Options{Keys: keys}, cols: t.Columns()}
 	b.res = &Result{Keys: map[string]map[string]string{}}
 	if err := b.assignLabels(); err != nil {
 		return err

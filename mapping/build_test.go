@@ -1,6 +1,7 @@
 package mapping_test
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -31,7 +32,7 @@ func buildWith(t *testing.T, tmpl string, opt mapping.Options, inputs ...string)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := mapping.Build(tp, src, opt)
+	res, err := mapping.Build(context.Background(), tp, src, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -293,7 +294,7 @@ func TestBuildReportsEveryProblem(t *testing.T) {
 	os.WriteFile(in, []byte(b.String()), 0o644)
 	tp, _ := templates.Builtin("legal-gaps")
 	src, _ := input.Open("jsonl", []string{in})
-	_, err := mapping.Build(tp, src, mapping.Options{})
+	_, err := mapping.Build(context.Background(), tp, src, mapping.Options{})
 	var ps mapping.Problems
 	if !errors.As(err, &ps) {
 		t.Fatalf("error %v is not Problems", err)
@@ -331,6 +332,44 @@ func TestBuildReportsEveryProblem(t *testing.T) {
 	}
 }
 
+// TestMissingFieldNamed: a field the record lacks is named as a record
+// would have it, the template's parameters filled in: the prediction
+// qa-span-errors reads is "prediction 1" (or the one --param gives), not
+// "${prediction}".
+func TestMissingFieldNamed(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		params map[string]string
+		want   []string // the fields of the problems, in order
+	}{
+		{nil, []string{"passages", "prediction 1", "passages"}},
+		{map[string]string{"prediction": "prediction 3"}, []string{"passages", "prediction 3", "passages"}},
+	} {
+		tp, err := input.Template("qa-span-errors", c.params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := filepath.Join(t.TempDir(), "in.json")
+		os.WriteFile(in, []byte(`[{"question": "q?", "gold": "g"}]`), 0o644)
+		src, err := input.Open(tp.Input.Format, []string{in})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = mapping.Build(context.Background(), tp, src, mapping.Options{})
+		var ps mapping.Problems
+		if !errors.As(err, &ps) {
+			t.Fatalf("error %v is not Problems", err)
+		}
+		var got []string
+		for _, p := range ps {
+			got = append(got, p.Field)
+		}
+		if diff := cmp.Diff(c.want, got); diff != "" {
+			t.Errorf("params %v: fields (-want +got):\n%s", c.params, diff)
+		}
+	}
+}
+
 // TestBuildLongList checks that a dropdown too long for an inline list gets
 // its values from the Lists sheet.
 func TestBuildLongList(t *testing.T) {
@@ -359,7 +398,7 @@ questions:
 	in := filepath.Join(dir, "in.jsonl")
 	os.WriteFile(in, []byte(`{"id": "a", "text": "x"}`+"\n"), 0o644)
 	s, _ := input.Open("jsonl", []string{in})
-	res, err := mapping.Build(tp, s, mapping.Options{})
+	res, err := mapping.Build(context.Background(), tp, s, mapping.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -422,7 +461,7 @@ questions:
 	in := filepath.Join(t.TempDir(), "in.jsonl")
 	os.WriteFile(in, []byte(`{"id": "x", "text": "t"}`+"\n"), 0o644)
 	s, _ := input.Open("jsonl", []string{in})
-	res, err := mapping.Build(tp, s, mapping.Options{})
+	res, err := mapping.Build(context.Background(), tp, s, mapping.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -459,7 +498,7 @@ func TestUnitIDsAcrossRecords(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = mapping.Build(tp, in, mapping.Options{})
+	_, err = mapping.Build(context.Background(), tp, in, mapping.Options{})
 	var ps mapping.Problems
 	if !errors.As(err, &ps) || !errors.Is(ps[0].Err, mapping.ErrDuplicateID) || !strings.Contains(ps[0].Message, `the unit id "A1" is also a unit of the record at`) {
 		t.Fatalf("got %v", err)
@@ -474,7 +513,7 @@ func TestBuildNullField(t *testing.T) {
 	os.WriteFile(in, []byte(`{"id": "a", "previous_context": "p", "generation": "g", "cited_paragraphs": [], "target": null}`+"\n"), 0o644)
 	tp, _ := templates.Builtin("legal-gaps")
 	src, _ := input.Open("jsonl", []string{in})
-	_, err := mapping.Build(tp, src, mapping.Options{})
+	_, err := mapping.Build(context.Background(), tp, src, mapping.Options{})
 	want := mapping.Problems{{Severity: mapping.Error, File: in, Line: 1, Record: "a", Field: "target", Err: mapping.ErrMissingField,
 		Message: `context "target" needs this field, which is null; mark it optional: true if it may be absent`}}
 	var got mapping.Problems

@@ -1,6 +1,7 @@
 package mapping_test
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/annosheet/annosheet/backend"
@@ -20,7 +21,7 @@ func ExampleBuild() {
 	if err != nil {
 		panic(err)
 	}
-	res, err := mapping.Build(tmpl, src, mapping.Options{Batch: "b01"})
+	res, err := mapping.Build(context.Background(), tmpl, src, mapping.Options{Batch: "b01"})
 	if err != nil {
 		panic(err) // mapping.Problems: one per bad record, with file and line
 	}

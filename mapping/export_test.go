@@ -1,6 +1,7 @@
 package mapping
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/annosheet/annosheet/backend"
@@ -20,7 +21,7 @@ type Rerendered struct {
 // BuildRerendered is Build, with the rows rendered again beside the
 // replayed ones, for the test that they are the same.
 func BuildRerendered(t *templates.Template, src Source, opt Options) (*Rerendered, error) {
-	b, err := build(t, src, opt)
+	b, err := build(context.Background(), t, src, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -52,7 +53,10 @@ func (b *builder) eachRendered(fn func(*rendered) error) error {
 		if it == nil || !b.picked(it) {
 			return nil
 		}
-		r := b.itemRows(it, false)
+		r, err := b.itemRows(it, false)
+		if err != nil {
+			return err
+		}
 		// The heights counted anew, every cell's text again.
 		n := len(r.rows)
 		merged := b.t.Rows.Per == templates.PerBlock && n > 1

@@ -198,11 +198,24 @@ var asciiWord = func() (t [256]bool) {
 // with paragraphs. A first word too long for all the lines is broken
 // inside.
 func prefixFit(s string, w float64, lines int, para bool) int {
+	n, _ := prefixFitUpTo(s, w, lines, para, len(s)) // s has no more units than bytes
+	return n
+}
+
+// prefixFitUpTo is prefixFit for a caller that keeps at most the first
+// units UTF-16 units of s: cutUTF16(s[:n], units) is cutUTF16 of
+// prefixFit's prefix. It stops reading once the prefix is known to hold
+// those units, and read says how many bytes of s it read. Without that
+// bound, splitting a text into parts read all the rest of it for each
+// part: a long text without spaces took time quadratic in its length.
+func prefixFitUpTo(s string, w float64, lines int, para bool, units int) (n, read int) {
 	if lines < 1 {
-		return 0
+		return 0, 0
 	}
 	per := perLine(w)
-	n, used := 1, 0
+	all := per * lines // a word wider than this does not fit, wherever it starts
+	used := 0
+	n = 1
 	brk, blank := 0, 0 // after the last line break, and empty line, in the last third
 	word, wl := -1, 0
 	// place puts the word just read on its line and reports whether the
@@ -238,23 +251,55 @@ func prefixFit(s string, w float64, lines int, para bool) int {
 		}
 		return at
 	}
+	// stop is where the first units units end, once the loop is there;
+	// settled reports whether a cut from here on ends at stop or past
+	// it: what a para cut goes back to, if anything, is past it too.
+	stop, u := len(s), 0
+	settled := func() bool {
+		switch {
+		case !para:
+		case blank > 0:
+			return blank >= stop
+		case brk > 0:
+			return brk >= stop
+		}
+		return true
+	}
 	for i, r := range s {
+		if stop == len(s) {
+			u++
+			if r > 0xffff { // two UTF-16 units
+				u++
+			}
+			if u > units {
+				stop = i
+			}
+		}
+		if i >= stop && (word < 0 || word >= stop) && settled() {
+			// Whatever follows, the prefix holds the first units units.
+			return i, i + 1
+		}
 		if !isSpace(r) {
 			if word < 0 {
 				word, wl = i, 0
 			}
 			wl += runeWidth(r)
+			if wl > all {
+				// The word does not fit, however it ends: placing it
+				// when it does would cut it here.
+				return cut(word, true), i + 1
+			}
 			continue
 		}
 		if word >= 0 {
 			if !place() {
-				return cut(word, true)
+				return cut(word, true), i + 1
 			}
 			word = -1
 		}
 		if r == '\n' {
 			if n+1 > lines {
-				return cut(i, false)
+				return cut(i, false), i + 1
 			}
 			n, used = n+1, 0
 			if 3*n >= 2*lines {
@@ -266,9 +311,9 @@ func prefixFit(s string, w float64, lines int, para bool) int {
 		}
 	}
 	if word >= 0 && !place() {
-		return cut(word, true)
+		return cut(word, true), len(s)
 	}
-	return len(s)
+	return len(s), len(s)
 }
 
 // widthCut is the length in bytes of the longest prefix of s at most w
@@ -292,16 +337,24 @@ const readPartMax = 8000
 // readChunks splits s into the parts of the Read sheet, each what a row
 // of its text column shows; the parts joined are s.
 func readChunks(s string) []string {
-	var out []string
+	out, _ := readChunksRead(s)
+	return out
+}
+
+// readChunksRead is readChunks, and how many bytes of s it read in all:
+// a bounded number of times its length, whatever its shape.
+func readChunksRead(s string) (out []string, read int) {
 	for s != "" {
-		n := len(cutUTF16(s[:prefixFit(s, readWidth, maxLines, true)], readPartMax))
+		n, r := prefixFitUpTo(s, readWidth, maxLines, true, readPartMax)
+		n = len(cutUTF16(s[:n], readPartMax))
+		read += r + n
 		if n == 0 {
 			_, n = utf8.DecodeRuneInString(s)
 		}
 		out = append(out, s[:n])
 		s = s[n:]
 	}
-	return out
+	return out, read
 }
 
 // shown is what a cell shows of a text over its budget.

@@ -1,6 +1,7 @@
 package mapping
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -251,7 +252,7 @@ func TestLinkCap(t *testing.T) {
 	for _, id := range []string{"a", "b"} {
 		src = append(src, map[string]any{"id": id, "previous_context": long, "generation": "g", "target": "t", "cited_paragraphs": []any{}})
 	}
-	res, err := Build(tp, src, Options{})
+	res, err := Build(context.Background(), tp, src, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package mapping_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -59,7 +60,7 @@ func buildRecords(t *testing.T, tp *templates.Template, records string, opt mapp
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := mapping.Build(tp, src, opt)
+	res, err := mapping.Build(context.Background(), tp, src, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -290,7 +291,7 @@ func TestOpaqueIDsShuffled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := mapping.Build(tp, in, mapping.Options{Seed: 5, Study: "s1"})
+	res, err := mapping.Build(context.Background(), tp, in, mapping.Options{Seed: 5, Study: "s1"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package mapping
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -143,4 +144,144 @@ func (ps Problems) HasErrors() bool {
 		}
 	}
 	return false
+}
+
+// Summary is the lines that tell a reader about the problems of an
+// input: a few (at most examples+2), one line each as Error writes them;
+// more, their cause in one line first, then the first examples of them,
+// then how many more there are. Problems of reading a file
+// (ErrMalformed) come first in either case: the records around them are
+// not what the file meant, and the other problems may all follow from
+// them. Otherwise the cause is what most problems share (records that
+// lack the same fields, as an input that is not the template's does, or
+// ids used twice), or else the first problem.
+func (ps Problems) Summary(examples int) []string {
+	ordered := make(Problems, 0, len(ps))
+	for _, malformed := range []bool{true, false} {
+		for _, p := range ps {
+			if errors.Is(p, ErrMalformed) == malformed {
+				ordered = append(ordered, p)
+			}
+		}
+	}
+	var lines []string
+	if len(ordered) <= examples+2 {
+		for _, p := range ordered {
+			lines = append(lines, p.Error())
+		}
+		return lines
+	}
+	rest := ordered
+	cause := ""
+	if !errors.Is(ordered[0], ErrMalformed) {
+		cause = ps.sharedCause()
+	}
+	if cause == "" {
+		cause, rest = ordered[0].Error(), ordered[1:]
+	}
+	lines = append(lines, cause)
+	for _, p := range rest[:examples] {
+		lines = append(lines, p.Error())
+	}
+	more := fmt.Sprintf("… and %d more %s", len(rest)-examples, plural(len(rest)-examples, "problem", "problems"))
+	if len(ps) >= MaxErrors {
+		more += fmt.Sprintf("; the check stopped at %d", MaxErrors)
+	}
+	return append(lines, more)
+}
+
+// sharedCause says, in one line, what most problems have in common:
+// records that lack fields the template needs, or ids that other records
+// have; "" when no kind of problem is shared by two records or more.
+func (ps Problems) sharedCause() string {
+	type group struct {
+		files, records []string // as first seen
+		seen           map[string]bool
+		fields         []string
+		perField       map[string]map[string]bool // field -> records
+	}
+	missing := &group{seen: map[string]bool{}, perField: map[string]map[string]bool{}}
+	dups := &group{seen: map[string]bool{}}
+	add := func(g *group, p *Problem) {
+		if !slices.Contains(g.files, p.File) {
+			g.files = append(g.files, p.File)
+		}
+		rec := p.File + "\x00" + strconv.Itoa(p.Line) + "\x00" + p.Record
+		if !g.seen[rec] {
+			g.seen[rec] = true
+			g.records = append(g.records, rec)
+		}
+		if g == missing && p.Field != "" {
+			if g.perField[p.Field] == nil {
+				g.perField[p.Field] = map[string]bool{}
+				g.fields = append(g.fields, p.Field)
+			}
+			g.perField[p.Field][rec] = true
+		}
+	}
+	for _, p := range ps {
+		switch {
+		case errors.Is(p, ErrMissingField):
+			add(missing, p)
+		case errors.Is(p, ErrDuplicateID):
+			add(dups, p)
+		}
+	}
+	atLeast := ""
+	if len(ps) >= MaxErrors {
+		atLeast = "at least "
+	}
+	switch {
+	case len(missing.records) >= 2 && len(missing.records) >= len(dups.records) && len(missing.fields) > 0:
+		g := missing
+		// The fields most records lack first.
+		slices.SortStableFunc(g.fields, func(a, b string) int { return len(g.perField[b]) - len(g.perField[a]) })
+		same := len(g.perField[g.fields[0]]) == len(g.perField[g.fields[len(g.fields)-1]])
+		var names []string
+		for i, f := range g.fields {
+			if i == maxNamed {
+				names = append(names, fmt.Sprintf("%d more", len(g.fields)-maxNamed))
+				break
+			}
+			name := strconv.Quote(f)
+			if !same {
+				name += fmt.Sprintf(" (%d %s)", len(g.perField[f]), plural(len(g.perField[f]), "record", "records"))
+			}
+			names = append(names, name)
+		}
+		what := "a field"
+		if len(g.fields) > 1 {
+			what = "fields"
+		}
+		line := fmt.Sprintf("%s%s%d records lack %s that the template needs: %s", where(g.files), atLeast, len(g.records), what, joinAnd(names))
+		if len(g.fields) > 1 {
+			line += "; is this the template's input?"
+		}
+		return line
+	case len(dups.records) >= 2:
+		return fmt.Sprintf("%s%s%d records have the id of another record", where(dups.files), atLeast, len(dups.records))
+	}
+	return ""
+}
+
+// maxNamed is how many fields a shared cause names.
+const maxNamed = 6
+
+// where is the files a line is about, as its start.
+func where(files []string) string {
+	switch {
+	case len(files) == 0 || len(files) == 1 && files[0] == "":
+		return ""
+	case len(files) > 3:
+		return strings.Join(files[:3], ", ") + fmt.Sprintf(" and %d more files: ", len(files)-3)
+	}
+	return strings.Join(files, ", ") + ": "
+}
+
+// joinAnd joins names as a list in prose: a, b and c.
+func joinAnd(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }

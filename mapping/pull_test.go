@@ -1,6 +1,7 @@
 package mapping_test
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -63,7 +64,7 @@ func newMemBook(t *testing.T, tp *templates.Template, records string) *memBook {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := mapping.Build(tp, src, mapping.Options{Seed: 1, Study: "s1"})
+	res, err := mapping.Build(context.Background(), tp, src, mapping.Options{Seed: 1, Study: "s1"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package mapping_test
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -185,7 +186,7 @@ func TestRowSpoolRemoved(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := mapping.Build(tp, src, mapping.Options{})
+	res, err := mapping.Build(context.Background(), tp, src, mapping.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,7 +231,7 @@ func TestRowSpoolRemoved(t *testing.T) {
 		t.Fatal(err)
 	}
 	var ps mapping.Problems
-	if _, err := mapping.Build(tp, src, mapping.Options{}); !errors.As(err, &ps) {
+	if _, err := mapping.Build(context.Background(), tp, src, mapping.Options{}); !errors.As(err, &ps) {
 		t.Fatalf("got %v, want problems", err)
 	}
 	if n := openUnder(t, tmp); n != 0 {

@@ -216,8 +216,8 @@ type rendered struct {
 // pass does, the ID and unit cells hold what they stand for (itemIDCell,
 // unitIDCell) and lines count the other cells only: b.finish completes
 // them once the opaque IDs and the row mark are known. Without, the rows
-// are complete.
-func (b *builder) itemRows(it *item, pending bool) *rendered {
+// are complete. It stops with ctx's error once the build's ctx is done.
+func (b *builder) itemRows(it *item, pending bool) (*rendered, error) {
 	t := b.t
 	n := b.rowCount(it)
 	r := &rendered{rows: make([]backend.Row, 0, n), lines: make([]int, n), links: make([]int, n)}
@@ -228,6 +228,11 @@ func (b *builder) itemRows(it *item, pending bool) *rendered {
 		b.known = make([]int, len(b.cols))
 	}
 	for k := 0; k < n; k++ {
+		// A record may have many rows (one per element of a long
+		// list), each with long texts to fit.
+		if err := b.ctx.Err(); err != nil {
+			return nil, err
+		}
 		for i := range b.known {
 			b.known[i] = -1
 		}
@@ -294,7 +299,7 @@ func (b *builder) itemRows(it *item, pending bool) *rendered {
 		r.lines[k] = b.lines(row.Cells, !merged, b.known)
 		r.rows = append(r.rows, row)
 	}
-	return r
+	return r, nil
 }
 
 // unitText is what the hidden unit cell of row k of a record shows.

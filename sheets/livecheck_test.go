@@ -40,7 +40,7 @@ func TestLiveChecksInSheets(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := mapping.Build(tp, src, mapping.Options{Study: "live", Seed: 3, CellLimit: backend.SheetsCellLimit})
+			res, err := mapping.Build(context.Background(), tp, src, mapping.Options{Study: "live", Seed: 3, CellLimit: backend.SheetsCellLimit})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -39,7 +39,7 @@ func plan(t testing.TB, name, file string) *backend.Plan {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := mapping.Build(tp, src, mapping.Options{Study: "s", Seed: 1, CellLimit: backend.SheetsCellLimit})
+	res, err := mapping.Build(context.Background(), tp, src, mapping.Options{Study: "s", Seed: 1, CellLimit: backend.SheetsCellLimit})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -724,7 +724,7 @@ func TestEmptyBatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := mapping.Build(tp, src, mapping.Options{CellLimit: backend.SheetsCellLimit})
+	res, err := mapping.Build(context.Background(), tp, src, mapping.Options{CellLimit: backend.SheetsCellLimit})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -133,7 +133,7 @@ func Generate(ctx context.Context, opt GenerateOptions, src Records, w backend.S
 	if err != nil {
 		return nil, err
 	}
-	err = g.begin(prev)
+	err = g.begin(ctx, prev)
 	defer g.all.Close()
 	if err != nil {
 		return nil, err
@@ -179,8 +179,8 @@ func (g *generation) previous() (*manifest.Manifest, error) {
 
 // begin draws the study's identity and seed (those of the previous run,
 // when it is the same study), checks every record, and shares out the
-// instances.
-func (g *generation) begin(prev *manifest.Manifest) error {
+// instances. It stops with ctx's error once ctx is done.
+func (g *generation) begin(ctx context.Context, prev *manifest.Manifest) error {
 	opt := &g.opt
 	var err error
 	if prev != nil && prev.Format == g.format && g.samePlan(prev) {
@@ -204,7 +204,7 @@ func (g *generation) begin(prev *manifest.Manifest) error {
 		// labelled in a pass of their own, which reads the copy.)
 		src = in.Input()
 	}
-	g.all, err = mapping.Build(g.t, src, mapping.Options{Batch: opt.Batch, Study: g.study, CellLimit: g.w.Limits().CellChars, Seed: opt.Seed, CheckOnly: !one})
+	g.all, err = mapping.Build(ctx, g.t, src, mapping.Options{Batch: opt.Batch, Study: g.study, CellLimit: g.w.Limits().CellChars, Seed: opt.Seed, CheckOnly: !one})
 	if err != nil {
 		return err
 	}
@@ -584,7 +584,10 @@ func (g *generation) write(ctx context.Context, prev *manifest.Manifest, kept ma
 			continue
 		}
 		var err error
-		if res, err = g.build(b); err != nil {
+		if res, err = g.build(ctx, b); err != nil {
+			if ctxErr := ctx.Err(); ctxErr != nil {
+				return stopped(ctxErr)
+			}
 			return failed(err)
 		}
 		// Its rows are recorded once it is made: an interrupted run's
@@ -666,7 +669,7 @@ func (g *generation) opaque() *mapping.OpaqueIndex {
 
 // build renders one batch's plan: the whole study's when it is one shared
 // workbook, already checked and laid out.
-func (g *generation) build(b assign.Batch) (*mapping.Result, error) {
+func (g *generation) build(ctx context.Context, b assign.Batch) (*mapping.Result, error) {
 	if len(g.plan) == 1 && b.Annotator == "" && b.ID == g.opt.Batch && g.all.Plan != nil {
 		return g.all, nil
 	}
@@ -678,7 +681,7 @@ func (g *generation) build(b assign.Batch) (*mapping.Result, error) {
 	}
 	// Only the batch's records are read again (every record was checked
 	// by begin).
-	return mapping.Build(g.t, g.src.Subset(records), mapping.Options{
+	return mapping.Build(ctx, g.t, g.src.Subset(records), mapping.Options{
 		Batch: b.ID, Study: g.study, CellLimit: g.w.Limits().CellChars, Seed: g.opt.Seed,
 		Keys: g.all.Keys, Items: func(item string) bool { return picked[item] }, Annotator: b.Annotator, OpaqueIDs: g.all.OpaqueIDs, OpaqueIndex: g.opaque(),
 	})
@@ -701,16 +704,17 @@ func (g *generation) rows() int64 {
 
 // counted reports each row of the Annotate sheet as it is written, and
 // stops the writing when ctx is done (Ctrl-C in the middle of a large
-// workbook).
+// workbook): in the rows of every sheet, as the Read sheet of long texts
+// and the metadata sheet of many units take long too.
 func counted(ctx context.Context, p *backend.Plan, step func(int)) *backend.Plan {
 	out := *p
 	out.Sheets = slices.Clone(p.Sheets)
 	for i, sh := range out.Sheets {
-		if sh.Name != backend.SheetAnnotate {
+		if sh.Rows == nil {
 			continue
 		}
 		c := *sh
-		rows := sh.Rows
+		rows, annotate := sh.Rows, sh.Name == backend.SheetAnnotate
 		c.Rows = func(emit func(backend.Row) error) error {
 			first := true
 			return rows(func(r backend.Row) error {
@@ -720,7 +724,7 @@ func counted(ctx context.Context, p *backend.Plan, step func(int)) *backend.Plan
 				if err := ctx.Err(); err != nil {
 					return err
 				}
-				if !first {
+				if annotate && !first {
 					step(1)
 				}
 				first = false

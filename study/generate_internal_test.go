@@ -1,6 +1,7 @@
 package study
 
 import (
+	"context"
 	"path/filepath"
 	"reflect"
 	"testing"
@@ -43,14 +44,14 @@ func TestBatchesFromSpool(t *testing.T) {
 			spool := input.NewSpool(src)
 			defer spool.Close()
 			g := &generation{opt: opt, w: &memWriter{}, t: tp, src: spool, path: filepath.Join(opt.Dir, manifest.FileName)}
-			if err := g.begin(nil); err != nil {
+			if err := g.begin(context.Background(), nil); err != nil {
 				t.Fatal(err)
 			}
 			if len(g.plan) < 3 {
 				t.Fatalf("%d batches: the test needs several", len(g.plan))
 			}
 			for _, b := range g.plan {
-				got, err := g.build(b)
+				got, err := g.build(context.Background(), b)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -58,7 +59,7 @@ func TestBatchesFromSpool(t *testing.T) {
 				for _, it := range b.Items {
 					picked[it] = true
 				}
-				want, err := mapping.Build(tp, src, mapping.Options{Batch: b.ID, Study: g.study, CellLimit: g.w.Limits().CellChars, Seed: opt.Seed,
+				want, err := mapping.Build(context.Background(), tp, src, mapping.Options{Batch: b.ID, Study: g.study, CellLimit: g.w.Limits().CellChars, Seed: opt.Seed,
 					Keys: g.all.Keys, Items: func(item string) bool { return picked[item] }, Annotator: b.Annotator, OpaqueIDs: g.all.OpaqueIDs})
 				if err != nil {
 					t.Fatal(err)

@@ -1,6 +1,7 @@
 package xlsx_test
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -77,7 +78,7 @@ func BenchmarkGenerate(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					res, err := mapping.Build(tmpl, src, mapping.Options{Seed: 1})
+					res, err := mapping.Build(context.Background(), tmpl, src, mapping.Options{Seed: 1})
 					if err != nil {
 						b.Fatal(err)
 					}
@@ -115,7 +116,7 @@ func BenchmarkNonStreamingBaseline(b *testing.B) {
 			b.ResetTimer()
 			for range b.N {
 				src, _ := input.Open("jsonl", []string{in})
-				res, err := mapping.Build(tmpl, src, mapping.Options{Seed: 1})
+				res, err := mapping.Build(context.Background(), tmpl, src, mapping.Options{Seed: 1})
 				if err != nil {
 					b.Fatal(err)
 				}

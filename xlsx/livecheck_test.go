@@ -1,6 +1,7 @@
 package xlsx_test
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -66,7 +67,7 @@ func TestLiveChecksInLibreOffice(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := mapping.Build(tp, src, mapping.Options{Study: "live", Seed: 3})
+		res, err := mapping.Build(context.Background(), tp, src, mapping.Options{Study: "live", Seed: 3})
 		if err != nil {
 			t.Fatal(err)
 		}

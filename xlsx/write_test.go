@@ -1,6 +1,7 @@
 package xlsx_test
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -77,7 +78,7 @@ func build(t testing.TB, c bookCase) (*templates.Template, *mapping.Result) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := mapping.Build(tmpl, src, mapping.Options{Batch: "b01", Study: "test-study", Seed: 1})
+	res, err := mapping.Build(context.Background(), tmpl, src, mapping.Options{Batch: "b01", Study: "test-study", Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

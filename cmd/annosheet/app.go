@@ -68,7 +68,8 @@ func exitCode(err error) int {
 var errStrict = errors.New("error-level problems found (--strict)")
 
 // printError writes an error as one line per problem, each starting with
-// the file (and line or cell) it is about.
+// the file (and line or cell) it is about; many problems of an input,
+// their cause first and a few of them (see mapping.Problems.Summary).
 func printError(w io.Writer, err error) {
 	if reflect.TypeOf(err) == joinType {
 		// Several problems said at once: each one its lines and hint.
@@ -81,8 +82,8 @@ func printError(w io.Writer, err error) {
 	var tl templates.ErrorList
 	switch {
 	case errors.As(err, &ps):
-		for _, p := range ps {
-			fmt.Fprintln(w, p.Error())
+		for _, line := range ps.Summary(problemExamples) {
+			fmt.Fprintln(w, line)
 		}
 	case errors.As(err, &tl):
 		for _, e := range tl {
@@ -110,6 +111,10 @@ func printError(w io.Writer, err error) {
 // joinType is the type of errors.Join's errors, which printError says
 // one by one (and no other error with several causes).
 var joinType = reflect.TypeOf(errors.Join(errors.New("")))
+
+// problemExamples is how many of many problems of an input are shown,
+// after their cause.
+const problemExamples = 3
 
 // hint says what to do about an error, in the command line's words: the
 // packages below say what is wrong, and only here are flags named.

@@ -203,7 +203,7 @@ func runGenerate(ctx context.Context, opt generateOptions, stdout, stderr io.Wri
 	if err != nil {
 		return err
 	}
-	src, err := input.Open(t.Input.Format, opt.Inputs)
+	src, err := input.OpenContext(ctx, t.Input.Format, opt.Inputs)
 	if err != nil {
 		return err
 	}

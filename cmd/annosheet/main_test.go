@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -296,6 +297,73 @@ func TestGenerateBadInput(t *testing.T) {
 			want := strings.ReplaceAll(strings.Join(c.want, "\n")+"\n", "IN", in)
 			if errs != want {
 				t.Errorf("stderr:\n%s\nwant:\n%s", errs, want)
+			}
+			if _, err := os.Stat(out); !os.IsNotExist(err) {
+				t.Error("output was written despite the errors")
+			}
+		})
+	}
+}
+
+// TestGenerateWrongInput: the input of another template says why first,
+// in one line, then shows three of its problems and counts the rest,
+// instead of a screenful of missing fields; nothing is written.
+func TestGenerateWrongInput(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	// Records of legal-gaps as a JSON array, one a line, which
+	// qa-span-errors reads but finds nothing it needs in.
+	b, err := os.ReadFile("../../examples/legal-gaps.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	array := filepath.Join(dir, "legal.json")
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if err := os.WriteFile(array, []byte("[\n"+strings.Join(lines, ",\n")+"\n]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	missing := func(file string, line int, rec, field, what string) string {
+		return fmt.Sprintf(`%s:%d: record %q: field %q: %s`, file, line, rec, field, what)
+	}
+	const passages = `context "passages" needs this field; mark it optional: true if it may be absent`
+	for _, c := range []struct {
+		name, input string
+		want        []string
+	}{
+		{
+			name:  "JSON Lines to a template that reads JSON",
+			input: "../../examples/legal-gaps.jsonl",
+			want: []string{
+				"../../examples/legal-gaps.jsonl:2: a second JSON value starts here: the file looks like JSON Lines (a record per line), " +
+					"and the template reads one JSON value, an array of records or an object of records keyed by id",
+				// The first line's record, taken for an object of records.
+				missing("../../examples/legal-gaps.jsonl", 1, "q0000", "passages", passages),
+				missing("../../examples/legal-gaps.jsonl", 1, "q0001", "passages", passages),
+				missing("../../examples/legal-gaps.jsonl", 1, "q0002", "passages", passages),
+				"… and 32 more problems",
+			},
+		},
+		{
+			name:  "records of another template",
+			input: array,
+			want: []string{
+				array + `: 2 records lack fields that the template needs: "passages", "prediction 1", "question" and "gold"; is this the template's input?`,
+				missing(array, 2, "q0000", "passages", passages),
+				missing(array, 2, "q0000", "prediction 1", `context "prediction" needs this field; mark it optional: true if it may be absent`),
+				missing(array, 2, "q0000", "question", `context "question" needs this field; mark it optional: true if it may be absent`),
+				"… and 7 more problems",
+			},
+		},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			out := filepath.Join(t.TempDir(), "out")
+			code, _, errs := runCLI(t, "generate", "-t", "qa-span-errors", "-i", c.input, "-o", out)
+			if code != exitFailure {
+				t.Errorf("exit %d, want %d", code, exitFailure)
+			}
+			if diff := cmp.Diff(c.want, strings.Split(strings.TrimSuffix(errs, "\n"), "\n")); diff != "" {
+				t.Errorf("stderr (-want +got):\n%s", diff)
 			}
 			if _, err := os.Stat(out); !os.IsNotExist(err) {
 				t.Error("output was written despite the errors")

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -142,7 +143,7 @@ func recipeCmd(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	res, err := mapping.Build(tmpl, src, mapping.Options{Batch: m.Batches[0].ID, Study: m.Study, CellLimit: backend.XLSXCellLimit, Seed: m.Seed})
+	res, err := mapping.Build(context.Background(), tmpl, src, mapping.Options{Batch: m.Batches[0].ID, Study: m.Study, CellLimit: backend.XLSXCellLimit, Seed: m.Seed})
 	if err != nil {
 		return err
 	}

@@ -206,7 +206,7 @@ func Run(t *testing.T, b Backend) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := mapping.Build(tp, src, mapping.Options{Study: "conformance", Seed: 7, CellLimit: store.Limits().CellChars})
+			res, err := mapping.Build(context.Background(), tp, src, mapping.Options{Study: "conformance", Seed: 7, CellLimit: store.Limits().CellChars})
 			if err != nil {
 				t.Fatal(err)
 			}

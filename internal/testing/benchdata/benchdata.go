@@ -15,6 +15,7 @@ package benchdata
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -144,7 +145,7 @@ func FilledLegalPlanKind(dir string, n, cellLimit int, kind TextKind) (*backend.
 	if err != nil {
 		return nil, err
 	}
-	res, err := mapping.Build(tmpl, src, mapping.Options{Seed: 1, CellLimit: cellLimit})
+	res, err := mapping.Build(context.Background(), tmpl, src, mapping.Options{Seed: 1, CellLimit: cellLimit})
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package goldtest
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -35,7 +36,7 @@ func Generate(t testing.TB, dir string, tmpl *templates.Template, opt mapping.Op
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := mapping.Build(tmpl, src, opt)
+	res, err := mapping.Build(context.Background(), tmpl, src, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
