@@ -103,6 +103,10 @@ type Found struct {
 	Annotators []string    // every annotator with a complete record, sorted
 	Units      []*Accepted // every unit with a complete record, in the records' order
 	Items      []*Item     // the disagreements, in unit order, questions in the template's order
+	// Unanswered are the units seen only in records that are not
+	// complete, in the records' order: with no annotators, nothing to
+	// accept or decide, and a gold record of their own all the same.
+	Unanswered []*Accepted
 	// Left counts the records not used: partial, empty, missing or
 	// unreadable ones.
 	Left int
@@ -117,12 +121,19 @@ func Find(t *templates.Template, recs []*mapping.Annotation, opt Options) (*Foun
 	byUnit := map[string][]*mapping.Annotation{}
 	var order []string
 	coders := map[string]bool{}
+	// Every unit seen, complete or not, with a record of it.
+	var seen []*mapping.Annotation
+	seenUnit := map[string]bool{}
 	for _, r := range recs {
 		if r.Template.Name != t.Name || r.Template.Version != t.Version {
 			return nil, fmt.Errorf("%w: unit %s by %s is a record of template %s version %d, not %s version %d", ErrAdjudicate, r.Unit, r.Annotator, r.Template.Name, r.Template.Version, t.Name, t.Version)
 		}
 		if r.Shuffled {
 			return nil, fmt.Errorf("%w: unit %s by %s still has its candidates in the order shown; pull through the study's manifest, which puts them back", ErrAdjudicate, r.Unit, r.Annotator)
+		}
+		if r.Annotator != mapping.GoldAnnotator && !seenUnit[r.Unit] {
+			seenUnit[r.Unit] = true
+			seen = append(seen, r)
 		}
 		if r.Status != mapping.StatusComplete || r.Annotator == "" || r.Annotator == mapping.GoldAnnotator {
 			f.Left++
@@ -215,6 +226,11 @@ func Find(t *templates.Template, recs []*mapping.Annotation, opt Options) (*Foun
 			acc.Provenance = nil
 		}
 		f.Units = append(f.Units, acc)
+	}
+	for _, r := range seen {
+		if _, ok := byUnit[r.Unit]; !ok {
+			f.Unanswered = append(f.Unanswered, &Accepted{Unit: r.Unit, Item: r.Item, Batch: r.Batch, Annotators: []string{}})
+		}
 	}
 	return f, nil
 }

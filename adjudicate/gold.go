@@ -64,6 +64,14 @@ func Gold(t *templates.Template, units []*Accepted, items []*Item, decided map[s
 			rec.Spans = append(rec.Spans, c)
 			g.order = append(g.order, at(u.Order, k))
 		}
+		if len(u.Annotators) == 0 && len(byUnit[u.Unit]) == 0 {
+			// Nobody has completed it yet: its gold record says so,
+			// rather than the unit being absent from the gold set.
+			rec.Status, rec.Provenance = mapping.StatusEmpty, nil
+			rec.Problems = append(rec.Problems, mapping.UnitProblem{Severity: mapping.Warning, Message: NoAnswer})
+			out = append(out, rec)
+			continue
+		}
 		for _, it := range byUnit[u.Unit] {
 			g.resolve(rec, it)
 		}
@@ -72,6 +80,10 @@ func Gold(t *templates.Template, units []*Accepted, items []*Item, decided map[s
 	}
 	return out, g.probs
 }
+
+// NoAnswer is the problem of the gold record of a unit that no
+// annotator has completed.
+const NoAnswer = "no annotator has completed this unit yet: its gold record is empty"
 
 type golden struct {
 	t       *templates.Template

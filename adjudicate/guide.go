@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/internal/words"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/templates"
 )
@@ -15,7 +16,7 @@ func (b *Book) summarySheet(sheets []*sheetOf) *backend.Sheet {
 	t := b.Template
 	rows := [][]string{
 		{fmt.Sprintf("Adjudication of %s (version %d) for %s", t.Name, t.Version, b.Adjudicator)},
-		{fmt.Sprintf("%d units with a complete answer from %d annotators. Answers the annotators agree on are accepted without a row; each row of this workbook's sheets is one disagreement to decide.", b.Summary.Units, b.Summary.Annotators)},
+		{fmt.Sprintf("%s with a complete answer from %s. Answers the annotators agree on are accepted without a row; each row of this workbook's sheets is one disagreement to decide.", words.Count(b.Summary.Units, "unit"), words.Count(b.Summary.Annotators, "annotator"))},
 		{},
 		{"Question", "Accepted: unanimous", "Accepted: majority", "To decide (all workbooks)", "Rows in this workbook", "Sheet"},
 	}
@@ -32,7 +33,7 @@ func (b *Book) summarySheet(sheets []*sheetOf) *backend.Sheet {
 	}
 	for _, q := range b.Summary.Questions {
 		if q.Carried > 0 {
-			rows = append(rows, []string{fmt.Sprintf("%s is not adjudicated: where the annotators' answers differ (%d units), the gold set keeps each annotator's answer, and has no rows here.", q.Header, q.Carried)})
+			rows = append(rows, []string{fmt.Sprintf("%s is not adjudicated: where the annotators' answers differ (%s), the gold set keeps each annotator's answer, and has no rows here.", q.Header, words.Count(q.Carried, "unit"))})
 		}
 	}
 	widths := []float64{30, 16, 16, 18, 16, 20}

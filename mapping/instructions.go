@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/internal/words"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -117,7 +118,7 @@ func (b *builder) instructionsSheet() *backend.Sheet {
 	if t.Summary != t.Title {
 		in.prose(t.Summary, styleHint)
 	}
-	in.prose(fmt.Sprintf("Template %s, version %d · batch %s · %d units", t.Name, t.Version, b.opt.Batch, len(b.res.Units)), styleHint)
+	in.prose(fmt.Sprintf("Template %s, version %d · batch %s · %s", t.Name, t.Version, b.opt.Batch, words.Count(len(b.res.Units), "unit")), styleHint)
 	in.blank()
 	in.prose("Instructions", styleHeading)
 	for _, p := range paragraphs(t.Instructions) {

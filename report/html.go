@@ -6,10 +6,9 @@ import (
 	"html/template"
 	"io"
 	"slices"
-	"strconv"
-	"strings"
 	"unicode/utf8"
 
+	"github.com/annosheet/annosheet/internal/words"
 	"github.com/annosheet/annosheet/study"
 )
 
@@ -31,7 +30,7 @@ var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
 	"runes":        utf8.RuneCountInString,
 	"statuses":     statusLegend,
 	"progressRows": progressTable,
-	"plural":       plural,
+	"plural":       words.Count,
 	"scoreRow":     newScoreRow,
 }).Parse(page))
 
@@ -103,23 +102,12 @@ func progressTable(v *view, group string) progressRows {
 			out.Rows = append(out.Rows, progressRow{Name: name, Who: who(t.Annotator), Tally: t})
 		}
 	case "total":
-		out.Rows = append(out.Rows, progressRow{Name: "study (" + plural(len(p.Batches), "batch") + ")", Who: "everyone", Tally: p.Total})
+		out.Rows = append(out.Rows, progressRow{Name: "study (" + words.Count(len(p.Batches), "batch") + ")", Who: "everyone", Tally: p.Total})
 	}
 	if len(out.Rows) > 0 {
 		out.Rows[0].First = true
 	}
 	return out
-}
-
-// plural is "1 batch", "2 batches".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	if strings.HasSuffix(noun, "ch") || strings.HasSuffix(noun, "s") {
-		return strconv.Itoa(n) + " " + noun + "es"
-	}
-	return strconv.Itoa(n) + " " + noun + "s"
 }
 
 // scoreRow is one row of a table of scores against gold: an

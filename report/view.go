@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/annosheet/annosheet/agreement"
+	"github.com/annosheet/annosheet/internal/words"
 	"github.com/annosheet/annosheet/study"
 )
 
@@ -212,7 +213,7 @@ func (v *view) ProgressBar(t *study.Tally) svgChart {
 		}
 		w := share(n, t.Units) * width
 		ch.Bars = append(ch.Bars, bar{X: round(x), Y: 0, W: round(w), H: height, Class: statuses[i].class,
-			Title: fmt.Sprintf("%s: %d of %d units (%s)", statuses[i].name, n, t.Units, percent(share(n, t.Units)))})
+			Title: fmt.Sprintf("%s: %d of %s (%s)", statuses[i].name, n, words.Count(t.Units, "unit"), percent(share(n, t.Units)))})
 		x += w
 	}
 	return ch
@@ -357,7 +358,7 @@ func (v *view) Heatmap(p Pair) heatmap {
 			}
 			x, y := round(labelW+float64(j)*s), round(top+float64(i)*s)
 			hm.Cells = append(hm.Cells, heatCell{X: x, Y: y, S: round(s - 1), TX: round(x + s/2), TY: round(y + s/2 + 3.5), N: k, Opacity: o, Dark: o > 0.55, Diagonal: i == j,
-				Title: fmt.Sprintf("%s says %s, %s says %s: %d units", p.A, cat.Label, p.B, b.Label, k)})
+				Title: fmt.Sprintf("%s says %s, %s says %s: %s", p.A, cat.Label, p.B, b.Label, words.Count(k, "unit"))})
 		}
 	}
 	return hm

@@ -28,6 +28,47 @@ import (
 // template's.
 var ErrAdjudication = errors.New("adjudication")
 
+// UnitRef is a unit of a study, as its manifest lists it.
+type UnitRef struct {
+	Unit, Item, Batch string
+}
+
+// StudyUnits lists every unit of a study, each in the first batch that
+// has it.
+func (m *Manifest) StudyUnits() []UnitRef {
+	var out []UnitRef
+	seen := map[string]bool{}
+	for _, b := range m.Batches {
+		for _, u := range b.Units {
+			if !seen[u.ID] {
+				seen[u.ID] = true
+				out = append(out, UnitRef{Unit: u.ID, Item: u.Item, Batch: b.ID})
+			}
+		}
+	}
+	return out
+}
+
+// unanswered are the units with no complete record, as accepted ones
+// with no annotator, that listed does not have: those the records show,
+// then those only the study lists.
+func unanswered(found *adjudicate.Found, study []UnitRef, listed map[string]bool) []*adjudicate.Accepted {
+	var out []*adjudicate.Accepted
+	add := func(u *adjudicate.Accepted) {
+		if !listed[u.Unit] {
+			listed[u.Unit] = true
+			out = append(out, u)
+		}
+	}
+	for _, u := range found.Unanswered {
+		add(u)
+	}
+	for _, u := range study {
+		add(&adjudicate.Accepted{Unit: u.Unit, Item: u.Item, Batch: u.Batch, Annotators: []string{}})
+	}
+	return out
+}
+
 // AdjudicateOptions say how to lay out an adjudication.
 type AdjudicateOptions struct {
 	// Dir is the adjudication's folder: its manifest and XLSX workbooks.
@@ -54,7 +95,10 @@ type AdjudicateOptions struct {
 	Shown func(unit string) string
 	// Share lists who gets edit access to new spreadsheets.
 	Share []string
-	Now   func() time.Time
+	// StudyUnits, when the study's manifest is at hand, are its units:
+	// those no record names are in the gold set too.
+	StudyUnits []UnitRef
+	Now        func() time.Time
 }
 
 // Adjudicated is what an adjudicate run did.
@@ -137,18 +181,23 @@ func Adjudicate(ctx context.Context, t *templates.Template, recs []*mapping.Anno
 		present[u.Unit] = true
 	}
 	m.Units = found.Units
+	listed := maps.Clone(present)
 	var prevItems []*adjudicate.Item
 	if prev != nil {
 		prevItems = prev.Items
 		// A unit this run has no complete record of keeps what the last
 		// run accepted, and its items stay.
 		for _, u := range prev.Units {
-			if !present[u.Unit] {
+			if !present[u.Unit] && len(u.Annotators) > 0 {
 				m.Units = append(m.Units, u)
+				listed[u.Unit] = true
 				res.Notes = append(res.Notes, fmt.Sprintf("unit %s has no complete record among these sources: what was accepted and decided for it is kept from the last run", u.Unit))
 			}
 		}
 	}
+	// Every unit of the study is in the gold set: those nobody has
+	// completed yet with an empty record.
+	m.Units = append(m.Units, unanswered(found, opt.StudyUnits, listed)...)
 	carried := adjudicate.Merge(prevItems, decided, found.Items, present)
 	res.Notes = append(res.Notes, carried.Notes...)
 	res.Kept = len(carried.Filled)
@@ -423,7 +472,12 @@ func shareItems(m *adjudicate.Manifest, opt AdjudicateOptions) {
 
 // summarise counts, per question, what was accepted and what is left.
 func summarise(t *templates.Template, units []*adjudicate.Accepted, annotators int, items []*adjudicate.Item) adjudicate.Summary {
-	s := adjudicate.Summary{Units: len(units), Annotators: annotators}
+	s := adjudicate.Summary{Annotators: annotators}
+	for _, u := range units {
+		if len(u.Annotators) > 0 {
+			s.Units++
+		}
+	}
 	names := questionNames(t)
 	var qs []adjudicate.QuestionCount
 	for _, n := range names {
@@ -551,10 +605,32 @@ func checkAdjudication(t *templates.Template, m *adjudicate.Manifest) error {
 			return fmt.Errorf("the workbook %q is not an XLSX file", b.File)
 		}
 	}
+	// Every reference a hand edit could break: units listed once, with
+	// known annotators and the template's questions; items of listed
+	// units.
+	units := map[string]bool{}
+	question := func(q string) bool { return t.QuestionByName(q) != nil || q != "" && q == t.Rows.Spans }
 	for _, u := range m.Units {
+		if units[u.Unit] {
+			return fmt.Errorf("unit %s is listed twice", u.Unit)
+		}
+		units[u.Unit] = true
+		for _, a := range u.Annotators {
+			if !known[a] {
+				return fmt.Errorf("unit %s has an answer of %q, who is not among the annotators", u.Unit, a)
+			}
+		}
 		for q, p := range u.Provenance {
 			if p == nil {
 				return fmt.Errorf("unit %s: the provenance of %s is null", u.Unit, q)
+			}
+			if !question(q) {
+				return fmt.Errorf("unit %s: a provenance of %q, which is no question of the template", u.Unit, q)
+			}
+		}
+		for q := range u.Values {
+			if !question(q) {
+				return fmt.Errorf("unit %s: a value of %q, which is no question of the template", u.Unit, q)
 			}
 		}
 	}
@@ -573,6 +649,10 @@ func checkAdjudication(t *templates.Template, m *adjudicate.Manifest) error {
 			return fmt.Errorf("item %s answers no question of the template (%q)", it.ID, it.Question)
 		case it.Kind != adjudicate.KindValue && it.Kind != adjudicate.KindSpans:
 			return fmt.Errorf("item %s is of kind %q", it.ID, it.Kind)
+		case !units[it.Unit]:
+			// Its value would vanish from the gold set of the unit it
+			// was moved from.
+			return fmt.Errorf("item %s is of unit %q, which the adjudication does not list", it.ID, it.Unit)
 		}
 		seen[it.ID] = true
 		for _, a := range it.Answers {
@@ -587,6 +667,11 @@ func checkAdjudication(t *templates.Template, m *adjudicate.Manifest) error {
 	for id := range m.Saved {
 		if !seen[id] {
 			return fmt.Errorf("cells are saved for item %s, which is not listed", id)
+		}
+	}
+	for _, it := range m.Items {
+		if it.Superseded != "" && !seen[it.Superseded] {
+			return fmt.Errorf("item %s is superseded by %s, which is not listed", it.ID, it.Superseded)
 		}
 	}
 	return nil
@@ -836,8 +921,12 @@ func openAdjudication(ctx context.Context, path string, b Backends, before func(
 
 // ResolveGold makes a gold set without workbooks: what the annotators
 // agree on, and with resolve "majority" the suggestion of every item.
-func ResolveGold(t *templates.Template, f *adjudicate.Found, resolve, source string) *GoldSet {
-	m := &adjudicate.Manifest{Units: f.Units, Items: f.Items}
+func ResolveGold(t *templates.Template, f *adjudicate.Found, resolve, source string, study []UnitRef) *GoldSet {
+	listed := map[string]bool{}
+	for _, u := range f.Units {
+		listed[u.Unit] = true
+	}
+	m := &adjudicate.Manifest{Units: append(slices.Clone(f.Units), unanswered(f, study, listed)...), Items: f.Items}
 	for k, it := range m.Items {
 		it.ID = fmt.Sprintf("d%04d", k+1)
 	}

@@ -771,6 +771,18 @@ func TestReadAdjudicationRefuses(t *testing.T) {
 			it := item(m, 0)
 			it["kind"], it["question"], it["cluster"] = "spans", "", map[string]any{"start": -1, "end": -1, "code": "x"}
 		}},
+		{"an item moved to a unit not listed", `item d0001 is of unit "u9", which the adjudication does not list`, func(m map[string]any) { item(m, 0)["unit"] = "u9" }},
+		{"a unit twice", "unit u1 is listed twice", func(m map[string]any) { m["units"] = append(m["units"].([]any), m["units"].([]any)[0]) }},
+		{"a unit's unknown annotator", `unit u1 has an answer of "ann9"`, func(m map[string]any) {
+			m["units"].([]any)[0].(map[string]any)["annotators"] = []any{"ann1", "ann9"}
+		}},
+		{"a provenance of no question", `unit u1: a provenance of "gapz"`, func(m map[string]any) {
+			m["units"].([]any)[0].(map[string]any)["provenance"] = map[string]any{"gapz": map[string]any{"kind": "unanimous", "agreeing": 2, "annotators": 2}}
+		}},
+		{"superseded by no item", "item d0001 is superseded by d0077", func(m map[string]any) { item(m, 0)["superseded"] = "d0077" }},
+		{"two workbooks in one file", "two workbooks in one file", func(m map[string]any) {
+			m["workbooks"].([]any)[1].(map[string]any)["file"] = "Adjudicate-Lead.xlsx"
+		}},
 		{"cells saved for no item", "cells are saved for item d0042", func(m map[string]any) {
 			m["saved"].(map[string]any)["d0042"] = map[string]any{"note": map[string]any{"Value": "x"}}
 		}},
@@ -1051,4 +1063,52 @@ func TestAdjudicatorFileNames(t *testing.T) {
 	if res := a.mustRun(recs(a)); len(res.Manifest.Workbooks) != 1 {
 		t.Errorf("the next run made %d workbooks", len(res.Manifest.Workbooks))
 	}
+}
+
+// TestGoldHasEveryUnit: every unit of the study has a gold record: a unit
+// whose only records are not complete, and a unit the study lists that no
+// record names, are in the gold set, empty and said to be so; the
+// silver set of --resolve majority has them too.
+func TestGoldHasEveryUnit(t *testing.T) {
+	t.Parallel()
+	a := newAdjRun(t, backend.KindXLSX)
+	recs := legalRecs(a.tp, "u1 ann1 1", "u1 ann2 2", "u2 ann1 0", "u2 ann2 0", "u3 ann1 2")
+	recs[4].Status = mapping.StatusPartial
+	recs = append(recs, &mapping.Annotation{Schema: mapping.AnnotationSchema, Template: recs[0].Template, Batch: "b02", Unit: "u4", Item: "u4", Status: mapping.StatusEmpty})
+	a.opt.StudyUnits = []UnitRef{{"u1", "u1", "b01"}, {"u5", "u5", "b03"}, {"u2", "u2", "b01"}}
+	res := a.mustRun(recs)
+	if res.Found.Units[0].Unit != "u1" || len(res.Found.Units) != 2 {
+		t.Errorf("units with a complete answer: %d", len(res.Found.Units))
+	}
+	check := func(what string, records []*mapping.Annotation) {
+		t.Helper()
+		got := map[string]string{}
+		for _, r := range records {
+			got[r.Unit] = r.Batch + " " + r.Status
+			if r.Status == mapping.StatusEmpty && (len(r.Problems) != 1 || r.Problems[0].Message != adjudicate.NoAnswer || len(r.Values) != 0) {
+				t.Errorf("%s: %s's empty gold record: %+v", what, r.Unit, r)
+			}
+		}
+		want := map[string]string{"u1": "b01 partial", "u2": "b01 complete", "u3": "b01 empty", "u4": "b02 empty", "u5": "b03 empty"}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", what, diff)
+		}
+	}
+	gold, _ := a.gold()
+	var all []*mapping.Annotation
+	for _, r := range gold {
+		all = append(all, r)
+	}
+	check("the gold set", all)
+	// Run again: the units nobody answered are listed once, and said
+	// nothing of.
+	again := a.mustRun(recs)
+	if len(again.Manifest.Units) != 5 || len(again.Notes) != 0 {
+		t.Errorf("run again: %d units, notes %q", len(again.Manifest.Units), again.Notes)
+	}
+	found, err := adjudicate.Find(a.tp, recs, adjudicate.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("the silver set", ResolveGold(a.tp, found, adjudicate.ResolveMajority, "", a.opt.StudyUnits).Records)
 }

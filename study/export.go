@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/annosheet/annosheet/internal/words"
 	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/mapping"
 )
@@ -181,10 +182,10 @@ func SelectForExport(recs []*mapping.Annotation, opt SelectOptions) (*Selection,
 			bad = bad[:5]
 		}
 		errs = append(errs, fmt.Errorf("%w: %s (%s%s)",
-			ErrProblems, plural(n, "unit")+" with error-level problems", strings.Join(bad, ", "), more))
+			ErrProblems, words.Count(n, "unit")+" with error-level problems", strings.Join(bad, ", "), more))
 	}
 	if len(unresolved) > 0 {
-		errs = append(errs, fmt.Errorf("%w: %s nobody decided:\n  %s", ErrUnresolved, plural(len(unresolved), "gold unit"), strings.Join(unresolved, "\n  ")))
+		errs = append(errs, fmt.Errorf("%w: %s nobody decided:\n  %s", ErrUnresolved, words.Count(len(unresolved), "gold unit"), strings.Join(unresolved, "\n  ")))
 	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)

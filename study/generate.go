@@ -17,6 +17,7 @@ import (
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/internal/atomicfile"
 	"github.com/annosheet/annosheet/internal/filename"
+	"github.com/annosheet/annosheet/internal/words"
 	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/templates"
@@ -357,7 +358,7 @@ func (g *generation) check(ctx context.Context, prev *manifest.Manifest) (map[st
 			return nil, err
 		}
 		if n > 0 {
-			answered = append(answered, fmt.Sprintf("%s holds answers for %s", g.where(b), plural(n, "unit")))
+			answered = append(answered, fmt.Sprintf("%s holds answers for %s", g.where(b), words.Count(n, "unit")))
 			total += n
 		}
 	}
@@ -858,12 +859,4 @@ func newStudyID() (string, error) {
 		return "", err
 	}
 	return hex.EncodeToString(b[:]), nil
-}
-
-// plural is "1 unit", "2 units".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/internal/words"
 	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/templates"
@@ -452,7 +453,7 @@ func (p *puller) missingWorkbook(ref Ref, why string, cause error) {
 		status, reported = mapping.StatusUnreadable, "unreadable"
 	}
 	p.res.Problems = append(p.res.Problems, &mapping.Problem{Severity: mapping.Error, File: name, Err: sentinel,
-		Message: fmt.Sprintf("the workbook of batch %s %s; its %d units are reported %s", ref.Batch.ID, why, len(ref.Batch.Units), reported)})
+		Message: fmt.Sprintf("the workbook of batch %s %s; its %s reported %s", ref.Batch.ID, why, words.Count(len(ref.Batch.Units), "unit")+map[bool]string{true: " is", false: " are"}[len(ref.Batch.Units) == 1], reported)})
 	for _, u := range ref.Batch.Units {
 		r := absentRecord(ref, u, status, "the workbook "+why)
 		p.res.studyOf[r] = ref.Study
@@ -517,7 +518,7 @@ func (p *puller) checkUnits(ref Ref, recs []*mapping.Annotation, file string) []
 	if len(absent) > 0 {
 		p.res.Problems = append(p.res.Problems, &mapping.Problem{Severity: mapping.Error, File: file, Err: mapping.ErrMissingUnit,
 			Message: fmt.Sprintf("the workbook of batch %s does not list %s that the manifest lists for it (%s): its metadata sheet was edited; they are reported missing",
-				ref.Batch.ID, plural(len(absent), "unit"), strings.Join(absent, ", "))})
+				ref.Batch.ID, words.Count(len(absent), "unit"), strings.Join(absent, ", "))})
 	}
 	return recs
 }

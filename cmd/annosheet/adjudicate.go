@@ -14,6 +14,7 @@ import (
 	"github.com/annosheet/annosheet/adjudicate"
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/internal/atomicfile"
+	"github.com/annosheet/annosheet/internal/words"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/sheets"
 	"github.com/annosheet/annosheet/study"
@@ -128,12 +129,16 @@ func runAdjudicate(ctx context.Context, opt adjudicateOptions, stdout, stderr io
 		if err != nil {
 			return err
 		}
-		g := study.ResolveGold(t, found, opt.Resolve, "")
+		var units []study.UnitRef
+		if man != nil {
+			units = man.StudyUnits()
+		}
+		g := study.ResolveGold(t, found, opt.Resolve, "", units)
 		err = atomicfile.Write(opt.Out, opt.Force, 0o644, func(w io.Writer) error { return writeRecords(w, g.Records) })
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "wrote %s: %d units by %s, %s decided by majority, %d unresolved (ties)\n", opt.Out, len(g.Records), plural(len(found.Annotators), "annotator"), plural(len(found.Items)-g.Unresolved, "disagreement"), g.Unresolved)
+		fmt.Fprintf(stdout, "wrote %s: %d units by %s, %s decided by majority, %d unresolved (ties)%s\n", opt.Out, len(g.Records), words.Count(len(found.Annotators), "annotator"), words.Count(len(found.Items)-g.Unresolved, "disagreement"), g.Unresolved, emptyGold(g))
 		return nil
 	}
 	if strings.EqualFold(filepath.Ext(opt.Out), ".jsonl") {
@@ -156,6 +161,7 @@ func runAdjudicate(ctx context.Context, opt adjudicateOptions, stdout, stderr io
 	if man != nil {
 		aopt.Study = man.Path
 		aopt.Items, aopt.Shown = studyContext(t, man, stderr)
+		aopt.StudyUnits = man.StudyUnits()
 	} else {
 		fmt.Fprintln(stderr, "note: no study manifest among the sources: the rows show no context (give --manifest)")
 	}
@@ -192,14 +198,14 @@ func runAdjudicate(ctx context.Context, opt adjudicateOptions, stdout, stderr io
 		}
 	}
 	fmt.Fprintf(stdout, "%s by %s: %s accepted (%d unanimous, %d by --min-agreement); %s to decide",
-		plural(len(f.Units), "unit"), plural(len(f.Annotators), "annotator"), plural(acc[mapping.ProvenanceUnanimous]+acc[mapping.ProvenanceMajority], "answer"),
-		acc[mapping.ProvenanceUnanimous], acc[mapping.ProvenanceMajority], plural(len(res.Manifest.Items), "disagreement"))
+		words.Count(len(f.Units), "unit"), words.Count(len(f.Annotators), "annotator"), words.Count(acc[mapping.ProvenanceUnanimous]+acc[mapping.ProvenanceMajority], "answer"),
+		acc[mapping.ProvenanceUnanimous], acc[mapping.ProvenanceMajority], words.Count(len(res.Manifest.Items), "disagreement"))
 	if res.Kept > 0 {
 		fmt.Fprintf(stdout, ", %d decided already and kept", res.Kept)
 	}
 	fmt.Fprintln(stdout)
 	for i, w := range res.Written {
-		fmt.Fprintf(stdout, "wrote %s: %s for %s\n", w, plural(res.Manifest.Workbooks[i].Items, "row"), res.Manifest.Workbooks[i].Adjudicator)
+		fmt.Fprintf(stdout, "wrote %s: %s for %s\n", w, words.Count(res.Manifest.Workbooks[i].Items, "row"), res.Manifest.Workbooks[i].Adjudicator)
 	}
 	fmt.Fprintf(stdout, "wrote %s (the key to the annotators' names: keep it from adjudicators)\n", filepath.Join(opt.Out, adjudicate.ManifestFile))
 	return nil
@@ -251,10 +257,25 @@ func runPullGold(ctx context.Context, dir string, opt pullOptions, stdout, stder
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stderr, "pulled the gold set of %s from %d adjudication workbook(s): %d decisions read, %d unresolved; %d complete, %d partial; %d errors, %d warnings\n",
-		plural(len(g.Records), "unit"), len(g.Manifest.Workbooks), g.Decided, g.Unresolved, c.Complete, c.Partial, c.Errors, c.Warnings)
+	fmt.Fprintf(stderr, "pulled the gold set of %s from %s: %d decisions read, %d unresolved; %d complete, %d partial%s; %s, %s\n",
+		words.Count(len(g.Records), "unit"), words.Count(len(g.Manifest.Workbooks), "adjudication workbook"), g.Decided, g.Unresolved, c.Complete, c.Partial, emptyGold(g), words.Count(c.Errors, "error"), words.Count(c.Warnings, "warning"))
 	if opt.Strict && c.Errors > 0 {
 		return errStrict
 	}
 	return nil
+}
+
+// emptyGold says how many units of a gold set nobody has completed yet,
+// if any.
+func emptyGold(g *study.GoldSet) string {
+	n := 0
+	for _, r := range g.Records {
+		if r.Status == mapping.StatusEmpty {
+			n++
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", %d with no complete answer yet (empty)", n)
 }

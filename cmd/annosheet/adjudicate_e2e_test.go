@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -427,7 +429,7 @@ func TestAdjudicateLegalGapsOverlap2(t *testing.T) {
 		t.Errorf("Summary: unanimous, majority, to decide (-want +got):\n%s", diff)
 	}
 	if !slices.ContainsFunc(sum.Rows, func(r []any) bool {
-		return len(r) > 0 && strings.HasPrefix(fmt.Sprint(r[0]), "Note is not adjudicated: where the annotators' answers differ (1 units)")
+		return len(r) > 0 && strings.HasPrefix(fmt.Sprint(r[0]), "Note is not adjudicated: where the annotators' answers differ (1 unit)")
 	}) {
 		t.Errorf("the Summary does not say the notes are carried: %v", sum.Rows)
 	}
@@ -484,6 +486,26 @@ func TestAdjudicateLegalGapsOverlap2(t *testing.T) {
 	goldFile := filepath.Join(t.TempDir(), "gold.jsonl")
 	if code, _, errs := runCLI(t, "pull", adj, "--out", goldFile); code != 0 {
 		t.Fatalf("pull: %s", errs)
+	}
+	// The gold set's native file: u4, undecided, is refused by its line,
+	// or written without its labels when asked, and named.
+	native := filepath.Join(t.TempDir(), "labels.jsonl")
+	u4cell := cell("Gaps", rowOf["Gaps"][u4], "Final: 0 No gap")
+	exportGold := []string{"export", goldFile, "--native", "--manifest", filepath.Join(study, "manifest.json"), "--out", native}
+	code, _, errs := runCLI(t, exportGold...)
+	wantLine := fmt.Sprintf("annosheet:   %s: gaps (decision %s, %s) unresolved\n", u4, decision("Gaps", rowOf["Gaps"][u4]), u4cell)
+	if code != exitFailure || !strings.Contains(errs, "1 gold unit nobody decided") || !strings.Contains(errs, wantLine) || !strings.Contains(errs, "--allow-unresolved") {
+		t.Errorf("export of a gold set with an undecided unit: exit %d, want %d and\n%s\ngot:\n%s", code, exitFailure, wantLine, errs)
+	}
+	if _, err := os.Stat(native); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the refused export wrote %s", native)
+	}
+	code, _, errs = runCLI(t, append(exportGold, "--allow-unresolved")...)
+	if code != 0 || !strings.Contains(errs, "warning: "+u4+": gaps (decision") {
+		t.Errorf("export --allow-unresolved: exit %d:\n%s", code, errs)
+	}
+	if got := readBytes(t, native); !bytes.Contains(got, []byte(`"id": "`+u4+`"`)) {
+		t.Errorf("the undecided unit is not in the native file:\n%s", got)
 	}
 	code, out, errs := runCLI(t, "agree", study, "--against", goldFile, "--json", "-q", "gaps")
 	if code != 0 {

@@ -12,6 +12,7 @@ import (
 	"github.com/annosheet/annosheet/adjudicate"
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/input"
+	"github.com/annosheet/annosheet/internal/words"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/study"
 	"github.com/annosheet/annosheet/templates"
@@ -85,7 +86,7 @@ func runFeedback(ctx context.Context, opt feedbackOptions, stdout, stderr io.Wri
 	}
 	printProblems(stderr, res.Problems)
 	for _, w := range res.Written {
-		fmt.Fprintf(stdout, "wrote %s: %s for %s\n", w.Location, plural(w.Rows, "corrected answer"), w.Annotator)
+		fmt.Fprintf(stdout, "wrote %s: %s for %s\n", w.Location, words.Count(w.Rows, "corrected answer"), w.Annotator)
 	}
 	for _, a := range res.None {
 		fmt.Fprintf(stdout, "no workbook for %s: the gold set corrects none of their answers\n", a)

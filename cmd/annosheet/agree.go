@@ -19,6 +19,7 @@ import (
 	"github.com/annosheet/annosheet/export"
 	"github.com/annosheet/annosheet/internal/atomicfile"
 	"github.com/annosheet/annosheet/internal/csvsafe"
+	"github.com/annosheet/annosheet/internal/words"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/study"
 	"github.com/annosheet/annosheet/templates"
@@ -207,7 +208,7 @@ func sourceRecords(ctx context.Context, opt agreeOptions, stderr io.Writer) (*te
 			opt.pulled(res)
 		}
 		if len(res.Conflicts) > 0 {
-			return nil, nil, nil, nil, fmt.Errorf("%s answered differently by copies of their batch (see above); keep only the current copy of each batch, then run the command again", plural(len(res.Conflicts), "unit"))
+			return nil, nil, nil, nil, fmt.Errorf("%s answered differently by copies of their batch (see above); keep only the current copy of each batch, then run the command again", words.Count(len(res.Conflicts), "unit"))
 		}
 		var man *study.Manifest
 		if len(src.Manifests) > 0 {
@@ -307,7 +308,7 @@ func writeAgreeTable(w io.Writer, rep *study.Agreement) error {
 	if rep.Records.Used == 0 {
 		b.WriteString("no record to compare yet")
 	} else {
-		fmt.Fprintf(&b, "%d records of %s compared", rep.Records.Used, strings.Join(rep.Records.Annotators, ", "))
+		fmt.Fprintf(&b, "%s of %s compared", words.Count(rep.Records.Used, "record"), strings.Join(rep.Records.Annotators, ", "))
 	}
 	if rep.Records.Partial > 0 {
 		fmt.Fprintf(&b, "; %d partial left out (--include-partial counts them)", rep.Records.Partial)
@@ -317,7 +318,7 @@ func writeAgreeTable(w io.Writer, rep *study.Agreement) error {
 	}
 	b.WriteString("\n")
 	for _, q := range rep.Questions {
-		fmt.Fprintf(&b, "\n%s (%s): %d units, %d pairable values, %d annotators\n", q.Name, q.Type, q.Units, q.Pairable, len(q.Annotators))
+		fmt.Fprintf(&b, "\n%s (%s): %s, %s, %s\n", q.Name, q.Type, words.Count(q.Units, "unit"), words.Count(q.Pairable, "pairable value"), words.Count(len(q.Annotators), "annotator"))
 		if q.Compared != "" {
 			fmt.Fprintf(&b, "  compared: %s\n", q.Compared)
 		}
@@ -343,13 +344,13 @@ func writeAgreeTable(w io.Writer, rep *study.Agreement) error {
 // writeAgainstTable writes the scores against a gold set: its units, then
 // per question a line for each annotator, and one for them all pooled.
 func writeAgainstTable(b *strings.Builder, a *study.Against) {
-	fmt.Fprintf(b, "\nAgainst gold (%s): %s, %d of them in the sources", a.Gold, plural(a.Units, "unit"), a.SharedUnits)
+	fmt.Fprintf(b, "\nAgainst gold (%s): %s, %d of them in the sources", a.Gold, words.Count(a.Units, "unit"), a.SharedUnits)
 	var apart []string
 	if a.GoldOnly > 0 {
-		apart = append(apart, fmt.Sprintf("%s only in the gold set", plural(a.GoldOnly, "unit")))
+		apart = append(apart, fmt.Sprintf("%s only in the gold set", words.Count(a.GoldOnly, "unit")))
 	}
 	if a.SourcesOnly > 0 {
-		apart = append(apart, fmt.Sprintf("%s only in the sources", plural(a.SourcesOnly, "unit")))
+		apart = append(apart, fmt.Sprintf("%s only in the sources", words.Count(a.SourcesOnly, "unit")))
 	}
 	if len(apart) > 0 {
 		fmt.Fprintf(b, "; not scored: %s", strings.Join(apart, ", "))
@@ -362,7 +363,7 @@ func writeAgainstTable(b *strings.Builder, a *study.Against) {
 		}
 	}
 	for _, q := range a.Questions {
-		fmt.Fprintf(b, "\n%s (%s): the gold set gives %s\n", q.Name, q.Type, plural(q.GoldUnits, "unit"))
+		fmt.Fprintf(b, "\n%s (%s): the gold set gives %s\n", q.Name, q.Type, words.Count(q.GoldUnits, "unit"))
 		if q.Compared != "" {
 			fmt.Fprintf(b, "  compared: %s\n", q.Compared)
 		}
@@ -575,6 +576,6 @@ func printAgreeProblems(w io.Writer, ps mapping.Problems) {
 	}
 	printProblems(w, errs)
 	if warnings > 0 {
-		fmt.Fprintf(w, "note: pull also found %s in the workbooks (annosheet pull lists them by cell); they do not change the answers compared\n", plural(warnings, "warning"))
+		fmt.Fprintf(w, "note: pull also found %s in the workbooks (annosheet pull lists them by cell); they do not change the answers compared\n", words.Count(warnings, "warning"))
 	}
 }

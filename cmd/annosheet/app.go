@@ -99,7 +99,10 @@ func printError(w io.Writer, err error) {
 		var ue usageError
 		if errors.As(err, &ue) {
 			msg += " (see --help)"
-		} else if h := hint(err); h != "" {
+		} else if h := hint(err); h != "" && strings.Contains(msg, "\n") {
+			// After a list, on a line of its own, not on its last item.
+			msg += "\n" + strings.ToUpper(h[:1]) + h[1:] + "."
+		} else if h != "" {
 			msg += " (" + h + ")"
 		}
 		for _, line := range strings.Split(msg, "\n") {

@@ -18,6 +18,7 @@ import (
 	"github.com/annosheet/annosheet/internal/boundedread"
 	"github.com/annosheet/annosheet/internal/filename"
 	"github.com/annosheet/annosheet/internal/ojson"
+	"github.com/annosheet/annosheet/internal/words"
 	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/study"
@@ -131,7 +132,7 @@ func exportRecords(ctx context.Context, opt *exportOptions, stderr io.Writer, te
 		}
 		printProblems(stderr, res.Problems)
 		if len(res.Conflicts) > 0 {
-			return nil, nil, nil, fmt.Errorf("%s answered differently by copies of their batch (see above); keep only the current copy of each batch, then export again", plural(len(res.Conflicts), "unit"))
+			return nil, nil, nil, fmt.Errorf("%s answered differently by copies of their batch (see above); keep only the current copy of each batch, then export again", words.Count(len(res.Conflicts), "unit"))
 		}
 		if _, err := template(man, mapping.TemplateID{Name: man.Template.Name, Version: man.Template.Version}); err != nil {
 			return nil, nil, nil, err
@@ -298,7 +299,7 @@ func runExport(ctx context.Context, opt exportOptions, stdout, stderr io.Writer)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "wrote %s: %d records\n", path, file.Records)
+		fmt.Fprintf(stdout, "wrote %s: %s\n", path, words.Count(file.Records, "record"))
 	}
 	if left != "" {
 		fmt.Fprintln(stdout, "exported"+left)
@@ -332,10 +333,10 @@ func leftOut(sel *study.Selection, t *templates.Template, dups int) string {
 		out = "; left out " + strings.Join(parts, ", ") + " units"
 	}
 	if sel.WithErrors > 0 {
-		out += fmt.Sprintf("; %s with errors kept (--allow-problems)", plural(sel.WithErrors, "unit"))
+		out += fmt.Sprintf("; %s with errors kept (--allow-problems)", words.Count(sel.WithErrors, "unit"))
 	}
 	if dups > 0 {
-		out += fmt.Sprintf("; %s repeated identically, each kept once", plural(dups, "record"))
+		out += fmt.Sprintf("; %s repeated identically, each kept once", words.Count(dups, "record"))
 	}
 	return out
 }

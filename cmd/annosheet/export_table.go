@@ -11,6 +11,7 @@ import (
 
 	"github.com/annosheet/annosheet/export"
 	"github.com/annosheet/annosheet/internal/atomicfile"
+	"github.com/annosheet/annosheet/internal/words"
 	"github.com/annosheet/annosheet/mapping"
 )
 
@@ -105,7 +106,7 @@ func runExportTable(ctx context.Context, opt exportOptions, stdout, stderr io.Wr
 	if err := atomicfile.Write(opt.Out, opt.Force, 0o644, write); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "wrote %s: the %s table, %s and %s\n", opt.Out, opt.Table, plural(len(tb.Rows), "row"), plural(len(tb.Columns), "column"))
+	fmt.Fprintf(stdout, "wrote %s: the %s table, %s and %s\n", opt.Out, opt.Table, words.Count(len(tb.Rows), "row"), words.Count(len(tb.Columns), "column"))
 	return nil
 }
 

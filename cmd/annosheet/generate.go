@@ -14,6 +14,7 @@ import (
 
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/input"
+	"github.com/annosheet/annosheet/internal/words"
 	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/sheets"
@@ -235,7 +236,7 @@ func runGenerate(ctx context.Context, opt generateOptions, stdout, stderr io.Wri
 			if b.Annotator != "" {
 				who = "for " + b.Annotator + ", "
 			}
-			fmt.Fprintf(stdout, "wrote %s: %s in %s (%sbatch %s)\n", where, plural(len(b.Units), "unit"), plural(b.Rows, "row"), who, b.ID)
+			fmt.Fprintf(stdout, "wrote %s: %s in %s (%sbatch %s)\n", where, words.Count(len(b.Units), "unit"), words.Count(b.Rows, "row"), who, b.ID)
 			if share := append(append([]string{}, opt.Share...), sharedWith...); opt.Format == formatGSheets && len(share) > 0 {
 				fmt.Fprintf(stdout, "  shared with %s (can edit)\n", strings.Join(share, ", "))
 			}
@@ -265,17 +266,17 @@ func summary(stdout io.Writer, opt generateOptions, t *templates.Template, gen *
 	n := len(gen.Manifest.Batches)
 	if len(opt.Annotators) > 0 {
 		fmt.Fprintf(stdout, "%s, each for %d of %d annotators, in %s (template %s v%d)\n",
-			plural(len(itemsOf(res)), "instance"), max(opt.Overlap, 1), len(opt.Annotators), plural(n, books), t.Name, t.Version)
+			words.Count(len(itemsOf(res)), "instance"), max(opt.Overlap, 1), len(opt.Annotators), words.Count(n, books), t.Name, t.Version)
 	} else if n > 1 {
-		fmt.Fprintf(stdout, "%s in %s (template %s v%d)\n", plural(len(itemsOf(res)), "instance"), plural(n, "shared "+books), t.Name, t.Version)
+		fmt.Fprintf(stdout, "%s in %s (template %s v%d)\n", words.Count(len(itemsOf(res)), "instance"), words.Count(n, "shared "+books), t.Name, t.Version)
 	} else {
 		fmt.Fprintf(stdout, "template %s v%d\n", t.Name, t.Version)
 	}
 	if res.Skipped > 0 {
-		fmt.Fprintf(stdout, "note: %d of %d records have nothing to annotate and got no rows\n", res.Skipped, res.Records)
+		fmt.Fprintf(stdout, "note: %d of %s %s nothing to annotate and got no rows\n", res.Skipped, words.Count(res.Records, "record"), map[bool]string{true: "has", false: "have"}[res.Skipped == 1])
 	}
 	if len(res.Warnings) > 0 {
-		fmt.Fprintf(stdout, "note: %d warnings (see above)\n", len(res.Warnings))
+		fmt.Fprintf(stdout, "note: %s (see above)\n", words.Count(len(res.Warnings), "warning"))
 	}
 	fmt.Fprintf(stdout, "wrote %s (the coordinator's record; keep it from annotators)\n", gen.Path)
 }
@@ -303,12 +304,4 @@ func validBatch(s string) bool {
 		}
 	}
 	return true
-}
-
-// plural is "1 unit", "2 units".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }

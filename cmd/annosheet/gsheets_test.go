@@ -134,7 +134,7 @@ func TestGSheetsLoop(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("pull by link: exit %d: %s", code, errs)
 	}
-	if !strings.Contains(errs, "pulled 5 records from 1 workbook(s): 5 complete") {
+	if !strings.Contains(errs, "pulled 5 records from 1 workbook: 5 complete") {
 		t.Errorf("pull summary: %s", errs)
 	}
 	if !strings.Contains(errs, "the workbook shows opaque IDs") {

@@ -12,6 +12,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/annosheet/annosheet/internal/atomicfile"
+	"github.com/annosheet/annosheet/internal/words"
 	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/study"
@@ -143,7 +144,7 @@ func runPull(ctx context.Context, opt pullOptions, stdout, stderr io.Writer) err
 	}
 	printProblems(stderr, res.Problems)
 	if len(res.Conflicts) > 0 {
-		return fmt.Errorf("%s answered differently by copies of their batch (see above); keep only the current copy of each batch among the sources, then pull again", plural(len(res.Conflicts), "unit"))
+		return fmt.Errorf("%s answered differently by copies of their batch (see above); keep only the current copy of each batch among the sources, then pull again", words.Count(len(res.Conflicts), "unit"))
 	}
 	c, err := writePulled(opt, res, stdout)
 	if err != nil {
@@ -153,8 +154,8 @@ func runPull(ctx context.Context, opt pullOptions, stdout, stderr io.Writer) err
 	if c.Unreadable > 0 {
 		unreadable = fmt.Sprintf(", %d unreadable", c.Unreadable)
 	}
-	fmt.Fprintf(stderr, "pulled %d records from %d workbook(s): %d complete, %d partial, %d empty, %d missing%s; %d errors, %d warnings\n",
-		c.Records, len(res.Workbooks), c.Complete, c.Partial, c.Empty, c.Missing, unreadable, c.Errors, c.Warnings)
+	fmt.Fprintf(stderr, "pulled %s from %s: %d complete, %d partial, %d empty, %d missing%s; %s, %s\n",
+		words.Count(c.Records, "record"), words.Count(len(res.Workbooks), "workbook"), c.Complete, c.Partial, c.Empty, c.Missing, unreadable, words.Count(c.Errors, "error"), words.Count(c.Warnings, "warning"))
 	if opt.Strict && c.Errors > 0 {
 		return errStrict
 	}

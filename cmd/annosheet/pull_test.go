@@ -51,7 +51,7 @@ func TestPullAndExport(t *testing.T) {
 		t.Fatalf("pull: exit %d, stdout %q, stderr:\n%s", code, stdout, stderr)
 	}
 	// The gold labels follow the decision order: no problem, the summary.
-	if stderr != "pulled 5 records from 1 workbook(s): 5 complete, 0 partial, 0 empty, 0 missing; 0 errors, 0 warnings\n" {
+	if stderr != "pulled 5 records from 1 workbook: 5 complete, 0 partial, 0 empty, 0 missing; 0 errors, 0 warnings\n" {
 		t.Errorf("stderr:\n%s", stderr)
 	}
 	jsonl, err := os.ReadFile(out)
@@ -118,7 +118,7 @@ func TestPullStrict(t *testing.T) {
 	code, _, stderr := runCLI(t, "pull", book, "--strict", "--out", filepath.Join(t.TempDir(), "a.jsonl"))
 	want := "warning: " + book + ": the workbook shows opaque IDs (item-0001…); the records keep them (\"opaque_ids\": true), and the real IDs are in the study's manifest: pull with it (or export with it)\n" +
 		"error: " + book + ": Annotate!B4: \"maybe\" is not a checkbox value; use TRUE or FALSE (unit item-0003)\n" +
-		"pulled 5 records from 1 workbook(s): 4 complete, 1 partial, 0 empty, 0 missing; 1 errors, 1 warnings\n" +
+		"pulled 5 records from 1 workbook: 4 complete, 1 partial, 0 empty, 0 missing; 1 error, 1 warning\n" +
 		"annosheet: error-level problems found (--strict)\n"
 	if code != exitStrict || stderr != want {
 		t.Errorf("exit %d, stderr:\n%s\nwant:\n%s", code, stderr, want)
@@ -129,7 +129,7 @@ func TestPullStrict(t *testing.T) {
 	// Through the manifest: the real IDs, and no word of opaque ones.
 	code, _, stderr = runCLI(t, "pull", filepath.Dir(book), "--strict", "--out", filepath.Join(t.TempDir(), "a.jsonl"))
 	want = "error: " + book + ": Annotate!B4: \"maybe\" is not a checkbox value; use TRUE or FALSE (unit gpt4o-12)\n" +
-		"pulled 5 records from 1 workbook(s): 4 complete, 1 partial, 0 empty, 0 missing; 1 errors, 0 warnings\n" +
+		"pulled 5 records from 1 workbook: 4 complete, 1 partial, 0 empty, 0 missing; 1 error, 0 warnings\n" +
 		"annosheet: error-level problems found (--strict)\n"
 	if code != exitStrict || stderr != want {
 		t.Errorf("through the manifest: exit %d, stderr:\n%s\nwant:\n%s", code, stderr, want)
@@ -148,7 +148,7 @@ func TestPullManifest(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	if !strings.HasPrefix(stderr, "error: "+book+": the workbook of batch b01 is missing; its 5 units are reported missing\n") ||
-		!strings.Contains(stderr, "0 complete, 0 partial, 0 empty, 5 missing; 1 errors") {
+		!strings.Contains(stderr, "0 complete, 0 partial, 0 empty, 5 missing; 1 error") {
 		t.Errorf("stderr:\n%s", stderr)
 	}
 	if n := strings.Count(stdout, `"status":"missing"`); n != 5 {

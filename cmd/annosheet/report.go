@@ -10,6 +10,7 @@ import (
 
 	"github.com/annosheet/annosheet/input"
 	"github.com/annosheet/annosheet/internal/atomicfile"
+	"github.com/annosheet/annosheet/internal/words"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/report"
 	"github.com/annosheet/annosheet/study"
@@ -103,8 +104,8 @@ func runReport(ctx context.Context, opt reportOptions, stdout, stderr io.Writer)
 		gold = ", and the gold set " + rep.Gold.Name
 	}
 	fmt.Fprintf(stdout, "wrote %s (%d KB): %d of %d units done by %s; %s compared; %s, %s%s\n",
-		opt.Out, (size+1023)/1024, t.Complete, t.Units, plural(len(rep.Annotators), "annotator"),
-		plural(len(rep.Agreement.Questions), "question"), plural(rep.Problems.Errors, "error"), plural(rep.Problems.Warnings, "warning"), gold)
+		opt.Out, (size+1023)/1024, t.Complete, t.Units, words.Count(len(rep.Annotators), "annotator"),
+		words.Count(len(rep.Agreement.Questions), "question"), words.Count(rep.Problems.Errors, "error"), words.Count(rep.Problems.Warnings, "warning"), gold)
 	return nil
 }
 

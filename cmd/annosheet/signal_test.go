@@ -155,7 +155,7 @@ func TestGenerateSignals(t *testing.T) {
 
 			// Every workbook reads back: each instance once, unanswered.
 			code, pout, perr := runBinary(t, bin, "pull", out+string(filepath.Separator))
-			want := fmt.Sprintf("pulled %d records from %d workbook(s): 0 complete, 0 partial, %d empty, 0 missing; 0 errors, 0 warnings", signalRecords, signalBatches, signalRecords)
+			want := fmt.Sprintf("pulled %d records from %d workbooks: 0 complete, 0 partial, %d empty, 0 missing; 0 errors, 0 warnings", signalRecords, signalBatches, signalRecords)
 			if code != exitOK || !strings.Contains(perr, want) {
 				t.Fatalf("pull: exit %d, want %d and %q:\n%s", code, exitOK, want, perr)
 			}

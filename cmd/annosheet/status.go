@@ -14,6 +14,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/annosheet/annosheet/agreement"
+	"github.com/annosheet/annosheet/internal/words"
 	"github.com/annosheet/annosheet/study"
 )
 
@@ -117,7 +118,7 @@ func runStatusCounts(ctx context.Context, opt statusOptions, stdout, stderr io.W
 		fmt.Fprintln(stderr, "error: conflict: "+c.Error())
 	}
 	if t := rep.Total; t.Errors+t.Warnings > 0 {
-		fmt.Fprintf(stderr, "%d errors and %d warnings found; 'annosheet pull' lists them by cell\n", t.Errors, t.Warnings)
+		fmt.Fprintf(stderr, "%s and %s found; 'annosheet pull' lists them by cell\n", words.Count(t.Errors, "error"), words.Count(t.Warnings, "warning"))
 	}
 	return nil
 }
@@ -153,7 +154,7 @@ func writeAgreementSoFar(w io.Writer, rep *study.Status) error {
 		if a.Study != "" {
 			head += ", " + studyLabel(rep, a.Study)
 		}
-		fmt.Fprintf(tw, "\n%s (%s done by 2 or more annotators: %s)\n", head, plural(a.Overlap, "unit"), strings.Join(a.Annotators, ", "))
+		fmt.Fprintf(tw, "\n%s (%s done by 2 or more annotators: %s)\n", head, words.Count(a.Overlap, "unit"), strings.Join(a.Annotators, ", "))
 		if a.Note != "" {
 			fmt.Fprintf(tw, "  not computed: %s\n", a.Note)
 		}
@@ -162,7 +163,7 @@ func writeAgreementSoFar(w io.Writer, rep *study.Status) error {
 			if q.Value == nil {
 				value = "— " + q.Note
 			}
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s pairable\n", q.Name, metricLabel(q.Metric), value, plural(q.PairableUnits, "unit"))
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s pairable\n", q.Name, metricLabel(q.Metric), value, words.Count(q.PairableUnits, "unit"))
 		}
 		for _, q := range a.Skipped {
 			fmt.Fprintf(tw, "  %s\tnot compared: %s\n", q.Name, q.Reason)

@@ -1,0 +1,33 @@
+// Package words says counts the way messages need them: "1 unit",
+// "2 units", "0 matches".
+//
+//	words.Count(1, "error") // "1 error"
+//	words.Count(3, "match") // "3 matches"
+package words
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Count is n and the noun, in the plural unless n is 1. A noun ending in
+// s, x, z, ch or sh takes -es; one ending in a consonant and y, -ies; a
+// compound noun ("corrected answer") is made plural by its last word.
+func Count(n int, noun string) string {
+	return strconv.Itoa(n) + " " + Noun(n, noun)
+}
+
+// Noun is the noun alone, in the plural unless n is 1.
+func Noun(n int, noun string) string {
+	if n == 1 || noun == "" {
+		return noun
+	}
+	switch {
+	case strings.HasSuffix(noun, "s"), strings.HasSuffix(noun, "x"), strings.HasSuffix(noun, "z"),
+		strings.HasSuffix(noun, "ch"), strings.HasSuffix(noun, "sh"):
+		return noun + "es"
+	case len(noun) > 1 && noun[len(noun)-1] == 'y' && !strings.ContainsRune("aeiou", rune(noun[len(noun)-2])):
+		return noun[:len(noun)-1] + "ies"
+	}
+	return noun + "s"
+}

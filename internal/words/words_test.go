@@ -1,0 +1,25 @@
+package words
+
+import "testing"
+
+func TestCount(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		n          int
+		noun, want string
+	}{
+		{1, "unit", "1 unit"},
+		{0, "unit", "0 units"},
+		{2, "error", "2 errors"},
+		{1, "warning", "1 warning"},
+		{3, "match", "3 matches"},
+		{2, "pass", "2 passes"},
+		{2, "copy", "2 copies"},
+		{2, "day", "2 days"},
+		{2, "corrected answer", "2 corrected answers"},
+	} {
+		if got := Count(c.n, c.noun); got != c.want {
+			t.Errorf("Count(%d, %q) = %q, want %q", c.n, c.noun, got, c.want)
+		}
+	}
+}
