@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/annosheet/annosheet/templates"
 )
@@ -46,6 +47,9 @@ func TypedRecord(t *templates.Template, a *Annotation) (*Annotation, error) {
 	if a.Spans != nil {
 		out.Spans = make([]SpanAnswer, len(a.Spans))
 		for i, s := range a.Spans {
+			if reason := spanAnswerProblem(t, s); reason != "" {
+				return nil, &SpanError{Index: i, Row: s.Row, Reason: reason}
+			}
 			if s.Values, err = TypedValues(t, s.Values); err != nil {
 				return nil, fmt.Errorf("span row %d: %w", s.Row, err)
 			}
@@ -53,6 +57,74 @@ func TypedRecord(t *templates.Template, a *Annotation) (*Annotation, error) {
 		}
 	}
 	return &out, nil
+}
+
+// MaxOffset bounds a span's offsets as a record gives them: no text an
+// annotator reads is a billion characters long.
+const MaxOffset = 1 << 30
+
+// SpanError is a record's span that cannot be what pull makes: offsets
+// out of order or of another length than its text, another template's
+// spans, a label or evidence the template does not have.
+type SpanError struct {
+	Index  int // in the record's spans, from 0
+	Row    int // the row it says it came from
+	Reason string
+}
+
+func (e *SpanError) Error() string {
+	return fmt.Sprintf("span %d (row %d) %s", e.Index+1, e.Row, e.Reason)
+}
+
+// spanAnswerProblem says what is wrong with one span of a record, as the
+// template reads spans; "" when nothing is.
+func spanAnswerProblem(t *templates.Template, s SpanAnswer) string {
+	if t.Rows.Spans == "" || t.Rows.Per != templates.PerBlock {
+		return fmt.Sprintf("is a span of a block, which template %s does not have", t.Name)
+	}
+	if s.Question != t.Rows.Spans {
+		return fmt.Sprintf("is of %q, not of the template's spans %q", s.Question, t.Rows.Spans)
+	}
+	if (s.Start == nil) != (s.End == nil) {
+		return "has a start without an end, or an end without a start"
+	}
+	if s.Start != nil {
+		start, end := *s.Start, *s.End
+		switch {
+		case start < 0 || end < start:
+			return fmt.Sprintf("has offsets %d to %d: they must be 0 <= start <= end", start, end)
+		case end > MaxOffset:
+			return fmt.Sprintf("has offsets %d to %d, past any text", start, end)
+		case utf8.RuneCountInString(s.Text) != end-start:
+			return fmt.Sprintf("has offsets %d to %d for a text of %d characters", start, end, utf8.RuneCountInString(s.Text))
+		}
+		var field string
+		for i := range t.Questions {
+			if q := &t.Questions[i]; q.Type == templates.TypeSpan && q.Scope != "block" {
+				field = q.Field
+				break
+			}
+		}
+		if s.Field != field {
+			return fmt.Sprintf("is in %q, not in the field %q the template's spans are in", s.Field, field)
+		}
+	}
+	if s.Code != "" && t.Rows.Label != "" {
+		if q := t.QuestionByName(t.Rows.Label); q != nil && q.Option(s.Code) == nil {
+			return fmt.Sprintf("has the label %q, which is not one of the codes %s", s.Code, codeList(q))
+		}
+	}
+	if e := s.Evidence; e != nil {
+		if e.Passage < 1 {
+			return fmt.Sprintf("has evidence in passage %d; passages are numbered from 1", e.Passage)
+		}
+		for _, k := range e.Sentences {
+			if k < 0 {
+				return fmt.Sprintf("has evidence in sentence %d; sentences are numbered from 0", k)
+			}
+		}
+	}
+	return ""
 }
 
 // TypedValues types the answers of a canonical record as a JSON decoder
@@ -272,4 +344,52 @@ func typedEvidence(v any) (any, string) {
 		return nil, "has sentences that are not a list"
 	}
 	return e, ""
+}
+
+// SpanTextProblems says which spans of a record do not stand where they
+// say in the texts they were found in: fields are the unit's span fields
+// by name (SourceItem.Fields of the unit), as the study's inputs give
+// them. A span whose offsets run past its field's end, or whose text is
+// not the field's text at its offsets, is a problem; so is a span of a
+// field the unit does not have. Spans without offsets are not checked.
+func SpanTextProblems(rec *Annotation, fields map[string]string) []string {
+	runes := map[string][]rune{}
+	var out []string
+	check := func(what, field string, start, end *int, text string) {
+		if start == nil || end == nil {
+			return
+		}
+		f, ok := fields[field]
+		if !ok {
+			out = append(out, fmt.Sprintf("%s is in %q, a field the unit's input does not have", what, field))
+			return
+		}
+		r, ok := runes[field]
+		if !ok {
+			r = []rune(f)
+			runes[field] = r
+		}
+		switch {
+		case *start < 0 || *end < *start:
+			out = append(out, fmt.Sprintf("%s has offsets %d to %d", what, *start, *end))
+		case *end > len(r):
+			out = append(out, fmt.Sprintf("%s ends at %d, past the end of %s (%d characters)", what, *end, field, len(r)))
+		case string(r[*start:*end]) != text:
+			out = append(out, fmt.Sprintf("%s says %q, but %s has %q at %d to %d", what, text, field, string(r[*start:*end]), *start, *end))
+		}
+	}
+	values := func(where string, vs map[string]any) {
+		for _, name := range slices.Sorted(maps.Keys(vs)) {
+			if v, ok := vs[name].(SpanValue); ok {
+				check(where+fmt.Sprintf("question %q", name), v.Field, v.Start, v.End, v.Text)
+			}
+		}
+	}
+	values("", rec.Values)
+	for i, s := range rec.Spans {
+		what := fmt.Sprintf("span %d (row %d)", i+1, s.Row)
+		check(what, s.Field, s.Start, s.End, s.Text)
+		values(what+": ", s.Values)
+	}
+	return out
 }

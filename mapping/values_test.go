@@ -149,11 +149,17 @@ func TestValueErrorMessage(t *testing.T) {
 // TestTypedRecord types a record's values and its span rows' values, and
 // leaves the record it was given as it was.
 func TestTypedRecord(t *testing.T) {
-	tp := valuesTmpl(t)
+	tp, err := templates.Builtin("qa-span-errors")
+	if err != nil {
+		t.Fatal(err)
+	}
 	in := &mapping.Annotation{
 		Unit:   "r1",
-		Values: decoded(t, `{"score": 2}`),
-		Spans:  []mapping.SpanAnswer{{Row: 7, Values: decoded(t, `{"tags": ["b", "a"]}`)}, {Row: 8}},
+		Values: decoded(t, `{"checked": true}`),
+		Spans: []mapping.SpanAnswer{
+			{Question: "errors", Row: 7, Values: decoded(t, `{"repeated": {"field": "prediction", "text": "x", "start": 2, "end": 3}}`)},
+			{Question: "errors", Row: 8},
+		},
 	}
 	got, err := mapping.TypedRecord(tp, in)
 	if err != nil {
@@ -161,26 +167,106 @@ func TestTypedRecord(t *testing.T) {
 	}
 	want := &mapping.Annotation{
 		Unit:   "r1",
-		Values: map[string]any{"score": 2},
-		Spans:  []mapping.SpanAnswer{{Row: 7, Values: map[string]any{"tags": []string{"a", "b"}}}, {Row: 8}},
+		Values: map[string]any{"checked": true},
+		Spans: []mapping.SpanAnswer{
+			{Question: "errors", Row: 7, Values: map[string]any{"repeated": mapping.SpanValue{Field: "prediction", Text: "x", Start: intp(2), End: intp(3)}}},
+			{Question: "errors", Row: 8},
+		},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
-	if in.Values["score"] != json.Number("2") {
-		t.Errorf("the record given was changed: %v", in.Values)
+	if _, ok := in.Spans[0].Values["repeated"].(map[string]any); !ok {
+		t.Errorf("the record given was changed: %v", in.Spans[0].Values)
 	}
 
-	in.Spans[1].Values = decoded(t, `{"ok": 1}`)
+	in.Spans[1].Values = decoded(t, `{"checked": 1}`)
 	_, err = mapping.TypedRecord(tp, in)
-	wantErr := `span row 8: question "ok": 1 is not true or false`
+	wantErr := `span row 8: question "checked": 1 is not true or false`
 	if err == nil || err.Error() != wantErr {
 		t.Errorf("error %v, want %s", err, wantErr)
 	}
 	var ve *mapping.ValueError
-	if !errors.As(err, &ve) || ve.Question != "ok" {
+	if !errors.As(err, &ve) || ve.Question != "checked" {
 		t.Errorf("errors.As: %v", ve)
 	}
 }
 
+// TestTypedRecordSpans: a record's spans are what pull makes of a block's
+// answer rows, or the record is refused, saying which span and why.
+func TestTypedRecordSpans(t *testing.T) {
+	t.Parallel()
+	qa, err := templates.Builtin("qa-span-errors")
+	if err != nil {
+		t.Fatal(err)
+	}
+	legal, err := templates.Builtin("legal-gaps")
+	if err != nil {
+		t.Fatal(err)
+	}
+	span := func(start, end int, text string) mapping.SpanAnswer {
+		return mapping.SpanAnswer{Question: "errors", Row: 5, Field: "prediction", Start: intp(start), End: intp(end), Text: text, Code: "Irrelevant", Label: "Irrelevant"}
+	}
+	with := func(s mapping.SpanAnswer, f func(*mapping.SpanAnswer)) mapping.SpanAnswer { f(&s); return s }
+	for _, c := range []struct {
+		name string
+		tp   *templates.Template
+		span mapping.SpanAnswer
+		want string // "" for a span that is fine
+	}{
+		{"a span as pull makes it", qa, span(4, 9, "tiger"), ""},
+		{"missing information, without offsets", qa, mapping.SpanAnswer{Question: "errors", Row: 6, Code: "Missing-Answer", Evidence: &mapping.Evidence{Passage: 1, Sentences: []int{0, 2}}}, ""},
+		{"start after end", qa, span(9, 4, ""), "span 1 (row 5) has offsets 9 to 4: they must be 0 <= start <= end"},
+		{"a negative start", qa, span(-5, 0, "tiger"), "span 1 (row 5) has offsets -5 to 0: they must be 0 <= start <= end"},
+		{"offsets past any text", qa, span(9000000000000000000, 9000000000000000005, "tiger"), "span 1 (row 5) has offsets 9000000000000000000 to 9000000000000000005, past any text"},
+		{"offsets of another length than the text", qa, span(4, 12, "tiger"), "span 1 (row 5) has offsets 4 to 12 for a text of 5 characters"},
+		{"a start without an end", qa, with(span(4, 9, "tiger"), func(s *mapping.SpanAnswer) { s.End = nil }), "span 1 (row 5) has a start without an end, or an end without a start"},
+		{"another field", qa, with(span(4, 9, "tiger"), func(s *mapping.SpanAnswer) { s.Field = "question" }), `span 1 (row 5) is in "question", not in the field "prediction" the template's spans are in`},
+		{"another question's spans", qa, with(span(4, 9, "tiger"), func(s *mapping.SpanAnswer) { s.Question = "mistakes" }), `span 1 (row 5) is of "mistakes", not of the template's spans "errors"`},
+		{"a label of no option", qa, with(span(4, 9, "tiger"), func(s *mapping.SpanAnswer) { s.Code = "Irrelevent" }), `span 1 (row 5) has the label "Irrelevent", which is not one of the codes`},
+		{"evidence in passage 0", qa, with(span(4, 9, "tiger"), func(s *mapping.SpanAnswer) { s.Evidence = &mapping.Evidence{Passage: 0} }), "span 1 (row 5) has evidence in passage 0; passages are numbered from 1"},
+		{"a negative sentence", qa, with(span(4, 9, "tiger"), func(s *mapping.SpanAnswer) { s.Evidence = &mapping.Evidence{Passage: 2, Sentences: []int{-1}} }), "span 1 (row 5) has evidence in sentence -1; sentences are numbered from 0"},
+		{"a span in a template of rows", legal, span(4, 9, "tiger"), "span 1 (row 5) is a span of a block, which template legal-gaps does not have"},
+	} {
+		rec := &mapping.Annotation{Unit: "q1", Spans: []mapping.SpanAnswer{c.span}}
+		_, err := mapping.TypedRecord(c.tp, rec)
+		var se *mapping.SpanError
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%s: %v", c.name, err)
+		case c.want != "" && (err == nil || !strings.HasPrefix(err.Error(), c.want) || !errors.As(err, &se)):
+			t.Errorf("%s: %v, want %q", c.name, err, c.want)
+		}
+	}
+}
+
 func intp(n int) *int { return &n }
+
+// TestSpanTextProblems checks spans against the texts of their fields.
+func TestSpanTextProblems(t *testing.T) {
+	t.Parallel()
+	fields := map[string]string{"prediction": "The tiger is a cat. Ünïcode 🐯 here."}
+	sv := func(start, end int, text string) mapping.SpanValue {
+		return mapping.SpanValue{Field: "prediction", Start: intp(start), End: intp(end), Text: text}
+	}
+	rec := &mapping.Annotation{
+		Values: map[string]any{"quote": sv(4, 9, "tiger")},
+		Spans: []mapping.SpanAnswer{
+			{Question: "errors", Row: 3, Field: "prediction", Start: intp(28), End: intp(29), Text: "🐯"},
+			{Question: "errors", Row: 4, Field: "prediction", Start: intp(4), End: intp(9), Text: "tigre"},
+			{Question: "errors", Row: 5, Field: "prediction", Start: intp(30), End: intp(40), Text: "0123456789"},
+			{Question: "errors", Row: 6, Field: "answer", Start: intp(0), End: intp(1), Text: "T"},
+			{Question: "errors", Row: 7, Code: "Missing-Answer"},
+			{Question: "errors", Row: 8, Field: "prediction", Start: intp(0), End: intp(3), Text: "The", Values: map[string]any{"repeated": sv(15, 18, "dog")}},
+		},
+	}
+	want := []string{
+		`span 2 (row 4) says "tigre", but prediction has "tiger" at 4 to 9`,
+		"span 3 (row 5) ends at 40, past the end of prediction (35 characters)",
+		`span 4 (row 6) is in "answer", a field the unit's input does not have`,
+		`span 6 (row 8): question "repeated" says "dog", but prediction has "cat" at 15 to 18`,
+	}
+	if diff := cmp.Diff(want, mapping.SpanTextProblems(rec, fields)); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}

@@ -246,6 +246,11 @@ func runExport(ctx context.Context, opt exportOptions, stdout, stderr io.Writer)
 	if err != nil {
 		return err
 	}
+	// A record's spans must stand where they say in the study's texts:
+	// offsets are what the native file gives.
+	if err := spansInInputs(sel.Records, items, origins); err != nil {
+		return err
+	}
 	files, err := export.Native(t, sel.Records, items, export.Options{Annotator: opt.Annotator, Style: inputStyle(inputs), Orders: orders, PerAnnotator: strings.Contains(opt.Out, "{annotator}"), Origins: origins})
 	if err != nil {
 		return err
@@ -414,3 +419,32 @@ func inputStyle(inputs []string) ojson.Style {
 	}
 	return ojson.Style{Indent: "  ", Newline: true}
 }
+
+// spansInInputs checks every record's spans against the texts of the
+// study's inputs they were found in, and says each that does not stand
+// there, by the record's file and line.
+func spansInInputs(recs []*mapping.Annotation, items []*mapping.SourceItem, origins export.Origins) error {
+	fields := map[string]map[string]string{}
+	for _, it := range items {
+		maps.Copy(fields, it.Fields)
+	}
+	var errs []error
+	for _, r := range recs {
+		where := origins[r]
+		if where == "" {
+			where = r.Source.File
+		}
+		who := ""
+		if r.Annotator != "" {
+			who = " by " + r.Annotator
+		}
+		for _, p := range mapping.SpanTextProblems(r, fields[r.Unit]) {
+			errs = append(errs, fmt.Errorf("%s: unit %s%s: %w: %s", where, r.Unit, who, errSpanText, p))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// errSpanText is wrapped by the error of a span that does not stand in the
+// study's text where it says.
+var errSpanText = errors.New("not the study's text")
