@@ -100,6 +100,9 @@ func TestReadRecordsErrors(t *testing.T) {
 		{"a scale of text", []string{ok, "", line("u2", "ann", "complete", `{"score":"abc"}`)}, `ann.jsonl:3: unit u2: question "score": "abc" is not a whole number`},
 		{"a multi that is not a list", []string{line("u2", "ann", "complete", `{"tags":"1"}`)}, `ann.jsonl:1: unit u2: question "tags": "1" is not a list of codes`},
 		{"a code not among the options", []string{line("u2", "ann", "complete", `{"pick":"maybe"}`)}, `ann.jsonl:1: unit u2: question "pick": "maybe" is not one of the codes "y", "n"`},
+		{"an answer given twice", []string{ok, line("u2", "ann", "complete", `{"pick":"y","pick":"n"}`)}, `ann.jsonl:2: cannot export: the key "pick" is given twice in values`},
+		{"a field given twice", []string{strings.Replace(ok, `"status":"complete"`, `"status":"empty","status":"complete"`, 1)}, `ann.jsonl:1: cannot export: the key "status" is given twice`},
+		{"a field given twice, in another case", []string{strings.Replace(ok, `"status":"complete"`, `"status":"complete","Status":"empty"`, 1)}, `ann.jsonl:1: cannot export: the keys "status" and "Status" name one field`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -9,9 +9,14 @@ import (
 	"io"
 
 	"github.com/annosheet/annosheet/internal/boundedread"
+	"github.com/annosheet/annosheet/internal/jsonkeys"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/templates"
 )
+
+// ErrNotRecords is wrapped when a file given as records is something else
+// (a workbook, say).
+var ErrNotRecords = errors.New("not pulled records")
 
 // Origins say where each record was read ("annotations.jsonl:3"), for
 // messages about it.
@@ -23,6 +28,11 @@ type Origins map[*mapping.Annotation]string
 // without line breaks is refused rather than read whole.
 const MaxRecordLine = 64 << 20
 
+// recordFold says where a record's keys name struct fields (compared as
+// encoding/json matches them, whatever their case) and where they are a
+// map's (the answers, by question name, compared exactly).
+var recordFold = jsonkeys.FoldOutside("values", "provenance")
+
 // ReadRecords reads canonical JSON Lines, as pull writes them, into typed
 // records: the same values as pull made (see mapping.TypedValues).
 // template gives the template to type them by, from the one the first
@@ -33,7 +43,11 @@ func ReadRecords(r io.Reader, name string, template func(mapping.TemplateID) (*t
 	// are decoded first and typed once it is resolved.
 	var recs []*mapping.Annotation
 	var lines []int
-	lr := boundedread.NewLines(bufio.NewReaderSize(r, 1<<16), name, MaxRecordLine, "a pulled record")
+	br := bufio.NewReaderSize(r, 1<<16)
+	if head, _ := br.Peek(4); bytes.Equal(head, []byte("PK\x03\x04")) {
+		return nil, nil, fmt.Errorf("%s: %w: it is a workbook (a zip file), not the records pull writes from one", name, ErrNotRecords)
+	}
+	lr := boundedread.NewLines(br, name, MaxRecordLine, "a pulled record")
 	for {
 		line, err := lr.Next()
 		n := lr.Line()
@@ -50,6 +64,11 @@ func ReadRecords(r io.Reader, name string, template func(mapping.TemplateID) (*t
 			}
 			if d.More() {
 				return nil, nil, fmt.Errorf("%s:%d: %w: more than one JSON value on the line", name, n, ErrExport)
+			}
+			// encoding/json keeps the last of a key given twice, and
+			// fills a field from a key of another case: refused.
+			if dup, ok := jsonkeys.Duplicate(t, recordFold); ok {
+				return nil, nil, fmt.Errorf("%s:%d: %w: %s", name, n, ErrExport, dup)
 			}
 			if rec.Schema != mapping.AnnotationSchema {
 				return nil, nil, fmt.Errorf("%s:%d: %w: schema %q, want %q (is this the output of annosheet pull?)", name, n, ErrExport, rec.Schema, mapping.AnnotationSchema)
@@ -69,6 +88,9 @@ func ReadRecords(r io.Reader, name string, template func(mapping.TemplateID) (*t
 		id = recs[0].Template
 	}
 	t, err := template(id)
+	if err != nil && len(recs) > 0 {
+		return nil, nil, fmt.Errorf("%s:%d: %w", name, lines[0], err)
+	}
 	if err != nil {
 		return nil, nil, err
 	}

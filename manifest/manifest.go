@@ -12,6 +12,7 @@
 package manifest
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -20,6 +21,7 @@ import (
 	"io"
 
 	"github.com/annosheet/annosheet/internal/boundedread"
+	"github.com/annosheet/annosheet/internal/jsonkeys"
 )
 
 // Schema tags the manifest format.
@@ -168,8 +170,18 @@ func Read(path string) (*Manifest, error) {
 	if err := json.Unmarshal(b, &m); err != nil {
 		return nil, fmt.Errorf("%s: %w: %v", path, ErrNotManifest, err)
 	}
+	// A key given twice (a hand edit) is read by encoding/json as its
+	// last: refused instead, by its line.
+	if d, ok := jsonkeys.Duplicate(b, jsonkeys.Never); ok {
+		return nil, fmt.Errorf("%s:%d: %w: %s", path, lineOf(b, d.Offset), ErrNotManifest, d)
+	}
 	if m.Schema != Schema {
 		return nil, fmt.Errorf("%s: %w (schema %q, want %q)", path, ErrNotManifest, m.Schema, Schema)
 	}
 	return &m, nil
+}
+
+// lineOf is the 1-based line of a byte offset in data.
+func lineOf(data []byte, offset int) int {
+	return bytes.Count(data[:offset], []byte("\n")) + 1
 }

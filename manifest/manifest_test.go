@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -40,11 +41,16 @@ func TestReadRefusesOtherJSON(t *testing.T) {
 		"other.json":  `{"schema": "something/1"}`,
 		"broken.json": `{"schema": `,
 		"array.json":  `[1, 2]`,
+		"twice.json":  "{\"schema\": \"annosheet.manifest/1\",\n \"study\": \"a\",\n \"study\": \"b\"}",
 	} {
 		p := filepath.Join(dir, name)
 		os.WriteFile(p, []byte(content), 0o644)
-		if _, err := Read(p); !errors.Is(err, ErrNotManifest) {
+		_, err := Read(p)
+		if !errors.Is(err, ErrNotManifest) {
 			t.Errorf("%s: err %v, want ErrNotManifest", name, err)
+		}
+		if name == "twice.json" && (err == nil || !strings.Contains(err.Error(), p+`:3: not an annosheet manifest: the key "study" is given twice`)) {
+			t.Errorf("%s: %v, want the line of the key given twice", name, err)
 		}
 	}
 }

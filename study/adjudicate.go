@@ -18,6 +18,7 @@ import (
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/internal/boundedread"
 	"github.com/annosheet/annosheet/internal/filename"
+	"github.com/annosheet/annosheet/internal/jsonkeys"
 	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/templates"
@@ -556,6 +557,9 @@ func ReadAdjudication(path string) (*adjudicate.Manifest, error) {
 	d.UseNumber()
 	if err := d.Decode(&m); err != nil {
 		return nil, fmt.Errorf("%s: %w: not an adjudication manifest: %v", path, ErrAdjudication, err)
+	}
+	if dup, ok := jsonkeys.Duplicate(b, jsonkeys.Never); ok {
+		return nil, fmt.Errorf("%s:%d: %w: %s", path, bytes.Count(b[:dup.Offset], []byte("\n"))+1, ErrAdjudication, dup)
 	}
 	if m.Format != adjudicate.ManifestFormat {
 		return nil, fmt.Errorf("%s: %w: format %q, want %q", path, ErrAdjudication, m.Format, adjudicate.ManifestFormat)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -181,14 +182,16 @@ func sourceRecords(ctx context.Context, opt agreeOptions, stderr io.Writer) (*te
 		}
 	}
 	var t *templates.Template
-	resolve := func(man *study.Manifest, id mapping.TemplateID) (*templates.Template, error) {
+	var from string // the source whose records named t
+	resolve := func(man *study.Manifest, id mapping.TemplateID, where string) (*templates.Template, error) {
 		if t != nil {
 			if id.Name != "" && (id.Name != t.Name || id.Version != t.Version) {
-				return nil, fmt.Errorf("records of template %s version %d and of %s version %d: agree compares one template's records", t.Name, t.Version, id.Name, id.Version)
+				return nil, fmt.Errorf("%w: its records are of template %s version %d, and those of %s of %s version %d; give the records of one template", errMixedTemplates, id.Name, id.Version, from, t.Name, t.Version)
 			}
 			return t, nil
 		}
 		var err error
+		from = where
 		t, err = recordsTemplate(opt.Template, opt.Params, man, id)
 		if err != nil && opt.Template == "" && man == nil && id.Name != "" {
 			err = fmt.Errorf("%w; give the study's manifest or --template FILE", err)
@@ -217,7 +220,7 @@ func sourceRecords(ctx context.Context, opt agreeOptions, stderr io.Writer) (*te
 			studyMan = man
 		}
 		for _, r := range res.Records {
-			if _, err := resolve(man, r.Template); err != nil {
+			if _, err := resolve(man, r.Template, strings.Join(sources, ", ")); err != nil {
 				return nil, nil, nil, nil, err
 			}
 			break
@@ -230,7 +233,7 @@ func sourceRecords(ctx context.Context, opt agreeOptions, stderr io.Writer) (*te
 		if err != nil {
 			return nil, nil, nil, nil, err
 		}
-		recs, o, err := export.ReadRecords(f, path, func(id mapping.TemplateID) (*templates.Template, error) { return resolve(nil, id) })
+		recs, o, err := export.ReadRecords(f, path, func(id mapping.TemplateID) (*templates.Template, error) { return resolve(nil, id, path) })
 		f.Close()
 		if err != nil {
 			return nil, nil, nil, nil, err
@@ -239,7 +242,7 @@ func sourceRecords(ctx context.Context, opt agreeOptions, stderr io.Writer) (*te
 		all = append(all, recs...)
 	}
 	if t == nil {
-		if _, err := resolve(nil, mapping.TemplateID{}); err != nil {
+		if _, err := resolve(nil, mapping.TemplateID{}, ""); err != nil {
 			return nil, nil, nil, nil, err
 		}
 	}
@@ -250,17 +253,35 @@ func sourceRecords(ctx context.Context, opt agreeOptions, stderr io.Writer) (*te
 	if opt.Against == "" {
 		return t, all, studyMan, nil, nil
 	}
-	gold, err := readGold(opt.Against, t, opaque, stderr)
+	gold, err := readGold(ctx, opt.Against, t, opaque, opt.Google, stderr)
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}
 	return t, all, studyMan, gold, nil
 }
 
+// errMixedTemplates is wrapped by the error of sources whose records are
+// of two templates.
+var errMixedTemplates = errors.New("another template's records")
+
 // readGold reads the gold set of --against: pulled records of the
 // sources' template, their IDs restored with the study's key when they
 // keep their workbook's opaque ones, identical copies kept once.
-func readGold(path string, t *templates.Template, opaque map[string]string, stderr io.Writer) (*study.Gold, error) {
+func readGold(ctx context.Context, path string, t *templates.Template, opaque map[string]string, google googleOptions, stderr io.Writer) (*study.Gold, error) {
+	if dir, ok := adjudicationSource([]string{path}); ok {
+		// The adjudication itself: its pull is the gold set.
+		g, err := study.PullGold(ctx, dir, backends(google, stderr), "")
+		if err != nil {
+			return nil, endpointUsage(err)
+		}
+		if g.Template.Name != t.Name || g.Template.Version != t.Version {
+			return nil, fmt.Errorf("%s: %w: it adjudicates template %s version %d; the sources are of %s version %d", path, study.ErrGold, g.Template.Name, g.Template.Version, t.Name, t.Version)
+		}
+		return &study.Gold{Name: path, Records: g.Records}, nil
+	}
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return nil, fmt.Errorf("%s: %w: a folder, and not an adjudication's: give the gold records that pull of an adjudication writes (or the adjudication's folder)", path, study.ErrGold)
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -372,7 +393,7 @@ func writeAgainstTable(b *strings.Builder, a *study.Against) {
 			if name == study.Pooled {
 				name = "all, pooled"
 			}
-			fmt.Fprintf(b, "  %-*s %5d units  %s\n", width, name, s.Units, strings.Join(scoreParts(q.Type, s), "  "))
+			fmt.Fprintf(b, "  %-*s %5d %-5s  %s\n", width, name, s.Units, words.Noun(s.Units, "unit"), strings.Join(scoreParts(q.Type, s), "  "))
 		}
 	}
 	b.WriteString("\naccuracy: the share of the units scored where the value is gold's; P, R, F1: of the characters\n" +

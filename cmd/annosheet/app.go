@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/export"
 	"github.com/annosheet/annosheet/internal/atomicfile"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/study"
@@ -141,6 +142,8 @@ func hint(err error) string {
 		return "give --input"
 	case errors.Is(err, study.ErrProblems):
 		return "fix them and pull again, export only complete units with --complete-only, or export them as they are with --allow-problems"
+	case errors.Is(err, export.ErrNotRecords):
+		return "pull it first: annosheet pull FILE --out records.jsonl"
 	case errors.Is(err, study.ErrUnresolved):
 		return "decide them in the adjudication workbooks and pull it again, or export the rest of each unit with --allow-unresolved"
 	}

@@ -73,7 +73,7 @@ func runExportTable(ctx context.Context, opt exportOptions, stdout, stderr io.Wr
 	}
 	var gold []*mapping.Annotation
 	if opt.Gold != "" {
-		g, err := readGold(opt.Gold, t, key, stderr)
+		g, err := readGold(ctx, opt.Gold, t, key, opt.Google, stderr)
 		if err != nil {
 			return err
 		}

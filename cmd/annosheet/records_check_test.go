@@ -82,3 +82,55 @@ func TestRecordsSpansInInputs(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordsOfTwoTemplates: records files of two templates are refused,
+// naming both files, in words that fit every command that reads records.
+func TestRecordsOfTwoTemplates(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	legal := legalRecords(t, dir, "legal.jsonl", "u1 ann1 1", "u1 ann2 2")
+	qa := filepath.Join(dir, "qa.jsonl")
+	if err := os.WriteFile(qa, []byte(`{"schema":"annosheet.annotation/1","template":{"name":"qa-span-errors","version":1},"batch":"b01","unit":"q1","item":"q1","annotator":"ak","status":"complete","values":{"checked":true},"source":{"kind":"xlsx","file":"x.xlsx","sheet":"Annotate","rows":[2]},"problems":[]}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"agree", legal, qa},
+		{"report", legal, qa, "--out", filepath.Join(dir, "r.html")},
+		{"adjudicate", legal, qa, "--out", filepath.Join(dir, "adj")},
+	} {
+		code, _, errs := runCLI(t, args...)
+		want := qa + ":1: another template's records: its records are of template qa-span-errors version 1, and those of " + legal + " of legal-gaps version 1"
+		if code != exitFailure || !strings.Contains(errs, want) || strings.Contains(errs, "agree") {
+			t.Errorf("%s: exit %d, want %d and %q, and no other command named:\n%s", args[0], code, exitFailure, want, errs)
+		}
+	}
+}
+
+// TestGoldNotRecords: a gold set given as an adjudication's folder is
+// read as its pull; a workbook, or another folder, is named for what it
+// is, with what to do.
+func TestGoldNotRecords(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	recs := legalRecords(t, dir, "recs.jsonl", "u1 ann1 1", "u1 ann2 2", "u2 ann1 0", "u2 ann2 0")
+	adj := filepath.Join(dir, "adj")
+	if code, _, errs := runCLI(t, "adjudicate", recs, "--out", adj, "--adjudicator", "lead"); code != 0 {
+		t.Fatalf("adjudicate: %s", errs)
+	}
+	if code, out, errs := runCLI(t, "agree", recs, "--against", adj); code != 0 || !strings.Contains(out, "Against gold ("+adj+"): 2 units") {
+		t.Errorf("agree --against the adjudication's folder: exit %d:\n%s%s", code, out, errs)
+	}
+	book := filepath.Join(adj, "adjudicate-lead.xlsx")
+	other := filepath.Join(dir, "other")
+	os.Mkdir(other, 0o755)
+	copyFile(t, book, filepath.Join(other, "book.xlsx"))
+	for _, c := range []struct{ gold, want string }{
+		{filepath.Join(other, "book.xlsx"), filepath.Join(other, "book.xlsx") + ": not pulled records: it is a workbook (a zip file), not the records pull writes from one (pull it first: annosheet pull FILE --out records.jsonl)"},
+		{other, other + ": cannot score against the gold set: a folder, and not an adjudication's"},
+	} {
+		code, _, errs := runCLI(t, "agree", recs, "--against", c.gold)
+		if code != exitFailure || !strings.Contains(errs, c.want) {
+			t.Errorf("--against %s: exit %d, want %d and %q:\n%s", c.gold, code, exitFailure, c.want, errs)
+		}
+	}
+}

@@ -1,0 +1,171 @@
+// Package jsonkeys finds what encoding/json reads without a word: an
+// object with two keys that name one thing, of which it keeps the last.
+// A file a person made (a record edited by hand, a manifest) that says
+// something twice is refused rather than read half.
+//
+//	if d, ok := jsonkeys.Duplicate(line, jsonkeys.FoldOutside("values")); ok {
+//		return fmt.Errorf("line %d: %s", n, d)
+//	}
+package jsonkeys
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// Dup is a key given twice in one object.
+type Dup struct {
+	Key, First string // the key as written the second time, and the first
+	Offset     int    // byte offset of the second in the data
+	Path       string // where the object is, as "spans[2].values"
+}
+
+func (d Dup) String() string {
+	where := ""
+	if d.Path != "" {
+		where = " in " + d.Path
+	}
+	if d.Key == d.First {
+		return fmt.Sprintf("the key %q is given twice%s", d.Key, where)
+	}
+	return fmt.Sprintf("the keys %q and %q name one field%s", d.First, d.Key, where)
+}
+
+// Fold says, for the object at a path (the keys and indexes that lead to
+// it), whether keys that differ only in case name one field there, as
+// they do where encoding/json fills a Go struct.
+type Fold func(path []string) bool
+
+// Never compares keys exactly everywhere: for files decoded into maps.
+func Never([]string) bool { return false }
+
+// FoldOutside folds keys everywhere but in the objects named by one of
+// names and in everything inside them (maps of answers, say), where keys
+// are compared exactly.
+func FoldOutside(names ...string) Fold {
+	return func(path []string) bool {
+		for _, p := range path {
+			for _, n := range names {
+				if p == n {
+					return false
+				}
+			}
+		}
+		return true
+	}
+}
+
+// Duplicate finds the first key given twice in an object of data, which
+// must be valid JSON (as json.Valid says; what is not is not looked at).
+func Duplicate(data []byte, fold Fold) (Dup, bool) {
+	s := &scanner{data: data, fold: fold}
+	if !json.Valid(data) {
+		return Dup{}, false
+	}
+	s.space()
+	s.value(nil)
+	return s.dup, s.found
+}
+
+type scanner struct {
+	data  []byte
+	i     int
+	fold  Fold
+	dup   Dup
+	found bool
+}
+
+func (s *scanner) space() {
+	for s.i < len(s.data) && strings.IndexByte(" \t\r\n", s.data[s.i]) >= 0 {
+		s.i++
+	}
+}
+
+// value scans one value at s.i; path leads to it.
+func (s *scanner) value(path []string) {
+	if s.found || s.i >= len(s.data) {
+		return
+	}
+	switch s.data[s.i] {
+	case '{':
+		s.object(path)
+	case '[':
+		s.i++
+		s.space()
+		for n := 0; s.i < len(s.data) && s.data[s.i] != ']' && !s.found; n++ {
+			s.value(append(path, fmt.Sprintf("[%d]", n)))
+			s.space()
+			if s.i < len(s.data) && s.data[s.i] == ',' {
+				s.i++
+				s.space()
+			}
+		}
+		s.i++
+	case '"':
+		s.str()
+	default:
+		for s.i < len(s.data) && strings.IndexByte(",]} \t\r\n", s.data[s.i]) < 0 {
+			s.i++
+		}
+	}
+}
+
+func (s *scanner) object(path []string) {
+	fold := s.fold(path)
+	seen := map[string]string{}
+	s.i++
+	s.space()
+	for s.i < len(s.data) && s.data[s.i] != '}' && !s.found {
+		at := s.i
+		key := s.str()
+		k := key
+		if fold {
+			k = strings.ToLower(key)
+		}
+		if first, ok := seen[k]; ok {
+			s.dup, s.found = Dup{Key: key, First: first, Offset: at, Path: pathText(path)}, true
+			return
+		}
+		seen[k] = key
+		s.space()
+		s.i++ // ':'
+		s.space()
+		s.value(append(path, key))
+		s.space()
+		if s.i < len(s.data) && s.data[s.i] == ',' {
+			s.i++
+			s.space()
+		}
+	}
+	s.i++
+}
+
+// str scans a string at s.i and returns its value.
+func (s *scanner) str() string {
+	start := s.i
+	s.i++
+	for s.i < len(s.data) && s.data[s.i] != '"' {
+		if s.data[s.i] == '\\' {
+			s.i++
+		}
+		s.i++
+	}
+	s.i++
+	var out string
+	if err := json.Unmarshal(s.data[start:s.i], &out); err != nil {
+		return string(s.data[start:s.i])
+	}
+	return out
+}
+
+func pathText(path []string) string {
+	var b strings.Builder
+	for _, p := range path {
+		if !strings.HasPrefix(p, "[") && b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(p)
+	}
+	return b.String()
+}
