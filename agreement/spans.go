@@ -51,7 +51,11 @@ import (
 //
 // Options hold, per label (declared first, in their order, then any other
 // label found in the spans, sorted), span_f1 exact and overlap with labels
-// and span_char_overlap_prf hard, restricted to that label's spans.
+// and span_char_overlap_prf hard, restricted to that label's spans, and
+// span_count_pearson over that label's counts per unit, as factgenie
+// reports it per category (ufal/factgenie, factgenie/iaa/pearson.py): a
+// Pearson whose micro and macro are both the label's r, since pooling the
+// counts of one label and averaging r over one label give the same.
 // UnitsDetail lists the units at least two annotators completed; they
 // agree when every one of them marked the same spans with the same labels.
 func Spans(t SpanTable, labels []string, reference string) Result {
@@ -297,6 +301,7 @@ func (acc *spanPairAcc) result(a, b, reference string, codes []string) spanPairR
 			spanF1Metric("exact", true, c.exact, c, none),
 			spanF1Metric("overlap", true, c.overlap, c, none),
 			spanCharMetric("hard", ref, hyp, refIsA, c, none),
+			spanLabelPearsonMetric(acc.units, acc.pearson[l], none),
 		}
 	}
 	return p

@@ -118,3 +118,23 @@ func spanPearsonMetric(units int64, sums []spanPearsonSums) Metric {
 	}
 	return m
 }
+
+// spanLabelPearsonMetric is span_count_pearson for one pair and one
+// label: r over the two annotators' counts of spans of that label on each
+// unit both completed, zeros included. Its value has the shape of the
+// question's, micro and macro both the label's r.
+func spanLabelPearsonMetric(units int64, sums spanPearsonSums, none string) Metric {
+	m := Metric{Metric: "span_count_pearson", Params: map[string]any{}}
+	r, ok := spanPearsonR(units, sums)
+	switch {
+	case none != "":
+		m.Note = none
+	case units < 2:
+		m.Note = "fewer than two units both annotators completed"
+	case !ok:
+		m.Note = "no variation: an annotator's count of spans of this label is the same on every unit"
+	default:
+		m.Value = Pearson{Micro: r, Macro: r}
+	}
+	return m
+}

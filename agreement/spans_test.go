@@ -243,6 +243,13 @@ func TestSpansHandComputed(t *testing.T) {
 		want: map[string]any{
 			spanPearsonK: agreement.Pearson{Micro: 51 / math.Sqrt(4320), Macro: (9/math.Sqrt(84) + 0) / 2},
 		},
+		// Per label, r over that label's counts per unit, micro and macro
+		// alike (factgenie's per-category r); Z, never used, has none.
+		options: map[string]map[string]any{
+			"X": {spanPearsonK: agreement.Pearson{Micro: 9 / math.Sqrt(84), Macro: 9 / math.Sqrt(84)}},
+			"Y": {spanPearsonK: agreement.Pearson{}},
+			"Z": {spanPearsonK: nil},
+		},
 	}, {
 		// Reference A marks 10 characters, B 4 of them.
 		name:   "directional: reference A",
