@@ -6,6 +6,7 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"strings"
 )
 
 // metricSpec is one metric a question reports: its name and params as the
@@ -62,31 +63,83 @@ func MetricOf(name string, params map[string]any, v float64, err error) Metric {
 // when there are more than two annotators: the mean of its values over
 // the pairs that have one.
 func meanOverPairs(s metricSpec, i int, pairs []Pair) Metric {
-	var values []float64
+	var mean pairMean
 	for _, p := range pairs {
-		if v, ok := p.Metrics[i].Value.(float64); ok {
-			values = append(values, v)
-		}
+		mean.add(p.Metrics[i])
 	}
+	return mean.metric(s.name, s.params)
+}
+
+// pairMean gathers a two-annotator metric over pairs of annotators: the
+// values of the pairs that have one, for their mean, and the reasons of
+// those that have none, so that a mean without a value says why.
+type pairMean struct {
+	values []float64
+	pairs  int
+	why    map[string]int // a pair's note -> how many pairs have none for it
+}
+
+func (pm *pairMean) add(m Metric) {
+	pm.pairs++
+	if v, ok := m.Value.(float64); ok {
+		pm.values = append(pm.values, v)
+		return
+	}
+	if pm.why == nil {
+		pm.why = map[string]int{}
+	}
+	pm.why[m.Note]++
+}
+
+// metric is the mean as a Metric, its note saying over how many pairs,
+// and why the others have no value.
+func (pm *pairMean) metric(name string, params map[string]any) Metric {
 	// Summed in ascending order, so that renaming the annotators, which
 	// reorders the pairs, gives the same bits.
-	slices.Sort(values)
+	slices.Sort(pm.values)
 	var sum float64
-	for _, v := range values {
+	for _, v := range pm.values {
 		sum += v
 	}
-	n := len(values)
-	m := MetricOf(s.name, s.params, sum/float64(max(n, 1)), nil)
+	n := len(pm.values)
+	m := MetricOf(name, params, sum/float64(max(n, 1)), nil)
 	switch {
+	case pm.pairs == 0:
+		m.Value, m.Note = nil, ErrNoPairable.Error()
 	case n == 0:
-		m.Value = nil
-		m.Note = "no annotator pair has a value"
-	case n == len(pairs):
+		m.Value, m.Note = nil, "undefined for every annotator pair: "+pm.reasons()
+	case n == pm.pairs:
 		m.Note = fmt.Sprintf("mean over the %d annotator pairs", n)
 	default:
-		m.Note = fmt.Sprintf("mean over %d of the %d annotator pairs; the others have no value", n, len(pairs))
+		m.Note = fmt.Sprintf("mean over %d of the %d annotator pairs; the others have no value: %s", n, pm.pairs, pm.reasons())
 	}
 	return m
+}
+
+// reasons says why pairs have no value: the one reason, or each with how
+// many pairs it is of, the most frequent first.
+func (pm *pairMean) reasons() string {
+	if len(pm.why) == 1 {
+		for why := range pm.why {
+			return why
+		}
+	}
+	whys := slices.SortedFunc(maps.Keys(pm.why), func(a, b string) int {
+		return cmp.Or(cmp.Compare(pm.why[b], pm.why[a]), cmp.Compare(a, b))
+	})
+	parts := make([]string, len(whys))
+	for i, why := range whys {
+		parts[i] = fmt.Sprintf("%s (%s)", why, pairsText(pm.why[why]))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// pairsText is "1 pair" or "n pairs".
+func pairsText(n int) string {
+	if n == 1 {
+		return "1 pair"
+	}
+	return fmt.Sprintf("%d pairs", n)
 }
 
 // questionResult computes a question's Result from its table, the table coded,

@@ -76,12 +76,14 @@ func TestMeanOverPairs(t *testing.T) {
 			// agreement is 1 for A–C and B–C.
 			name:  "one pair of three",
 			table: codeTable(three, []string{"a", "a", "a"}, []string{"b", "b", ""}, []string{"a", "b", ""}),
-			want:  wantMetric("cohen_kappa", map[string]any{"weights": "none"}, 0.4, "mean over 1 of the 3 annotator pairs; the others have no value"),
+			want:  wantMetric("cohen_kappa", map[string]any{"weights": "none"}, 0.4, "mean over 1 of the 3 annotator pairs; the others have no value: "+ErrChanceIsOne.Error()),
 		},
 		{
+			// Every pair's κ is undefined, and the note says why: every
+			// value is a, so chance agreement is 1.
 			name:  "no pair",
 			table: codeTable(three, []string{"a", "a", "a"}, []string{"a", "a", ""}),
-			want:  wantMetric("cohen_kappa", map[string]any{"weights": "none"}, nil, "no annotator pair has a value"),
+			want:  wantMetric("cohen_kappa", map[string]any{"weights": "none"}, nil, "undefined for every annotator pair: "+ErrChanceIsOne.Error()),
 		},
 	}
 	for _, tt := range tests {
@@ -101,6 +103,41 @@ func TestMeanOverPairs(t *testing.T) {
 			}
 			if want := []string{"A–B", "A–C", "B–C"}; !slices.Equal(pairs, want) {
 				t.Errorf("pairs %v, want %v", pairs, want)
+			}
+		})
+	}
+}
+
+// TestPairMean: the mean over pairs of a two-annotator metric, and its
+// note, which says why the pairs without a value have none.
+func TestPairMean(t *testing.T) {
+	t.Parallel()
+	value := func(v float64) Metric { return Metric{Value: v} }
+	none := func(err error) Metric { return Metric{Note: err.Error()} }
+	tests := []struct {
+		name  string
+		pairs []Metric
+		want  Metric
+	}{
+		{"every pair", []Metric{value(0.5), value(1), value(0)},
+			wantMetric("m", map[string]any{}, 0.5, "mean over the 3 annotator pairs")},
+		{"some pairs", []Metric{value(0.5), none(ErrChanceIsOne), value(1)},
+			wantMetric("m", map[string]any{}, 0.75, "mean over 2 of the 3 annotator pairs; the others have no value: "+ErrChanceIsOne.Error())},
+		{"one reason", []Metric{none(ErrChanceIsOne), none(ErrChanceIsOne)},
+			wantMetric("m", map[string]any{}, nil, "undefined for every annotator pair: "+ErrChanceIsOne.Error())},
+		{"reasons, the most frequent first", []Metric{none(ErrNoPairable), none(ErrChanceIsOne), none(ErrChanceIsOne)},
+			wantMetric("m", map[string]any{}, nil, "undefined for every annotator pair: "+ErrChanceIsOne.Error()+" (2 pairs); "+ErrNoPairable.Error()+" (1 pair)")},
+		{"no pair", nil, wantMetric("m", map[string]any{}, nil, ErrNoPairable.Error())},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var pm pairMean
+			for _, m := range tt.pairs {
+				pm.add(m)
+			}
+			if diff := cmp.Diff(tt.want, pm.metric("m", map[string]any{})); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})
 	}
