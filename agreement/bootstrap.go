@@ -60,10 +60,14 @@ func resampleUnits[U any](units []U, stat func([]U) (float64, bool), level float
 // statistic.
 func BootstrapRatings(r Ratings, stat func(Ratings) (float64, bool), level float64, resamples int, seed uint64) (lo, hi float64, ok bool) {
 	sample := r
-	sample.Cells = make([]int, len(r.Cells))
+	sample.start, sample.coder, sample.cat = make([]int, 1, len(r.start)), nil, nil
 	return bootstrap(r.Units(), func(draw []int) (float64, bool) {
-		for i, u := range draw {
-			copy(sample.Cells[i*r.Coders:(i+1)*r.Coders], r.Cells[u*r.Coders:(u+1)*r.Coders])
+		sample.start, sample.coder, sample.cat = sample.start[:1], sample.coder[:0], sample.cat[:0]
+		for _, u := range draw {
+			coders, cats := r.Row(u)
+			sample.coder = append(sample.coder, coders...)
+			sample.cat = append(sample.cat, cats...)
+			sample.start = append(sample.start, len(sample.cat))
 		}
 		return stat(sample)
 	}, level, resamples, seed)

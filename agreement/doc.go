@@ -1,8 +1,10 @@
 // Package agreement computes inter-annotator agreement: pure functions
 // over typed reliability data, with no I/O.
 //
-// The data is a Table (units × annotators, one Value per cell or none)
-// for questions with one answer per unit, and a SpanTable for spans. A
+// The data is a Table (per unit, each annotator's Value or none) for
+// questions with one answer per unit, and a SpanTable for spans; a unit
+// lists every annotator, or only those who answered it, which keeps a
+// study of many annotators as small as its answers. A
 // question's type picks its metrics (Choice, Scale, Multi, Evidence,
 // Text, Spans); each returns a Result with the corpus values, the values
 // per annotator pair and per option, and per unit whether the annotators

@@ -302,3 +302,37 @@ func TestSparseData(t *testing.T) {
 		}
 	})
 }
+
+// sparse is t with every unit in the sparse form: the form a table of
+// many annotators takes.
+func sparse(t Table) Table {
+	out := Table{Coders: t.Coders}
+	for _, u := range t.Units {
+		nu := Unit{ID: u.ID, Coders: []int{}}
+		for c, v := range u.All() {
+			nu.Coders, nu.Values = append(nu.Coders, c), append(nu.Values, v)
+		}
+		out.Units = append(out.Units, nu)
+	}
+	return out
+}
+
+// TestSparseRows: a table whose units list only the annotators who
+// answered gives the very Result of the same table dense, and the same
+// interval.
+func TestSparseRows(t *testing.T) {
+	t.Parallel()
+	eachKind(t, func(t *testing.T, k questionKind) {
+		table := randomTable(rand.New(rand.NewPCG(47, 48)), 80, 5, k.values, 0.4, k.value)
+		if diff := cmp.Diff(k.run(table), k.run(sparse(table))); diff != "" {
+			t.Errorf("(-dense +sparse):\n%s", diff)
+		}
+		for c := range table.Coders {
+			for _, u := range table.Units {
+				if got, want := sparse(Table{Units: []Unit{u}}).Units[0].Value(c), u.Value(c); got != want {
+					t.Fatalf("unit %s, coder %d: sparse Value %v, dense %v", u.ID, c, got, want)
+				}
+			}
+		}
+	})
+}

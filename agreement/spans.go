@@ -92,13 +92,14 @@ func Spans(t SpanTable, labels []string, reference string) Result {
 		items, edges = items[:0], edges[:0]
 		values := 0
 		for c, from := range order {
-			done[c] = from < len(u.Spans) && u.Spans[from] != nil
+			list := u.List(from)
+			done[c] = list != nil
 			if !done[c] {
 				continue
 			}
 			values++
 			at, atEdge := len(items), len(edges)
-			for _, sp := range u.Spans[from] {
+			for _, sp := range list {
 				x := spanItem{sp.Start, sp.End, index[sp.Label]}
 				items = append(items, x)
 				if x.end > x.start {
@@ -202,7 +203,7 @@ func spanLabels(declared []string, units []SpanUnit) ([]string, map[string]int) 
 	var extra []string
 	seen := map[string]bool{}
 	for _, u := range units {
-		for _, list := range u.Spans {
+		for _, list := range u.All() {
 			for _, sp := range list {
 				if _, ok := index[sp.Label]; !ok && !seen[sp.Label] {
 					seen[sp.Label] = true

@@ -35,12 +35,13 @@ func BootstrapSpanF1(t SpanTable, level float64, resamples int, seed uint64) (lo
 	done := make([]bool, len(coders))
 	for u, unit := range t.Units {
 		for c, from := range order {
-			done[c] = from < len(unit.Spans) && unit.Spans[from] != nil
+			list := unit.List(from)
+			done[c] = list != nil
 			lists[c] = lists[c][:0]
 			if !done[c] {
 				continue
 			}
-			for _, sp := range unit.Spans[from] {
+			for _, sp := range list {
 				l, ok := labels[sp.Label]
 				if !ok {
 					l = len(labels)

@@ -284,3 +284,29 @@ func BenchmarkSpans100k(b *testing.B) {
 		agreement.Spans(table, labels, "")
 	}
 }
+
+// TestSpansSparseRows: a span table whose units list only the annotators
+// who completed them gives the very Result of the same table dense, and
+// the same interval.
+func TestSpansSparseRows(t *testing.T) {
+	t.Parallel()
+	coders := []string{"ann", "bea", "cy", "dan"}
+	labels := []string{"X", "Y"}
+	table := spanRandom(9, 60, coders, labels)
+	sparse := agreement.SpanTable{Coders: coders}
+	for _, u := range table.Units {
+		nu := agreement.SpanUnit{ID: u.ID, Coders: []int{}}
+		for c, l := range u.All() {
+			nu.Coders, nu.Spans = append(nu.Coders, c), append(nu.Spans, l)
+		}
+		sparse.Units = append(sparse.Units, nu)
+	}
+	if diff := cmp.Diff(agreement.Spans(table, labels, ""), agreement.Spans(sparse, labels, "")); diff != "" {
+		t.Errorf("(-dense +sparse):\n%s", diff)
+	}
+	dlo, dhi, dok := agreement.BootstrapSpanF1(table, 0.9, 200, 7)
+	slo, shi, sok := agreement.BootstrapSpanF1(sparse, 0.9, 200, 7)
+	if dlo != slo || dhi != shi || dok != sok {
+		t.Errorf("BootstrapSpanF1: dense [%v, %v] %v, sparse [%v, %v] %v", dlo, dhi, dok, slo, shi, sok)
+	}
+}

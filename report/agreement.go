@@ -241,7 +241,7 @@ func confusions(d study.QuestionData, q *templates.Question) map[[2]string]*Conf
 				c.Counts[k] = make([]int, r.Categories)
 			}
 			for u := range r.Units() {
-				x, y := r.Cells[u*r.Coders+a], r.Cells[u*r.Coders+b]
+				x, y := r.Cell(u, a), r.Cell(u, b)
 				if x == agreement.Missing || y == agreement.Missing {
 					continue
 				}
@@ -283,13 +283,15 @@ func spanExamples(d study.QuestionData, detail []agreement.UnitDetail, q *templa
 			continue
 		}
 		c := candidate{unit: u, f1: 2, a: -1}
-		for i := range u.Spans {
-			for j := i + 1; j < len(u.Spans); j++ {
-				if u.Spans[i] == nil || u.Spans[j] == nil {
-					continue
-				}
-				if f, ok := unitF1(u.Spans[i], u.Spans[j]); ok && f < c.f1 {
-					c.f1, c.a, c.b = f, i, j
+		var coders []int
+		var lists [][]agreement.Span
+		for i, l := range u.All() {
+			coders, lists = append(coders, i), append(lists, l)
+		}
+		for i := range lists {
+			for j := i + 1; j < len(lists); j++ {
+				if f, ok := unitF1(lists[i], lists[j]); ok && f < c.f1 {
+					c.f1, c.a, c.b = f, coders[i], coders[j]
 				}
 			}
 		}
@@ -312,10 +314,7 @@ func spanExamples(d study.QuestionData, detail []agreement.UnitDetail, q *templa
 			a, b = b, a
 		}
 		ex := SpanExample{Unit: c.unit.ID, F1: &f1, A: a, B: b, question: q}
-		for i, spans := range c.unit.Spans {
-			if spans == nil {
-				continue
-			}
+		for i, spans := range c.unit.All() {
 			es := ExampleSpans{Annotator: d.Spans.Coders[i], Spans: []ExampleSpan{}}
 			for _, s := range spans {
 				es.Spans = append(es.Spans, ExampleSpan{Start: s.Start, End: s.End, Code: s.Label})

@@ -182,14 +182,14 @@ func (td tableData) valued(c int) int {
 	n := 0
 	if td.kind == templates.TypeSpan {
 		for _, u := range td.spans.Units {
-			if u.Spans[c] != nil {
+			if u.List(c) != nil {
 				n++
 			}
 		}
 		return n
 	}
 	for _, u := range td.table.Units {
-		if u.Values[c] != nil {
+		if u.Value(c) != nil {
 			n++
 		}
 	}
@@ -218,13 +218,15 @@ func (td tableData) score(coders []string, cols []int, gold int) AnnotatorScore 
 	two := td
 	if td.kind == templates.TypeSpan {
 		two.spans = agreement.SpanTable{Coders: pair, Units: withGold(td.spans.Units,
-			func(u agreement.SpanUnit) (string, [][]agreement.Span) { return u.ID, u.Spans },
+			func(u agreement.SpanUnit) string { return u.ID },
+			agreement.SpanUnit.List,
 			func(s []agreement.Span) bool { return s != nil },
 			func(id string, s [][]agreement.Span) agreement.SpanUnit { return agreement.SpanUnit{ID: id, Spans: s} },
 			cols, gold, hyp, id)}
 	} else {
 		two.table = agreement.Table{Coders: pair, Units: withGold(td.table.Units,
-			func(u agreement.Unit) (string, []*agreement.Value) { return u.ID, u.Values },
+			func(u agreement.Unit) string { return u.ID },
+			agreement.Unit.Value,
 			func(v *agreement.Value) bool { return v != nil },
 			func(id string, v []*agreement.Value) agreement.Unit { return agreement.Unit{ID: id, Values: v} },
 			cols, gold, hyp, id)}
@@ -282,26 +284,23 @@ func ptr(f float64) *float64 { return &f }
 // gold's: for each unit where gold and one of them give a value, a unit
 // of the two values, the coder's at hyp (0 or 1) and gold's at the
 // other, under the ID id gives it; sorted by that ID.
-func withGold[U, V any](units []U, row func(U) (string, []V), has func(V) bool, unit func(string, []V) U, cols []int, gold, hyp int, id func(string, int) string) []U {
+func withGold[U, V any](units []U, uid func(U) string, cell func(U, int) V, has func(V) bool, unit func(string, []V) U, cols []int, gold, hyp int, id func(string, int) string) []U {
 	var out []U
 	for _, u := range units {
-		uid, vals := row(u)
-		if !has(vals[gold]) {
+		g := cell(u, gold)
+		if !has(g) {
 			continue
 		}
 		for _, c := range cols {
-			if !has(vals[c]) {
+			v := cell(u, c)
+			if !has(v) {
 				continue
 			}
 			two := make([]V, 2)
-			two[hyp], two[1-hyp] = vals[c], vals[gold]
-			out = append(out, unit(id(uid, c), two))
+			two[hyp], two[1-hyp] = v, g
+			out = append(out, unit(id(uid(u), c), two))
 		}
 	}
-	slices.SortStableFunc(out, func(a, b U) int {
-		ia, _ := row(a)
-		ib, _ := row(b)
-		return strings.Compare(ia, ib)
-	})
+	slices.SortStableFunc(out, func(a, b U) int { return strings.Compare(uid(a), uid(b)) })
 	return out
 }
