@@ -21,7 +21,7 @@ func ExampleChoice() {
 			})
 		}
 	}
-	res := agreement.Choice(t, []string{"Yes", "No"})
+	res := agreement.Choice(t, []string{"Yes", "No"}, agreement.Options{})
 	fmt.Println(res.Units, "units,", res.Pairable, "pairable values")
 	for _, m := range res.Metrics {
 		fmt.Printf("%s %v: %.4f\n", m.Metric, m.Params, m.Value)

@@ -162,7 +162,11 @@ func codeCells[K comparable](t Table, declared []K, key func(*Value) (K, bool), 
 	}
 	var extra []K
 	coders := len(t.Coders)
-	r := Ratings{Coders: coders, start: make([]int, 1, len(t.Units)+1)}
+	n := 0
+	for _, unit := range t.Units {
+		n += len(unit.Values)
+	}
+	r := Ratings{Coders: coders, start: make([]int, 1, len(t.Units)+1), coder: make([]int, 0, n), cat: make([]int, 0, n)}
 	for _, unit := range t.Units {
 		for c, v := range unit.All() {
 			if c < 0 || c >= coders {

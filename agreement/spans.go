@@ -58,59 +58,71 @@ import (
 // counts of one label and averaging r over one label give the same.
 // UnitsDetail lists the units at least two annotators completed; they
 // agree when every one of them marked the same spans with the same labels.
-func Spans(t SpanTable, labels []string, reference string) Result {
+func Spans(t SpanTable, labels []string, reference string, opt Options) Result {
+	return spans(t, labels, reference, opt, spanUnitMajorSums)
+}
+
+// spans is Spans, adding up every pair unit by unit when their sums are
+// at most byUnitSums, and pair by pair otherwise.
+func spans(t SpanTable, labels []string, reference string, opt Options, byUnitSums int) Result {
 	coders, order := spanSortedCoders(t.Coders)
 	units := spanSortedUnits(t.Units)
 	codes, index := spanLabels(labels, units)
 	if reference == "" && len(coders) > 0 {
 		reference = coders[0]
 	}
-
-	nPairs := len(coders) * (len(coders) - 1) / 2
-	accs := make([]spanPairAcc, nPairs)
-	for k := range accs {
-		accs[k] = spanPairAcc{
-			perLabel: make([]spanCounts, len(codes)),
-			pearson:  make([]spanPearsonSums, len(codes)),
-		}
-	}
-
 	res := Result{
 		Annotators:  coders,
 		Metrics:     []Metric{},
 		Pairs:       []Pair{},
 		UnitsDetail: make([]UnitDetail, 0, len(units)),
 	}
-	var s spanScratch
-	lists := make([]spanList, len(coders))
-	done := make([]bool, len(coders))
-	var items []spanItem
-	var edges []spanEdge
-	for _, u := range units {
-		// This unit's lists in sorted coder order; done says which coders
-		// completed it (an empty list is an answer).
-		items, edges = items[:0], edges[:0]
-		values := 0
-		for c, from := range order {
-			list := u.List(from)
-			done[c] = list != nil
-			if !done[c] {
-				continue
-			}
-			values++
-			at, atEdge := len(items), len(edges)
-			for _, sp := range list {
-				x := spanItem{sp.Start, sp.End, index[sp.Label]}
-				items = append(items, x)
-				if x.end > x.start {
-					edges = append(edges, spanEdge{x.start, x.label, +1}, spanEdge{x.end, x.label, -1})
-				}
-			}
-			l := spanList{items: items[at:len(items):len(items)], edges: edges[atEdge:len(edges):len(edges)]}
-			slices.SortFunc(l.items, spanItemCompare)
-			slices.SortFunc(l.edges, func(p, q spanEdge) int { return cmp.Compare(p.pos, q.pos) })
-			lists[c] = l
+	rows := newSpanRows(units, order)
+	// The pairs of annotators that share a unit, and those listed: the
+	// ones that share the most.
+	scan := newPairScan(len(coders), rows.rowStart, rows.rowCoder)
+	pick := newPairPick(opt.maxPairs(), coders)
+	npairs := 0
+	scan.each(func(a, b, shared int) error {
+		pick.offer(a, b, shared)
+		npairs++
+		return nil
+	})
+	listed := map[[2]int]int{}
+	for _, x := range pick.picked() {
+		listed[[2]int{x.a, x.b}] = len(res.Pairs)
+		res.Pairs = append(res.Pairs, Pair{A: coders[x.a], B: coders[x.b]})
+	}
+	res.PairsLeftOut = pick.leftOut()
+	res.PairsNote = pairsNote(len(res.Pairs), res.PairsLeftOut)
+
+	// Each pair adds up its counts over the units it shares: unit by
+	// unit, each unit's lists made once, where every pair's sums fit in
+	// little memory; pair by pair otherwise (many annotators who all
+	// share a unit), each pair's lists made anew.
+	newAcc := func() spanPairAcc {
+		return spanPairAcc{perLabel: make([]spanCounts, len(codes)), pearson: make([]spanPearsonSums, len(codes))}
+	}
+	byUnit := npairs*(len(codes)+2) <= byUnitSums
+	var accs []spanPairAcc
+	var at pairIndex
+	if byUnit {
+		accs = make([]spanPairAcc, npairs)
+		for k := range accs {
+			accs[k] = newAcc()
 		}
+		at = newPairIndex(len(coders), npairs)
+		scan.each(func(a, b, _ int) error {
+			at.add(a, b)
+			return nil
+		})
+	}
+	var s spanScratch
+	var lists []spanList
+	var buf spanListBuf
+	for u, unit := range units {
+		first, end := rows.rowStart[u], rows.rowStart[u+1]
+		values := end - first
 		if values > 0 {
 			res.Units++
 		}
@@ -118,46 +130,160 @@ func Spans(t SpanTable, labels []string, reference string) Result {
 			continue
 		}
 		res.Pairable += values
-		res.UnitsDetail = append(res.UnitsDetail, UnitDetail{Unit: u.ID, Values: values, Agree: spanAllEqual(lists, done)})
-		k := 0
-		for i := range coders {
-			for j := i + 1; j < len(coders); j++ {
-				if done[i] && done[j] {
-					accs[k].units++
-					spanComparePair(lists[i], lists[j], &accs[k], &s)
-				}
-				k++
+		buf.reset()
+		lists = lists[:0]
+		for e := first; e < end; e++ {
+			lists = append(lists, buf.list(rows.spans[e], index))
+		}
+		res.UnitsDetail = append(res.UnitsDetail, UnitDetail{Unit: unit.ID, Values: values, Agree: spanAllEqual(lists)})
+		if !byUnit {
+			continue
+		}
+		for i := range lists {
+			for j := i + 1; j < len(lists); j++ {
+				acc := &accs[at.of(rows.rowCoder[first+i], rows.rowCoder[first+j])]
+				acc.units++
+				spanComparePair(lists[i], lists[j], acc, &s)
 			}
 		}
 	}
 
-	pairs := make([]spanPairResult, 0, nPairs)
-	k := 0
-	for i := range coders {
-		for j := i + 1; j < len(coders); j++ {
-			pairs = append(pairs, accs[k].result(coders[i], coders[j], reference, codes))
-			k++
+	// Each pair's metrics, in sorted order, make the question's means and
+	// the labels'.
+	ref := slices.Index(coders, reference)
+	question := newSpanMeans(reference)
+	perLabel := make([]*spanMeans, len(codes))
+	for l := range perLabel {
+		perLabel[l] = newSpanMeans(reference)
+	}
+	add := func(a, b int, acc *spanPairAcc) {
+		p := acc.result(coders[a], coders[b], reference, codes)
+		question.add(p.metrics, p.a, p.b)
+		for l := range codes {
+			perLabel[l].add(p.labels[l], p.a, p.b)
+		}
+		if k, ok := listed[[2]int{a, b}]; ok {
+			res.Pairs[k].Metrics = p.metrics
 		}
 	}
-	for _, p := range pairs {
-		res.Pairs = append(res.Pairs, Pair{A: p.a, B: p.b, Metrics: p.metrics})
-	}
-	if len(pairs) == 0 {
+	k := 0
+	acc := newAcc()
+	var bufA, bufB spanListBuf
+	scan.each(func(a, b, _ int) error {
+		if byUnit {
+			add(a, b, &accs[k])
+			k++
+			return nil
+		}
+		acc.reset()
+		scan.merge(a, b, false, func(_, ea, eb int) {
+			bufA.reset()
+			bufB.reset()
+			acc.units++
+			spanComparePair(bufA.list(rows.spans[ea], index), bufB.list(rows.spans[eb], index), &acc, &s)
+		})
+		add(a, b, &acc)
+		return nil
+	})
+	if npairs == 0 {
 		// No pair to compare: the metrics a pair would have, undefined.
-		none := spanPairAcc{perLabel: make([]spanCounts, len(codes)), pearson: make([]spanPearsonSums, len(codes))}
-		pairs = []spanPairResult{none.result(reference, "", reference, codes)}
-		pairs[0].undefined("fewer than two annotators")
+		none := newAcc()
+		p := none.result(reference, "", reference, codes)
+		note := "fewer than two annotators"
+		if len(coders) > 1 {
+			note = "no unit that two annotators both completed"
+		}
+		p.undefined(note)
+		question.add(p.metrics, reference, "")
+		for l := range codes {
+			perLabel[l].add(p.labels[l], reference, "")
+		}
 	}
-	res.Metrics = spanQuestionMetrics(reference, pairs, func(p spanPairResult) []Metric { return p.metrics })
+	res.Metrics = question.metrics(len(coders), ref >= 0)
 	if !(len(codes) == 1 && codes[0] == "") {
 		for l, code := range codes {
-			res.Options = append(res.Options, Option{
-				Code:    code,
-				Metrics: spanQuestionMetrics(reference, pairs, func(p spanPairResult) []Metric { return p.labels[l] }),
-			})
+			res.Options = append(res.Options, Option{Code: code, Metrics: perLabel[l].metrics(len(coders), ref >= 0)})
 		}
 	}
 	return res
+}
+
+// spanUnitMajorSums bounds the sums (a pair's, and one per label and
+// pair) that Spans keeps at once to add up every pair unit by unit:
+// about 6 MB of them.
+const spanUnitMajorSums = 1 << 16
+
+// spanRows are the lists of a span question, each annotator's on each
+// unit they completed (an entry), by unit: unit u's entries are
+// rowStart[u]:rowStart[u+1], by annotator (rowCoder, in sorted order of
+// their names); entry e's spans are spans[e], as the table holds them.
+type spanRows struct {
+	rowStart, rowCoder []int
+	spans              [][]Span
+}
+
+// newSpanRows makes the rows of units (sorted), whose column order[i] is
+// annotator i.
+func newSpanRows(units []SpanUnit, order []int) *spanRows {
+	at := make([]int, len(order)) // column -> annotator
+	for i, col := range order {
+		at[col] = i
+	}
+	d := &spanRows{rowStart: make([]int, 1, len(units)+1)}
+	for _, u := range units {
+		first := len(d.rowCoder)
+		for col, list := range u.All() {
+			if col >= 0 && col < len(at) {
+				d.rowCoder = append(d.rowCoder, at[col])
+				d.spans = append(d.spans, list)
+			}
+		}
+		// In sorted order of annotator: insertion sort, as a unit has a
+		// handful.
+		for i := first + 1; i < len(d.rowCoder); i++ {
+			for j := i; j > first && d.rowCoder[j] < d.rowCoder[j-1]; j-- {
+				d.rowCoder[j], d.rowCoder[j-1] = d.rowCoder[j-1], d.rowCoder[j]
+				d.spans[j], d.spans[j-1] = d.spans[j-1], d.spans[j]
+			}
+		}
+		d.rowStart = append(d.rowStart, len(d.rowCoder))
+	}
+	return d
+}
+
+// spanListBuf holds the lists made from spans between two resets.
+type spanListBuf struct {
+	items []spanItem
+	edges []spanEdge
+}
+
+func (b *spanListBuf) reset() { b.items, b.edges = b.items[:0], b.edges[:0] }
+
+// list is the list of spans, sorted, its labels numbered by index, and
+// its edges, in b's buffers.
+func (b *spanListBuf) list(spans []Span, index map[string]int) spanList {
+	at, atEdge := len(b.items), len(b.edges)
+	for _, sp := range spans {
+		x := spanItem{sp.Start, sp.End, index[sp.Label]}
+		b.items = append(b.items, x)
+		if x.end > x.start {
+			b.edges = append(b.edges, spanEdge{x.start, x.label, +1}, spanEdge{x.end, x.label, -1})
+		}
+	}
+	l := spanList{items: b.items[at:len(b.items):len(b.items)], edges: b.edges[atEdge:len(b.edges):len(b.edges)]}
+	slices.SortFunc(l.items, spanItemCompare)
+	slices.SortFunc(l.edges, func(p, q spanEdge) int { return cmp.Compare(p.pos, q.pos) })
+	return l
+}
+
+// spanAllEqual says whether every list marks the same spans.
+func spanAllEqual(lists []spanList) bool {
+	for _, l := range lists[1:] {
+		if !slices.Equal(lists[0].items, l.items) {
+			return false
+		}
+	}
+	return true
 }
 
 // spanSortedCoders returns the coders sorted, and for each the index of
@@ -220,25 +346,6 @@ func spanLabels(declared []string, units []SpanUnit) ([]string, map[string]int) 
 	return codes, index
 }
 
-// spanAllEqual says whether the lists of every coder done are the same.
-func spanAllEqual(lists []spanList, done []bool) bool {
-	var first []spanItem
-	seen := false
-	for c, l := range lists {
-		if !done[c] {
-			continue
-		}
-		if !seen {
-			first, seen = l.items, true
-			continue
-		}
-		if !slices.Equal(first, l.items) {
-			return false
-		}
-	}
-	return true
-}
-
 // spanPairAcc is what one pair of annotators adds up over the units both
 // completed. labeled and unlabeled hold the pairings and characters in
 // common with labels compared and without; the spans and characters each
@@ -249,6 +356,13 @@ type spanPairAcc struct {
 	unlabeled spanCounts
 	perLabel  []spanCounts
 	pearson   []spanPearsonSums
+}
+
+// reset makes acc the sums of no unit, keeping its slices.
+func (acc *spanPairAcc) reset() {
+	acc.units, acc.labeled, acc.unlabeled = 0, spanCounts{}, spanCounts{}
+	clear(acc.perLabel)
+	clear(acc.pearson)
 }
 
 // spanPairResult is one pair's metrics, and its metrics per label (in the
@@ -356,53 +470,6 @@ func spanCharMetric(match, ref, hyp string, refIsA bool, c spanCounts, none stri
 	return m
 }
 
-// spanQuestionMetrics makes a question's metrics from its pairs' (pick
-// chooses which list of each pair): with two annotators, the one pair's;
-// with more, each metric is the mean over the pairs where it is defined,
-// except span_char_overlap_prf, whose direction matters: its mean runs
-// over the pairs of the reference with each other annotator, whom
-// params.hypothesis lists.
-func spanQuestionMetrics(reference string, pairs []spanPairResult, pick func(spanPairResult) []Metric) []Metric {
-	if len(pairs) == 1 && (reference == pairs[0].a || reference == pairs[0].b) {
-		return slices.Clone(pick(pairs[0]))
-	}
-	var withRef []spanPairResult
-	var hyps []string
-	for _, p := range pairs {
-		switch reference {
-		case p.a:
-			withRef, hyps = append(withRef, p), append(hyps, p.b)
-		case p.b:
-			withRef, hyps = append(withRef, p), append(hyps, p.a)
-		}
-	}
-	proto := pick(pairs[0])
-	out := make([]Metric, len(proto))
-	for k, m := range proto {
-		from, params := pairs, m.Params
-		if m.Metric == "span_char_overlap_prf" {
-			from = withRef
-			params = map[string]any{"match": m.Params["match"], "reference": reference, "hypothesis": slices.Clip(hyps)}
-			if len(withRef) == 0 {
-				out[k] = Metric{Metric: m.Metric, Params: params, Note: "the reference " + reference + " is not an annotator of this question"}
-				continue
-			}
-		}
-		if len(from) == 1 {
-			out[k] = pick(from[0])[k]
-			continue
-		}
-		ms := make([]Metric, len(from))
-		names := make([]string, len(from))
-		for i, p := range from {
-			ms[i] = pick(p)[k]
-			names[i] = p.a + "–" + p.b
-		}
-		out[k] = spanMean(m.Metric, params, ms, names)
-	}
-	return out
-}
-
 // undefined makes every metric of p nil, with note.
 func (p *spanPairResult) undefined(note string) {
 	for _, list := range append([][]Metric{p.metrics}, p.labels...) {
@@ -412,62 +479,172 @@ func (p *spanPairResult) undefined(note string) {
 	}
 }
 
-// spanMean is the mean of one metric over pairs, in pair order: of the
-// value for float64, and of each field for PRF and Pearson. Pairs where
-// the metric is undefined are left out, and the note says how many; the
-// pairs' own notes follow, each with the pairs it is of.
-func spanMean(name string, params map[string]any, ms []Metric, names []string) Metric {
-	out := Metric{Metric: name, Params: params}
-	var f, p, r, f1, mi, ma float64
-	var kind any
-	n := 0
-	var notes []string
-	pairsOf := map[string][]string{}
-	for i, m := range ms {
-		if m.Note != "" {
-			if pairsOf[m.Note] == nil {
-				notes = append(notes, m.Note)
-			}
-			pairsOf[m.Note] = append(pairsOf[m.Note], names[i])
+// spanMeans makes a question's metrics (or a label's) from its pairs':
+// each metric is the one pair's where there is one pair, and otherwise
+// the mean over the pairs where it is defined, except
+// span_char_overlap_prf, whose direction matters: its mean runs over the
+// pairs of the reference with each other annotator, whom
+// params.hypothesis lists. Pairs are added in sorted order, in which the
+// sums run.
+type spanMeans struct {
+	reference string
+	hyps      []string
+	pairs     int      // pairs added
+	protos    []Metric // the first pair's metrics: their names and params
+	accs      []spanMeanAcc
+}
+
+func newSpanMeans(reference string) *spanMeans { return &spanMeans{reference: reference} }
+
+// add adds the metrics of the pair of a and b (b "" for the metrics of no
+// pair).
+func (sm *spanMeans) add(ms []Metric, a, b string) {
+	if sm.protos == nil {
+		sm.protos, sm.accs = ms, make([]spanMeanAcc, len(ms))
+	}
+	if b != "" {
+		sm.pairs++
+	}
+	withRef := a == sm.reference || b == sm.reference
+	if withRef && b != "" {
+		hyp := b
+		if b == sm.reference {
+			hyp = a
 		}
-		switch v := m.Value.(type) {
-		case float64:
-			f += v
-		case PRF:
-			p += v.Precision
-			r += v.Recall
-			f1 += v.F1
-		case Pearson:
-			mi += v.Micro
-			ma += v.Macro
-		default:
+		sm.hyps = append(sm.hyps, hyp)
+	}
+	name := a + "–" + b
+	for k, m := range ms {
+		if m.Metric == "span_char_overlap_prf" && !withRef {
 			continue
 		}
-		kind = m.Value
-		n++
+		sm.accs[k].add(m, name)
 	}
+}
+
+// metrics are the question's metrics, of its annotators coders; isCoder
+// says whether the reference is one of them. Where pairs that share no
+// unit are left out of a mean, the note says how many.
+func (sm *spanMeans) metrics(coders int, isCoder bool) []Metric {
+	out := make([]Metric, len(sm.protos))
+	unshared := ""
+	if n := coders*(coders-1)/2 - sm.pairs; n > 0 && sm.pairs > 0 {
+		unshared = "left out: " + pairsText(n) + " of annotators that share no unit"
+	}
+	refUnshared := ""
+	if n := coders - 1 - len(sm.hyps); n > 0 && isCoder && len(sm.hyps) > 0 {
+		refUnshared = fmt.Sprintf("left out: %d %s no unit with the reference", n, map[bool]string{true: "annotator who shares", false: "annotators who share"}[n == 1])
+	}
+	for k, proto := range sm.protos {
+		acc := &sm.accs[k]
+		if proto.Metric != "span_char_overlap_prf" {
+			out[k] = acc.metric(proto.Metric, proto.Params)
+			out[k].Note = joinNotes(out[k].Note, unshared)
+			continue
+		}
+		params := map[string]any{"match": proto.Params["match"], "reference": sm.reference, "hypothesis": slices.Clip(sm.hyps)}
+		switch {
+		case acc.total > 0:
+			out[k] = acc.metric(proto.Metric, params)
+			out[k].Note = joinNotes(out[k].Note, refUnshared)
+		case isCoder:
+			out[k] = Metric{Metric: proto.Metric, Params: params, Note: "the reference " + sm.reference + " completed no unit that another annotator completed"}
+		default:
+			out[k] = Metric{Metric: proto.Metric, Params: params, Note: "the reference " + sm.reference + " is not an annotator of this question"}
+		}
+	}
+	return out
+}
+
+// joinNotes joins the notes that are not empty.
+func joinNotes(notes ...string) string {
+	return strings.Join(slices.DeleteFunc(notes, func(s string) bool { return s == "" }), "; ")
+}
+
+// maxNamed is the most pairs a note of a mean names; it counts the
+// others.
+const maxNamed = 5
+
+// spanMeanAcc adds up one metric over pairs, in the order they come: of
+// the value for float64, and of each field for PRF and Pearson. Pairs
+// where the metric is undefined are left out, and the note says how
+// many; the pairs' own notes follow, each with the pairs it is of.
+type spanMeanAcc struct {
+	first               Metric // the first pair's
+	total, n            int
+	f, p, r, f1, mi, ma float64
+	kind                any
+	notes               []string
+	pairsOf             map[string][]string // a note -> the first pairs that have it
+	countOf             map[string]int      // a note -> how many pairs have it
+}
+
+func (a *spanMeanAcc) add(m Metric, name string) {
+	if a.total == 0 {
+		a.first = m
+	}
+	a.total++
+	if m.Note != "" {
+		if a.countOf == nil {
+			a.pairsOf, a.countOf = map[string][]string{}, map[string]int{}
+		}
+		if a.countOf[m.Note] == 0 {
+			a.notes = append(a.notes, m.Note)
+		}
+		a.countOf[m.Note]++
+		if len(a.pairsOf[m.Note]) < maxNamed {
+			a.pairsOf[m.Note] = append(a.pairsOf[m.Note], name)
+		}
+	}
+	switch v := m.Value.(type) {
+	case float64:
+		a.f += v
+	case PRF:
+		a.p += v.Precision
+		a.r += v.Recall
+		a.f1 += v.F1
+	case Pearson:
+		a.mi += v.Micro
+		a.ma += v.Macro
+	default:
+		return
+	}
+	a.kind = m.Value
+	a.n++
+}
+
+// metric is the one pair's metric, or the mean named name with params.
+func (a *spanMeanAcc) metric(name string, params map[string]any) Metric {
+	if a.total == 1 {
+		return a.first
+	}
+	out := Metric{Metric: name, Params: params}
 	var say []string
 	switch {
-	case n == 0:
+	case a.n == 0:
 		say = append(say, "undefined for every pair")
-	case n < len(ms):
-		say = append(say, fmt.Sprintf("mean over the %d of %d pairs where it is defined", n, len(ms)))
+	case a.n < a.total:
+		say = append(say, fmt.Sprintf("mean over the %d of %d pairs where it is defined", a.n, a.total))
 	}
-	for _, note := range notes {
-		say = append(say, strings.Join(pairsOf[note], ", ")+": "+note)
+	for _, note := range a.notes {
+		names := strings.Join(a.pairsOf[note], ", ")
+		if more := a.countOf[note] - len(a.pairsOf[note]); more > 0 {
+			names += fmt.Sprintf(" and %d more", more)
+		}
+		say = append(say, names+": "+note)
 	}
 	out.Note = strings.Join(say, "; ")
-	if n == 0 {
+	if a.n == 0 {
 		return out
 	}
-	d := float64(n)
-	switch kind.(type) {
+	d := float64(a.n)
+	switch a.kind.(type) {
 	case float64:
-		out.Value = f / d
+		out.Value = a.f / d
 	case PRF:
-		out.Value = PRF{Precision: p / d, Recall: r / d, F1: f1 / d}
+		out.Value = PRF{Precision: a.p / d, Recall: a.r / d, F1: a.f1 / d}
 	case Pearson:
-		out.Value = Pearson{Micro: mi / d, Macro: ma / d}
+		out.Value = Pearson{Micro: a.mi / d, Macro: a.ma / d}
 	}
 	return out
 }

@@ -26,7 +26,7 @@ func TestBootstrapSpans(t *testing.T) {
 		same.Units = append(same.Units, SpanUnit{ID: id, Spans: [][]Span{{s}, {s}}})
 	}
 	f1 := func(st SpanTable) (float64, bool) {
-		v, ok := Spans(st, []string{"x"}, "").Metrics[0].Value.(float64)
+		v, ok := Spans(st, []string{"x"}, "", Options{}).Metrics[0].Value.(float64)
 		return v, ok
 	}
 	lo, hi, ok := BootstrapSpans(noisy, f1, 0.95, 200, 7)
@@ -81,7 +81,7 @@ func TestBootstrapSpanF1(t *testing.T) {
 			tb.Units = append(tb.Units, unit)
 		}
 		headline := func(st SpanTable) (float64, bool) {
-			v, ok := Spans(st, []string{"x", "y"}, "").Metrics[0].Value.(float64)
+			v, ok := Spans(st, []string{"x", "y"}, "", Options{}).Metrics[0].Value.(float64)
 			return v, ok
 		}
 		lo, hi, ok := BootstrapSpans(tb, headline, 0.9, 120, 11)

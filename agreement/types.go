@@ -186,13 +186,20 @@ type UnitDetail struct {
 // Result is a question's agreement. Units counts units with at least one
 // value, Pairable the values in units with two or more. Metrics lists the
 // headline metric first. Two-annotator metrics appear in Metrics when
-// there are exactly two annotators, and otherwise as the mean over Pairs.
+// there are exactly two annotators, and otherwise as the mean over the
+// pairs of annotators that share a unit.
 type Result struct {
-	Units       int          `json:"units"`
-	Pairable    int          `json:"pairable"`
-	Annotators  []string     `json:"annotators"`
-	Metrics     []Metric     `json:"metrics"`
-	Pairs       []Pair       `json:"pairs"`
-	Options     []Option     `json:"options,omitempty"`
-	UnitsDetail []UnitDetail `json:"units_detail"`
+	Units      int      `json:"units"`
+	Pairable   int      `json:"pairable"`
+	Annotators []string `json:"annotators"`
+	Metrics    []Metric `json:"metrics"`
+	// Pairs lists the pairs of annotators that share a unit (a pair that
+	// shares none has nothing to compare), sorted: all of them, or, past
+	// Options.MaxPairs, those that share the most units. PairsLeftOut
+	// counts the others, and PairsNote then says which are listed.
+	Pairs        []Pair       `json:"pairs"`
+	PairsLeftOut int          `json:"pairs_left_out,omitempty"`
+	PairsNote    string       `json:"pairs_note,omitempty"`
+	Options      []Option     `json:"options,omitempty"`
+	UnitsDetail  []UnitDetail `json:"units_detail"`
 }

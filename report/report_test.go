@@ -353,7 +353,7 @@ func TestReportUnitF1(t *testing.T) {
 				lists[c] = append(lists[c], s)
 			}
 		}
-		res := agreement.Spans(agreement.SpanTable{Coders: []string{"a", "b"}, Units: []agreement.SpanUnit{{ID: "u", Spans: lists[:]}}}, nil, "")
+		res := agreement.Spans(agreement.SpanTable{Coders: []string{"a", "b"}, Units: []agreement.SpanUnit{{ID: "u", Spans: lists[:]}}}, nil, "", agreement.Options{})
 		m := res.Metrics[0]
 		got, ok := unitF1(lists[0], lists[1])
 		if m.Metric != "span_f1" || m.Params["match"] != "exact" || m.Params["labels"] != true {

@@ -234,17 +234,17 @@ func parallel(n int, f func(i int)) {
 func (td tableData) result(t agreement.Table, reference string) agreement.Result {
 	switch td.kind {
 	case templates.TypeChoice, templates.TypeBool:
-		return agreement.Choice(t, td.options)
+		return agreement.Choice(t, td.options, agreement.Options{})
 	case templates.TypeScale:
-		return agreement.Scale(t, td.levels)
+		return agreement.Scale(t, td.levels, agreement.Options{})
 	case templates.TypeMulti:
-		return agreement.Multi(t, td.options)
+		return agreement.Multi(t, td.options, agreement.Options{})
 	case templates.TypeEvidence:
-		return agreement.Evidence(t)
+		return agreement.Evidence(t, agreement.Options{})
 	case templates.TypeText:
-		return agreement.Text(t)
+		return agreement.Text(t, agreement.Options{})
 	case templates.TypeSpan:
-		return agreement.Spans(td.spans, td.options, reference)
+		return agreement.Spans(td.spans, td.options, reference, agreement.Options{})
 	}
 	return agreement.Result{}
 }

@@ -412,8 +412,12 @@ func TestAgreeSchemaRejects(t *testing.T) {
 		{"unknown metric name", func(r map[string]any) { metric(r, gaps, 0)["metric"] = "cronbach_alpha" }},
 		{"null value without its note", func(r map[string]any) { delete(metric(r, note, 0), "note") }},
 		{"a pair's null value without its note", func(r map[string]any) {
-			pair := r["questions"].([]any)[note].(map[string]any)["pairs"].([]any)[0].(map[string]any)
-			delete(pair["metrics"].([]any)[0].(map[string]any), "note")
+			// note's annotators share no unit where both wrote one, so
+			// it lists no pair: gaps's has its value taken away.
+			pair := r["questions"].([]any)[gaps].(map[string]any)["pairs"].([]any)[0].(map[string]any)
+			m := pair["metrics"].([]any)[0].(map[string]any)
+			m["value"] = nil
+			delete(m, "note")
 		}},
 		{"a number where span_count_pearson has micro and macro", func(r map[string]any) { metric(r, gaps, 2)["metric"] = "span_count_pearson" }},
 		{"extra key at the top", func(r map[string]any) { r["generated_by"] = "annosheet" }},
