@@ -432,30 +432,50 @@ func sortedKeys(m map[string]bool) []string {
 	return out
 }
 
-// unitGrid gathers one cell per (unit, coder): units sorted on the way
-// out, coders in the order given (sorted).
+// unitGrid gathers one cell per (unit, coder) given: units sorted on the
+// way out, each with the cells of its coders only (in the order given,
+// sorted), so that a study of many annotators takes room in proportion
+// to its records.
 type unitGrid[T any] struct {
 	coders []string
 	at     map[string]int
-	units  map[string][]T
+	units  map[string]*gridRow[T]
+}
+
+// gridRow is a unit's cells, by coder (ascending).
+type gridRow[T any] struct {
+	coders []int
+	cells  []T
 }
 
 func newUnitGrid[T any](coders []string) *unitGrid[T] {
-	g := &unitGrid[T]{coders: coders, at: map[string]int{}, units: map[string][]T{}}
+	g := &unitGrid[T]{coders: coders, at: map[string]int{}, units: map[string]*gridRow[T]{}}
 	for i, c := range coders {
 		g.at[c] = i
 	}
 	return g
 }
 
-// cell is the cell of a unit and coder, made on first use.
+// cell is the cell of a unit and coder, made on first use; it stays
+// valid until another coder's cell of the unit is made.
 func (g *unitGrid[T]) cell(unit, coder string) *T {
 	row, ok := g.units[unit]
 	if !ok {
-		row = make([]T, len(g.coders))
+		row = &gridRow[T]{}
 		g.units[unit] = row
 	}
-	return &row[g.at[coder]]
+	c := g.at[coder]
+	// Records come by unit and coder: the cell is most often the last.
+	if n := len(row.coders); n > 0 && row.coders[n-1] == c {
+		return &row.cells[n-1]
+	}
+	i, found := slices.BinarySearch(row.coders, c)
+	if !found {
+		var zero T
+		row.coders = slices.Insert(row.coders, i, c)
+		row.cells = slices.Insert(row.cells, i, zero)
+	}
+	return &row.cells[i]
 }
 
 // ids are the units, sorted.
@@ -478,7 +498,8 @@ func (g grid) set(unit, coder string, v agreement.Value) { *g.cell(unit, coder) 
 func (g grid) table() agreement.Table {
 	t := agreement.Table{Coders: g.coders}
 	for _, id := range g.ids() {
-		t.Units = append(t.Units, agreement.Unit{ID: id, Values: g.units[id]})
+		row := g.units[id]
+		t.Units = append(t.Units, agreement.Unit{ID: id, Values: row.cells, Coders: row.coders})
 	}
 	return t
 }
@@ -495,28 +516,34 @@ func unitTable(q *templates.Question, set *recordSet) tableData {
 	if q.Type == templates.TypeScale {
 		td.levels = scaleLevels(q)
 	}
-	// Every value in one slice, made once: cells point into it.
-	nc := len(set.coders)
-	vals := make([]agreement.Value, 0, len(set.recs))
-	cells := make([]*agreement.Value, len(set.units)*nc)
-	for i, r := range set.recs {
-		v, ok := answerOf(r, q.Name)
-		if !ok && q.Type == templates.TypeMulti && blankAnswers(r, q.Name) {
-			v, ok = []string{}, true
-		}
-		if !ok {
-			continue
-		}
-		if val, ok := tableValue(q, v); ok {
-			vals = append(vals, val)
-			cells[set.unit[i]*nc+set.coder[i]] = &vals[len(vals)-1]
-		}
-	}
+	// Every value in one slice, made once: cells point into it. Each unit
+	// lists the coders who gave a value (the records come sorted by unit
+	// and coder), so that the table grows with the records, not with
+	// units × coders.
+	n := len(set.recs)
+	vals := make([]agreement.Value, 0, n)
+	cells := make([]*agreement.Value, 0, n)
+	coders := make([]int, 0, n)
 	td.table = agreement.Table{Coders: set.coders, Units: make([]agreement.Unit, 0, len(set.units))}
-	for u, id := range set.units {
-		row := cells[u*nc : (u+1)*nc : (u+1)*nc]
-		if slices.ContainsFunc(row, func(v *agreement.Value) bool { return v != nil }) {
-			td.table.Units = append(td.table.Units, agreement.Unit{ID: id, Values: row})
+	for i := 0; i < n; {
+		u, from := set.unit[i], len(cells)
+		for ; i < n && set.unit[i] == u; i++ {
+			r := set.recs[i]
+			v, ok := answerOf(r, q.Name)
+			if !ok && q.Type == templates.TypeMulti && blankAnswers(r, q.Name) {
+				v, ok = []string{}, true
+			}
+			if !ok {
+				continue
+			}
+			if val, ok := tableValue(q, v); ok {
+				vals = append(vals, val)
+				cells = append(cells, &vals[len(vals)-1])
+				coders = append(coders, set.coder[i])
+			}
+		}
+		if to := len(cells); to > from {
+			td.table.Units = append(td.table.Units, agreement.Unit{ID: set.units[u], Values: cells[from:to:to], Coders: coders[from:to:to]})
 		}
 	}
 	return td
@@ -649,7 +676,7 @@ func (g spanGrid) table() agreement.SpanTable {
 	t := agreement.SpanTable{Coders: g.coders}
 	for _, id := range g.ids() {
 		row := g.units[id]
-		for _, l := range row {
+		for _, l := range row.cells {
 			slices.SortFunc(l, func(a, b agreement.Span) int {
 				if a.Start != b.Start {
 					return a.Start - b.Start
@@ -660,7 +687,7 @@ func (g spanGrid) table() agreement.SpanTable {
 				return strings.Compare(a.Label, b.Label)
 			})
 		}
-		t.Units = append(t.Units, agreement.SpanUnit{ID: id, Spans: row})
+		t.Units = append(t.Units, agreement.SpanUnit{ID: id, Spans: row.cells, Coders: row.coders})
 	}
 	return t
 }

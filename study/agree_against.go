@@ -152,8 +152,12 @@ func against(t *templates.Template, recs []*mapping.Annotation, set *recordSet, 
 		q := questions[i]
 		td := q.data(all)
 		qa := QuestionAgainst{Name: q.name, Type: q.kind, Compared: q.compared, GoldUnits: td.valued(gold), Annotators: []AnnotatorScore{}}
+		// Each annotator is scored on their own units with gold's: found
+		// in one pass, so that many annotators cost no more than their
+		// records.
+		own := td.withGoldByCoder(gold)
 		for _, c := range cols {
-			qa.Annotators = append(qa.Annotators, td.score(all.coders, []int{c}, gold))
+			qa.Annotators = append(qa.Annotators, td.subset(own[c]).score(all.coders, []int{c}, gold))
 		}
 		if len(cols) > 1 {
 			pooled := td.score(all.coders, cols, gold)
@@ -194,6 +198,47 @@ func (td tableData) valued(c int) int {
 		}
 	}
 	return n
+}
+
+// withGoldByCoder lists, for each coder, the units (indices into td's
+// table or spans) where both that coder and coder gold give a value.
+func (td tableData) withGoldByCoder(gold int) map[int][]int {
+	out := map[int][]int{}
+	if td.kind == templates.TypeSpan {
+		for u, unit := range td.spans.Units {
+			if unit.List(gold) != nil {
+				for c := range unit.All() {
+					out[c] = append(out[c], u)
+				}
+			}
+		}
+		return out
+	}
+	for u, unit := range td.table.Units {
+		if unit.Value(gold) != nil {
+			for c := range unit.All() {
+				out[c] = append(out[c], u)
+			}
+		}
+	}
+	return out
+}
+
+// subset is td with only the units at the indices given.
+func (td tableData) subset(units []int) tableData {
+	out := td
+	if td.kind == templates.TypeSpan {
+		out.spans.Units = make([]agreement.SpanUnit, len(units))
+		for i, u := range units {
+			out.spans.Units[i] = td.spans.Units[u]
+		}
+		return out
+	}
+	out.table.Units = make([]agreement.Unit, len(units))
+	for i, u := range units {
+		out.table.Units[i] = td.table.Units[u]
+	}
+	return out
 }
 
 // score scores the coders in columns cols of td against coder gold, on

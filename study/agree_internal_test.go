@@ -35,8 +35,8 @@ func cells(tb agreement.Table) map[string][]string {
 	out := map[string][]string{}
 	for _, u := range tb.Units {
 		var row []string
-		for _, v := range u.Values {
-			switch {
+		for c := range tb.Coders {
+			switch v := u.Value(c); {
 			case v == nil:
 				row = append(row, "-")
 			case v.Set != nil:
@@ -211,7 +211,9 @@ func TestAgreeBlockTables(t *testing.T) {
 	st := blockSpans(qa.Rows.Spans, set.recs, n.Annotators)
 	got := map[string][][]agreement.Span{}
 	for _, u := range st.Units {
-		got[u.ID] = u.Spans
+		for c := range st.Coders {
+			got[u.ID] = append(got[u.ID], u.List(c))
+		}
 	}
 	want := map[string][][]agreement.Span{
 		"q1": {{{Start: 0, End: 5, Label: "Irrelevant"}}, {{Start: 3, End: 8, Label: "Irrelevant"}}},
