@@ -44,7 +44,11 @@ type QuestionAgreement struct {
 	Differ        int                `json:"differ"`
 	Annotators    []string           `json:"annotators"`
 	Metrics       []agreement.Metric `json:"metrics"`
-	Pairs         []Pair             `json:"pairs"`
+	// Pairs are the pairs of annotators that share a unit, as agree
+	// lists them: those that share the most, past its bound;
+	// PairsLeftOut counts the others.
+	Pairs        []Pair `json:"pairs"`
+	PairsLeftOut int    `json:"pairs_left_out,omitempty"`
 	// Examples are, for a span question, the units where two annotators
 	// differ most.
 	Examples []SpanExample `json:"examples,omitempty"`
@@ -161,7 +165,7 @@ func agree(t *templates.Template, recs []*mapping.Annotation, opt Options) (agre
 	var examples []*SpanExample
 	for i, q := range a.Questions {
 		qa := QuestionAgreement{Name: q.Name, Header: q.Name, Type: q.Type, Compared: q.Compared, Units: q.Units, Pairable: q.Pairable,
-			PairableUnits: len(q.UnitsDetail), Annotators: q.Annotators, Metrics: q.Metrics, Pairs: []Pair{}}
+			PairableUnits: len(q.UnitsDetail), Annotators: q.Annotators, Metrics: q.Metrics, Pairs: []Pair{}, PairsLeftOut: q.PairsLeftOut}
 		tq := t.QuestionByName(q.Name)
 		if tq == nil && q.Name == t.Rows.Spans {
 			tq = t.QuestionByName(primarySpan(t))
@@ -180,7 +184,7 @@ func agree(t *templates.Template, recs []*mapping.Annotation, opt Options) (agre
 		case templates.TypeChoice, templates.TypeBool, templates.TypeScale, templates.TypeSpan:
 			data = a.Data(i)
 		}
-		confusions := confusions(data, tq)
+		confusions := confusions(data, tq, q.Pairs)
 		for _, p := range q.Pairs {
 			pair := Pair{A: p.A, B: p.B}
 			if len(p.Metrics) > 0 {
@@ -203,10 +207,12 @@ func agree(t *templates.Template, recs []*mapping.Annotation, opt Options) (agre
 	return agreed{section: out, against: a.Against, unscored: unscored}, nil
 }
 
-// confusions are the confusion matrices of every pair of annotators of a
+// confusions are the confusion matrices of the pairs of annotators of a
 // choice, bool or scale question, by pair (sorted names); nil for other
-// kinds. The answers are coded as the agreement coded them.
-func confusions(d study.QuestionData, q *templates.Question) map[[2]string]*Confusion {
+// kinds. The answers are coded as the agreement coded them. Only the
+// units each unit's annotators share are visited, so that a study of
+// many annotators costs what its records do.
+func confusions(d study.QuestionData, q *templates.Question, pairs []agreement.Pair) map[[2]string]*Confusion {
 	var r agreement.Ratings
 	var cats []Category
 	switch d.Kind {
@@ -229,29 +235,39 @@ func confusions(d study.QuestionData, q *templates.Question) map[[2]string]*Conf
 		return nil
 	}
 	out := map[[2]string]*Confusion{}
-	coders := d.Table.Coders
-	for i := range coders {
-		for j := i + 1; j < len(coders); j++ {
-			a, b := i, j
-			if coders[b] < coders[a] {
-				a, b = b, a
-			}
-			c := &Confusion{Categories: cats, Counts: make([][]int, r.Categories)}
-			for k := range c.Counts {
-				c.Counts[k] = make([]int, r.Categories)
-			}
-			for u := range r.Units() {
-				x, y := r.Cell(u, a), r.Cell(u, b)
-				if x == agreement.Missing || y == agreement.Missing {
+	at := map[string]int{}
+	for i, c := range d.Table.Coders {
+		at[c] = i
+	}
+	// The matrix of each pair wanted, by its annotators' columns (A's
+	// first).
+	wanted := map[[2]int]*Confusion{}
+	for _, p := range pairs {
+		c := &Confusion{Categories: cats, Counts: make([][]int, r.Categories)}
+		for k := range c.Counts {
+			c.Counts[k] = make([]int, r.Categories)
+		}
+		out[[2]string{p.A, p.B}] = c
+		wanted[[2]int{at[p.A], at[p.B]}] = c
+	}
+	if len(wanted) == 0 {
+		return out
+	}
+	for u := range r.Units() {
+		coders, values := r.Row(u)
+		for i := range coders {
+			for j := range coders {
+				c := wanted[[2]int{coders[i], coders[j]}]
+				if i == j || c == nil {
 					continue
 				}
+				x, y := values[i], values[j]
 				c.Counts[x][y]++
 				c.Units++
 				if x == y {
 					c.Same++
 				}
 			}
-			out[[2]string{coders[a], coders[b]}] = c
 		}
 	}
 	return out

@@ -519,10 +519,11 @@ func TestReportCharts(t *testing.T) {
 // TestReportPairsShown checks that a question of many annotators lists
 // at most maxPairRows pairs and draws at most maxHeatmaps confusion
 // matrices, those of the pairs with the most units in common, never one
-// of a pair with none.
+// of a pair with none; the pairs agree left out count among those not
+// shown.
 func TestReportPairsShown(t *testing.T) {
 	t.Parallel()
-	var q QuestionAgreement
+	q := QuestionAgreement{PairsLeftOut: 7}
 	for i := range 10 {
 		for j := i + 1; j < 10; j++ {
 			units := (i*10 + j) % 17 // some pairs share no unit
@@ -530,7 +531,7 @@ func TestReportPairsShown(t *testing.T) {
 		}
 	}
 	v := newView(&Report{})
-	if rows := v.PairRows(q); len(rows.Pairs) != maxPairRows || rows.Hidden != 45-maxPairRows {
+	if rows := v.PairRows(q); len(rows.Pairs) != maxPairRows || rows.Hidden != 45-maxPairRows+7 {
 		t.Errorf("%d pairs listed, %d hidden", len(rows.Pairs), rows.Hidden)
 	}
 	maps := v.Heatmaps(q)
@@ -543,8 +544,8 @@ func TestReportPairsShown(t *testing.T) {
 			shared++
 		}
 	}
-	if maps.Hidden != shared-maxHeatmaps {
-		t.Errorf("%d hidden, want %d", maps.Hidden, shared-maxHeatmaps)
+	if maps.Hidden != shared-maxHeatmaps+7 {
+		t.Errorf("%d hidden, want %d", maps.Hidden, shared-maxHeatmaps+7)
 	}
 	for k := 1; k < len(maps.Pairs); k++ {
 		if maps.Pairs[k].Confusion.Units > maps.Pairs[k-1].Confusion.Units {
