@@ -11,7 +11,7 @@ func crossTable(r Ratings, w []float64) (po float64, row, col []int, n int, err 
 		return 0, nil, nil, 0, ErrNotTwo
 	}
 	q := r.Categories
-	row, col = make([]int, q), make([]int, q)
+	row, col = r.margins(q)
 	var agree float64
 	for u := range r.Units() {
 		// A row of two values holds the first annotator's, then the

@@ -264,8 +264,13 @@ func (r Ratings) pairRatings(p *pairScan, a, b int, either bool, out *Ratings) {
 	na, nb := p.colStart[a+1]-p.colStart[a], p.colStart[b+1]-p.colStart[b]
 	start := slices.Grow(out.start[:0], na+nb+1)
 	coder, cat := slices.Grow(out.coder[:0], na+nb), slices.Grow(out.cat[:0], na+nb)
+	scratch := out.scratch
+	if scratch == nil {
+		scratch = &statScratch{}
+	}
 	*out = r
 	out.Coders = 2
+	out.scratch = scratch
 	start = append(start, 0)
 	p.merge(a, b, either, func(_, ea, eb int) {
 		if ea >= 0 {

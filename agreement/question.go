@@ -63,7 +63,10 @@ func MetricOf(name string, params map[string]any, v float64, err error) Metric {
 // values of the pairs that have one, for their mean, and the reasons of
 // those that have none, so that a mean without a value says why.
 type pairMean struct {
-	values []float64
+	// values counts the pairs of each value: few distinct ones where
+	// pairs are many (pairs that share a unit or two).
+	values map[float64]int
+	n      int // pairs with a value
 	pairs  int
 	why    map[string]int // a pair's note -> how many pairs have none for it
 	// all is the number of pairs of annotators, when more than those
@@ -75,7 +78,7 @@ type pairMean struct {
 func (pm *pairMean) add(m Metric) {
 	pm.pairs++
 	if v, ok := m.Value.(float64); ok {
-		pm.values = append(pm.values, v)
+		pm.value(v)
 		return
 	}
 	if pm.why == nil {
@@ -88,23 +91,32 @@ func (pm *pairMean) add(m Metric) {
 func (pm *pairMean) addStat(v float64, err error) {
 	if err == nil && !math.IsNaN(v) && !math.IsInf(v, 0) {
 		pm.pairs++
-		pm.values = append(pm.values, v)
+		pm.value(v)
 		return
 	}
 	pm.add(MetricOf("", nil, v, err))
 }
 
+func (pm *pairMean) value(v float64) {
+	if pm.values == nil {
+		pm.values = map[float64]int{}
+	}
+	pm.values[v]++
+	pm.n++
+}
+
 // metric is the mean as a Metric, its note saying over how many pairs,
 // and why the others have no value.
 func (pm *pairMean) metric(name string, params map[string]any) Metric {
-	// Summed in ascending order, so that renaming the annotators, which
-	// reorders the pairs, gives the same bits.
-	slices.Sort(pm.values)
+	// Summed in ascending order, value after value, so that renaming the
+	// annotators, which reorders the pairs, gives the same bits.
 	var sum float64
-	for _, v := range pm.values {
-		sum += v
+	for _, v := range slices.Sorted(maps.Keys(pm.values)) {
+		for range pm.values[v] {
+			sum += v
+		}
 	}
-	n := len(pm.values)
+	n := pm.n
 	m := MetricOf(name, params, sum/float64(max(n, 1)), nil)
 	pairs, sharing := "annotator pairs", ""
 	if pm.all > pm.pairs {

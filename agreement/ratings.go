@@ -38,6 +38,33 @@ type Ratings struct {
 	start []int
 	coder []int
 	cat   []int
+	// scratch, when set, holds buffers the two-annotator statistics
+	// reuse: the ratings of one pair after another, which a study of
+	// thousands of annotators has millions of.
+	scratch *statScratch
+}
+
+// statScratch is what the statistics of one pair of annotators after
+// another reuse: the margins of the cross table, and the weight matrices
+// (the same for every pair of a question, whose categories they share).
+type statScratch struct {
+	row, col []int
+	weights  map[Weighting][]float64
+}
+
+// margins are two zeroed slices of q counts, the scratch's when r has one.
+func (r Ratings) margins(q int) (row, col []int) {
+	s := r.scratch
+	if s == nil {
+		return make([]int, q), make([]int, q)
+	}
+	if cap(s.row) < q {
+		s.row, s.col = make([]int, q), make([]int, q)
+	}
+	s.row, s.col = s.row[:q], s.col[:q]
+	clear(s.row)
+	clear(s.col)
+	return s.row, s.col
 }
 
 // Units is the number of units (rows).
