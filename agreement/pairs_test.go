@@ -149,3 +149,23 @@ func TestSpansByPair(t *testing.T) {
 		}
 	}
 }
+
+// TestSpanPearsonRExact: r from sums small enough for exact 64-bit terms
+// is r from the same sums in big numbers, bit for bit.
+func TestSpanPearsonRExact(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(57, 58))
+	for range 2000 {
+		n := int64(2 + rng.IntN(1000))
+		var p spanPearsonSums
+		for range n {
+			x, y := int64(rng.IntN(20)), int64(rng.IntN(20))
+			p.add(spanPearsonSums{x, y, x * x, y * y, x * y})
+		}
+		got, gotOK := spanPearsonR(n, p)
+		want, wantOK := spanPearsonRBig(n, p)
+		if got != want || gotOK != wantOK {
+			t.Fatalf("n %d, sums %+v: r %v %v, in big numbers %v %v", n, p, got, gotOK, want, wantOK)
+		}
+	}
+}

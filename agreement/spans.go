@@ -148,22 +148,23 @@ func spans(t SpanTable, labels []string, reference string, opt Options, byUnitSu
 		}
 	}
 
-	// Each pair's metrics, in sorted order, make the question's means and
-	// the labels'.
+	// Each pair's values, in sorted order, make the question's means and
+	// the labels'; a pair listed gets its metrics.
 	ref := slices.Index(coders, reference)
-	question := newSpanMeans(reference)
+	question := newSpanMeans(reference, spanQuestionSlots)
 	perLabel := make([]*spanMeans, len(codes))
 	for l := range perLabel {
-		perLabel[l] = newSpanMeans(reference)
+		perLabel[l] = newSpanMeans(reference, spanLabelSlots)
 	}
+	var pv spanPairValues
 	add := func(a, b int, acc *spanPairAcc) {
-		p := acc.result(coders[a], coders[b], reference, codes)
-		question.add(p.metrics, p.a, p.b)
+		acc.values(coders[a], coders[b], reference, &pv)
+		question.add(pv.metrics[:], &pv)
 		for l := range codes {
-			perLabel[l].add(p.labels[l], p.a, p.b)
+			perLabel[l].add(pv.labels[l][:], &pv)
 		}
 		if k, ok := listed[[2]int{a, b}]; ok {
-			res.Pairs[k].Metrics = p.metrics
+			res.Pairs[k].Metrics = pv.metricsOf(spanQuestionSlots, pv.metrics[:])
 		}
 	}
 	k := 0
@@ -187,16 +188,16 @@ func spans(t SpanTable, labels []string, reference string, opt Options, byUnitSu
 	})
 	if npairs == 0 {
 		// No pair to compare: the metrics a pair would have, undefined.
-		none := newAcc()
-		p := none.result(reference, "", reference, codes)
 		note := "fewer than two annotators"
 		if len(coders) > 1 {
 			note = "no unit that two annotators both completed"
 		}
-		p.undefined(note)
-		question.add(p.metrics, reference, "")
+		none := newAcc()
+		none.values(reference, "", reference, &pv)
+		pv.undefined(note)
+		question.add(pv.metrics[:], &pv)
 		for l := range codes {
-			perLabel[l].add(p.labels[l], reference, "")
+			perLabel[l].add(pv.labels[l][:], &pv)
 		}
 	}
 	res.Metrics = question.metrics(len(coders), ref >= 0)
@@ -365,17 +366,84 @@ func (acc *spanPairAcc) reset() {
 	clear(acc.pearson)
 }
 
-// spanPairResult is one pair's metrics, and its metrics per label (in the
-// order of the question's label codes).
-type spanPairResult struct {
-	a, b    string
-	metrics []Metric
-	labels  [][]Metric
+// spanValue is one metric of one pair before it is a Metric: its value,
+// when it has one (ok), of the kind its metric has, and its note. Pairs
+// are many where annotators are: their values take no allocation.
+type spanValue struct {
+	ok   bool
+	f    float64 // span_f1
+	prf  PRF     // span_char_overlap_prf
+	r    Pearson // span_count_pearson
+	note string
 }
 
-// result makes a pair's metrics from what it added up; a and b are the
-// pair's annotators, in sorted order.
-func (acc *spanPairAcc) result(a, b, reference string, codes []string) spanPairResult {
+// spanSlot is one metric a pair has: its name, and its params but the
+// direction.
+type spanSlot struct {
+	metric, match string
+	labels        bool
+}
+
+const (
+	spanF1Name      = "span_f1"
+	spanCharName    = "span_char_overlap_prf"
+	spanPearsonName = "span_count_pearson"
+)
+
+// The metrics of a pair, and of a pair on one label, in order.
+var (
+	spanQuestionSlots = []spanSlot{
+		{spanF1Name, "exact", true}, {spanF1Name, "exact", false},
+		{spanF1Name, "overlap", true}, {spanF1Name, "overlap", false},
+		{spanCharName, "hard", false}, {spanCharName, "soft", false},
+		{spanPearsonName, "", false},
+	}
+	spanLabelSlots = []spanSlot{
+		{spanF1Name, "exact", true}, {spanF1Name, "overlap", true},
+		{spanCharName, "hard", false}, {spanPearsonName, "", false},
+	}
+)
+
+// params are the slot's params; a character metric's direction is ref
+// and hyp.
+func (s spanSlot) params(ref, hyp any) map[string]any {
+	switch s.metric {
+	case spanF1Name:
+		return map[string]any{"match": s.match, "labels": s.labels}
+	case spanCharName:
+		return map[string]any{"match": s.match, "reference": ref, "hypothesis": hyp}
+	}
+	return map[string]any{}
+}
+
+// of is v as the slot's Metric.
+func (s spanSlot) of(v spanValue, params map[string]any) Metric {
+	m := Metric{Metric: s.metric, Params: params, Note: v.note}
+	if v.ok {
+		switch s.metric {
+		case spanF1Name:
+			m.Value = v.f
+		case spanCharName:
+			m.Value = v.prf
+		default:
+			m.Value = v.r
+		}
+	}
+	return m
+}
+
+// spanPairValues are one pair's values (spanQuestionSlots), and its
+// values per label (spanLabelSlots), in the order of the question's label
+// codes; a and b are its annotators, ref and hyp its direction.
+type spanPairValues struct {
+	a, b, ref, hyp string
+	metrics        [7]spanValue
+	labels         [][4]spanValue
+}
+
+// values makes a pair's values from what it added up; a and b are the
+// pair's annotators, in sorted order. It reuses p's slices.
+func (acc *spanPairAcc) values(a, b, reference string, p *spanPairValues) {
 	labeled, unlabeled := acc.labeled, acc.unlabeled
 	for _, c := range acc.perLabel {
 		for _, t := range []*spanCounts{&labeled, &unlabeled} {
@@ -387,96 +455,98 @@ func (acc *spanPairAcc) result(a, b, reference string, codes []string) spanPairR
 	}
 	// The pair's direction for the character metrics: the reference when
 	// it is one of the two, A otherwise.
-	ref, hyp, refIsA := a, b, true
-	if b == reference {
-		ref, hyp, refIsA = b, a, false
+	refIsA := b != reference
+	p.a, p.b, p.ref, p.hyp = a, b, a, b
+	if !refIsA {
+		p.ref, p.hyp = b, a
 	}
 	none := ""
 	if acc.units == 0 {
 		none = "no unit that both annotators completed"
 	}
-	p := spanPairResult{a: a, b: b}
-	p.metrics = []Metric{
-		spanF1Metric("exact", true, labeled.exact, labeled, none),
-		spanF1Metric("exact", false, unlabeled.exact, unlabeled, none),
-		spanF1Metric("overlap", true, labeled.overlap, labeled, none),
-		spanF1Metric("overlap", false, unlabeled.overlap, unlabeled, none),
-		spanCharMetric("hard", ref, hyp, refIsA, labeled, none),
-		spanCharMetric("soft", ref, hyp, refIsA, unlabeled, none),
+	p.metrics = [7]spanValue{
+		spanF1Value(labeled.exact, labeled, none),
+		spanF1Value(unlabeled.exact, unlabeled, none),
+		spanF1Value(labeled.overlap, labeled, none),
+		spanF1Value(unlabeled.overlap, unlabeled, none),
+		spanCharValue(refIsA, labeled, none),
+		spanCharValue(refIsA, unlabeled, none),
+		spanPearsonValue(acc.units, acc.pearson),
 	}
-	pm := spanPearsonMetric(acc.units, acc.pearson)
 	if none != "" {
-		pm.Value, pm.Note = nil, none
+		p.metrics[6] = spanValue{note: none}
 	}
-	p.metrics = append(p.metrics, pm)
-	p.labels = make([][]Metric, len(codes))
-	for l := range codes {
-		c := acc.perLabel[l]
-		p.labels[l] = []Metric{
-			spanF1Metric("exact", true, c.exact, c, none),
-			spanF1Metric("overlap", true, c.overlap, c, none),
-			spanCharMetric("hard", ref, hyp, refIsA, c, none),
-			spanLabelPearsonMetric(acc.units, acc.pearson[l], none),
+	p.labels = slices.Grow(p.labels[:0], len(acc.perLabel))[:len(acc.perLabel)]
+	for l, c := range acc.perLabel {
+		p.labels[l] = [4]spanValue{
+			spanF1Value(c.exact, c, none),
+			spanF1Value(c.overlap, c, none),
+			spanCharValue(refIsA, c, none),
+			spanLabelPearsonValue(acc.units, acc.pearson[l], none),
 		}
 	}
-	return p
 }
 
-// spanF1Metric is span_f1 from pooled counts: F1 = 2·paired / (nA + nB),
-// nil when neither annotator marked a span.
-func spanF1Metric(match string, labels bool, paired int64, c spanCounts, none string) Metric {
-	m := Metric{Metric: "span_f1", Params: map[string]any{"match": match, "labels": labels}}
+// metricsOf are the pair's values vs of slots as Metrics.
+func (p *spanPairValues) metricsOf(slots []spanSlot, vs []spanValue) []Metric {
+	out := make([]Metric, len(slots))
+	for k, s := range slots {
+		out[k] = s.of(vs[k], s.params(p.ref, p.hyp))
+	}
+	return out
+}
+
+// undefined makes every value of p none, with note.
+func (p *spanPairValues) undefined(note string) {
+	for k := range p.metrics {
+		p.metrics[k] = spanValue{note: note}
+	}
+	for l := range p.labels {
+		for k := range p.labels[l] {
+			p.labels[l][k] = spanValue{note: note}
+		}
+	}
+}
+
+// spanF1Value is span_f1 from pooled counts: F1 = 2·paired / (nA + nB),
+// none when neither annotator marked a span.
+func spanF1Value(paired int64, c spanCounts, none string) spanValue {
 	switch {
 	case none != "":
-		m.Note = none
+		return spanValue{note: none}
 	case c.nA+c.nB == 0:
-		m.Note = "no span in the units both annotators completed"
-	default:
-		m.Value = 2 * float64(paired) / float64(c.nA+c.nB)
+		return spanValue{note: "no span in the units both annotators completed"}
 	}
-	return m
+	return spanValue{ok: true, f: 2 * float64(paired) / float64(c.nA+c.nB)}
 }
 
-// spanCharMetric is span_char_overlap_prf from pooled counts, in the
+// spanCharValue is span_char_overlap_prf from pooled counts, in the
 // pair's direction.
-func spanCharMetric(match, ref, hyp string, refIsA bool, c spanCounts, none string) Metric {
-	m := Metric{Metric: "span_char_overlap_prf", Params: map[string]any{"match": match, "reference": ref, "hypothesis": hyp}}
+func spanCharValue(refIsA bool, c spanCounts, none string) spanValue {
 	refLen, hypLen := c.lenA, c.lenB
 	if !refIsA {
 		refLen, hypLen = c.lenB, c.lenA
 	}
 	switch {
 	case none != "":
-		m.Note = none
-		return m
+		return spanValue{note: none}
 	case refLen == 0 && hypLen == 0:
-		m.Note = "no character marked in the units both annotators completed"
-		return m
+		return spanValue{note: "no character marked in the units both annotators completed"}
 	}
-	var v PRF
+	v := spanValue{ok: true}
 	if hypLen > 0 {
-		v.Precision = float64(c.chars) / float64(hypLen)
+		v.prf.Precision = float64(c.chars) / float64(hypLen)
 	} else {
-		m.Note = "precision taken as 0: the hypothesis marked no character"
+		v.note = "precision taken as 0: the hypothesis marked no character"
 	}
 	if refLen > 0 {
-		v.Recall = float64(c.chars) / float64(refLen)
+		v.prf.Recall = float64(c.chars) / float64(refLen)
 	} else {
-		m.Note = "recall taken as 0: the reference marked no character"
+		v.note = "recall taken as 0: the reference marked no character"
 	}
 	// 2PR/(P+R) written on the counts: the same value, with no 0/0.
-	v.F1 = 2 * float64(c.chars) / float64(refLen+hypLen)
-	m.Value = v
-	return m
-}
-
-// undefined makes every metric of p nil, with note.
-func (p *spanPairResult) undefined(note string) {
-	for _, list := range append([][]Metric{p.metrics}, p.labels...) {
-		for i := range list {
-			list[i].Value, list[i].Note = nil, note
-		}
-	}
+	v.prf.F1 = 2 * float64(c.chars) / float64(refLen+hypLen)
+	return v
 }
 
 // spanMeans makes a question's metrics (or a label's) from its pairs':
@@ -488,37 +558,30 @@ func (p *spanPairResult) undefined(note string) {
 // sums run.
 type spanMeans struct {
 	reference string
+	slots     []spanSlot
 	hyps      []string
-	pairs     int      // pairs added
-	protos    []Metric // the first pair's metrics: their names and params
+	pairs     int // pairs added
 	accs      []spanMeanAcc
 }
 
-func newSpanMeans(reference string) *spanMeans { return &spanMeans{reference: reference} }
+func newSpanMeans(reference string, slots []spanSlot) *spanMeans {
+	return &spanMeans{reference: reference, slots: slots, accs: make([]spanMeanAcc, len(slots))}
+}
 
-// add adds the metrics of the pair of a and b (b "" for the metrics of no
-// pair).
-func (sm *spanMeans) add(ms []Metric, a, b string) {
-	if sm.protos == nil {
-		sm.protos, sm.accs = ms, make([]spanMeanAcc, len(ms))
-	}
-	if b != "" {
+// add adds the values vs of pair p (p.b "" for the values of no pair).
+func (sm *spanMeans) add(vs []spanValue, p *spanPairValues) {
+	if p.b != "" {
 		sm.pairs++
 	}
-	withRef := a == sm.reference || b == sm.reference
-	if withRef && b != "" {
-		hyp := b
-		if b == sm.reference {
-			hyp = a
-		}
-		sm.hyps = append(sm.hyps, hyp)
+	withRef := p.a == sm.reference || p.b == sm.reference
+	if withRef && p.b != "" {
+		sm.hyps = append(sm.hyps, p.hyp)
 	}
-	name := a + "–" + b
-	for k, m := range ms {
-		if m.Metric == "span_char_overlap_prf" && !withRef {
+	for k, v := range vs {
+		if sm.slots[k].metric == spanCharName && !withRef {
 			continue
 		}
-		sm.accs[k].add(m, name)
+		sm.accs[k].add(v, p)
 	}
 }
 
@@ -526,7 +589,7 @@ func (sm *spanMeans) add(ms []Metric, a, b string) {
 // says whether the reference is one of them. Where pairs that share no
 // unit are left out of a mean, the note says how many.
 func (sm *spanMeans) metrics(coders int, isCoder bool) []Metric {
-	out := make([]Metric, len(sm.protos))
+	out := make([]Metric, len(sm.slots))
 	unshared := ""
 	if n := coders*(coders-1)/2 - sm.pairs; n > 0 && sm.pairs > 0 {
 		unshared = "left out: " + pairsText(n) + " of annotators that share no unit"
@@ -535,22 +598,22 @@ func (sm *spanMeans) metrics(coders int, isCoder bool) []Metric {
 	if n := coders - 1 - len(sm.hyps); n > 0 && isCoder && len(sm.hyps) > 0 {
 		refUnshared = fmt.Sprintf("left out: %d %s no unit with the reference", n, map[bool]string{true: "annotator who shares", false: "annotators who share"}[n == 1])
 	}
-	for k, proto := range sm.protos {
+	for k, slot := range sm.slots {
 		acc := &sm.accs[k]
-		if proto.Metric != "span_char_overlap_prf" {
-			out[k] = acc.metric(proto.Metric, proto.Params)
+		if slot.metric != spanCharName {
+			out[k] = acc.metric(slot, slot.params(nil, nil))
 			out[k].Note = joinNotes(out[k].Note, unshared)
 			continue
 		}
-		params := map[string]any{"match": proto.Params["match"], "reference": sm.reference, "hypothesis": slices.Clip(sm.hyps)}
+		params := slot.params(sm.reference, slices.Clip(sm.hyps))
 		switch {
 		case acc.total > 0:
-			out[k] = acc.metric(proto.Metric, params)
+			out[k] = acc.metric(slot, params)
 			out[k].Note = joinNotes(out[k].Note, refUnshared)
 		case isCoder:
-			out[k] = Metric{Metric: proto.Metric, Params: params, Note: "the reference " + sm.reference + " completed no unit that another annotator completed"}
+			out[k] = Metric{Metric: slot.metric, Params: params, Note: "the reference " + sm.reference + " completed no unit that another annotator completed"}
 		default:
-			out[k] = Metric{Metric: proto.Metric, Params: params, Note: "the reference " + sm.reference + " is not an annotator of this question"}
+			out[k] = Metric{Metric: slot.metric, Params: params, Note: "the reference " + sm.reference + " is not an annotator of this question"}
 		}
 	}
 	return out
@@ -566,59 +629,54 @@ func joinNotes(notes ...string) string {
 const maxNamed = 5
 
 // spanMeanAcc adds up one metric over pairs, in the order they come: of
-// the value for float64, and of each field for PRF and Pearson. Pairs
+// the value for span_f1, and of each field for PRF and Pearson. Pairs
 // where the metric is undefined are left out, and the note says how
 // many; the pairs' own notes follow, each with the pairs it is of.
 type spanMeanAcc struct {
-	first               Metric // the first pair's
+	first               spanValue // the first pair's, and its direction
+	firstRef, firstHyp  string
 	total, n            int
 	f, p, r, f1, mi, ma float64
-	kind                any
 	notes               []string
 	pairsOf             map[string][]string // a note -> the first pairs that have it
 	countOf             map[string]int      // a note -> how many pairs have it
 }
 
-func (a *spanMeanAcc) add(m Metric, name string) {
+func (a *spanMeanAcc) add(v spanValue, p *spanPairValues) {
 	if a.total == 0 {
-		a.first = m
+		a.first, a.firstRef, a.firstHyp = v, p.ref, p.hyp
 	}
 	a.total++
-	if m.Note != "" {
+	if v.note != "" {
 		if a.countOf == nil {
 			a.pairsOf, a.countOf = map[string][]string{}, map[string]int{}
 		}
-		if a.countOf[m.Note] == 0 {
-			a.notes = append(a.notes, m.Note)
+		if a.countOf[v.note] == 0 {
+			a.notes = append(a.notes, v.note)
 		}
-		a.countOf[m.Note]++
-		if len(a.pairsOf[m.Note]) < maxNamed {
-			a.pairsOf[m.Note] = append(a.pairsOf[m.Note], name)
+		a.countOf[v.note]++
+		if len(a.pairsOf[v.note]) < maxNamed {
+			a.pairsOf[v.note] = append(a.pairsOf[v.note], p.a+"–"+p.b)
 		}
 	}
-	switch v := m.Value.(type) {
-	case float64:
-		a.f += v
-	case PRF:
-		a.p += v.Precision
-		a.r += v.Recall
-		a.f1 += v.F1
-	case Pearson:
-		a.mi += v.Micro
-		a.ma += v.Macro
-	default:
+	if !v.ok {
 		return
 	}
-	a.kind = m.Value
+	a.f += v.f
+	a.p += v.prf.Precision
+	a.r += v.prf.Recall
+	a.f1 += v.prf.F1
+	a.mi += v.r.Micro
+	a.ma += v.r.Macro
 	a.n++
 }
 
-// metric is the one pair's metric, or the mean named name with params.
-func (a *spanMeanAcc) metric(name string, params map[string]any) Metric {
+// metric is the one pair's metric, or the mean, of slot with params.
+func (a *spanMeanAcc) metric(slot spanSlot, params map[string]any) Metric {
 	if a.total == 1 {
-		return a.first
+		return slot.of(a.first, slot.params(a.firstRef, a.firstHyp))
 	}
-	out := Metric{Metric: name, Params: params}
+	out := Metric{Metric: slot.metric, Params: params}
 	var say []string
 	switch {
 	case a.n == 0:
@@ -638,13 +696,8 @@ func (a *spanMeanAcc) metric(name string, params map[string]any) Metric {
 		return out
 	}
 	d := float64(a.n)
-	switch a.kind.(type) {
-	case float64:
-		out.Value = a.f / d
-	case PRF:
-		out.Value = PRF{Precision: a.p / d, Recall: a.r / d, F1: a.f1 / d}
-	case Pearson:
-		out.Value = Pearson{Micro: a.mi / d, Macro: a.ma / d}
-	}
+	out = slot.of(spanValue{ok: true, f: a.f / d,
+		prf: PRF{Precision: a.p / d, Recall: a.r / d, F1: a.f1 / d},
+		r:   Pearson{Micro: a.mi / d, Macro: a.ma / d}, note: out.Note}, params)
 	return out
 }
