@@ -3,6 +3,7 @@ package agreement
 import (
 	"cmp"
 	"container/heap"
+	"context"
 	"fmt"
 	"slices"
 )
@@ -35,6 +36,21 @@ func (o Options) maxPairs() int {
 		return DefaultMaxPairs
 	}
 	return o.MaxPairs
+}
+
+// every returns a check of ctx for a loop that may run long and whose
+// steps are short: it looks at ctx on the first call and every 256th
+// after, so that a stopped computation ends within a few hundred short
+// steps, at little cost to one that runs.
+func every(ctx context.Context) func() error {
+	n := 0
+	return func() error {
+		n++
+		if n&255 != 1 {
+			return nil
+		}
+		return ctx.Err()
+	}
 }
 
 // pairScan holds the values of a question by unit (rows) and by

@@ -2,6 +2,8 @@ package agreement
 
 import (
 	"cmp"
+	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -78,7 +80,7 @@ func TestPairsShareAUnit(t *testing.T) {
 		slices.SortFunc(ps, func(x, y [2]string) int { return cmp.Or(cmp.Compare(x[0], y[0]), cmp.Compare(x[1], y[1])) })
 		return ps
 	}
-	all := Choice(table, letters(3), Options{MaxPairs: len(shared)})
+	all := must(Choice(bg, table, letters(3), Options{MaxPairs: len(shared)}))
 	if diff := gocmp.Diff(byName(ranked), names(all.Pairs)); diff != "" {
 		t.Errorf("pairs listed (-want +got):\n%s", diff)
 	}
@@ -88,7 +90,7 @@ func TestPairsShareAUnit(t *testing.T) {
 	for _, n := range []int{1, 7, 50} {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
 			t.Parallel()
-			some := Choice(table, letters(3), Options{MaxPairs: n})
+			some := must(Choice(bg, table, letters(3), Options{MaxPairs: n}))
 			if diff := gocmp.Diff(byName(ranked[:n]), names(some.Pairs)); diff != "" {
 				t.Errorf("pairs listed (-want +got):\n%s", diff)
 			}
@@ -142,8 +144,8 @@ func TestSpansByPair(t *testing.T) {
 	}
 	for _, ref := range []string{"", "c03"} {
 		opt := Options{MaxPairs: 20}
-		byUnit := spans(table, []string{"X", "Y"}, ref, opt, spanUnitMajorSums)
-		byPair := spans(table, []string{"X", "Y"}, ref, opt, 0)
+		byUnit := must(spans(bg, table, []string{"X", "Y"}, ref, opt, spanUnitMajorSums))
+		byPair := must(spans(bg, table, []string{"X", "Y"}, ref, opt, 0))
 		if diff := gocmp.Diff(byUnit, byPair); diff != "" {
 			t.Errorf("reference %q (-by unit +by pair):\n%s", ref, diff)
 		}
@@ -167,5 +169,82 @@ func TestSpanPearsonRExact(t *testing.T) {
 		if got != want || gotOK != wantOK {
 			t.Fatalf("n %d, sums %+v: r %v %v, in big numbers %v %v", n, p, got, gotOK, want, wantOK)
 		}
+	}
+}
+
+// stopsAfter is a context that is done once its Err has been asked n
+// times: a computation stopped while it runs, at a step the test knows.
+type stopsAfter struct {
+	context.Context
+	n int
+}
+
+func (c *stopsAfter) Err() error {
+	if c.n--; c.n < 0 {
+		return context.Canceled
+	}
+	return nil
+}
+
+// TestStopped: a computation whose context is done while it runs stops
+// with the context's error, between pairs, units or resamples: a crowd's
+// thousands of pairs, or a bootstrap's resamples, are not all gone
+// through.
+func TestStopped(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(59, 60))
+	table := crowdTable(rng, 3000, 400)
+	coders := coderNames(400)
+	spanTable := SpanTable{Coders: coders}
+	for _, u := range table.Units {
+		su := SpanUnit{ID: u.ID, Coders: u.Coders}
+		for range u.Coders {
+			start := rng.IntN(20)
+			su.Spans = append(su.Spans, []Span{{Start: start, End: start + 3, Label: "X"}})
+		}
+		spanTable.Units = append(spanTable.Units, su)
+	}
+	r := ChoiceRatings(table, letters(3))
+	alpha := func(r Ratings) (float64, bool) {
+		v, err := KrippendorffAlpha(r, Nominal)
+		return v, err == nil
+	}
+	resamples := 0
+	tests := []struct {
+		name string
+		run  func(ctx context.Context) error
+	}{
+		{"choice", func(ctx context.Context) error {
+			_, err := Choice(ctx, table, letters(3), Options{})
+			return err
+		}},
+		{"spans", func(ctx context.Context) error {
+			_, err := Spans(ctx, spanTable, []string{"X"}, "", Options{})
+			return err
+		}},
+		{"spans, pair by pair", func(ctx context.Context) error {
+			_, err := spans(ctx, spanTable, []string{"X"}, "", Options{}, 0)
+			return err
+		}},
+		{"bootstrap", func(ctx context.Context) error {
+			_, _, _, err := BootstrapRatings(ctx, r, func(r Ratings) (float64, bool) {
+				resamples++
+				return alpha(r)
+			}, 0.95, 1_000_000, 1)
+			return err
+		}},
+		{"span bootstrap", func(ctx context.Context) error {
+			_, _, _, err := BootstrapSpanF1(ctx, spanTable, 0.95, 1_000_000, 1)
+			return err
+		}},
+	}
+	for _, tt := range tests {
+		// Not parallel: the bootstrap case counts its resamples.
+		if err := tt.run(&stopsAfter{Context: context.Background(), n: 3}); !errors.Is(err, context.Canceled) {
+			t.Errorf("%s: %v, want %v", tt.name, err, context.Canceled)
+		}
+	}
+	if resamples > 3 {
+		t.Errorf("the bootstrap drew %d resamples after its context was done", resamples-3)
 	}
 }

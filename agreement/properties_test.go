@@ -21,11 +21,11 @@ type questionKind struct {
 }
 
 var questionKinds = []questionKind{
-	{"choice", letterValue, 4, func(t Table) Result { return Choice(t, letters(4), Options{}) }},
-	{"scale", levelValue, 5, func(t Table) Result { return Scale(t, levels1to(5), Options{}) }},
-	{"multi", subsetValue, 16, func(t Table) Result { return Multi(t, letters(4), Options{}) }},
-	{"evidence", subsetValue, 16, func(t Table) Result { return Evidence(t, Options{}) }},
-	{"text", textValue, 4, func(t Table) Result { return Text(t, Options{}) }},
+	{"choice", letterValue, 4, func(t Table) Result { return must(Choice(bg, t, letters(4), Options{})) }},
+	{"scale", levelValue, 5, func(t Table) Result { return must(Scale(bg, t, levels1to(5), Options{})) }},
+	{"multi", subsetValue, 16, func(t Table) Result { return must(Multi(bg, t, letters(4), Options{})) }},
+	{"evidence", subsetValue, 16, func(t Table) Result { return must(Evidence(bg, t, Options{})) }},
+	{"text", textValue, 4, func(t Table) Result { return must(Text(bg, t, Options{})) }},
 }
 
 // eachKind runs f as a parallel subtest for every question type.
@@ -200,11 +200,11 @@ func TestUnusedOption(t *testing.T) {
 		before, after Result
 		same          []string
 	}{
-		{"choice", Choice(choice, letters(4), Options{}), Choice(choice, []string{"a", "b", "b2", "c", "d", "zz"}, Options{}),
+		{"choice", must(Choice(bg, choice, letters(4), Options{})), must(Choice(bg, choice, []string{"a", "b", "b2", "c", "d", "zz"}, Options{})),
 			[]string{"krippendorff_alpha", "percent_agreement", "fleiss_kappa", "cohen_kappa", "scott_pi"}},
-		{"scale", Scale(scale, levels1to(5), Options{}), Scale(scale, []float64{0, 1, 2, 3, 4, 5, 6}, Options{}),
+		{"scale", must(Scale(bg, scale, levels1to(5), Options{})), must(Scale(bg, scale, []float64{0, 1, 2, 3, 4, 5, 6}, Options{})),
 			[]string{"krippendorff_alpha", "percent_agreement"}},
-		{"multi", Multi(sets, letters(4), Options{}), Multi(sets, []string{"a", "b", "c", "d", "zz"}, Options{}),
+		{"multi", must(Multi(bg, sets, letters(4), Options{})), must(Multi(bg, sets, []string{"a", "b", "c", "d", "zz"}, Options{})),
 			[]string{"krippendorff_alpha", "mean_jaccard", "percent_agreement"}},
 	}
 	for _, tt := range tests {

@@ -2,6 +2,7 @@ package agreement
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"maps"
 	"math"
@@ -166,7 +167,10 @@ func pairsText(n int) string {
 // annotators that shares a unit gets the metrics computed on the two
 // alone; the pairs listed get them all, the others only those whose
 // question-level value is the mean over pairs.
-func questionResult(t Table, r Ratings, specs []metricSpec, opt Options) Result {
+func questionResult(ctx context.Context, t Table, r Ratings, specs []metricSpec, opt Options) (Result, error) {
+	if err := ctx.Err(); err != nil {
+		return Result{}, err
+	}
 	res := Result{
 		Annotators:  slices.Clone(t.Coders),
 		Metrics:     []Metric{},
@@ -203,10 +207,14 @@ func questionResult(t Table, r Ratings, specs []metricSpec, opt Options) Result 
 	// every pair is seen.
 	scan := newPairScan(r.Coders, r.start, r.coder)
 	pick := newPairPick(opt.maxPairs(), t.Coders)
-	scan.each(func(a, b, shared int) error {
+	stop := every(ctx)
+	err := scan.each(func(a, b, shared int) error {
 		pick.offer(a, b, shared)
-		return nil
+		return stop()
 	})
+	if err != nil {
+		return Result{}, err
+	}
 	listed := map[[2]int]int{}
 	for _, x := range pick.picked() {
 		a, b := x.a, x.b
@@ -217,7 +225,10 @@ func questionResult(t Table, r Ratings, specs []metricSpec, opt Options) Result 
 		res.Pairs = append(res.Pairs, Pair{A: t.Coders[a], B: t.Coders[b], Metrics: make([]Metric, len(specs))})
 	}
 	var pr Ratings
-	scan.each(func(a, b, _ int) error {
+	err = scan.each(func(a, b, _ int) error {
+		if err := stop(); err != nil {
+			return err
+		}
 		k, ok := listed[[2]int{a, b}]
 		if !ok && len(two) == 0 {
 			return nil
@@ -244,6 +255,9 @@ func questionResult(t Table, r Ratings, specs []metricSpec, opt Options) Result 
 		}
 		return nil
 	})
+	if err != nil {
+		return Result{}, err
+	}
 	res.PairsLeftOut = pick.leftOut()
 	res.PairsNote = pairsNote(len(res.Pairs), res.PairsLeftOut)
 	for k, s := range specs {
@@ -253,7 +267,7 @@ func questionResult(t Table, r Ratings, specs []metricSpec, opt Options) Result 
 			res.Metrics = append(res.Metrics, s.metric(r))
 		}
 	}
-	return res
+	return res, nil
 }
 
 // Choice is the agreement on a choice or bool question: values in
@@ -263,9 +277,9 @@ func questionResult(t Table, r Ratings, specs []metricSpec, opt Options) Result 
 // Prediger's coefficient for all annotators, Cohen's κ, Scott's π and
 // Bennett's S for two (the mean over pairs for more), and per declared
 // category the specific agreement.
-func Choice(t Table, categories []string, opt Options) Result {
+func Choice(ctx context.Context, t Table, categories []string, opt Options) (Result, error) {
 	r := ChoiceRatings(t, categories)
-	res := questionResult(t, r, []metricSpec{
+	res, err := questionResult(ctx, t, r, []metricSpec{
 		alphaSpec(Nominal),
 		plainSpec("percent_agreement", false, PercentAgreement),
 		weightedSpec("fleiss_kappa", Unweighted, false, FleissKappa),
@@ -275,12 +289,15 @@ func Choice(t Table, categories []string, opt Options) Result {
 		plainSpec("scott_pi", true, ScottPi),
 		plainSpec("bennett_s", true, BennettS),
 	}, opt)
+	if err != nil {
+		return Result{}, err
+	}
 	for _, code := range declaredCodes(categories) {
 		k := slices.Index(r.Labels, code)
 		v, err := SpecificAgreement(r, k)
 		res.Options = append(res.Options, Option{Code: code, Metrics: []Metric{MetricOf("specific_agreement", map[string]any{}, v, err)}})
 	}
-	return res
+	return res, nil
 }
 
 // Scale is the agreement on a scale question: values in Value.Num, the
@@ -290,9 +307,9 @@ func Choice(t Table, categories []string, opt Options) Result {
 // annotators; the mean over pairs for more), Gwet's AC2 and Fleiss' κ
 // with linear and quadratic weights. Weights are over the levels'
 // numbers.
-func Scale(t Table, levels []float64, opt Options) Result {
+func Scale(ctx context.Context, t Table, levels []float64, opt Options) (Result, error) {
 	r := ScaleRatings(t, levels)
-	return questionResult(t, r, []metricSpec{
+	return questionResult(ctx, t, r, []metricSpec{
 		alphaSpec(Ordinal),
 		alphaSpec(Interval),
 		alphaSpec(Ratio),
@@ -323,8 +340,11 @@ func setSpecs() []metricSpec {
 // the set metrics (α with the MASI distance first) and, per declared
 // option, α at the nominal level and the specific agreement on whether
 // each annotator selected it.
-func Multi(t Table, options []string, opt Options) Result {
-	res := questionResult(t, SetRatings(t), setSpecs(), opt)
+func Multi(ctx context.Context, t Table, options []string, opt Options) (Result, error) {
+	res, err := questionResult(ctx, t, SetRatings(t), setSpecs(), opt)
+	if err != nil {
+		return Result{}, err
+	}
 	for _, o := range declaredCodes(options) {
 		r := OptionRatings(t, o)
 		a, aerr := KrippendorffAlpha(r, Nominal)
@@ -335,21 +355,21 @@ func Multi(t Table, options []string, opt Options) Result {
 			MetricOf("specific_agreement", map[string]any{}, s, serr),
 		}})
 	}
-	return res
+	return res, nil
 }
 
 // Evidence is the agreement on evidence answers (sets of sentences, in
 // Value.Set): the set metrics, α with the MASI distance first.
-func Evidence(t Table, opt Options) Result {
-	return questionResult(t, SetRatings(t), setSpecs(), opt)
+func Evidence(ctx context.Context, t Table, opt Options) (Result, error) {
+	return questionResult(ctx, t, SetRatings(t), setSpecs(), opt)
 }
 
 // Text is the agreement on a free-text question (Value.Text), nothing
 // chance-corrected: percent agreement on the texts compared by
 // NormalizeText (the headline), and their mean edit similarity.
-func Text(t Table, opt Options) Result {
+func Text(ctx context.Context, t Table, opt Options) (Result, error) {
 	params := map[string]any{"normalize": "trim_casefold"}
-	return questionResult(t, TextRatings(t), []metricSpec{
+	return questionResult(ctx, t, TextRatings(t), []metricSpec{
 		{name: "percent_agreement", params: params, stat: PercentAgreement},
 		{name: "mean_edit_similarity", params: params, stat: MeanEditSimilarity},
 	}, opt)

@@ -49,7 +49,7 @@ func TestChoice(t *testing.T) {
 			{Unit: unitID(2), Values: 2, Agree: true},
 		},
 	}
-	got := Choice(table, []string{"a", "b"}, Options{})
+	got := must(Choice(bg, table, []string{"a", "b"}, Options{}))
 	if diff := cmp.Diff(want, got, cmpopts.EquateApprox(0, 1e-12)); diff != "" {
 		t.Errorf("Choice (-want +got):\n%s", diff)
 	}
@@ -89,7 +89,7 @@ func TestMeanOverPairs(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			res := Choice(tt.table, []string{"a", "b"}, Options{})
+			res := must(Choice(bg, tt.table, []string{"a", "b"}, Options{}))
 			got, ok := findMetric(res, "cohen_kappa", map[string]any{"weights": "none"})
 			if !ok {
 				t.Fatal("no cohen_kappa")
@@ -174,22 +174,22 @@ func TestQuestionMetrics(t *testing.T) {
 		options []string
 		head    func(Ratings) (float64, error)
 	}{
-		{"choice", Choice(choice, letters(4), Options{}), ChoiceRatings(choice, letters(4)), []string{
+		{"choice", must(Choice(bg, choice, letters(4), Options{})), ChoiceRatings(choice, letters(4)), []string{
 			"krippendorff_alpha level=nominal", "percent_agreement", "fleiss_kappa weights=none", "gwet_ac1",
 			"brennan_prediger", "cohen_kappa weights=none", "scott_pi", "bennett_s",
 		}, letters(4), alphaAt(Nominal)},
-		{"scale", Scale(scale, levels1to(5), Options{}), ScaleRatings(scale, levels1to(5)), []string{
+		{"scale", must(Scale(bg, scale, levels1to(5), Options{})), ScaleRatings(scale, levels1to(5)), []string{
 			"krippendorff_alpha level=ordinal", "krippendorff_alpha level=interval", "krippendorff_alpha level=ratio",
 			"percent_agreement", "cohen_kappa weights=linear", "cohen_kappa weights=quadratic",
 			"gwet_ac2 weights=linear", "gwet_ac2 weights=quadratic", "fleiss_kappa weights=linear", "fleiss_kappa weights=quadratic",
 		}, nil, alphaAt(Ordinal)},
-		{"multi", Multi(sets, []string{"a", "b", "c", "d", "e"}, Options{}), SetRatings(sets), []string{
+		{"multi", must(Multi(bg, sets, []string{"a", "b", "c", "d", "e"}, Options{})), SetRatings(sets), []string{
 			"krippendorff_alpha distance=masi", "krippendorff_alpha distance=jaccard", "mean_jaccard", "percent_agreement",
 		}, []string{"a", "b", "c", "d", "e"}, alphaAt(MASI)},
-		{"evidence", Evidence(sets, Options{}), SetRatings(sets), []string{
+		{"evidence", must(Evidence(bg, sets, Options{})), SetRatings(sets), []string{
 			"krippendorff_alpha distance=masi", "krippendorff_alpha distance=jaccard", "mean_jaccard", "percent_agreement",
 		}, nil, alphaAt(MASI)},
-		{"text", Text(texts, Options{}), TextRatings(texts), []string{
+		{"text", must(Text(bg, texts, Options{})), TextRatings(texts), []string{
 			"percent_agreement normalize=trim_casefold", "mean_edit_similarity normalize=trim_casefold",
 		}, nil, PercentAgreement},
 	}
@@ -251,7 +251,7 @@ func TestMultiOptions(t *testing.T) {
 			wantMetric("specific_agreement", map[string]any{}, nil, ErrNeverChosen.Error()),
 		}},
 	}
-	got := Multi(table, []string{"x", "y", "z"}, Options{}).Options
+	got := must(Multi(bg, table, []string{"x", "y", "z"}, Options{})).Options
 	if diff := cmp.Diff(want, got, cmpopts.EquateApprox(0, 1e-12)); diff != "" {
 		t.Errorf("options (-want +got):\n%s", diff)
 	}
@@ -266,10 +266,10 @@ func TestUndefined(t *testing.T) {
 		res  Result
 		note string
 	}{
-		{"no variation", Choice(codeTable([]string{"A", "B"}, []string{"a", "a"}, []string{"a", "a"}), []string{"a", "b"}, Options{}), ErrNoVariation.Error()},
-		{"one annotator", Scale(numTable([]string{"A"}, []float64{1}, []float64{2}), levels1to(5), Options{}), ErrNoPairable.Error()},
-		{"no unit", Evidence(Table{}, Options{}), ErrNoPairable.Error()},
-		{"ratio below zero", Scale(numTable([]string{"A", "B"}, []float64{-2, -1}, []float64{0, 1}), nil, Options{}), ""},
+		{"no variation", must(Choice(bg, codeTable([]string{"A", "B"}, []string{"a", "a"}, []string{"a", "a"}), []string{"a", "b"}, Options{})), ErrNoVariation.Error()},
+		{"one annotator", must(Scale(bg, numTable([]string{"A"}, []float64{1}, []float64{2}), levels1to(5), Options{})), ErrNoPairable.Error()},
+		{"no unit", must(Evidence(bg, Table{}, Options{})), ErrNoPairable.Error()},
+		{"ratio below zero", must(Scale(bg, numTable([]string{"A", "B"}, []float64{-2, -1}, []float64{0, 1}), nil, Options{})), ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -2,6 +2,7 @@ package agreement
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -58,13 +59,13 @@ import (
 // counts of one label and averaging r over one label give the same.
 // UnitsDetail lists the units at least two annotators completed; they
 // agree when every one of them marked the same spans with the same labels.
-func Spans(t SpanTable, labels []string, reference string, opt Options) Result {
-	return spans(t, labels, reference, opt, spanUnitMajorSums)
+func Spans(ctx context.Context, t SpanTable, labels []string, reference string, opt Options) (Result, error) {
+	return spans(ctx, t, labels, reference, opt, spanUnitMajorSums)
 }
 
 // spans is Spans, adding up every pair unit by unit when their sums are
 // at most byUnitSums, and pair by pair otherwise.
-func spans(t SpanTable, labels []string, reference string, opt Options, byUnitSums int) Result {
+func spans(ctx context.Context, t SpanTable, labels []string, reference string, opt Options, byUnitSums int) (Result, error) {
 	coders, order := spanSortedCoders(t.Coders)
 	units := spanSortedUnits(t.Units)
 	codes, index := spanLabels(labels, units)
@@ -83,11 +84,15 @@ func spans(t SpanTable, labels []string, reference string, opt Options, byUnitSu
 	scan := newPairScan(len(coders), rows.rowStart, rows.rowCoder)
 	pick := newPairPick(opt.maxPairs(), coders)
 	npairs := 0
-	scan.each(func(a, b, shared int) error {
+	stop := every(ctx)
+	err := scan.each(func(a, b, shared int) error {
 		pick.offer(a, b, shared)
 		npairs++
-		return nil
+		return stop()
 	})
+	if err != nil {
+		return Result{}, err
+	}
 	listed := map[[2]int]int{}
 	for _, x := range pick.picked() {
 		listed[[2]int{x.a, x.b}] = len(res.Pairs)
@@ -117,10 +122,16 @@ func spans(t SpanTable, labels []string, reference string, opt Options, byUnitSu
 			return nil
 		})
 	}
+
 	var s spanScratch
 	var lists []spanList
 	var buf spanListBuf
 	for u, unit := range units {
+		// A unit may hold many spans, compared pair by pair: look at ctx
+		// before each.
+		if err := ctx.Err(); err != nil {
+			return Result{}, err
+		}
 		first, end := rows.rowStart[u], rows.rowStart[u+1]
 		values := end - first
 		if values > 0 {
@@ -170,7 +181,10 @@ func spans(t SpanTable, labels []string, reference string, opt Options, byUnitSu
 	k := 0
 	acc := newAcc()
 	var bufA, bufB spanListBuf
-	scan.each(func(a, b, _ int) error {
+	err = scan.each(func(a, b, _ int) error {
+		if err := stop(); err != nil {
+			return err
+		}
 		if byUnit {
 			add(a, b, &accs[k])
 			k++
@@ -186,6 +200,9 @@ func spans(t SpanTable, labels []string, reference string, opt Options, byUnitSu
 		add(a, b, &acc)
 		return nil
 	})
+	if err != nil {
+		return Result{}, err
+	}
 	if npairs == 0 {
 		// No pair to compare: the metrics a pair would have, undefined.
 		note := "fewer than two annotators"
@@ -206,7 +223,7 @@ func spans(t SpanTable, labels []string, reference string, opt Options, byUnitSu
 			res.Options = append(res.Options, Option{Code: code, Metrics: perLabel[l].metrics(len(coders), ref >= 0)})
 		}
 	}
-	return res
+	return res, nil
 }
 
 // spanUnitMajorSums bounds the sums (a pair's, and one per label and

@@ -1,6 +1,9 @@
 package agreement
 
-import "slices"
+import (
+	"context"
+	"slices"
+)
 
 // BootstrapSpanF1 is the interval that BootstrapSpans gives the headline
 // of Spans — span_f1 with exact matching and labels: for two annotators
@@ -10,11 +13,12 @@ import "slices"
 // each unit's spans once: a resample only adds up each pair's counts
 // (units both annotators completed, spans each marked, spans paired), so
 // that a study of many units gets its interval in seconds. ok is false
-// as for Bootstrap, and when fewer than two annotators are compared.
-func BootstrapSpanF1(t SpanTable, level float64, resamples int, seed uint64) (lo, hi float64, ok bool) {
+// as for Bootstrap, and when fewer than two annotators are compared; it
+// stops with ctx's error as Bootstrap does.
+func BootstrapSpanF1(ctx context.Context, t SpanTable, level float64, resamples int, seed uint64) (lo, hi float64, ok bool, err error) {
 	coders, order := spanSortedCoders(t.Coders)
 	if len(coders) < 2 {
-		return 0, 0, false
+		return 0, 0, false, nil
 	}
 	// Labels are numbered as seen: the pairing compares them, nothing
 	// else.
@@ -36,11 +40,15 @@ func BootstrapSpanF1(t SpanTable, level float64, resamples int, seed uint64) (lo
 	scan := newPairScan(len(coders), d.rowStart, d.rowCoder)
 	perUnit := make([]int, len(t.Units)+1)
 	pairs := 0
-	scan.each(func(a, b, _ int) error {
+	stop := every(ctx)
+	err = scan.each(func(a, b, _ int) error {
 		scan.merge(a, b, false, func(u, _, _ int) { perUnit[u+1]++ })
 		pairs++
-		return nil
+		return stop()
 	})
+	if err != nil {
+		return 0, 0, false, err
+	}
 	for u := range t.Units {
 		perUnit[u+1] += perUnit[u]
 	}
@@ -48,7 +56,7 @@ func BootstrapSpanF1(t SpanTable, level float64, resamples int, seed uint64) (lo
 	next := slices.Clone(perUnit[:len(t.Units)])
 	pair := int64(0)
 	var bufA, bufB spanListBuf
-	scan.each(func(a, b, _ int) error {
+	err = scan.each(func(a, b, _ int) error {
 		scan.merge(a, b, false, func(u, ea, eb int) {
 			bufA.reset()
 			bufB.reset()
@@ -57,10 +65,13 @@ func BootstrapSpanF1(t SpanTable, level float64, resamples int, seed uint64) (lo
 			next[u]++
 		})
 		pair++
-		return nil
+		return stop()
 	})
+	if err != nil {
+		return 0, 0, false, err
+	}
 	sums := make([]counts, pairs) // pair is 1 when the pair shares a unit drawn
-	return bootstrap(len(t.Units), func(draw []int) (float64, bool) {
+	return bootstrap(ctx, len(t.Units), func(draw []int) (float64, bool) {
 		clear(sums)
 		for _, u := range draw {
 			for _, c := range cells[perUnit[u]:perUnit[u+1]] {

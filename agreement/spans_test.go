@@ -1,6 +1,7 @@
 package agreement_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -295,7 +296,7 @@ func TestSpansHandComputed(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			res := agreement.Spans(tt.table, tt.labels, tt.reference, agreement.Options{})
+			res := must(agreement.Spans(bg, tt.table, tt.labels, tt.reference, agreement.Options{}))
 			spanCheck(t, "question", res.Metrics, tt.want)
 			for k, words := range tt.notes {
 				i := slices.IndexFunc(res.Metrics, func(m agreement.Metric) bool { return spanKey(m) == k })
@@ -362,7 +363,7 @@ func TestSpansThreeAnnotators(t *testing.T) {
 		[]agreement.Span{spanL(0, 5, "X")},
 		[]agreement.Span{spanL(0, 5, "X")},
 		[]agreement.Span{spanL(0, 4, "X")}))
-	res := agreement.Spans(table, []string{"X"}, "b", agreement.Options{})
+	res := must(agreement.Spans(bg, table, []string{"X"}, "b", agreement.Options{}))
 
 	if got := []string{res.Pairs[0].A + res.Pairs[0].B, res.Pairs[1].A + res.Pairs[1].B, res.Pairs[2].A + res.Pairs[2].B}; !slices.Equal(got, []string{"ab", "ac", "bc"}) || len(res.Pairs) != 3 {
 		t.Fatalf("pairs %v, want ab, ac, bc", got)
@@ -407,7 +408,7 @@ func TestSpansPairsThatShareNoUnit(t *testing.T) {
 	table := spanTable([]string{"a", "b", "c"},
 		spanUnit("u1", x, x, nil),
 		spanUnit("u2", nil, x, y))
-	res := agreement.Spans(table, []string{"X", "Y"}, "", agreement.Options{})
+	res := must(agreement.Spans(bg, table, []string{"X", "Y"}, "", agreement.Options{}))
 	spanCheck(t, "question", res.Metrics, map[string]any{
 		spanExactL: (1.0 + 0.0) / 2,
 		spanExactU: 1.0,
@@ -449,7 +450,7 @@ func TestSpansUndefined(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			res := agreement.Spans(tt.table, []string{"X"}, tt.ref, agreement.Options{})
+			res := must(agreement.Spans(bg, tt.table, []string{"X"}, tt.ref, agreement.Options{}))
 			if len(res.Metrics) != 7 {
 				t.Fatalf("%d metrics, want 7: %s", len(res.Metrics), spanJSON(t, res))
 			}
@@ -476,4 +477,16 @@ func spanJSON(t *testing.T, v any) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// bg is the context of computations that nothing stops.
+var bg = context.Background()
+
+// must is the Result of a computation that nothing stops, which has no
+// error.
+func must(res agreement.Result, err error) agreement.Result {
+	if err != nil {
+		panic(err)
+	}
+	return res
 }

@@ -2,6 +2,7 @@ package report
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"hash/fnv"
 	"slices"
@@ -135,7 +136,7 @@ func resamples(units int) int {
 
 // agree computes the agreement as agree does with its default options,
 // and its interval, and what the page draws of each question.
-func agree(t *templates.Template, recs []*mapping.Annotation, opt Options) (agreed, error) {
+func agree(ctx context.Context, t *templates.Template, recs []*mapping.Annotation, opt Options) (agreed, error) {
 	units := map[string]bool{}
 	for _, r := range recs {
 		if r.Status == mapping.StatusComplete {
@@ -143,14 +144,14 @@ func agree(t *templates.Template, recs []*mapping.Annotation, opt Options) (agre
 		}
 	}
 	n := resamples(len(units))
-	a, err := study.Agree(t, recs, study.AgreeOptions{CI: Level, Resamples: n, Seed: Seed, Gold: opt.Gold})
+	a, err := study.Agree(ctx, t, recs, study.AgreeOptions{CI: Level, Resamples: n, Seed: Seed, Gold: opt.Gold})
 	var unscored string
 	if errors.Is(err, study.ErrGold) {
 		// A gold set that cannot be scored yet (it shares no unit with
 		// the sources, nothing in it is decided) leaves the rest of the
 		// page as it is: the gold section says why.
 		unscored = err.Error()
-		a, err = study.Agree(t, recs, study.AgreeOptions{CI: Level, Resamples: n, Seed: Seed})
+		a, err = study.Agree(ctx, t, recs, study.AgreeOptions{CI: Level, Resamples: n, Seed: Seed})
 	}
 	if err != nil {
 		return agreed{}, err
@@ -444,11 +445,11 @@ func (r *Report) TextsWanted() map[string][]string {
 	return out
 }
 
-// excerpt bounds the text an example shows: the spans and up to context
-// code points either side, at most maxExcerpt in all.
+// excerpt bounds the text an example shows: the spans and up to
+// excerptContext code points either side, at most maxExcerpt in all.
 const (
-	context    = 200
-	maxExcerpt = 3000
+	excerptContext = 200
+	maxExcerpt     = 3000
 )
 
 // AddTexts gives the span examples the text their spans are in: text
@@ -476,7 +477,7 @@ func (r *Report) AddTexts(text func(unit, field string) (string, bool)) {
 			if hi < lo {
 				lo, hi = 0, 0
 			}
-			lo, hi = max(0, lo-context), min(len(runes), hi+context)
+			lo, hi = max(0, lo-excerptContext), min(len(runes), hi+excerptContext)
 			hi = min(hi, lo+maxExcerpt)
 			ex.Text, ex.Offset, ex.Length = string(runes[lo:hi]), lo, len(runes)
 		}

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -276,11 +277,14 @@ func TestReportProgressIsStatus(t *testing.T) {
 		rec(tp, "g2", "bt", "missing", nil),
 		rec(tp, "g3", "bt", "unreadable", nil),
 	}}
-	rep, err := Build(tp, res, Options{})
+	rep, err := Build(context.Background(), tp, res, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := study.CountStatus(res)
+	s, err := study.CountStatus(context.Background(), res)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if d := cmp.Diff(Progress{Batches: s.Batches, Annotators: s.Annotators, Total: s.Total}, rep.Progress); d != "" {
 		t.Errorf("(-status +report):\n%s", d)
 	}
@@ -313,7 +317,7 @@ func TestReportConfusion(t *testing.T) {
 			}
 		}
 	}
-	rep, err := Build(tp, &study.Result{Records: recs}, Options{})
+	rep, err := Build(context.Background(), tp, &study.Result{Records: recs}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -353,7 +357,10 @@ func TestReportUnitF1(t *testing.T) {
 				lists[c] = append(lists[c], s)
 			}
 		}
-		res := agreement.Spans(agreement.SpanTable{Coders: []string{"a", "b"}, Units: []agreement.SpanUnit{{ID: "u", Spans: lists[:]}}}, nil, "", agreement.Options{})
+		res, err := agreement.Spans(context.Background(), agreement.SpanTable{Coders: []string{"a", "b"}, Units: []agreement.SpanUnit{{ID: "u", Spans: lists[:]}}}, nil, "", agreement.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
 		m := res.Metrics[0]
 		got, ok := unitF1(lists[0], lists[1])
 		if m.Metric != "span_f1" || m.Params["match"] != "exact" || m.Params["labels"] != true {
@@ -388,7 +395,7 @@ func TestReportSpanExamples(t *testing.T) {
 			recs = append(recs, rec(tp, unit, "bt", "complete", map[string]any{"checked": true}))
 		}
 	}
-	rep, err := Build(tp, &study.Result{Records: recs}, Options{Examples: 3})
+	rep, err := Build(context.Background(), tp, &study.Result{Records: recs}, Options{Examples: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -453,7 +460,7 @@ func TestReportGold(t *testing.T) {
 		g.Provenance = prov(kind)
 		gold = append(gold, g)
 	}
-	rep, err := Build(tp, &study.Result{Records: recs}, Options{Gold: &study.Gold{Name: "gold.jsonl", Records: gold}})
+	rep, err := Build(context.Background(), tp, &study.Result{Records: recs}, Options{Gold: &study.Gold{Name: "gold.jsonl", Records: gold}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -478,7 +485,7 @@ func TestReportGold(t *testing.T) {
 	for _, r := range gold {
 		r.Unit = "other-" + r.Unit
 	}
-	rep, err = Build(tp, &study.Result{Records: recs}, Options{Gold: &study.Gold{Name: "gold.jsonl", Records: gold}})
+	rep, err = Build(context.Background(), tp, &study.Result{Records: recs}, Options{Gold: &study.Gold{Name: "gold.jsonl", Records: gold}})
 	if err != nil {
 		t.Fatal(err)
 	}

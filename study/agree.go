@@ -1,6 +1,7 @@
 package study
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"runtime"
@@ -8,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/annosheet/annosheet/agreement"
 	"github.com/annosheet/annosheet/mapping"
@@ -20,6 +22,27 @@ const AgreementSchema = "annosheet.agreement/1"
 // ErrAgree: the records cannot be compared as they are.
 var ErrAgree = errors.New("cannot compute agreement")
 
+// ErrAgreeOptions: an AgreeOptions value is out of its range.
+var ErrAgreeOptions = errors.New("agreement options out of range")
+
+// MaxResamples bounds the bootstrap resamples of an interval: a million
+// draws of every unit already give an interval far finer than any
+// study's sampling error, and more only takes longer.
+const MaxResamples = 1_000_000
+
+// check reports an option out of its range.
+func (o AgreeOptions) check() error {
+	switch {
+	case o.CI != 0 && !(o.CI > 0 && o.CI < 1):
+		return fmt.Errorf("%w: the interval's level %v is not between 0 and 1", ErrAgreeOptions, o.CI)
+	case o.Resamples < 0 || o.Resamples > MaxResamples:
+		return fmt.Errorf("%w: %d resamples is not between 1 and %d", ErrAgreeOptions, o.Resamples, MaxResamples)
+	case o.MaxPairs < 0:
+		return fmt.Errorf("%w: at most %d pairs listed is fewer than none", ErrAgreeOptions, o.MaxPairs)
+	}
+	return nil
+}
+
 // AgreeOptions narrow and shape an agreement report.
 type AgreeOptions struct {
 	// Questions, when set, are the only questions reported, by name.
@@ -31,10 +54,15 @@ type AgreeOptions struct {
 	IncludePartial bool
 	// CI, between 0 and 1, asks a bootstrap confidence interval of that
 	// level for each question's headline metric, from Resamples
-	// resamples of the units drawn with Seed.
+	// resamples of the units drawn with Seed (1,000 when 0; at most
+	// MaxResamples).
 	CI        float64
 	Resamples int
 	Seed      uint64
+	// MaxPairs is the most pairs of annotators each question lists:
+	// those that share the most units (agreement.DefaultMaxPairs when
+	// 0).
+	MaxPairs int
 	// Reference is the annotator directional span metrics take as the
 	// reference; the first in sorted order by default.
 	Reference string
@@ -101,8 +129,12 @@ type tableData struct {
 // records: complete units by default, paired by unit and annotator. The
 // records must be the values export writes: pulled through the study's
 // manifest, so that shuffled candidates are back on their own, and with
-// one record per (unit, annotator).
-func Agree(t *templates.Template, recs []*mapping.Annotation, opt AgreeOptions) (*Agreement, error) {
+// one record per (unit, annotator). It stops with ctx's error when ctx is
+// done.
+func Agree(ctx context.Context, t *templates.Template, recs []*mapping.Annotation, opt AgreeOptions) (*Agreement, error) {
+	if err := opt.check(); err != nil {
+		return nil, err
+	}
 	// Questions is [] in the JSON where every question asked for is
 	// skipped, as the schema has it, never null.
 	out := &Agreement{Schema: AgreementSchema, Template: mapping.TemplateID{Name: t.Name, Version: t.Version}, Questions: []QuestionAgreement{}, options: opt}
@@ -120,9 +152,11 @@ func Agree(t *templates.Template, recs []*mapping.Annotation, opt AgreeOptions) 
 	for _, q := range out.compared {
 		out.Questions = append(out.Questions, QuestionAgreement{Name: q.name, Type: q.kind, Compared: q.compared})
 	}
-	out.compute()
+	if err := out.compute(ctx); err != nil {
+		return nil, err
+	}
 	if opt.Gold != nil {
-		if out.Against, err = against(t, recs, set, out.compared, opt.Gold); err != nil {
+		if out.Against, err = against(ctx, t, recs, set, out.compared, opt.Gold); err != nil {
 			return nil, err
 		}
 	}
@@ -196,21 +230,29 @@ func agreeQuestions(t *templates.Template, names []string) ([]agreeQuestion, []S
 
 // compute makes every question's data and computes its agreement, and its
 // interval when asked.
-func (a *Agreement) compute() {
-	parallel(len(a.Questions), func(i int) {
+func (a *Agreement) compute(ctx context.Context) error {
+	return parallel(ctx, len(a.Questions), func(i int) error {
 		q := &a.Questions[i]
 		td := a.compared[i].data(a.set)
-		q.Result = td.result(td.table, a.options.Reference)
-		if a.options.CI > 0 {
-			a.interval(q, td)
+		var err error
+		if q.Result, err = td.result(ctx, td.table, a.options); err != nil {
+			return err
 		}
+		if a.options.CI > 0 {
+			return a.interval(ctx, q, td)
+		}
+		return nil
 	})
 }
 
 // parallel calls f for 0 ≤ i < n, spread over the machine's cores. The
 // calls must be independent of one another, so that what they make is
-// the same however they run.
-func parallel(n int, f func(i int)) {
+// the same however they run. It returns the error of the first call (in
+// order of i) that fails, and calls f no more once one has failed or ctx
+// is done.
+func parallel(ctx context.Context, n int, f func(i int) error) error {
+	errs := make([]error, n)
+	var failed atomic.Bool
 	work := make(chan int)
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), n) {
@@ -218,42 +260,57 @@ func parallel(n int, f func(i int)) {
 		go func() {
 			defer wg.Done()
 			for i := range work {
-				f(i)
+				if failed.Load() {
+					continue
+				}
+				if errs[i] = f(i); errs[i] != nil {
+					failed.Store(true)
+				}
 			}
 		}()
 	}
 	for i := range n {
+		if ctx.Err() != nil || failed.Load() {
+			break
+		}
 		work <- i
 	}
 	close(work)
 	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return ctx.Err()
 }
 
 // result is the agreement of a question of this kind on table t (on the
-// spans, for a span question).
-func (td tableData) result(t agreement.Table, reference string) agreement.Result {
+// spans, for a span question), as opt asks.
+func (td tableData) result(ctx context.Context, t agreement.Table, opt AgreeOptions) (agreement.Result, error) {
+	o := agreement.Options{MaxPairs: opt.MaxPairs}
 	switch td.kind {
 	case templates.TypeChoice, templates.TypeBool:
-		return agreement.Choice(t, td.options, agreement.Options{})
+		return agreement.Choice(ctx, t, td.options, o)
 	case templates.TypeScale:
-		return agreement.Scale(t, td.levels, agreement.Options{})
+		return agreement.Scale(ctx, t, td.levels, o)
 	case templates.TypeMulti:
-		return agreement.Multi(t, td.options, agreement.Options{})
+		return agreement.Multi(ctx, t, td.options, o)
 	case templates.TypeEvidence:
-		return agreement.Evidence(t, agreement.Options{})
+		return agreement.Evidence(ctx, t, o)
 	case templates.TypeText:
-		return agreement.Text(t, agreement.Options{})
+		return agreement.Text(ctx, t, o)
 	case templates.TypeSpan:
-		return agreement.Spans(td.spans, td.options, reference, agreement.Options{})
+		return agreement.Spans(ctx, td.spans, td.options, opt.Reference, o)
 	}
-	return agreement.Result{}
+	return agreement.Result{}, nil
 }
 
 // interval adds the bootstrap interval of a question's headline metric,
 // over its units drawn with replacement.
-func (a *Agreement) interval(q *QuestionAgreement, td tableData) {
+func (a *Agreement) interval(ctx context.Context, q *QuestionAgreement, td tableData) error {
 	if len(q.Metrics) == 0 {
-		return
+		return nil
 	}
 	headline := func(r agreement.Result) (float64, bool) {
 		if len(r.Metrics) == 0 {
@@ -268,20 +325,33 @@ func (a *Agreement) interval(q *QuestionAgreement, td tableData) {
 	}
 	var lo, hi float64
 	var ok bool
+	var err error
 	if td.kind == templates.TypeSpan {
 		// The headline, span F1, has no direction: the reference does
 		// not change it.
-		lo, hi, ok = agreement.BootstrapSpanF1(td.spans, a.options.CI, resamples, a.options.Seed)
+		lo, hi, ok, err = agreement.BootstrapSpanF1(ctx, td.spans, a.options.CI, resamples, a.options.Seed)
 	} else if r, stat, coded := td.headline(); coded {
-		lo, hi, ok = agreement.BootstrapRatings(r, stat, a.options.CI, resamples, a.options.Seed)
+		lo, hi, ok, err = agreement.BootstrapRatings(ctx, r, stat, a.options.CI, resamples, a.options.Seed)
 	} else {
-		lo, hi, ok = agreement.Bootstrap(td.table, func(tb agreement.Table) (float64, bool) {
-			return headline(td.result(tb, a.options.Reference))
+		// Each resample's Result lists no pair beyond the one its
+		// headline may need.
+		one := a.options
+		one.MaxPairs = 1
+		lo, hi, ok, err = agreement.Bootstrap(ctx, td.table, func(tb agreement.Table) (float64, bool) {
+			res, err := td.result(ctx, tb, one)
+			if err != nil {
+				return 0, false // ctx is done: the bootstrap stops at once
+			}
+			return headline(res)
 		}, a.options.CI, resamples, a.options.Seed)
+	}
+	if err != nil {
+		return err
 	}
 	if ok {
 		q.Metrics[0].CI = []float64{lo, hi}
 	}
+	return nil
 }
 
 // headline is the table coded once, and the statistic of the headline

@@ -1,6 +1,7 @@
 package study
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -101,7 +102,7 @@ type AnnotatorScore struct {
 
 // against scores the annotators of set (the records agreement compares,
 // out of recs) against the gold set, question by question.
-func against(t *templates.Template, recs []*mapping.Annotation, set *recordSet, questions []agreeQuestion, g *Gold) (*Against, error) {
+func against(ctx context.Context, t *templates.Template, recs []*mapping.Annotation, set *recordSet, questions []agreeQuestion, g *Gold) (*Against, error) {
 	sources := map[string]bool{}
 	for _, r := range recs {
 		if r.Annotator == mapping.GoldAnnotator {
@@ -148,7 +149,7 @@ func against(t *templates.Template, recs []*mapping.Annotation, set *recordSet, 
 		cols = append(cols, slices.Index(all.coders, c))
 	}
 	out.Questions = make([]QuestionAgainst, len(questions))
-	parallel(len(questions), func(i int) {
+	err = parallel(ctx, len(questions), func(i int) error {
 		q := questions[i]
 		td := q.data(all)
 		qa := QuestionAgainst{Name: q.name, Type: q.kind, Compared: q.compared, GoldUnits: td.valued(gold), Annotators: []AnnotatorScore{}}
@@ -157,14 +158,25 @@ func against(t *templates.Template, recs []*mapping.Annotation, set *recordSet, 
 		// records.
 		own := td.withGoldByCoder(gold)
 		for _, c := range cols {
-			qa.Annotators = append(qa.Annotators, td.subset(own[c]).score(all.coders, []int{c}, gold))
+			s, err := td.subset(own[c]).score(ctx, all.coders, []int{c}, gold)
+			if err != nil {
+				return err
+			}
+			qa.Annotators = append(qa.Annotators, s)
 		}
 		if len(cols) > 1 {
-			pooled := td.score(all.coders, cols, gold)
+			pooled, err := td.score(ctx, all.coders, cols, gold)
+			if err != nil {
+				return err
+			}
 			qa.Pooled = &pooled
 		}
 		out.Questions[i] = qa
+		return nil
 	})
+	if err != nil {
+		return nil, err
+	}
 	return out, nil
 }
 
@@ -244,7 +256,7 @@ func (td tableData) subset(units []int) tableData {
 // score scores the coders in columns cols of td against coder gold, on
 // the units where both give a value: one annotator under their name;
 // several pooled, as Pooled, each (unit, annotator) a unit of its own.
-func (td tableData) score(coders []string, cols []int, gold int) AnnotatorScore {
+func (td tableData) score(ctx context.Context, coders []string, cols []int, gold int) (AnnotatorScore, error) {
 	name := coders[cols[0]]
 	if len(cols) > 1 {
 		name = Pooled
@@ -276,7 +288,10 @@ func (td tableData) score(coders []string, cols []int, gold int) AnnotatorScore 
 			func(id string, v []*agreement.Value) agreement.Unit { return agreement.Unit{ID: id, Values: v} },
 			cols, gold, hyp, id)}
 	}
-	res := two.result(two.table, mapping.GoldAnnotator)
+	res, err := two.result(ctx, two.table, AgreeOptions{Reference: mapping.GoldAnnotator})
+	if err != nil {
+		return AnnotatorScore{}, err
+	}
 	if td.kind == templates.TypeScale {
 		// Unweighted κ, beside the weighted ones a scale reports, before
 		// them.
@@ -311,7 +326,7 @@ func (td tableData) score(coders []string, cols []int, gold int) AnnotatorScore 
 			}
 		}
 	}
-	return s
+	return s, nil
 }
 
 // Scores are the question's scores: each annotator's, then theirs pooled

@@ -1,6 +1,7 @@
 package study
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -257,11 +258,11 @@ func TestAgreeIntervals(t *testing.T) {
 		recs = append(recs, arec(qa, unit, "bt", "complete", map[string]any{"checked": true}, span(u%7, end, "Irrelevant")))
 	}
 	opt := AgreeOptions{CI: 0.9, Resamples: 200, Seed: 5}
-	a, err := Agree(qa, recs, opt)
+	a, err := Agree(context.Background(), qa, recs, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := Agree(qa, recs, opt)
+	b, err := Agree(context.Background(), qa, recs, opt)
 	if err != nil {
 		t.Fatal(err)
 	}

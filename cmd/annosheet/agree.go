@@ -128,7 +128,7 @@ func runAgree(ctx context.Context, opt agreeOptions, stdout, stderr io.Writer) e
 		return err
 	}
 	opt.Gold = gold
-	rep, err := study.Agree(t, recs, opt.AgreeOptions)
+	rep, err := study.Agree(ctx, t, recs, opt.AgreeOptions)
 	if err != nil {
 		return err
 	}
