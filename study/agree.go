@@ -30,6 +30,11 @@ var ErrAgreeOptions = errors.New("agreement options out of range")
 // study's sampling error, and more only takes longer.
 const MaxResamples = 1_000_000
 
+// MaxListedPairs bounds AgreeOptions.MaxPairs: a hundred thousand pairs'
+// metrics are some hundred megabytes of JSON per question, already more
+// than a reader can use.
+const MaxListedPairs = 100_000
+
 // check reports an option out of its range.
 func (o AgreeOptions) check() error {
 	switch {
@@ -37,8 +42,8 @@ func (o AgreeOptions) check() error {
 		return fmt.Errorf("%w: the interval's level %v is not between 0 and 1", ErrAgreeOptions, o.CI)
 	case o.Resamples < 0 || o.Resamples > MaxResamples:
 		return fmt.Errorf("%w: %d resamples is not between 1 and %d", ErrAgreeOptions, o.Resamples, MaxResamples)
-	case o.MaxPairs < 0:
-		return fmt.Errorf("%w: at most %d pairs listed is fewer than none", ErrAgreeOptions, o.MaxPairs)
+	case o.MaxPairs < 0 || o.MaxPairs > MaxListedPairs:
+		return fmt.Errorf("%w: %d pairs listed is not between 1 and %d", ErrAgreeOptions, o.MaxPairs, MaxListedPairs)
 	}
 	return nil
 }

@@ -102,7 +102,7 @@ func TestAgreeOptionsRange(t *testing.T) {
 	for _, opt := range []AgreeOptions{
 		{CI: math.NaN()}, {CI: 1}, {CI: -0.5}, {CI: 95},
 		{CI: 0.95, Resamples: -1}, {CI: 0.95, Resamples: MaxResamples + 1},
-		{MaxPairs: -1},
+		{MaxPairs: -1}, {MaxPairs: MaxListedPairs + 1},
 	} {
 		if _, err := Agree(context.Background(), tp, recs, opt); !errors.Is(err, ErrAgreeOptions) {
 			t.Errorf("%+v: %v, want %v", opt, err, ErrAgreeOptions)
@@ -112,7 +112,7 @@ func TestAgreeOptionsRange(t *testing.T) {
 	// at once as its context is done.
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Agree(ctx, tp, recs, AgreeOptions{CI: 0.95, Resamples: MaxResamples, MaxPairs: 1}); !errors.Is(err, context.Canceled) {
+	if _, err := Agree(ctx, tp, recs, AgreeOptions{CI: 0.95, Resamples: MaxResamples, MaxPairs: MaxListedPairs}); !errors.Is(err, context.Canceled) {
 		t.Errorf("options at their bounds: %v, want %v", err, context.Canceled)
 	}
 }
