@@ -231,7 +231,7 @@ func sourceRecords(ctx context.Context, opt agreeOptions, stderr io.Writer) (*te
 		if err != nil {
 			return nil, nil, nil, nil, err
 		}
-		recs, o, err := export.ReadRecords(f, path, func(id mapping.TemplateID) (*templates.Template, error) { return resolve(nil, id) })
+		recs, o, err := export.ReadRecords(ctxReader{ctx, f}, path, func(id mapping.TemplateID) (*templates.Template, error) { return resolve(nil, id) })
 		f.Close()
 		if err != nil {
 			return nil, nil, nil, nil, err
@@ -251,7 +251,7 @@ func sourceRecords(ctx context.Context, opt agreeOptions, stderr io.Writer) (*te
 	if opt.Against == "" {
 		return t, all, studyMan, nil, nil
 	}
-	gold, err := readGold(opt.Against, t, opaque, stderr)
+	gold, err := readGold(ctx, opt.Against, t, opaque, stderr)
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}
@@ -261,13 +261,13 @@ func sourceRecords(ctx context.Context, opt agreeOptions, stderr io.Writer) (*te
 // readGold reads the gold set of --against: pulled records of the
 // sources' template, their IDs restored with the study's key when they
 // keep their workbook's opaque ones, identical copies kept once.
-func readGold(path string, t *templates.Template, opaque map[string]string, stderr io.Writer) (*study.Gold, error) {
+func readGold(ctx context.Context, path string, t *templates.Template, opaque map[string]string, stderr io.Writer) (*study.Gold, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	recs, origins, err := export.ReadRecords(f, path, func(id mapping.TemplateID) (*templates.Template, error) {
+	recs, origins, err := export.ReadRecords(ctxReader{ctx, f}, path, func(id mapping.TemplateID) (*templates.Template, error) {
 		if id.Name != "" && (id.Name != t.Name || id.Version != t.Version) {
 			return nil, fmt.Errorf("%s: %w: its records are of template %s version %d; the sources are of %s version %d", path, study.ErrGold, id.Name, id.Version, t.Name, t.Version)
 		}
@@ -280,6 +280,20 @@ func readGold(path string, t *templates.Template, opaque map[string]string, stde
 		return nil, err
 	}
 	return &study.Gold{Name: path, Records: recs, Origins: origins}, nil
+}
+
+// ctxReader reads r until ctx is done, then fails with ctx's error: a
+// large file of records stops being read on Ctrl-C.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
 }
 
 // distinctRecords gives records that keep their workbook's opaque IDs

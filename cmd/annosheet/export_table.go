@@ -72,7 +72,7 @@ func runExportTable(ctx context.Context, opt exportOptions, stdout, stderr io.Wr
 	}
 	var gold []*mapping.Annotation
 	if opt.Gold != "" {
-		g, err := readGold(opt.Gold, t, key, stderr)
+		g, err := readGold(ctx, opt.Gold, t, key, stderr)
 		if err != nil {
 			return err
 		}
