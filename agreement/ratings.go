@@ -135,24 +135,41 @@ type tally struct{ cat, n int }
 func (r Ratings) eachUnit(f func(u int, counts []tally, m int)) {
 	var cats []int
 	var counts []tally
-	for u := range r.Units() {
-		_, row := r.Row(u)
-		cats = append(cats[:0], row...)
-		// Insertion sort: a row holds a handful of values.
-		for i := 1; i < len(cats); i++ {
-			for j := i; j > 0 && cats[j] < cats[j-1]; j-- {
-				cats[j], cats[j-1] = cats[j-1], cats[j]
-			}
-		}
+	for u := 0; u+1 < len(r.start); u++ {
+		row := r.cat[r.start[u]:r.start[u+1]]
 		counts = counts[:0]
-		for _, c := range cats {
-			if k := len(counts) - 1; k >= 0 && counts[k].cat == c {
-				counts[k].n++
-			} else {
-				counts = append(counts, tally{c, 1})
+		switch len(row) {
+		case 0:
+		case 1:
+			counts = append(counts, tally{row[0], 1})
+		case 2:
+			// Most units have two values: no sorting.
+			a, b := row[0], row[1]
+			switch {
+			case a == b:
+				counts = append(counts, tally{a, 2})
+			case a < b:
+				counts = append(counts, tally{a, 1}, tally{b, 1})
+			default:
+				counts = append(counts, tally{b, 1}, tally{a, 1})
+			}
+		default:
+			cats = append(cats[:0], row...)
+			// Insertion sort: a row holds a handful of values.
+			for i := 1; i < len(cats); i++ {
+				for j := i; j > 0 && cats[j] < cats[j-1]; j-- {
+					cats[j], cats[j-1] = cats[j-1], cats[j]
+				}
+			}
+			for _, c := range cats {
+				if k := len(counts) - 1; k >= 0 && counts[k].cat == c {
+					counts[k].n++
+				} else {
+					counts = append(counts, tally{c, 1})
+				}
 			}
 		}
-		f(u, counts, len(cats))
+		f(u, counts, len(row))
 	}
 }
 
