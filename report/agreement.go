@@ -185,7 +185,10 @@ func agree(ctx context.Context, t *templates.Template, recs []*mapping.Annotatio
 		case templates.TypeChoice, templates.TypeBool, templates.TypeScale, templates.TypeSpan:
 			data = a.Data(i)
 		}
-		confusions := confusions(data, tq, q.Pairs)
+		confusions, err := confusions(ctx, data, tq, q.Pairs)
+		if err != nil {
+			return agreed{}, err
+		}
 		for _, p := range q.Pairs {
 			pair := Pair{A: p.A, B: p.B}
 			if len(p.Metrics) > 0 {
@@ -197,7 +200,9 @@ func agree(ctx context.Context, t *templates.Template, recs []*mapping.Annotatio
 			qa.Pairs = append(qa.Pairs, pair)
 		}
 		if data.Kind == templates.TypeSpan {
-			qa.Examples = spanExamples(data, q.UnitsDetail, tq, opt.Examples)
+			if qa.Examples, err = spanExamples(ctx, data, q.UnitsDetail, tq, opt.Examples); err != nil {
+				return agreed{}, err
+			}
 			for k := range qa.Examples {
 				examples = append(examples, &qa.Examples[k])
 			}
@@ -213,7 +218,7 @@ func agree(ctx context.Context, t *templates.Template, recs []*mapping.Annotatio
 // kinds. The answers are coded as the agreement coded them. Only the
 // units each unit's annotators share are visited, so that a study of
 // many annotators costs what its records do.
-func confusions(d study.QuestionData, q *templates.Question, pairs []agreement.Pair) map[[2]string]*Confusion {
+func confusions(ctx context.Context, d study.QuestionData, q *templates.Question, pairs []agreement.Pair) (map[[2]string]*Confusion, error) {
 	var r agreement.Ratings
 	var cats []Category
 	switch d.Kind {
@@ -233,7 +238,7 @@ func confusions(d study.QuestionData, q *templates.Question, pairs []agreement.P
 			cats = append(cats, Category{Code: s, Label: s})
 		}
 	default:
-		return nil
+		return nil, nil
 	}
 	out := map[[2]string]*Confusion{}
 	at := map[string]int{}
@@ -252,9 +257,12 @@ func confusions(d study.QuestionData, q *templates.Question, pairs []agreement.P
 		wanted[[2]int{at[p.A], at[p.B]}] = c
 	}
 	if len(wanted) == 0 {
-		return out
+		return out, nil
 	}
 	for u := range r.Units() {
+		if u%256 == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		coders, values := r.Row(u)
 		for i := range coders {
 			for j := range coders {
@@ -271,7 +279,7 @@ func confusions(d study.QuestionData, q *templates.Question, pairs []agreement.P
 			}
 		}
 	}
-	return out
+	return out, nil
 }
 
 // spanExamples picks, among the units where annotators differ on a span
@@ -280,7 +288,7 @@ func confusions(d study.QuestionData, q *templates.Question, pairs []agreement.P
 // unit alone). Ties, which are many where spans are few, go to a
 // deterministic sample of the units (by a hash of their IDs), so that
 // the examples come from across the study rather than its first units.
-func spanExamples(d study.QuestionData, detail []agreement.UnitDetail, q *templates.Question, n int) []SpanExample {
+func spanExamples(ctx context.Context, d study.QuestionData, detail []agreement.UnitDetail, q *templates.Question, n int) ([]SpanExample, error) {
 	differ := map[string]bool{}
 	for _, u := range detail {
 		if !u.Agree {
@@ -294,16 +302,21 @@ func spanExamples(d study.QuestionData, detail []agreement.UnitDetail, q *templa
 		order uint64
 	}
 	var all []candidate
+	var coders []int
+	var lists [][]agreement.Span
 	for k := range d.Spans.Units {
 		u := &d.Spans.Units[k]
 		if !differ[u.ID] {
 			continue
 		}
+		// A unit of many annotators has many pairs to compare.
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		c := candidate{unit: u, f1: 2, a: -1}
-		var coders []int
-		var lists [][]agreement.Span
+		coders, lists = coders[:0], lists[:0]
 		for i, l := range u.All() {
-			coders, lists = append(coders, i), append(lists, l)
+			coders, lists = append(coders, i), append(lists, sortedSpans(l))
 		}
 		for i := range lists {
 			for j := i + 1; j < len(lists); j++ {
@@ -341,26 +354,44 @@ func spanExamples(d study.QuestionData, detail []agreement.UnitDetail, q *templa
 		slices.SortFunc(ex.Annotators, func(x, y ExampleSpans) int { return cmp.Compare(x.Annotator, y.Annotator) })
 		out = append(out, ex)
 	}
-	return out
+	return out, nil
 }
 
-// unitF1 is the span F1 of two annotators' spans on one unit, exact and
-// with labels, as agree computes it: 2·paired / (spans of a + spans of
-// b), spans paired one to one when they have the same offsets and label;
-// false when neither marked a span.
+// sortedSpans is a copy of spans sorted by start, end and label (spans
+// itself when it already is).
+func sortedSpans(spans []agreement.Span) []agreement.Span {
+	if slices.IsSortedFunc(spans, compareSpans) {
+		return spans
+	}
+	spans = slices.Clone(spans)
+	slices.SortFunc(spans, compareSpans)
+	return spans
+}
+
+func compareSpans(a, b agreement.Span) int {
+	return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(a.End, b.End), cmp.Compare(a.Label, b.Label))
+}
+
+// unitF1 is the span F1 of two annotators' spans on one unit, each
+// sorted by start, end and label, exact and with labels, as agree
+// computes it: 2·paired / (spans of a + spans of b), spans paired one to
+// one when they have the same offsets and label; false when neither
+// marked a span.
 func unitF1(a, b []agreement.Span) (float64, bool) {
 	if len(a)+len(b) == 0 {
 		return 0, false
 	}
-	left := make(map[agreement.Span]int, len(a))
-	for _, s := range a {
-		left[s]++
-	}
 	paired := 0
-	for _, s := range b {
-		if left[s] > 0 {
-			left[s]--
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch c := compareSpans(a[i], b[j]); {
+		case c < 0:
+			i++
+		case c > 0:
+			j++
+		default:
 			paired++
+			i++
+			j++
 		}
 	}
 	return 2 * float64(paired) / float64(len(a)+len(b)), true

@@ -342,6 +342,24 @@ func TestReportConfusion(t *testing.T) {
 	}
 }
 
+// TestReportStopped: a report whose context is done is no report, but
+// the context's error.
+func TestReportStopped(t *testing.T) {
+	t.Parallel()
+	tp := builtin(t, "preference-likert")
+	var recs []*mapping.Annotation
+	for u := range 50 {
+		for _, who := range []string{"ak", "bt", "cm"} {
+			recs = append(recs, rec(tp, fmt.Sprintf("t%02d", u), who, "complete", map[string]any{"best_prediction_reference": "first", "first_prediction_likert": 1 + u%5}))
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if rep, err := Build(ctx, tp, &study.Result{Records: recs}, Options{}); !errors.Is(err, context.Canceled) || rep != nil {
+		t.Errorf("Build: %v, %v; want no report and %v", rep != nil, err, context.Canceled)
+	}
+}
+
 // TestReportUnitF1 checks the per-unit span F1 that picks the examples against
 // agree's own span F1 (exact, with labels) on that unit alone.
 func TestReportUnitF1(t *testing.T) {
@@ -362,7 +380,7 @@ func TestReportUnitF1(t *testing.T) {
 			t.Fatal(err)
 		}
 		m := res.Metrics[0]
-		got, ok := unitF1(lists[0], lists[1])
+		got, ok := unitF1(sortedSpans(lists[0]), sortedSpans(lists[1]))
 		if m.Metric != "span_f1" || m.Params["match"] != "exact" || m.Params["labels"] != true {
 			t.Fatalf("agree's headline is %s %v", m.Metric, m.Params)
 		}
