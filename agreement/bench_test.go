@@ -17,22 +17,22 @@ func benchQuestion(b *testing.B, seed uint64, values int, value func(*rand.Rand,
 }
 
 func BenchmarkScale100k(b *testing.B) {
-	benchQuestion(b, 61, 5, levelValue, func(t Table) Result { return Scale(t, levels1to(5)) })
+	benchQuestion(b, 61, 5, levelValue, func(t Table) Result { return must(Scale(bg, t, levels1to(5), Options{})) })
 }
 
 // BenchmarkMulti100k: four options, 16 distinct sets.
 func BenchmarkMulti100k(b *testing.B) {
-	benchQuestion(b, 63, 16, subsetValue, func(t Table) Result { return Multi(t, letters(4)) })
+	benchQuestion(b, 63, 16, subsetValue, func(t Table) Result { return must(Multi(bg, t, letters(4), Options{})) })
 }
 
 // BenchmarkEvidence100k: sets of one to three sentences among 30, some
 // thousands of distinct sets.
 func BenchmarkEvidence100k(b *testing.B) {
-	benchQuestion(b, 69, 27_000, sentencesValue, Evidence)
+	benchQuestion(b, 69, 27_000, sentencesValue, func(t Table) Result { return must(Evidence(bg, t, Options{})) })
 }
 
 func BenchmarkChoice100k(b *testing.B) {
-	benchQuestion(b, 65, 4, letterValue, func(t Table) Result { return Choice(t, letters(4)) })
+	benchQuestion(b, 65, 4, letterValue, func(t Table) Result { return must(Choice(bg, t, letters(4), Options{})) })
 }
 
 // BenchmarkAlphaOrdinal100k is α alone on 100,000 units × 3 annotators,

@@ -1,6 +1,7 @@
 package agreement
 
 import (
+	"context"
 	"math"
 	"math/bits"
 	"math/rand/v2"
@@ -16,9 +17,10 @@ import (
 // statistics (type 7 of Hyndman and Fan, 1996). Resamples on which stat
 // has no value are left out. ok is false when none has one, when level is
 // not strictly between 0 and 1, when resamples < 1 or when t has no unit.
-// The same arguments give the same interval bit for bit.
-func Bootstrap(t Table, stat func(Table) (float64, bool), level float64, resamples int, seed uint64) (lo, hi float64, ok bool) {
-	return resampleUnits(t.Units, func(units []Unit) (float64, bool) {
+// The same arguments give the same interval bit for bit. It stops with
+// ctx's error when ctx is done, between one resample and the next.
+func Bootstrap(ctx context.Context, t Table, stat func(Table) (float64, bool), level float64, resamples int, seed uint64) (lo, hi float64, ok bool, err error) {
+	return resampleUnits(ctx, t.Units, func(units []Unit) (float64, bool) {
 		return stat(Table{Coders: t.Coders, Units: units})
 	}, level, resamples, seed)
 }
@@ -29,10 +31,10 @@ func Bootstrap(t Table, stat func(Table) (float64, bool), level float64, resampl
 // the order of t (sorted by ID, as a SpanTable is), which is the order
 // Spans would put them in: Spans then has nothing to sort, and gives the
 // value it gives on the draws in any order.
-func BootstrapSpans(t SpanTable, stat func(SpanTable) (float64, bool), level float64, resamples int, seed uint64) (lo, hi float64, ok bool) {
+func BootstrapSpans(ctx context.Context, t SpanTable, stat func(SpanTable) (float64, bool), level float64, resamples int, seed uint64) (lo, hi float64, ok bool, err error) {
 	sample := make([]SpanUnit, len(t.Units))
 	order := make([]int, len(t.Units))
-	return bootstrap(len(t.Units), func(draw []int) (float64, bool) {
+	return bootstrap(ctx, len(t.Units), func(draw []int) (float64, bool) {
 		copy(order, draw)
 		slices.Sort(order)
 		for i, u := range order {
@@ -44,9 +46,9 @@ func BootstrapSpans(t SpanTable, stat func(SpanTable) (float64, bool), level flo
 
 // resampleUnits is bootstrap over a list of units: each resample is as
 // many units drawn with replacement, handed to stat in one reused slice.
-func resampleUnits[U any](units []U, stat func([]U) (float64, bool), level float64, resamples int, seed uint64) (lo, hi float64, ok bool) {
+func resampleUnits[U any](ctx context.Context, units []U, stat func([]U) (float64, bool), level float64, resamples int, seed uint64) (lo, hi float64, ok bool, err error) {
 	sample := make([]U, len(units))
-	return bootstrap(len(units), func(draw []int) (float64, bool) {
+	return bootstrap(ctx, len(units), func(draw []int) (float64, bool) {
 		for i, u := range draw {
 			sample[i] = units[u]
 		}
@@ -58,12 +60,16 @@ func resampleUnits[U any](units []U, stat func([]U) (float64, bool), level float
 // coding every resample: it draws the same units as Bootstrap does on the
 // table r was coded from, so both give the same interval for the same
 // statistic.
-func BootstrapRatings(r Ratings, stat func(Ratings) (float64, bool), level float64, resamples int, seed uint64) (lo, hi float64, ok bool) {
+func BootstrapRatings(ctx context.Context, r Ratings, stat func(Ratings) (float64, bool), level float64, resamples int, seed uint64) (lo, hi float64, ok bool, err error) {
 	sample := r
-	sample.Cells = make([]int, len(r.Cells))
-	return bootstrap(r.Units(), func(draw []int) (float64, bool) {
-		for i, u := range draw {
-			copy(sample.Cells[i*r.Coders:(i+1)*r.Coders], r.Cells[u*r.Coders:(u+1)*r.Coders])
+	sample.start, sample.coder, sample.cat = make([]int, 1, len(r.start)), nil, nil
+	return bootstrap(ctx, r.Units(), func(draw []int) (float64, bool) {
+		sample.start, sample.coder, sample.cat = sample.start[:1], sample.coder[:0], sample.cat[:0]
+		for _, u := range draw {
+			coders, cats := r.Row(u)
+			sample.coder = append(sample.coder, coders...)
+			sample.cat = append(sample.cat, cats...)
+			sample.start = append(sample.start, len(sample.cat))
 		}
 		return stat(sample)
 	}, level, resamples, seed)
@@ -71,15 +77,18 @@ func BootstrapRatings(r Ratings, stat func(Ratings) (float64, bool), level float
 
 // bootstrap draws the resamples of n units and computes the interval of
 // the values stat gives on them.
-func bootstrap(n int, stat func(draw []int) (float64, bool), level float64, resamples int, seed uint64) (lo, hi float64, ok bool) {
+func bootstrap(ctx context.Context, n int, stat func(draw []int) (float64, bool), level float64, resamples int, seed uint64) (lo, hi float64, ok bool, err error) {
 	if n == 0 || resamples < 1 || !(level > 0 && level < 1) {
-		return 0, 0, false
+		return 0, 0, false, nil
 	}
 	// The second word of the seed is fixed: one seed, one stream.
 	src := rand.NewPCG(seed, 0x9e3779b97f4a7c15)
 	draw := make([]int, n)
-	values := make([]float64, 0, resamples)
+	var values []float64
 	for range resamples {
+		if err := ctx.Err(); err != nil {
+			return 0, 0, false, err
+		}
 		for i := range draw {
 			draw[i] = int(below(src, uint64(n)))
 		}
@@ -88,10 +97,10 @@ func bootstrap(n int, stat func(draw []int) (float64, bool), level float64, resa
 		}
 	}
 	if len(values) == 0 {
-		return 0, 0, false
+		return 0, 0, false, nil
 	}
 	slices.Sort(values)
-	return quantile(values, (1-level)/2), quantile(values, (1+level)/2), true
+	return quantile(values, (1-level)/2), quantile(values, (1+level)/2), true, nil
 }
 
 // below is a uniform integer in [0, n), by Lemire's multiply-and-reject

@@ -17,13 +17,13 @@ func TestBootstrap(t *testing.T) {
 	t.Parallel()
 	table := randomTable(rand.New(rand.NewPCG(31, 32)), 200, 3, 4, 0.1, letterValue)
 	point, _ := alphaOf(table)
-	lo, hi, ok := Bootstrap(table, alphaOf, 0.95, 500, 7)
+	lo, hi, ok, _ := Bootstrap(bg, table, alphaOf, 0.95, 500, 7)
 	if !ok || !(lo <= point && point <= hi) || hi-lo > 0.3 {
 		t.Fatalf("95%% interval [%v, %v] (%v), α = %v", lo, hi, ok, point)
 	}
 	// Bit for bit: the same arguments, the same interval; pinned, so
 	// that a change in the generator or the draws shows.
-	lo2, hi2, _ := Bootstrap(table, alphaOf, 0.95, 500, 7)
+	lo2, hi2, _, _ := Bootstrap(bg, table, alphaOf, 0.95, 500, 7)
 	if lo2 != lo || hi2 != hi {
 		t.Errorf("second run [%v, %v], first [%v, %v]", lo2, hi2, lo, hi)
 	}
@@ -32,12 +32,12 @@ func TestBootstrap(t *testing.T) {
 		t.Errorf("interval [%.17g, %.17g], pinned [%.17g, %.17g]", lo, hi, wantLo, wantHi)
 	}
 	// Another seed, other draws.
-	if lo3, hi3, _ := Bootstrap(table, alphaOf, 0.95, 500, 8); lo3 == lo && hi3 == hi {
+	if lo3, hi3, _, _ := Bootstrap(bg, table, alphaOf, 0.95, 500, 8); lo3 == lo && hi3 == hi {
 		t.Errorf("seeds 7 and 8 give the same interval [%v, %v]", lo, hi)
 	}
 	// On the coded data, the same draws and the same interval.
 	r := ChoiceRatings(table, letters(4))
-	rlo, rhi, ok := BootstrapRatings(r, func(r Ratings) (float64, bool) {
+	rlo, rhi, ok, _ := BootstrapRatings(bg, r, func(r Ratings) (float64, bool) {
 		v, err := KrippendorffAlpha(r, Nominal)
 		return v, err == nil
 	}, 0.95, 500, 7)
@@ -74,12 +74,12 @@ func TestBootstrapNoInterval(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			if lo, hi, ok := Bootstrap(tt.table, tt.stat, tt.level, tt.resamples, 1); ok {
+			if lo, hi, ok, _ := Bootstrap(bg, tt.table, tt.stat, tt.level, tt.resamples, 1); ok {
 				t.Errorf("[%v, %v], want none", lo, hi)
 			}
 		})
 	}
-	if lo, hi, ok := Bootstrap(table, half, 0.9, 10, 1); !ok || lo != 0.5 || hi != 0.5 {
+	if lo, hi, ok, _ := Bootstrap(bg, table, half, 0.9, 10, 1); !ok || lo != 0.5 || hi != 0.5 {
 		t.Errorf("constant statistic: [%v, %v] (%v)", lo, hi, ok)
 	}
 }

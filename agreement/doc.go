@@ -1,14 +1,23 @@
 // Package agreement computes inter-annotator agreement: pure functions
 // over typed reliability data, with no I/O.
 //
-// The data is a Table (units × annotators, one Value per cell or none)
-// for questions with one answer per unit, and a SpanTable for spans. A
-// question's type picks its metrics (Choice, Scale, Multi, Evidence,
-// Text, Spans); each returns a Result with the corpus values, the values
-// per annotator pair and per option, and per unit whether the annotators
-// agree. The low-level statistics (Krippendorff's α, Cohen's and
-// Fleiss' κ, Gwet's AC1 and AC2, …) are exported for tests and for other
-// packages, each citing its source.
+// The data is a Table (per unit, each annotator's Value or none) for
+// questions with one answer per unit, and a SpanTable for spans; a unit
+// lists every annotator, or only those who answered it, which keeps a
+// study of many annotators as small as its answers. A question's type
+// picks its metrics (Choice, Scale, Multi, Evidence, Text, Spans); each
+// returns a Result with the corpus values, the values per pair of
+// annotators that share a unit (the pairs that share the most, past
+// Options.MaxPairs) and per option, and per unit whether the annotators
+// agree. Time and memory follow the values and the pairs that share a
+// unit, never the square of the number of annotators. Computations that
+// may run long (a question's Result, a bootstrap interval) take a
+// context and stop with its error once it is done. The low-level
+// statistics (Krippendorff's α, Cohen's and Fleiss' κ, Gwet's AC1 and
+// AC2, …) are exported for tests and for other packages, each citing its
+// source.
+//
+//	res, err := agreement.Choice(ctx, table, []string{"yes", "no"}, agreement.Options{})
 //
 // Rules every function keeps, whatever the published tools do:
 //   - values are paired by unit ID and annotator, never by position;

@@ -1,6 +1,7 @@
 package agreement_test
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/annosheet/annosheet/agreement"
@@ -21,7 +22,10 @@ func ExampleChoice() {
 			})
 		}
 	}
-	res := agreement.Choice(t, []string{"Yes", "No"})
+	res, err := agreement.Choice(context.Background(), t, []string{"Yes", "No"}, agreement.Options{})
+	if err != nil {
+		panic(err) // only a context that is done stops it
+	}
 	fmt.Println(res.Units, "units,", res.Pairable, "pairable values")
 	for _, m := range res.Metrics {
 		fmt.Printf("%s %v: %.4f\n", m.Metric, m.Params, m.Value)
@@ -94,7 +98,10 @@ func ExampleBootstrapRatings() {
 		return v, err == nil
 	}
 	point, _ := alpha(r)
-	lo, hi, ok := agreement.BootstrapRatings(r, alpha, 0.95, 1000, 1)
+	lo, hi, ok, err := agreement.BootstrapRatings(context.Background(), r, alpha, 0.95, 1000, 1)
+	if err != nil {
+		panic(err)
+	}
 	fmt.Printf("α %.3f, 95%% interval [%.3f, %.3f] %v\n", point, lo, hi, ok)
 	// Output:
 	// α 0.664, 95% interval [0.238, 1.000] true

@@ -1,6 +1,7 @@
 package agreement
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -190,4 +191,16 @@ func findMetric(res Result, name string, params map[string]any) (Metric, bool) {
 		}
 	}
 	return Metric{}, false
+}
+
+// bg is the context of computations that nothing stops.
+var bg = context.Background()
+
+// must is the Result of a computation that nothing stops, which has no
+// error.
+func must(res Result, err error) Result {
+	if err != nil {
+		panic(err)
+	}
+	return res
 }

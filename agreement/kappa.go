@@ -11,13 +11,16 @@ func crossTable(r Ratings, w []float64) (po float64, row, col []int, n int, err 
 		return 0, nil, nil, 0, ErrNotTwo
 	}
 	q := r.Categories
-	row, col = make([]int, q), make([]int, q)
+	row, col = r.margins(q)
 	var agree float64
 	for u := range r.Units() {
-		a, b := r.Cells[2*u], r.Cells[2*u+1]
-		if a == Missing || b == Missing {
+		// A row of two values holds the first annotator's, then the
+		// second's.
+		_, cats := r.Row(u)
+		if len(cats) != 2 {
 			continue
 		}
+		a, b := cats[0], cats[1]
 		row[a]++
 		col[b]++
 		n++

@@ -94,7 +94,11 @@ func TestFleissClassic(t *testing.T) {
 		p := make([]float64, 4)
 		for u := range r.Units() {
 			nij := make([]float64, 4)
-			for _, c := range r.Cells[u*coders : (u+1)*coders] {
+			_, cats := r.Row(u)
+			if len(cats) != coders {
+				t.Fatalf("unit %d has %d values, want %d", u, len(cats), coders)
+			}
+			for _, c := range cats {
 				nij[c]++
 				p[c]++
 			}

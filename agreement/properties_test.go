@@ -21,11 +21,11 @@ type questionKind struct {
 }
 
 var questionKinds = []questionKind{
-	{"choice", letterValue, 4, func(t Table) Result { return Choice(t, letters(4)) }},
-	{"scale", levelValue, 5, func(t Table) Result { return Scale(t, levels1to(5)) }},
-	{"multi", subsetValue, 16, func(t Table) Result { return Multi(t, letters(4)) }},
-	{"evidence", subsetValue, 16, Evidence},
-	{"text", textValue, 4, Text},
+	{"choice", letterValue, 4, func(t Table) Result { return must(Choice(bg, t, letters(4), Options{})) }},
+	{"scale", levelValue, 5, func(t Table) Result { return must(Scale(bg, t, levels1to(5), Options{})) }},
+	{"multi", subsetValue, 16, func(t Table) Result { return must(Multi(bg, t, letters(4), Options{})) }},
+	{"evidence", subsetValue, 16, func(t Table) Result { return must(Evidence(bg, t, Options{})) }},
+	{"text", textValue, 4, func(t Table) Result { return must(Text(bg, t, Options{})) }},
 }
 
 // eachKind runs f as a parallel subtest for every question type.
@@ -200,11 +200,11 @@ func TestUnusedOption(t *testing.T) {
 		before, after Result
 		same          []string
 	}{
-		{"choice", Choice(choice, letters(4)), Choice(choice, []string{"a", "b", "b2", "c", "d", "zz"}),
+		{"choice", must(Choice(bg, choice, letters(4), Options{})), must(Choice(bg, choice, []string{"a", "b", "b2", "c", "d", "zz"}, Options{})),
 			[]string{"krippendorff_alpha", "percent_agreement", "fleiss_kappa", "cohen_kappa", "scott_pi"}},
-		{"scale", Scale(scale, levels1to(5)), Scale(scale, []float64{0, 1, 2, 3, 4, 5, 6}),
+		{"scale", must(Scale(bg, scale, levels1to(5), Options{})), must(Scale(bg, scale, []float64{0, 1, 2, 3, 4, 5, 6}, Options{})),
 			[]string{"krippendorff_alpha", "percent_agreement"}},
-		{"multi", Multi(sets, letters(4)), Multi(sets, []string{"a", "b", "c", "d", "zz"}),
+		{"multi", must(Multi(bg, sets, letters(4), Options{})), must(Multi(bg, sets, []string{"a", "b", "c", "d", "zz"}, Options{})),
 			[]string{"krippendorff_alpha", "mean_jaccard", "percent_agreement"}},
 	}
 	for _, tt := range tests {
@@ -298,6 +298,40 @@ func TestSparseData(t *testing.T) {
 			checkFinite(t, res)
 			if len(res.Metrics) == 0 || len(res.UnitsDetail) > len(table.Units) {
 				t.Errorf("%d units × %d annotators: %+v", units, coders, res)
+			}
+		}
+	})
+}
+
+// sparse is t with every unit in the sparse form: the form a table of
+// many annotators takes.
+func sparse(t Table) Table {
+	out := Table{Coders: t.Coders}
+	for _, u := range t.Units {
+		nu := Unit{ID: u.ID, Coders: []int{}}
+		for c, v := range u.All() {
+			nu.Coders, nu.Values = append(nu.Coders, c), append(nu.Values, v)
+		}
+		out.Units = append(out.Units, nu)
+	}
+	return out
+}
+
+// TestSparseRows: a table whose units list only the annotators who
+// answered gives the very Result of the same table dense, and the same
+// interval.
+func TestSparseRows(t *testing.T) {
+	t.Parallel()
+	eachKind(t, func(t *testing.T, k questionKind) {
+		table := randomTable(rand.New(rand.NewPCG(47, 48)), 80, 5, k.values, 0.4, k.value)
+		if diff := cmp.Diff(k.run(table), k.run(sparse(table))); diff != "" {
+			t.Errorf("(-dense +sparse):\n%s", diff)
+		}
+		for c := range table.Coders {
+			for _, u := range table.Units {
+				if got, want := sparse(Table{Units: []Unit{u}}).Units[0].Value(c), u.Value(c); got != want {
+					t.Fatalf("unit %s, coder %d: sparse Value %v, dense %v", u.ID, c, got, want)
+				}
 			}
 		}
 	})

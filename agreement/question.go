@@ -2,10 +2,12 @@ package agreement
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"maps"
 	"math"
 	"slices"
+	"strings"
 )
 
 // metricSpec is one metric a question reports: its name and params as the
@@ -58,40 +60,117 @@ func MetricOf(name string, params map[string]any, v float64, err error) Metric {
 	return m
 }
 
-// meanOverPairs is the question-level value of a two-annotator metric
-// when there are more than two annotators: the mean of its values over
-// the pairs that have one.
-func meanOverPairs(s metricSpec, i int, pairs []Pair) Metric {
-	var values []float64
-	for _, p := range pairs {
-		if v, ok := p.Metrics[i].Value.(float64); ok {
-			values = append(values, v)
+// pairMean gathers a two-annotator metric over pairs of annotators: the
+// values of the pairs that have one, for their mean, and the reasons of
+// those that have none, so that a mean without a value says why.
+type pairMean struct {
+	// values counts the pairs of each value: few distinct ones where
+	// pairs are many (pairs that share a unit or two).
+	values map[float64]int
+	n      int // pairs with a value
+	pairs  int
+	why    map[string]int // a pair's note -> how many pairs have none for it
+	// all is the number of pairs of annotators, when more than those
+	// added: the others share no unit.
+	all int
+}
+
+// add counts one pair's metric.
+func (pm *pairMean) add(m Metric) {
+	pm.pairs++
+	if v, ok := m.Value.(float64); ok {
+		pm.value(v)
+		return
+	}
+	if pm.why == nil {
+		pm.why = map[string]int{}
+	}
+	pm.why[m.Note]++
+}
+
+// addStat counts one pair's statistic as MetricOf makes it a metric.
+func (pm *pairMean) addStat(v float64, err error) {
+	if err == nil && !math.IsNaN(v) && !math.IsInf(v, 0) {
+		pm.pairs++
+		pm.value(v)
+		return
+	}
+	pm.add(MetricOf("", nil, v, err))
+}
+
+func (pm *pairMean) value(v float64) {
+	if pm.values == nil {
+		pm.values = map[float64]int{}
+	}
+	pm.values[v]++
+	pm.n++
+}
+
+// metric is the mean as a Metric, its note saying over how many pairs,
+// and why the others have no value.
+func (pm *pairMean) metric(name string, params map[string]any) Metric {
+	// Summed in ascending order, value after value, so that renaming the
+	// annotators, which reorders the pairs, gives the same bits.
+	var sum float64
+	for _, v := range slices.Sorted(maps.Keys(pm.values)) {
+		for range pm.values[v] {
+			sum += v
 		}
 	}
-	// Summed in ascending order, so that renaming the annotators, which
-	// reorders the pairs, gives the same bits.
-	slices.Sort(values)
-	var sum float64
-	for _, v := range values {
-		sum += v
+	n := pm.n
+	m := MetricOf(name, params, sum/float64(max(n, 1)), nil)
+	pairs, sharing := "annotator pairs", ""
+	if pm.all > pm.pairs {
+		pairs, sharing = "annotator pairs that share a unit", " that shares a unit"
 	}
-	n := len(values)
-	m := MetricOf(s.name, s.params, sum/float64(max(n, 1)), nil)
 	switch {
+	case pm.pairs == 0:
+		m.Value, m.Note = nil, ErrNoPairable.Error()
 	case n == 0:
-		m.Value = nil
-		m.Note = "no annotator pair has a value"
-	case n == len(pairs):
-		m.Note = fmt.Sprintf("mean over the %d annotator pairs", n)
+		m.Value, m.Note = nil, "undefined for every annotator pair"+sharing+": "+pm.reasons()
+	case n == pm.pairs:
+		m.Note = fmt.Sprintf("mean over the %d %s", n, pairs)
 	default:
-		m.Note = fmt.Sprintf("mean over %d of the %d annotator pairs; the others have no value", n, len(pairs))
+		m.Note = fmt.Sprintf("mean over %d of the %d %s; the others have no value: %s", n, pm.pairs, pairs, pm.reasons())
 	}
 	return m
 }
 
-// questionResult computes a question's Result from its table, the table coded,
-// and the metrics of its type, headline first.
-func questionResult(t Table, r Ratings, specs []metricSpec) Result {
+// reasons says why pairs have no value: the one reason, or each with how
+// many pairs it is of, the most frequent first.
+func (pm *pairMean) reasons() string {
+	if len(pm.why) == 1 {
+		for why := range pm.why {
+			return why
+		}
+	}
+	whys := slices.SortedFunc(maps.Keys(pm.why), func(a, b string) int {
+		return cmp.Or(cmp.Compare(pm.why[b], pm.why[a]), cmp.Compare(a, b))
+	})
+	parts := make([]string, len(whys))
+	for i, why := range whys {
+		parts[i] = fmt.Sprintf("%s (%s)", why, pairsText(pm.why[why]))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// pairsText is "1 pair" or "n pairs".
+func pairsText(n int) string {
+	if n == 1 {
+		return "1 pair"
+	}
+	return fmt.Sprintf("%d pairs", n)
+}
+
+// questionResult computes a question's Result from its table, the table
+// coded, and the metrics of its type, headline first. Each pair of
+// annotators that shares a unit gets the metrics computed on the two
+// alone; the pairs listed get them all, the others only those whose
+// question-level value is the mean over pairs.
+func questionResult(ctx context.Context, t Table, r Ratings, specs []metricSpec, opt Options) (Result, error) {
+	if err := ctx.Err(); err != nil {
+		return Result{}, err
+	}
 	res := Result{
 		Annotators:  slices.Clone(t.Coders),
 		Metrics:     []Metric{},
@@ -112,31 +191,83 @@ func questionResult(t Table, r Ratings, specs []metricSpec) Result {
 		res.Pairable += m
 		res.UnitsDetail = append(res.UnitsDetail, UnitDetail{Unit: t.Units[u].ID, Values: m, Agree: len(counts) == 1})
 	})
-	for i := range t.Coders {
-		for j := i + 1; j < len(t.Coders); j++ {
-			a, b := i, j
-			if t.Coders[b] < t.Coders[a] {
-				a, b = b, a
-			}
-			pr := r.Columns(a, b)
-			p := Pair{A: t.Coders[a], B: t.Coders[b], Metrics: make([]Metric, len(specs))}
-			for k, s := range specs {
-				p.Metrics[k] = s.metric(pr)
-			}
-			res.Pairs = append(res.Pairs, p)
+
+	means := len(t.Coders) > 2
+	var two []int // the specs whose question-level value is a mean over pairs
+	for k, s := range specs {
+		if s.two && means {
+			two = append(two, k)
 		}
 	}
-	slices.SortFunc(res.Pairs, func(x, y Pair) int {
-		return cmp.Or(cmp.Compare(x.A, y.A), cmp.Compare(x.B, y.B))
+	mean := make([]pairMean, len(specs))
+	for k := range mean {
+		mean[k].all = len(t.Coders) * (len(t.Coders) - 1) / 2
+	}
+	// The pairs listed are those that share the most units: known once
+	// every pair is seen.
+	scan := newPairScan(r.Coders, r.start, r.coder)
+	pick := newPairPick(opt.maxPairs(), t.Coders)
+	stop := every(ctx)
+	err := scan.each(func(a, b, shared int) error {
+		pick.offer(a, b, shared)
+		return stop()
 	})
+	if err != nil {
+		return Result{}, err
+	}
+	listed := map[[2]int]int{}
+	for _, x := range pick.picked() {
+		a, b := x.a, x.b
+		if t.Coders[b] < t.Coders[a] {
+			a, b = b, a
+		}
+		listed[[2]int{x.a, x.b}] = len(res.Pairs)
+		res.Pairs = append(res.Pairs, Pair{A: t.Coders[a], B: t.Coders[b], Metrics: make([]Metric, len(specs))})
+	}
+	var pr Ratings
+	err = scan.each(func(a, b, _ int) error {
+		if err := stop(); err != nil {
+			return err
+		}
+		k, ok := listed[[2]int{a, b}]
+		if !ok && len(two) == 0 {
+			return nil
+		}
+		if t.Coders[b] < t.Coders[a] {
+			a, b = b, a
+		}
+		if !ok {
+			// A two-annotator statistic counts the units both rated.
+			r.pairRatings(scan, a, b, false, &pr)
+			for _, i := range two {
+				v, err := specs[i].stat(pr)
+				mean[i].addStat(v, err)
+			}
+			return nil
+		}
+		r.pairRatings(scan, a, b, true, &pr)
+		p := res.Pairs[k]
+		for i, s := range specs {
+			p.Metrics[i] = s.metric(pr)
+		}
+		for _, i := range two {
+			mean[i].add(p.Metrics[i])
+		}
+		return nil
+	})
+	if err != nil {
+		return Result{}, err
+	}
+	res.PairsLeftOut = pick.leftOut()
+	res.PairsNote = pairsNote(len(res.Pairs), res.PairsLeftOut)
 	for k, s := range specs {
-		if s.two && len(t.Coders) > 2 {
-			res.Metrics = append(res.Metrics, meanOverPairs(s, k, res.Pairs))
+		if s.two && means {
+			res.Metrics = append(res.Metrics, mean[k].metric(s.name, s.params))
 		} else {
 			res.Metrics = append(res.Metrics, s.metric(r))
 		}
 	}
-	return res
+	return res, nil
 }
 
 // Choice is the agreement on a choice or bool question: values in
@@ -146,9 +277,9 @@ func questionResult(t Table, r Ratings, specs []metricSpec) Result {
 // Prediger's coefficient for all annotators, Cohen's κ, Scott's π and
 // Bennett's S for two (the mean over pairs for more), and per declared
 // category the specific agreement.
-func Choice(t Table, categories []string) Result {
+func Choice(ctx context.Context, t Table, categories []string, opt Options) (Result, error) {
 	r := ChoiceRatings(t, categories)
-	res := questionResult(t, r, []metricSpec{
+	res, err := questionResult(ctx, t, r, []metricSpec{
 		alphaSpec(Nominal),
 		plainSpec("percent_agreement", false, PercentAgreement),
 		weightedSpec("fleiss_kappa", Unweighted, false, FleissKappa),
@@ -157,13 +288,16 @@ func Choice(t Table, categories []string) Result {
 		weightedSpec("cohen_kappa", Unweighted, true, CohenKappa),
 		plainSpec("scott_pi", true, ScottPi),
 		plainSpec("bennett_s", true, BennettS),
-	})
+	}, opt)
+	if err != nil {
+		return Result{}, err
+	}
 	for _, code := range declaredCodes(categories) {
 		k := slices.Index(r.Labels, code)
 		v, err := SpecificAgreement(r, k)
 		res.Options = append(res.Options, Option{Code: code, Metrics: []Metric{MetricOf("specific_agreement", map[string]any{}, v, err)}})
 	}
-	return res
+	return res, nil
 }
 
 // Scale is the agreement on a scale question: values in Value.Num, the
@@ -173,9 +307,9 @@ func Choice(t Table, categories []string) Result {
 // annotators; the mean over pairs for more), Gwet's AC2 and Fleiss' κ
 // with linear and quadratic weights. Weights are over the levels'
 // numbers.
-func Scale(t Table, levels []float64) Result {
+func Scale(ctx context.Context, t Table, levels []float64, opt Options) (Result, error) {
 	r := ScaleRatings(t, levels)
-	return questionResult(t, r, []metricSpec{
+	return questionResult(ctx, t, r, []metricSpec{
 		alphaSpec(Ordinal),
 		alphaSpec(Interval),
 		alphaSpec(Ratio),
@@ -186,7 +320,7 @@ func Scale(t Table, levels []float64) Result {
 		weightedSpec("gwet_ac2", Quadratic, false, GwetAC2),
 		weightedSpec("fleiss_kappa", Linear, false, FleissKappa),
 		weightedSpec("fleiss_kappa", Quadratic, false, FleissKappa),
-	})
+	}, opt)
 }
 
 // setSpecs are the metrics of set-valued answers: α with the MASI
@@ -206,8 +340,11 @@ func setSpecs() []metricSpec {
 // the set metrics (α with the MASI distance first) and, per declared
 // option, α at the nominal level and the specific agreement on whether
 // each annotator selected it.
-func Multi(t Table, options []string) Result {
-	res := questionResult(t, SetRatings(t), setSpecs())
+func Multi(ctx context.Context, t Table, options []string, opt Options) (Result, error) {
+	res, err := questionResult(ctx, t, SetRatings(t), setSpecs(), opt)
+	if err != nil {
+		return Result{}, err
+	}
 	for _, o := range declaredCodes(options) {
 		r := OptionRatings(t, o)
 		a, aerr := KrippendorffAlpha(r, Nominal)
@@ -218,24 +355,24 @@ func Multi(t Table, options []string) Result {
 			MetricOf("specific_agreement", map[string]any{}, s, serr),
 		}})
 	}
-	return res
+	return res, nil
 }
 
 // Evidence is the agreement on evidence answers (sets of sentences, in
 // Value.Set): the set metrics, α with the MASI distance first.
-func Evidence(t Table) Result {
-	return questionResult(t, SetRatings(t), setSpecs())
+func Evidence(ctx context.Context, t Table, opt Options) (Result, error) {
+	return questionResult(ctx, t, SetRatings(t), setSpecs(), opt)
 }
 
 // Text is the agreement on a free-text question (Value.Text), nothing
 // chance-corrected: percent agreement on the texts compared by
 // NormalizeText (the headline), and their mean edit similarity.
-func Text(t Table) Result {
+func Text(ctx context.Context, t Table, opt Options) (Result, error) {
 	params := map[string]any{"normalize": "trim_casefold"}
-	return questionResult(t, TextRatings(t), []metricSpec{
+	return questionResult(ctx, t, TextRatings(t), []metricSpec{
 		{name: "percent_agreement", params: params, stat: PercentAgreement},
 		{name: "mean_edit_similarity", params: params, stat: MeanEditSimilarity},
-	})
+	}, opt)
 }
 
 // declaredCodes is the declared codes without repeats, in order.

@@ -49,7 +49,7 @@ func TestChoice(t *testing.T) {
 			{Unit: unitID(2), Values: 2, Agree: true},
 		},
 	}
-	got := Choice(table, []string{"a", "b"})
+	got := must(Choice(bg, table, []string{"a", "b"}, Options{}))
 	if diff := cmp.Diff(want, got, cmpopts.EquateApprox(0, 1e-12)); diff != "" {
 		t.Errorf("Choice (-want +got):\n%s", diff)
 	}
@@ -76,18 +76,20 @@ func TestMeanOverPairs(t *testing.T) {
 			// agreement is 1 for A–C and B–C.
 			name:  "one pair of three",
 			table: codeTable(three, []string{"a", "a", "a"}, []string{"b", "b", ""}, []string{"a", "b", ""}),
-			want:  wantMetric("cohen_kappa", map[string]any{"weights": "none"}, 0.4, "mean over 1 of the 3 annotator pairs; the others have no value"),
+			want:  wantMetric("cohen_kappa", map[string]any{"weights": "none"}, 0.4, "mean over 1 of the 3 annotator pairs; the others have no value: "+ErrChanceIsOne.Error()),
 		},
 		{
+			// Every pair's κ is undefined, and the note says why: every
+			// value is a, so chance agreement is 1.
 			name:  "no pair",
 			table: codeTable(three, []string{"a", "a", "a"}, []string{"a", "a", ""}),
-			want:  wantMetric("cohen_kappa", map[string]any{"weights": "none"}, nil, "no annotator pair has a value"),
+			want:  wantMetric("cohen_kappa", map[string]any{"weights": "none"}, nil, "undefined for every annotator pair: "+ErrChanceIsOne.Error()),
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			res := Choice(tt.table, []string{"a", "b"})
+			res := must(Choice(bg, tt.table, []string{"a", "b"}, Options{}))
 			got, ok := findMetric(res, "cohen_kappa", map[string]any{"weights": "none"})
 			if !ok {
 				t.Fatal("no cohen_kappa")
@@ -101,6 +103,41 @@ func TestMeanOverPairs(t *testing.T) {
 			}
 			if want := []string{"A–B", "A–C", "B–C"}; !slices.Equal(pairs, want) {
 				t.Errorf("pairs %v, want %v", pairs, want)
+			}
+		})
+	}
+}
+
+// TestPairMean: the mean over pairs of a two-annotator metric, and its
+// note, which says why the pairs without a value have none.
+func TestPairMean(t *testing.T) {
+	t.Parallel()
+	value := func(v float64) Metric { return Metric{Value: v} }
+	none := func(err error) Metric { return Metric{Note: err.Error()} }
+	tests := []struct {
+		name  string
+		pairs []Metric
+		want  Metric
+	}{
+		{"every pair", []Metric{value(0.5), value(1), value(0)},
+			wantMetric("m", map[string]any{}, 0.5, "mean over the 3 annotator pairs")},
+		{"some pairs", []Metric{value(0.5), none(ErrChanceIsOne), value(1)},
+			wantMetric("m", map[string]any{}, 0.75, "mean over 2 of the 3 annotator pairs; the others have no value: "+ErrChanceIsOne.Error())},
+		{"one reason", []Metric{none(ErrChanceIsOne), none(ErrChanceIsOne)},
+			wantMetric("m", map[string]any{}, nil, "undefined for every annotator pair: "+ErrChanceIsOne.Error())},
+		{"reasons, the most frequent first", []Metric{none(ErrNoPairable), none(ErrChanceIsOne), none(ErrChanceIsOne)},
+			wantMetric("m", map[string]any{}, nil, "undefined for every annotator pair: "+ErrChanceIsOne.Error()+" (2 pairs); "+ErrNoPairable.Error()+" (1 pair)")},
+		{"no pair", nil, wantMetric("m", map[string]any{}, nil, ErrNoPairable.Error())},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var pm pairMean
+			for _, m := range tt.pairs {
+				pm.add(m)
+			}
+			if diff := cmp.Diff(tt.want, pm.metric("m", map[string]any{})); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})
 	}
@@ -137,22 +174,22 @@ func TestQuestionMetrics(t *testing.T) {
 		options []string
 		head    func(Ratings) (float64, error)
 	}{
-		{"choice", Choice(choice, letters(4)), ChoiceRatings(choice, letters(4)), []string{
+		{"choice", must(Choice(bg, choice, letters(4), Options{})), ChoiceRatings(choice, letters(4)), []string{
 			"krippendorff_alpha level=nominal", "percent_agreement", "fleiss_kappa weights=none", "gwet_ac1",
 			"brennan_prediger", "cohen_kappa weights=none", "scott_pi", "bennett_s",
 		}, letters(4), alphaAt(Nominal)},
-		{"scale", Scale(scale, levels1to(5)), ScaleRatings(scale, levels1to(5)), []string{
+		{"scale", must(Scale(bg, scale, levels1to(5), Options{})), ScaleRatings(scale, levels1to(5)), []string{
 			"krippendorff_alpha level=ordinal", "krippendorff_alpha level=interval", "krippendorff_alpha level=ratio",
 			"percent_agreement", "cohen_kappa weights=linear", "cohen_kappa weights=quadratic",
 			"gwet_ac2 weights=linear", "gwet_ac2 weights=quadratic", "fleiss_kappa weights=linear", "fleiss_kappa weights=quadratic",
 		}, nil, alphaAt(Ordinal)},
-		{"multi", Multi(sets, []string{"a", "b", "c", "d", "e"}), SetRatings(sets), []string{
+		{"multi", must(Multi(bg, sets, []string{"a", "b", "c", "d", "e"}, Options{})), SetRatings(sets), []string{
 			"krippendorff_alpha distance=masi", "krippendorff_alpha distance=jaccard", "mean_jaccard", "percent_agreement",
 		}, []string{"a", "b", "c", "d", "e"}, alphaAt(MASI)},
-		{"evidence", Evidence(sets), SetRatings(sets), []string{
+		{"evidence", must(Evidence(bg, sets, Options{})), SetRatings(sets), []string{
 			"krippendorff_alpha distance=masi", "krippendorff_alpha distance=jaccard", "mean_jaccard", "percent_agreement",
 		}, nil, alphaAt(MASI)},
-		{"text", Text(texts), TextRatings(texts), []string{
+		{"text", must(Text(bg, texts, Options{})), TextRatings(texts), []string{
 			"percent_agreement normalize=trim_casefold", "mean_edit_similarity normalize=trim_casefold",
 		}, nil, PercentAgreement},
 	}
@@ -214,7 +251,7 @@ func TestMultiOptions(t *testing.T) {
 			wantMetric("specific_agreement", map[string]any{}, nil, ErrNeverChosen.Error()),
 		}},
 	}
-	got := Multi(table, []string{"x", "y", "z"}).Options
+	got := must(Multi(bg, table, []string{"x", "y", "z"}, Options{})).Options
 	if diff := cmp.Diff(want, got, cmpopts.EquateApprox(0, 1e-12)); diff != "" {
 		t.Errorf("options (-want +got):\n%s", diff)
 	}
@@ -229,10 +266,10 @@ func TestUndefined(t *testing.T) {
 		res  Result
 		note string
 	}{
-		{"no variation", Choice(codeTable([]string{"A", "B"}, []string{"a", "a"}, []string{"a", "a"}), []string{"a", "b"}), ErrNoVariation.Error()},
-		{"one annotator", Scale(numTable([]string{"A"}, []float64{1}, []float64{2}), levels1to(5)), ErrNoPairable.Error()},
-		{"no unit", Evidence(Table{}), ErrNoPairable.Error()},
-		{"ratio below zero", Scale(numTable([]string{"A", "B"}, []float64{-2, -1}, []float64{0, 1}), nil), ""},
+		{"no variation", must(Choice(bg, codeTable([]string{"A", "B"}, []string{"a", "a"}, []string{"a", "a"}), []string{"a", "b"}, Options{})), ErrNoVariation.Error()},
+		{"one annotator", must(Scale(bg, numTable([]string{"A"}, []float64{1}, []float64{2}), levels1to(5), Options{})), ErrNoPairable.Error()},
+		{"no unit", must(Evidence(bg, Table{}, Options{})), ErrNoPairable.Error()},
+		{"ratio below zero", must(Scale(bg, numTable([]string{"A", "B"}, []float64{-2, -1}, []float64{0, 1}), nil, Options{})), ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

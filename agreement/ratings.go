@@ -19,38 +19,92 @@ const Missing = -1
 // choice codes, normalised texts), a number (Values: scale levels,
 // ascending) or a set (Sets: multi and evidence answers); the metrics
 // that need one of them say so.
+//
+// Each unit holds the values of the annotators who gave one, and nothing
+// for the others, so that ratings take room in proportion to the values,
+// however many annotators there are (Row and Cell read them).
 type Ratings struct {
-	// Coders is the number of annotators: the width of a row of Cells.
+	// Coders is the number of annotators.
 	Coders int
 	// Categories is q, the number of categories.
 	Categories int
-	// Cells holds unit u's category from annotator c at u*Coders+c, or
-	// Missing.
-	Cells []int
 
 	Labels []string
 	Values []float64
 	Sets   [][]string
+
+	// Unit u's values are at start[u]:start[u+1] of coder (the
+	// annotator, ascending) and cat (the category).
+	start []int
+	coder []int
+	cat   []int
+	// scratch, when set, holds buffers the two-annotator statistics
+	// reuse: the ratings of one pair after another, which a study of
+	// thousands of annotators has millions of.
+	scratch *statScratch
+}
+
+// statScratch is what the statistics of one pair of annotators after
+// another reuse: the margins of the cross table, and the weight matrices
+// (the same for every pair of a question, whose categories they share).
+type statScratch struct {
+	row, col []int
+	weights  map[Weighting][]float64
+}
+
+// margins are two zeroed slices of q counts, the scratch's when r has one.
+func (r Ratings) margins(q int) (row, col []int) {
+	s := r.scratch
+	if s == nil {
+		return make([]int, q), make([]int, q)
+	}
+	if cap(s.row) < q {
+		s.row, s.col = make([]int, q), make([]int, q)
+	}
+	s.row, s.col = s.row[:q], s.col[:q]
+	clear(s.row)
+	clear(s.col)
+	return s.row, s.col
 }
 
 // Units is the number of units (rows).
 func (r Ratings) Units() int {
-	if r.Coders == 0 {
-		return 0
+	return max(0, len(r.start)-1)
+}
+
+// Row is unit u's values: the annotators who gave one, in ascending
+// order, and each one's category. Both slices are the ratings' own, to
+// read only.
+func (r Ratings) Row(u int) (coders, cats []int) {
+	lo, hi := r.start[u], r.start[u+1]
+	return r.coder[lo:hi:hi], r.cat[lo:hi:hi]
+}
+
+// Cell is unit u's category from annotator c, or Missing.
+func (r Ratings) Cell(u, c int) int {
+	coders, cats := r.Row(u)
+	if k, ok := slices.BinarySearch(coders, c); ok {
+		return cats[k]
 	}
-	return len(r.Cells) / r.Coders
+	return Missing
 }
 
 // Columns is the ratings of annotators i and j alone, in that order,
-// with the same categories.
+// with the same units and categories.
 func (r Ratings) Columns(i, j int) Ratings {
-	n := r.Units()
 	out := r
 	out.Coders = 2
-	out.Cells = make([]int, 2*n)
+	n := r.Units()
+	out.start = make([]int, 1, n+1)
+	out.coder, out.cat = nil, nil
 	for u := range n {
-		out.Cells[2*u] = r.Cells[u*r.Coders+i]
-		out.Cells[2*u+1] = r.Cells[u*r.Coders+j]
+		for k, c := range [2]int{i, j} {
+			if x := r.Cell(u, c); x != Missing {
+				out.coder = append(out.coder, k)
+				out.cat = append(out.cat, x)
+			}
+		}
+		out.start = append(out.start, len(out.cat))
 	}
 	return out
 }
@@ -79,30 +133,43 @@ type tally struct{ cat, n int }
 // not change when annotators are renamed), and m, the number of values.
 // The slice is reused from call to call.
 func (r Ratings) eachUnit(f func(u int, counts []tally, m int)) {
-	cats := make([]int, 0, r.Coders)
-	counts := make([]tally, 0, r.Coders)
-	for u := range r.Units() {
-		cats = cats[:0]
-		for _, c := range r.Cells[u*r.Coders : (u+1)*r.Coders] {
-			if c != Missing {
-				cats = append(cats, c)
-			}
-		}
-		// Insertion sort: a row holds a handful of values.
-		for i := 1; i < len(cats); i++ {
-			for j := i; j > 0 && cats[j] < cats[j-1]; j-- {
-				cats[j], cats[j-1] = cats[j-1], cats[j]
-			}
-		}
+	var cats []int
+	var counts []tally
+	for u := 0; u+1 < len(r.start); u++ {
+		row := r.cat[r.start[u]:r.start[u+1]]
 		counts = counts[:0]
-		for _, c := range cats {
-			if k := len(counts) - 1; k >= 0 && counts[k].cat == c {
-				counts[k].n++
-			} else {
-				counts = append(counts, tally{c, 1})
+		switch len(row) {
+		case 0:
+		case 1:
+			counts = append(counts, tally{row[0], 1})
+		case 2:
+			// Most units have two values: no sorting.
+			a, b := row[0], row[1]
+			switch {
+			case a == b:
+				counts = append(counts, tally{a, 2})
+			case a < b:
+				counts = append(counts, tally{a, 1}, tally{b, 1})
+			default:
+				counts = append(counts, tally{b, 1}, tally{a, 1})
+			}
+		default:
+			cats = append(cats[:0], row...)
+			// Insertion sort: a row holds a handful of values.
+			for i := 1; i < len(cats); i++ {
+				for j := i; j > 0 && cats[j] < cats[j-1]; j-- {
+					cats[j], cats[j-1] = cats[j-1], cats[j]
+				}
+			}
+			for _, c := range cats {
+				if k := len(counts) - 1; k >= 0 && counts[k].cat == c {
+					counts[k].n++
+				} else {
+					counts = append(counts, tally{c, 1})
+				}
 			}
 		}
-		f(u, counts, len(cats))
+		f(u, counts, len(row))
 	}
 }
 
@@ -123,19 +190,12 @@ func (r Ratings) marginals() ([]int, int) {
 	return n, total
 }
 
-// cellOf is the cell of coder c in unit u, or nil.
-func cellOf(u Unit, c int) *Value {
-	if c < len(u.Values) {
-		return u.Values[c]
-	}
-	return nil
-}
-
 // codeCells numbers the values of a table by category, given a function
 // that names each value's category by a key, and the keys declared in
 // order. Keys seen but not declared are added after the declared ones,
-// sorted by less. It returns the cells and the categories' keys.
-func codeCells[K comparable](t Table, declared []K, key func(*Value) (K, bool), less func(a, b K) int) ([]int, []K) {
+// sorted by less. It returns the ratings, without their categories, and
+// the categories' keys.
+func codeCells[K comparable](t Table, declared []K, key func(*Value) (K, bool), less func(a, b K) int) (Ratings, []K) {
 	index := make(map[K]int, len(declared))
 	cats := make([]K, 0, len(declared))
 	for _, k := range declared {
@@ -146,12 +206,14 @@ func codeCells[K comparable](t Table, declared []K, key func(*Value) (K, bool), 
 	}
 	var extra []K
 	coders := len(t.Coders)
-	cells := make([]int, len(t.Units)*coders)
-	for u, unit := range t.Units {
-		for c := range coders {
-			cells[u*coders+c] = Missing
-			v := cellOf(unit, c)
-			if v == nil {
+	n := 0
+	for _, unit := range t.Units {
+		n += len(unit.Values)
+	}
+	r := Ratings{Coders: coders, start: make([]int, 1, len(t.Units)+1), coder: make([]int, 0, n), cat: make([]int, 0, n)}
+	for _, unit := range t.Units {
+		for c, v := range unit.All() {
+			if c < 0 || c >= coders {
 				continue
 			}
 			k, ok := key(v)
@@ -164,11 +226,13 @@ func codeCells[K comparable](t Table, declared []K, key func(*Value) (K, bool), 
 				index[k] = i
 				extra = append(extra, k)
 			}
-			cells[u*coders+c] = i
+			r.coder = append(r.coder, c)
+			r.cat = append(r.cat, i)
 		}
+		r.start = append(r.start, len(r.cat))
 	}
 	if len(extra) == 0 {
-		return cells, cats
+		return r, cats
 	}
 	// Undeclared keys were numbered as seen; number them in sorted order.
 	sorted := slices.Clone(extra)
@@ -180,26 +244,27 @@ func codeCells[K comparable](t Table, declared []K, key func(*Value) (K, bool), 
 	for i, k := range extra {
 		renumber[i] = index[k]
 	}
-	for i, c := range cells {
+	for i, c := range r.cat {
 		if c >= len(cats) {
-			cells[i] = renumber[c-len(cats)]
+			r.cat[i] = renumber[c-len(cats)]
 		}
 	}
-	return cells, append(cats, sorted...)
+	return r, append(cats, sorted...)
 }
 
 // ChoiceRatings codes the Code of every value (choice and bool
 // questions) by the declared categories.
 func ChoiceRatings(t Table, categories []string) Ratings {
-	cells, cats := codeCells(t, categories, func(v *Value) (string, bool) { return v.Code, true }, strings.Compare)
-	return Ratings{Coders: len(t.Coders), Categories: len(cats), Cells: cells, Labels: cats}
+	r, cats := codeCells(t, categories, func(v *Value) (string, bool) { return v.Code, true }, strings.Compare)
+	r.Categories, r.Labels = len(cats), cats
+	return r
 }
 
 // ScaleRatings codes the Num of every value (scale questions) by the
 // declared levels, taken in ascending order with any other number seen
 // among them. A NaN or infinite number is no answer.
 func ScaleRatings(t Table, levels []float64) Ratings {
-	cells, cats := codeCells(t, nil, func(v *Value) (float64, bool) {
+	r, cats := codeCells(t, nil, func(v *Value) (float64, bool) {
 		return v.Num, !math.IsNaN(v.Num) && !math.IsInf(v.Num, 0)
 	}, cmp.Compare[float64])
 	// Categories in ascending order: the declared levels and the numbers
@@ -216,12 +281,11 @@ func ScaleRatings(t Table, levels []float64) Ratings {
 	for i, v := range cats {
 		renumber[i], _ = slices.BinarySearch(all, v)
 	}
-	for i, c := range cells {
-		if c != Missing {
-			cells[i] = renumber[c]
-		}
+	for i, c := range r.cat {
+		r.cat[i] = renumber[c]
 	}
-	return Ratings{Coders: len(t.Coders), Categories: len(all), Cells: cells, Values: all}
+	r.Categories, r.Values = len(all), all
+	return r
 }
 
 // SetRatings codes the Set of every value (multi and evidence
@@ -230,7 +294,7 @@ func ScaleRatings(t Table, levels []float64) Ratings {
 // order it comes in.
 func SetRatings(t Table) Ratings {
 	seen := map[string][]string{}
-	cells, keys := codeCells(t, nil, func(v *Value) (string, bool) {
+	r, keys := codeCells(t, nil, func(v *Value) (string, bool) {
 		s := normalSet(v.Set)
 		k := setKey(s)
 		if _, ok := seen[k]; !ok {
@@ -243,19 +307,21 @@ func SetRatings(t Table) Ratings {
 	for i, k := range keys {
 		sets[i] = seen[k]
 	}
-	return Ratings{Coders: len(t.Coders), Categories: len(keys), Cells: cells, Sets: sets}
+	r.Categories, r.Sets = len(keys), sets
+	return r
 }
 
 // OptionRatings codes, for a multi question, whether each answer selects
 // option: category 0 is "no", 1 is "yes".
 func OptionRatings(t Table, option string) Ratings {
-	cells, cats := codeCells(t, []string{"no", "yes"}, func(v *Value) (string, bool) {
+	r, cats := codeCells(t, []string{"no", "yes"}, func(v *Value) (string, bool) {
 		if slices.Contains(v.Set, option) {
 			return "yes", true
 		}
 		return "no", true
 	}, strings.Compare)
-	return Ratings{Coders: len(t.Coders), Categories: len(cats), Cells: cells, Labels: cats}
+	r.Categories, r.Labels = len(cats), cats
+	return r
 }
 
 // normalSet is s sorted and without repeats (s itself when it already

@@ -348,7 +348,7 @@ func (g refGrid) code(kind string, declared []any) (refCoded, error) {
 			return refCoded{}, err
 		}
 		cats := g.categories(declared)
-		return refCoded{ChoiceRatings(t, cats), func() Result { return Choice(t, cats) }}, nil
+		return refCoded{ChoiceRatings(t, cats), func() Result { return must(Choice(bg, t, cats, Options{})) }}, nil
 	case "numbers":
 		t, err := g.table(refNum)
 		if err != nil {
@@ -358,7 +358,7 @@ func (g refGrid) code(kind string, declared []any) (refCoded, error) {
 		if err != nil {
 			return refCoded{}, err
 		}
-		return refCoded{ScaleRatings(t, levels), func() Result { return Scale(t, levels) }}, nil
+		return refCoded{ScaleRatings(t, levels), func() Result { return must(Scale(bg, t, levels, Options{})) }}, nil
 	case "sets":
 		t, err := g.table(refSet)
 		if err != nil {
@@ -368,7 +368,7 @@ func (g refGrid) code(kind string, declared []any) (refCoded, error) {
 		for _, o := range declared {
 			opts = append(opts, refLiteral(o))
 		}
-		return refCoded{SetRatings(t), func() Result { return Multi(t, opts) }}, nil
+		return refCoded{SetRatings(t), func() Result { return must(Multi(bg, t, opts, Options{})) }}, nil
 	}
 	panic(kind)
 }

@@ -2,6 +2,7 @@ package agreement
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -51,61 +52,88 @@ import (
 //
 // Options hold, per label (declared first, in their order, then any other
 // label found in the spans, sorted), span_f1 exact and overlap with labels
-// and span_char_overlap_prf hard, restricted to that label's spans.
+// and span_char_overlap_prf hard, restricted to that label's spans, and
+// span_count_pearson over that label's counts per unit, as factgenie
+// reports it per category (ufal/factgenie, factgenie/iaa/pearson.py): a
+// Pearson whose micro and macro are both the label's r, since pooling the
+// counts of one label and averaging r over one label give the same.
 // UnitsDetail lists the units at least two annotators completed; they
 // agree when every one of them marked the same spans with the same labels.
-func Spans(t SpanTable, labels []string, reference string) Result {
+func Spans(ctx context.Context, t SpanTable, labels []string, reference string, opt Options) (Result, error) {
+	return spans(ctx, t, labels, reference, opt, spanUnitMajorSums)
+}
+
+// spans is Spans, adding up every pair unit by unit when their sums are
+// at most byUnitSums, and pair by pair otherwise.
+func spans(ctx context.Context, t SpanTable, labels []string, reference string, opt Options, byUnitSums int) (Result, error) {
 	coders, order := spanSortedCoders(t.Coders)
 	units := spanSortedUnits(t.Units)
 	codes, index := spanLabels(labels, units)
 	if reference == "" && len(coders) > 0 {
 		reference = coders[0]
 	}
-
-	nPairs := len(coders) * (len(coders) - 1) / 2
-	accs := make([]spanPairAcc, nPairs)
-	for k := range accs {
-		accs[k] = spanPairAcc{
-			perLabel: make([]spanCounts, len(codes)),
-			pearson:  make([]spanPearsonSums, len(codes)),
-		}
-	}
-
 	res := Result{
 		Annotators:  coders,
 		Metrics:     []Metric{},
 		Pairs:       []Pair{},
 		UnitsDetail: make([]UnitDetail, 0, len(units)),
 	}
-	var s spanScratch
-	lists := make([]spanList, len(coders))
-	done := make([]bool, len(coders))
-	var items []spanItem
-	var edges []spanEdge
-	for _, u := range units {
-		// This unit's lists in sorted coder order; done says which coders
-		// completed it (an empty list is an answer).
-		items, edges = items[:0], edges[:0]
-		values := 0
-		for c, from := range order {
-			done[c] = from < len(u.Spans) && u.Spans[from] != nil
-			if !done[c] {
-				continue
-			}
-			values++
-			at, atEdge := len(items), len(edges)
-			for _, sp := range u.Spans[from] {
-				x := spanItem{sp.Start, sp.End, index[sp.Label]}
-				items = append(items, x)
-				if x.end > x.start {
-					edges = append(edges, spanEdge{x.start, x.label, +1}, spanEdge{x.end, x.label, -1})
-				}
-			}
-			l := spanList{items: items[at:len(items):len(items)], edges: edges[atEdge:len(edges):len(edges)]}
-			slices.SortFunc(l.items, spanItemCompare)
-			slices.SortFunc(l.edges, func(p, q spanEdge) int { return cmp.Compare(p.pos, q.pos) })
-			lists[c] = l
+	rows := newSpanRows(units, order)
+	// The pairs of annotators that share a unit, and those listed: the
+	// ones that share the most.
+	scan := newPairScan(len(coders), rows.rowStart, rows.rowCoder)
+	pick := newPairPick(opt.maxPairs(), coders)
+	npairs := 0
+	stop := every(ctx)
+	err := scan.each(func(a, b, shared int) error {
+		pick.offer(a, b, shared)
+		npairs++
+		return stop()
+	})
+	if err != nil {
+		return Result{}, err
+	}
+	listed := map[[2]int]int{}
+	for _, x := range pick.picked() {
+		listed[[2]int{x.a, x.b}] = len(res.Pairs)
+		res.Pairs = append(res.Pairs, Pair{A: coders[x.a], B: coders[x.b]})
+	}
+	res.PairsLeftOut = pick.leftOut()
+	res.PairsNote = pairsNote(len(res.Pairs), res.PairsLeftOut)
+
+	// Each pair adds up its counts over the units it shares: unit by
+	// unit, each unit's lists made once, where every pair's sums fit in
+	// little memory; pair by pair otherwise (many annotators who all
+	// share a unit), each pair's lists made anew.
+	newAcc := func() spanPairAcc {
+		return spanPairAcc{perLabel: make([]spanCounts, len(codes)), pearson: make([]spanPearsonSums, len(codes))}
+	}
+	byUnit := npairs*(len(codes)+2) <= byUnitSums
+	var accs []spanPairAcc
+	var at pairIndex
+	if byUnit {
+		accs = make([]spanPairAcc, npairs)
+		for k := range accs {
+			accs[k] = newAcc()
 		}
+		at = newPairIndex(len(coders), npairs)
+		scan.each(func(a, b, _ int) error {
+			at.add(a, b)
+			return nil
+		})
+	}
+
+	var s spanScratch
+	var lists []spanList
+	var buf spanListBuf
+	for u, unit := range units {
+		// A unit may hold many spans, compared pair by pair: look at ctx
+		// before each.
+		if err := ctx.Err(); err != nil {
+			return Result{}, err
+		}
+		first, end := rows.rowStart[u], rows.rowStart[u+1]
+		values := end - first
 		if values > 0 {
 			res.Units++
 		}
@@ -113,46 +141,167 @@ func Spans(t SpanTable, labels []string, reference string) Result {
 			continue
 		}
 		res.Pairable += values
-		res.UnitsDetail = append(res.UnitsDetail, UnitDetail{Unit: u.ID, Values: values, Agree: spanAllEqual(lists, done)})
-		k := 0
-		for i := range coders {
-			for j := i + 1; j < len(coders); j++ {
-				if done[i] && done[j] {
-					accs[k].units++
-					spanComparePair(lists[i], lists[j], &accs[k], &s)
-				}
-				k++
+		buf.reset()
+		lists = lists[:0]
+		for e := first; e < end; e++ {
+			lists = append(lists, buf.list(rows.spans[e], index))
+		}
+		res.UnitsDetail = append(res.UnitsDetail, UnitDetail{Unit: unit.ID, Values: values, Agree: spanAllEqual(lists)})
+		if !byUnit {
+			continue
+		}
+		for i := range lists {
+			for j := i + 1; j < len(lists); j++ {
+				acc := &accs[at.of(rows.rowCoder[first+i], rows.rowCoder[first+j])]
+				acc.units++
+				spanComparePair(lists[i], lists[j], acc, &s)
 			}
 		}
 	}
 
-	pairs := make([]spanPairResult, 0, nPairs)
-	k := 0
-	for i := range coders {
-		for j := i + 1; j < len(coders); j++ {
-			pairs = append(pairs, accs[k].result(coders[i], coders[j], reference, codes))
-			k++
+	// Each pair's values, in sorted order, make the question's means and
+	// the labels'; a pair listed gets its metrics.
+	ref := slices.Index(coders, reference)
+	question := newSpanMeans(reference, spanQuestionSlots)
+	perLabel := make([]*spanMeans, len(codes))
+	for l := range perLabel {
+		perLabel[l] = newSpanMeans(reference, spanLabelSlots)
+	}
+	var pv spanPairValues
+	add := func(a, b int, acc *spanPairAcc) {
+		acc.values(coders[a], coders[b], reference, &pv)
+		question.add(pv.metrics[:], &pv)
+		for l := range codes {
+			perLabel[l].add(pv.labels[l][:], &pv)
+		}
+		if k, ok := listed[[2]int{a, b}]; ok {
+			res.Pairs[k].Metrics = pv.metricsOf(spanQuestionSlots, pv.metrics[:])
 		}
 	}
-	for _, p := range pairs {
-		res.Pairs = append(res.Pairs, Pair{A: p.a, B: p.b, Metrics: p.metrics})
+	k := 0
+	acc := newAcc()
+	var bufA, bufB spanListBuf
+	err = scan.each(func(a, b, _ int) error {
+		if err := stop(); err != nil {
+			return err
+		}
+		if byUnit {
+			add(a, b, &accs[k])
+			k++
+			return nil
+		}
+		acc.reset()
+		scan.merge(a, b, false, func(_, ea, eb int) {
+			bufA.reset()
+			bufB.reset()
+			acc.units++
+			spanComparePair(bufA.list(rows.spans[ea], index), bufB.list(rows.spans[eb], index), &acc, &s)
+		})
+		add(a, b, &acc)
+		return nil
+	})
+	if err != nil {
+		return Result{}, err
 	}
-	if len(pairs) == 0 {
+	if npairs == 0 {
 		// No pair to compare: the metrics a pair would have, undefined.
-		none := spanPairAcc{perLabel: make([]spanCounts, len(codes)), pearson: make([]spanPearsonSums, len(codes))}
-		pairs = []spanPairResult{none.result(reference, "", reference, codes)}
-		pairs[0].undefined("fewer than two annotators")
+		note := "fewer than two annotators"
+		if len(coders) > 1 {
+			note = "no unit that two annotators both completed"
+		}
+		none := newAcc()
+		none.values(reference, "", reference, &pv)
+		pv.undefined(note)
+		question.add(pv.metrics[:], &pv)
+		for l := range codes {
+			perLabel[l].add(pv.labels[l][:], &pv)
+		}
 	}
-	res.Metrics = spanQuestionMetrics(reference, pairs, func(p spanPairResult) []Metric { return p.metrics })
+	res.Metrics = question.metrics(len(coders), ref >= 0)
 	if !(len(codes) == 1 && codes[0] == "") {
 		for l, code := range codes {
-			res.Options = append(res.Options, Option{
-				Code:    code,
-				Metrics: spanQuestionMetrics(reference, pairs, func(p spanPairResult) []Metric { return p.labels[l] }),
-			})
+			res.Options = append(res.Options, Option{Code: code, Metrics: perLabel[l].metrics(len(coders), ref >= 0)})
 		}
 	}
-	return res
+	return res, nil
+}
+
+// spanUnitMajorSums bounds the sums (a pair's, and one per label and
+// pair) that Spans keeps at once to add up every pair unit by unit:
+// about 6 MB of them.
+const spanUnitMajorSums = 1 << 16
+
+// spanRows are the lists of a span question, each annotator's on each
+// unit they completed (an entry), by unit: unit u's entries are
+// rowStart[u]:rowStart[u+1], by annotator (rowCoder, in sorted order of
+// their names); entry e's spans are spans[e], as the table holds them.
+type spanRows struct {
+	rowStart, rowCoder []int
+	spans              [][]Span
+}
+
+// newSpanRows makes the rows of units (sorted), whose column order[i] is
+// annotator i.
+func newSpanRows(units []SpanUnit, order []int) *spanRows {
+	at := make([]int, len(order)) // column -> annotator
+	for i, col := range order {
+		at[col] = i
+	}
+	d := &spanRows{rowStart: make([]int, 1, len(units)+1)}
+	for _, u := range units {
+		first := len(d.rowCoder)
+		for col, list := range u.All() {
+			if col >= 0 && col < len(at) {
+				d.rowCoder = append(d.rowCoder, at[col])
+				d.spans = append(d.spans, list)
+			}
+		}
+		// In sorted order of annotator: insertion sort, as a unit has a
+		// handful.
+		for i := first + 1; i < len(d.rowCoder); i++ {
+			for j := i; j > first && d.rowCoder[j] < d.rowCoder[j-1]; j-- {
+				d.rowCoder[j], d.rowCoder[j-1] = d.rowCoder[j-1], d.rowCoder[j]
+				d.spans[j], d.spans[j-1] = d.spans[j-1], d.spans[j]
+			}
+		}
+		d.rowStart = append(d.rowStart, len(d.rowCoder))
+	}
+	return d
+}
+
+// spanListBuf holds the lists made from spans between two resets.
+type spanListBuf struct {
+	items []spanItem
+	edges []spanEdge
+}
+
+func (b *spanListBuf) reset() { b.items, b.edges = b.items[:0], b.edges[:0] }
+
+// list is the list of spans, sorted, its labels numbered by index, and
+// its edges, in b's buffers.
+func (b *spanListBuf) list(spans []Span, index map[string]int) spanList {
+	at, atEdge := len(b.items), len(b.edges)
+	for _, sp := range spans {
+		x := spanItem{sp.Start, sp.End, index[sp.Label]}
+		b.items = append(b.items, x)
+		if x.end > x.start {
+			b.edges = append(b.edges, spanEdge{x.start, x.label, +1}, spanEdge{x.end, x.label, -1})
+		}
+	}
+	l := spanList{items: b.items[at:len(b.items):len(b.items)], edges: b.edges[atEdge:len(b.edges):len(b.edges)]}
+	slices.SortFunc(l.items, spanItemCompare)
+	slices.SortFunc(l.edges, func(p, q spanEdge) int { return cmp.Compare(p.pos, q.pos) })
+	return l
+}
+
+// spanAllEqual says whether every list marks the same spans.
+func spanAllEqual(lists []spanList) bool {
+	for _, l := range lists[1:] {
+		if !slices.Equal(lists[0].items, l.items) {
+			return false
+		}
+	}
+	return true
 }
 
 // spanSortedCoders returns the coders sorted, and for each the index of
@@ -198,7 +347,7 @@ func spanLabels(declared []string, units []SpanUnit) ([]string, map[string]int) 
 	var extra []string
 	seen := map[string]bool{}
 	for _, u := range units {
-		for _, list := range u.Spans {
+		for _, list := range u.All() {
 			for _, sp := range list {
 				if _, ok := index[sp.Label]; !ok && !seen[sp.Label] {
 					seen[sp.Label] = true
@@ -215,25 +364,6 @@ func spanLabels(declared []string, units []SpanUnit) ([]string, map[string]int) 
 	return codes, index
 }
 
-// spanAllEqual says whether the lists of every coder done are the same.
-func spanAllEqual(lists []spanList, done []bool) bool {
-	var first []spanItem
-	seen := false
-	for c, l := range lists {
-		if !done[c] {
-			continue
-		}
-		if !seen {
-			first, seen = l.items, true
-			continue
-		}
-		if !slices.Equal(first, l.items) {
-			return false
-		}
-	}
-	return true
-}
-
 // spanPairAcc is what one pair of annotators adds up over the units both
 // completed. labeled and unlabeled hold the pairings and characters in
 // common with labels compared and without; the spans and characters each
@@ -246,17 +376,91 @@ type spanPairAcc struct {
 	pearson   []spanPearsonSums
 }
 
-// spanPairResult is one pair's metrics, and its metrics per label (in the
-// order of the question's label codes).
-type spanPairResult struct {
-	a, b    string
-	metrics []Metric
-	labels  [][]Metric
+// reset makes acc the sums of no unit, keeping its slices.
+func (acc *spanPairAcc) reset() {
+	acc.units, acc.labeled, acc.unlabeled = 0, spanCounts{}, spanCounts{}
+	clear(acc.perLabel)
+	clear(acc.pearson)
 }
 
-// result makes a pair's metrics from what it added up; a and b are the
-// pair's annotators, in sorted order.
-func (acc *spanPairAcc) result(a, b, reference string, codes []string) spanPairResult {
+// spanValue is one metric of one pair before it is a Metric: its value,
+// when it has one (ok), of the kind its metric has, and its note. Pairs
+// are many where annotators are: their values take no allocation.
+type spanValue struct {
+	ok   bool
+	f    float64 // span_f1
+	prf  PRF     // span_char_overlap_prf
+	r    Pearson // span_count_pearson
+	note string
+}
+
+// spanSlot is one metric a pair has: its name, and its params but the
+// direction.
+type spanSlot struct {
+	metric, match string
+	labels        bool
+}
+
+const (
+	spanF1Name      = "span_f1"
+	spanCharName    = "span_char_overlap_prf"
+	spanPearsonName = "span_count_pearson"
+)
+
+// The metrics of a pair, and of a pair on one label, in order.
+var (
+	spanQuestionSlots = []spanSlot{
+		{spanF1Name, "exact", true}, {spanF1Name, "exact", false},
+		{spanF1Name, "overlap", true}, {spanF1Name, "overlap", false},
+		{spanCharName, "hard", false}, {spanCharName, "soft", false},
+		{spanPearsonName, "", false},
+	}
+	spanLabelSlots = []spanSlot{
+		{spanF1Name, "exact", true}, {spanF1Name, "overlap", true},
+		{spanCharName, "hard", false}, {spanPearsonName, "", false},
+	}
+)
+
+// params are the slot's params; a character metric's direction is ref
+// and hyp.
+func (s spanSlot) params(ref, hyp any) map[string]any {
+	switch s.metric {
+	case spanF1Name:
+		return map[string]any{"match": s.match, "labels": s.labels}
+	case spanCharName:
+		return map[string]any{"match": s.match, "reference": ref, "hypothesis": hyp}
+	}
+	return map[string]any{}
+}
+
+// of is v as the slot's Metric.
+func (s spanSlot) of(v spanValue, params map[string]any) Metric {
+	m := Metric{Metric: s.metric, Params: params, Note: v.note}
+	if v.ok {
+		switch s.metric {
+		case spanF1Name:
+			m.Value = v.f
+		case spanCharName:
+			m.Value = v.prf
+		default:
+			m.Value = v.r
+		}
+	}
+	return m
+}
+
+// spanPairValues are one pair's values (spanQuestionSlots), and its
+// values per label (spanLabelSlots), in the order of the question's label
+// codes; a and b are its annotators, ref and hyp its direction.
+type spanPairValues struct {
+	a, b, ref, hyp string
+	metrics        [7]spanValue
+	labels         [][4]spanValue
+}
+
+// values makes a pair's values from what it added up; a and b are the
+// pair's annotators, in sorted order. It reuses p's slices.
+func (acc *spanPairAcc) values(a, b, reference string, p *spanPairValues) {
 	labeled, unlabeled := acc.labeled, acc.unlabeled
 	for _, c := range acc.perLabel {
 		for _, t := range []*spanCounts{&labeled, &unlabeled} {
@@ -268,200 +472,249 @@ func (acc *spanPairAcc) result(a, b, reference string, codes []string) spanPairR
 	}
 	// The pair's direction for the character metrics: the reference when
 	// it is one of the two, A otherwise.
-	ref, hyp, refIsA := a, b, true
-	if b == reference {
-		ref, hyp, refIsA = b, a, false
+	refIsA := b != reference
+	p.a, p.b, p.ref, p.hyp = a, b, a, b
+	if !refIsA {
+		p.ref, p.hyp = b, a
 	}
 	none := ""
 	if acc.units == 0 {
 		none = "no unit that both annotators completed"
 	}
-	p := spanPairResult{a: a, b: b}
-	p.metrics = []Metric{
-		spanF1Metric("exact", true, labeled.exact, labeled, none),
-		spanF1Metric("exact", false, unlabeled.exact, unlabeled, none),
-		spanF1Metric("overlap", true, labeled.overlap, labeled, none),
-		spanF1Metric("overlap", false, unlabeled.overlap, unlabeled, none),
-		spanCharMetric("hard", ref, hyp, refIsA, labeled, none),
-		spanCharMetric("soft", ref, hyp, refIsA, unlabeled, none),
+	p.metrics = [7]spanValue{
+		spanF1Value(labeled.exact, labeled, none),
+		spanF1Value(unlabeled.exact, unlabeled, none),
+		spanF1Value(labeled.overlap, labeled, none),
+		spanF1Value(unlabeled.overlap, unlabeled, none),
+		spanCharValue(refIsA, labeled, none),
+		spanCharValue(refIsA, unlabeled, none),
+		spanPearsonValue(acc.units, acc.pearson),
 	}
-	pm := spanPearsonMetric(acc.units, acc.pearson)
 	if none != "" {
-		pm.Value, pm.Note = nil, none
+		p.metrics[6] = spanValue{note: none}
 	}
-	p.metrics = append(p.metrics, pm)
-	p.labels = make([][]Metric, len(codes))
-	for l := range codes {
-		c := acc.perLabel[l]
-		p.labels[l] = []Metric{
-			spanF1Metric("exact", true, c.exact, c, none),
-			spanF1Metric("overlap", true, c.overlap, c, none),
-			spanCharMetric("hard", ref, hyp, refIsA, c, none),
+	p.labels = slices.Grow(p.labels[:0], len(acc.perLabel))[:len(acc.perLabel)]
+	for l, c := range acc.perLabel {
+		p.labels[l] = [4]spanValue{
+			spanF1Value(c.exact, c, none),
+			spanF1Value(c.overlap, c, none),
+			spanCharValue(refIsA, c, none),
+			spanLabelPearsonValue(acc.units, acc.pearson[l], none),
 		}
 	}
-	return p
 }
 
-// spanF1Metric is span_f1 from pooled counts: F1 = 2·paired / (nA + nB),
-// nil when neither annotator marked a span.
-func spanF1Metric(match string, labels bool, paired int64, c spanCounts, none string) Metric {
-	m := Metric{Metric: "span_f1", Params: map[string]any{"match": match, "labels": labels}}
+// metricsOf are the pair's values vs of slots as Metrics.
+func (p *spanPairValues) metricsOf(slots []spanSlot, vs []spanValue) []Metric {
+	out := make([]Metric, len(slots))
+	for k, s := range slots {
+		out[k] = s.of(vs[k], s.params(p.ref, p.hyp))
+	}
+	return out
+}
+
+// undefined makes every value of p none, with note.
+func (p *spanPairValues) undefined(note string) {
+	for k := range p.metrics {
+		p.metrics[k] = spanValue{note: note}
+	}
+	for l := range p.labels {
+		for k := range p.labels[l] {
+			p.labels[l][k] = spanValue{note: note}
+		}
+	}
+}
+
+// spanF1Value is span_f1 from pooled counts: F1 = 2·paired / (nA + nB),
+// none when neither annotator marked a span.
+func spanF1Value(paired int64, c spanCounts, none string) spanValue {
 	switch {
 	case none != "":
-		m.Note = none
+		return spanValue{note: none}
 	case c.nA+c.nB == 0:
-		m.Note = "no span in the units both annotators completed"
-	default:
-		m.Value = 2 * float64(paired) / float64(c.nA+c.nB)
+		return spanValue{note: "no span in the units both annotators completed"}
 	}
-	return m
+	return spanValue{ok: true, f: 2 * float64(paired) / float64(c.nA+c.nB)}
 }
 
-// spanCharMetric is span_char_overlap_prf from pooled counts, in the
+// spanCharValue is span_char_overlap_prf from pooled counts, in the
 // pair's direction.
-func spanCharMetric(match, ref, hyp string, refIsA bool, c spanCounts, none string) Metric {
-	m := Metric{Metric: "span_char_overlap_prf", Params: map[string]any{"match": match, "reference": ref, "hypothesis": hyp}}
+func spanCharValue(refIsA bool, c spanCounts, none string) spanValue {
 	refLen, hypLen := c.lenA, c.lenB
 	if !refIsA {
 		refLen, hypLen = c.lenB, c.lenA
 	}
 	switch {
 	case none != "":
-		m.Note = none
-		return m
+		return spanValue{note: none}
 	case refLen == 0 && hypLen == 0:
-		m.Note = "no character marked in the units both annotators completed"
-		return m
+		return spanValue{note: "no character marked in the units both annotators completed"}
 	}
-	var v PRF
+	v := spanValue{ok: true}
 	if hypLen > 0 {
-		v.Precision = float64(c.chars) / float64(hypLen)
+		v.prf.Precision = float64(c.chars) / float64(hypLen)
 	} else {
-		m.Note = "precision taken as 0: the hypothesis marked no character"
+		v.note = "precision taken as 0: the hypothesis marked no character"
 	}
 	if refLen > 0 {
-		v.Recall = float64(c.chars) / float64(refLen)
+		v.prf.Recall = float64(c.chars) / float64(refLen)
 	} else {
-		m.Note = "recall taken as 0: the reference marked no character"
+		v.note = "recall taken as 0: the reference marked no character"
 	}
 	// 2PR/(P+R) written on the counts: the same value, with no 0/0.
-	v.F1 = 2 * float64(c.chars) / float64(refLen+hypLen)
-	m.Value = v
-	return m
+	v.prf.F1 = 2 * float64(c.chars) / float64(refLen+hypLen)
+	return v
 }
 
-// spanQuestionMetrics makes a question's metrics from its pairs' (pick
-// chooses which list of each pair): with two annotators, the one pair's;
-// with more, each metric is the mean over the pairs where it is defined,
-// except span_char_overlap_prf, whose direction matters: its mean runs
-// over the pairs of the reference with each other annotator, whom
-// params.hypothesis lists.
-func spanQuestionMetrics(reference string, pairs []spanPairResult, pick func(spanPairResult) []Metric) []Metric {
-	if len(pairs) == 1 && (reference == pairs[0].a || reference == pairs[0].b) {
-		return slices.Clone(pick(pairs[0]))
+// spanMeans makes a question's metrics (or a label's) from its pairs':
+// each metric is the one pair's where there is one pair, and otherwise
+// the mean over the pairs where it is defined, except
+// span_char_overlap_prf, whose direction matters: its mean runs over the
+// pairs of the reference with each other annotator, whom
+// params.hypothesis lists. Pairs are added in sorted order, in which the
+// sums run.
+type spanMeans struct {
+	reference string
+	slots     []spanSlot
+	hyps      []string
+	pairs     int // pairs added
+	accs      []spanMeanAcc
+}
+
+func newSpanMeans(reference string, slots []spanSlot) *spanMeans {
+	return &spanMeans{reference: reference, slots: slots, accs: make([]spanMeanAcc, len(slots))}
+}
+
+// add adds the values vs of pair p (p.b "" for the values of no pair).
+func (sm *spanMeans) add(vs []spanValue, p *spanPairValues) {
+	if p.b != "" {
+		sm.pairs++
 	}
-	var withRef []spanPairResult
-	var hyps []string
-	for _, p := range pairs {
-		switch reference {
-		case p.a:
-			withRef, hyps = append(withRef, p), append(hyps, p.b)
-		case p.b:
-			withRef, hyps = append(withRef, p), append(hyps, p.a)
-		}
+	withRef := p.a == sm.reference || p.b == sm.reference
+	if withRef && p.b != "" {
+		sm.hyps = append(sm.hyps, p.hyp)
 	}
-	proto := pick(pairs[0])
-	out := make([]Metric, len(proto))
-	for k, m := range proto {
-		from, params := pairs, m.Params
-		if m.Metric == "span_char_overlap_prf" {
-			from = withRef
-			params = map[string]any{"match": m.Params["match"], "reference": reference, "hypothesis": slices.Clip(hyps)}
-			if len(withRef) == 0 {
-				out[k] = Metric{Metric: m.Metric, Params: params, Note: "the reference " + reference + " is not an annotator of this question"}
-				continue
-			}
-		}
-		if len(from) == 1 {
-			out[k] = pick(from[0])[k]
+	for k, v := range vs {
+		if sm.slots[k].metric == spanCharName && !withRef {
 			continue
 		}
-		ms := make([]Metric, len(from))
-		names := make([]string, len(from))
-		for i, p := range from {
-			ms[i] = pick(p)[k]
-			names[i] = p.a + "–" + p.b
+		sm.accs[k].add(v, p)
+	}
+}
+
+// metrics are the question's metrics, of its annotators coders; isCoder
+// says whether the reference is one of them. Where pairs that share no
+// unit are left out of a mean, the note says how many.
+func (sm *spanMeans) metrics(coders int, isCoder bool) []Metric {
+	out := make([]Metric, len(sm.slots))
+	unshared := ""
+	if n := coders*(coders-1)/2 - sm.pairs; n > 0 && sm.pairs > 0 {
+		unshared = "left out: " + pairsText(n) + " of annotators that share no unit"
+	}
+	refUnshared := ""
+	if n := coders - 1 - len(sm.hyps); n > 0 && isCoder && len(sm.hyps) > 0 {
+		refUnshared = fmt.Sprintf("left out: %d %s no unit with the reference", n, map[bool]string{true: "annotator who shares", false: "annotators who share"}[n == 1])
+	}
+	for k, slot := range sm.slots {
+		acc := &sm.accs[k]
+		if slot.metric != spanCharName {
+			out[k] = acc.metric(slot, slot.params(nil, nil))
+			out[k].Note = joinNotes(out[k].Note, unshared)
+			continue
 		}
-		out[k] = spanMean(m.Metric, params, ms, names)
+		params := slot.params(sm.reference, slices.Clip(sm.hyps))
+		switch {
+		case acc.total > 0:
+			out[k] = acc.metric(slot, params)
+			out[k].Note = joinNotes(out[k].Note, refUnshared)
+		case isCoder:
+			out[k] = Metric{Metric: slot.metric, Params: params, Note: "the reference " + sm.reference + " completed no unit that another annotator completed"}
+		default:
+			out[k] = Metric{Metric: slot.metric, Params: params, Note: "the reference " + sm.reference + " is not an annotator of this question"}
+		}
 	}
 	return out
 }
 
-// undefined makes every metric of p nil, with note.
-func (p *spanPairResult) undefined(note string) {
-	for _, list := range append([][]Metric{p.metrics}, p.labels...) {
-		for i := range list {
-			list[i].Value, list[i].Note = nil, note
-		}
-	}
+// joinNotes joins the notes that are not empty.
+func joinNotes(notes ...string) string {
+	return strings.Join(slices.DeleteFunc(notes, func(s string) bool { return s == "" }), "; ")
 }
 
-// spanMean is the mean of one metric over pairs, in pair order: of the
-// value for float64, and of each field for PRF and Pearson. Pairs where
-// the metric is undefined are left out, and the note says how many; the
-// pairs' own notes follow, each with the pairs it is of.
-func spanMean(name string, params map[string]any, ms []Metric, names []string) Metric {
-	out := Metric{Metric: name, Params: params}
-	var f, p, r, f1, mi, ma float64
-	var kind any
-	n := 0
-	var notes []string
-	pairsOf := map[string][]string{}
-	for i, m := range ms {
-		if m.Note != "" {
-			if pairsOf[m.Note] == nil {
-				notes = append(notes, m.Note)
-			}
-			pairsOf[m.Note] = append(pairsOf[m.Note], names[i])
-		}
-		switch v := m.Value.(type) {
-		case float64:
-			f += v
-		case PRF:
-			p += v.Precision
-			r += v.Recall
-			f1 += v.F1
-		case Pearson:
-			mi += v.Micro
-			ma += v.Macro
-		default:
-			continue
-		}
-		kind = m.Value
-		n++
+// maxNamed is the most pairs a note of a mean names; it counts the
+// others.
+const maxNamed = 5
+
+// spanMeanAcc adds up one metric over pairs, in the order they come: of
+// the value for span_f1, and of each field for PRF and Pearson. Pairs
+// where the metric is undefined are left out, and the note says how
+// many; the pairs' own notes follow, each with the pairs it is of.
+type spanMeanAcc struct {
+	first               spanValue // the first pair's, and its direction
+	firstRef, firstHyp  string
+	total, n            int
+	f, p, r, f1, mi, ma float64
+	notes               []string
+	pairsOf             map[string][]string // a note -> the first pairs that have it
+	countOf             map[string]int      // a note -> how many pairs have it
+}
+
+func (a *spanMeanAcc) add(v spanValue, p *spanPairValues) {
+	if a.total == 0 {
+		a.first, a.firstRef, a.firstHyp = v, p.ref, p.hyp
 	}
+	a.total++
+	if v.note != "" {
+		if a.countOf == nil {
+			a.pairsOf, a.countOf = map[string][]string{}, map[string]int{}
+		}
+		if a.countOf[v.note] == 0 {
+			a.notes = append(a.notes, v.note)
+		}
+		a.countOf[v.note]++
+		if len(a.pairsOf[v.note]) < maxNamed {
+			a.pairsOf[v.note] = append(a.pairsOf[v.note], p.a+"–"+p.b)
+		}
+	}
+	if !v.ok {
+		return
+	}
+	a.f += v.f
+	a.p += v.prf.Precision
+	a.r += v.prf.Recall
+	a.f1 += v.prf.F1
+	a.mi += v.r.Micro
+	a.ma += v.r.Macro
+	a.n++
+}
+
+// metric is the one pair's metric, or the mean, of slot with params.
+func (a *spanMeanAcc) metric(slot spanSlot, params map[string]any) Metric {
+	if a.total == 1 {
+		return slot.of(a.first, slot.params(a.firstRef, a.firstHyp))
+	}
+	out := Metric{Metric: slot.metric, Params: params}
 	var say []string
 	switch {
-	case n == 0:
+	case a.n == 0:
 		say = append(say, "undefined for every pair")
-	case n < len(ms):
-		say = append(say, fmt.Sprintf("mean over the %d of %d pairs where it is defined", n, len(ms)))
+	case a.n < a.total:
+		say = append(say, fmt.Sprintf("mean over the %d of %d pairs where it is defined", a.n, a.total))
 	}
-	for _, note := range notes {
-		say = append(say, strings.Join(pairsOf[note], ", ")+": "+note)
+	for _, note := range a.notes {
+		names := strings.Join(a.pairsOf[note], ", ")
+		if more := a.countOf[note] - len(a.pairsOf[note]); more > 0 {
+			names += fmt.Sprintf(" and %d more", more)
+		}
+		say = append(say, names+": "+note)
 	}
 	out.Note = strings.Join(say, "; ")
-	if n == 0 {
+	if a.n == 0 {
 		return out
 	}
-	d := float64(n)
-	switch kind.(type) {
-	case float64:
-		out.Value = f / d
-	case PRF:
-		out.Value = PRF{Precision: p / d, Recall: r / d, F1: f1 / d}
-	case Pearson:
-		out.Value = Pearson{Micro: mi / d, Macro: ma / d}
-	}
+	d := float64(a.n)
+	out = slot.of(spanValue{ok: true, f: a.f / d,
+		prf: PRF{Precision: a.p / d, Recall: a.r / d, F1: a.f1 / d},
+		r:   Pearson{Micro: a.mi / d, Macro: a.ma / d}, note: out.Note}, params)
 	return out
 }

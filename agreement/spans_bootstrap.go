@@ -1,6 +1,9 @@
 package agreement
 
-import "slices"
+import (
+	"context"
+	"slices"
+)
 
 // BootstrapSpanF1 is the interval that BootstrapSpans gives the headline
 // of Spans — span_f1 with exact matching and labels: for two annotators
@@ -10,79 +13,86 @@ import "slices"
 // each unit's spans once: a resample only adds up each pair's counts
 // (units both annotators completed, spans each marked, spans paired), so
 // that a study of many units gets its interval in seconds. ok is false
-// as for Bootstrap, and when fewer than two annotators are compared.
-func BootstrapSpanF1(t SpanTable, level float64, resamples int, seed uint64) (lo, hi float64, ok bool) {
+// as for Bootstrap, and when fewer than two annotators are compared; it
+// stops with ctx's error as Bootstrap does.
+func BootstrapSpanF1(ctx context.Context, t SpanTable, level float64, resamples int, seed uint64) (lo, hi float64, ok bool, err error) {
 	coders, order := spanSortedCoders(t.Coders)
 	if len(coders) < 2 {
-		return 0, 0, false
+		return 0, 0, false, nil
 	}
-	type pair struct{ i, j int }
-	var pairs []pair
-	var names []string
-	for i := range coders {
-		for j := i + 1; j < len(coders); j++ {
-			pairs = append(pairs, pair{i, j})
-			names = append(names, coders[i]+"–"+coders[j])
-		}
-	}
-	// Each unit's counts per pair, made once: done is 1 when both
-	// annotators completed the unit.
-	type counts struct{ done, paired, nA, nB int64 }
-	np := len(pairs)
-	cells := make([]counts, len(t.Units)*np)
+	// Labels are numbered as seen: the pairing compares them, nothing
+	// else.
 	labels := map[string]int{}
-	lists := make([][]spanItem, len(coders))
-	done := make([]bool, len(coders))
-	for u, unit := range t.Units {
-		for c, from := range order {
-			done[c] = from < len(unit.Spans) && unit.Spans[from] != nil
-			lists[c] = lists[c][:0]
-			if !done[c] {
-				continue
-			}
-			for _, sp := range unit.Spans[from] {
-				l, ok := labels[sp.Label]
-				if !ok {
-					l = len(labels)
-					labels[sp.Label] = l
+	for _, u := range t.Units {
+		for _, l := range u.All() {
+			for _, sp := range l {
+				if _, ok := labels[sp.Label]; !ok {
+					labels[sp.Label] = len(labels)
 				}
-				lists[c] = append(lists[c], spanItem{sp.Start, sp.End, l})
-			}
-			slices.SortFunc(lists[c], spanItemCompare)
-		}
-		for k, p := range pairs {
-			if done[p.i] && done[p.j] {
-				a, b := lists[p.i], lists[p.j]
-				cells[u*np+k] = counts{done: 1, paired: spanExact(a, b, true, nil), nA: int64(len(a)), nB: int64(len(b))}
 			}
 		}
 	}
-	sums := make([]counts, np)
-	ms := make([]Metric, np)
-	return bootstrap(len(t.Units), func(draw []int) (float64, bool) {
+	d := newSpanRows(t.Units, order)
+	// Each unit's counts for each pair of annotators that completed it,
+	// made once: pairs numbered in sorted order, in which the mean sums
+	// them. Pairs that share no unit have no value in any resample.
+	type counts struct{ pair, paired, nA, nB int64 }
+	scan := newPairScan(len(coders), d.rowStart, d.rowCoder)
+	perUnit := make([]int, len(t.Units)+1)
+	pairs := 0
+	stop := every(ctx)
+	err = scan.each(func(a, b, _ int) error {
+		scan.merge(a, b, false, func(u, _, _ int) { perUnit[u+1]++ })
+		pairs++
+		return stop()
+	})
+	if err != nil {
+		return 0, 0, false, err
+	}
+	for u := range t.Units {
+		perUnit[u+1] += perUnit[u]
+	}
+	cells := make([]counts, perUnit[len(t.Units)])
+	next := slices.Clone(perUnit[:len(t.Units)])
+	pair := int64(0)
+	var bufA, bufB spanListBuf
+	err = scan.each(func(a, b, _ int) error {
+		scan.merge(a, b, false, func(u, ea, eb int) {
+			bufA.reset()
+			bufB.reset()
+			x, y := bufA.list(d.spans[ea], labels).items, bufB.list(d.spans[eb], labels).items
+			cells[next[u]] = counts{pair: pair, paired: spanExact(x, y, true, nil), nA: int64(len(x)), nB: int64(len(y))}
+			next[u]++
+		})
+		pair++
+		return stop()
+	})
+	if err != nil {
+		return 0, 0, false, err
+	}
+	sums := make([]counts, pairs) // pair is 1 when the pair shares a unit drawn
+	return bootstrap(ctx, len(t.Units), func(draw []int) (float64, bool) {
 		clear(sums)
 		for _, u := range draw {
-			row := cells[u*np : (u+1)*np]
-			for k := range sums {
-				s, c := &sums[k], row[k]
-				s.done += c.done
+			for _, c := range cells[perUnit[u]:perUnit[u+1]] {
+				s := &sums[c.pair]
+				s.pair = 1
 				s.paired += c.paired
 				s.nA += c.nA
 				s.nB += c.nB
 			}
 		}
-		for k, s := range sums {
-			none := ""
-			if s.done == 0 {
-				none = "no unit that both annotators completed"
+		// The mean over the pairs where span F1 is defined, summed in
+		// their order, as Spans makes it.
+		var f float64
+		n := 0
+		for _, s := range sums {
+			if s.pair == 0 || s.nA+s.nB == 0 {
+				continue
 			}
-			ms[k] = spanF1Metric("exact", true, s.paired, spanCounts{nA: s.nA, nB: s.nB}, none)
+			f += 2 * float64(s.paired) / float64(s.nA+s.nB)
+			n++
 		}
-		m := ms[0]
-		if np > 1 {
-			m = spanMean(ms[0].Metric, ms[0].Params, ms, names)
-		}
-		v, ok := m.Value.(float64)
-		return v, ok
+		return f / float64(n), n > 0
 	}, level, resamples, seed)
 }

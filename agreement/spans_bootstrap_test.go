@@ -26,28 +26,28 @@ func TestBootstrapSpans(t *testing.T) {
 		same.Units = append(same.Units, SpanUnit{ID: id, Spans: [][]Span{{s}, {s}}})
 	}
 	f1 := func(st SpanTable) (float64, bool) {
-		v, ok := Spans(st, []string{"x"}, "").Metrics[0].Value.(float64)
+		v, ok := must(Spans(bg, st, []string{"x"}, "", Options{})).Metrics[0].Value.(float64)
 		return v, ok
 	}
-	lo, hi, ok := BootstrapSpans(noisy, f1, 0.95, 200, 7)
-	lo2, hi2, ok2 := BootstrapSpans(noisy, f1, 0.95, 200, 7)
+	lo, hi, ok, _ := BootstrapSpans(bg, noisy, f1, 0.95, 200, 7)
+	lo2, hi2, ok2, _ := BootstrapSpans(bg, noisy, f1, 0.95, 200, 7)
 	if !ok || !ok2 || lo != lo2 || hi != hi2 {
 		t.Fatalf("the same seed gives [%v, %v] and [%v, %v]", lo, hi, lo2, hi2)
 	}
-	if lo3, hi3, _ := BootstrapSpans(noisy, f1, 0.95, 200, 8); lo3 == lo && hi3 == hi {
+	if lo3, hi3, _, _ := BootstrapSpans(bg, noisy, f1, 0.95, 200, 8); lo3 == lo && hi3 == hi {
 		t.Errorf("another seed gives the same interval [%v, %v]", lo, hi)
 	}
 	// A resample's units come in the table's order; in the order drawn,
 	// Spans sorts them itself, to the same interval.
 	drawn := func(units []SpanUnit) (float64, bool) { return f1(SpanTable{Coders: noisy.Coders, Units: units}) }
-	if lo4, hi4, _ := resampleUnits(noisy.Units, drawn, 0.95, 200, 7); lo4 != lo || hi4 != hi {
+	if lo4, hi4, _, _ := resampleUnits(bg, noisy.Units, drawn, 0.95, 200, 7); lo4 != lo || hi4 != hi {
 		t.Errorf("in the order drawn [%v, %v], in the table's order [%v, %v]", lo4, hi4, lo, hi)
 	}
 	whole, _ := f1(noisy)
 	if !(lo <= whole && whole <= hi && lo < hi) {
 		t.Errorf("interval [%v, %v] does not hold F1 %v on the whole data", lo, hi, whole)
 	}
-	if lo, hi, ok := BootstrapSpans(same, f1, 0.95, 100, 1); !ok || lo != 1 || hi != 1 {
+	if lo, hi, ok, _ := BootstrapSpans(bg, same, f1, 0.95, 100, 1); !ok || lo != 1 || hi != 1 {
 		t.Errorf("agreeing annotators: [%v, %v] (%v), want [1, 1]", lo, hi, ok)
 	}
 }
@@ -81,11 +81,11 @@ func TestBootstrapSpanF1(t *testing.T) {
 			tb.Units = append(tb.Units, unit)
 		}
 		headline := func(st SpanTable) (float64, bool) {
-			v, ok := Spans(st, []string{"x", "y"}, "").Metrics[0].Value.(float64)
+			v, ok := must(Spans(bg, st, []string{"x", "y"}, "", Options{})).Metrics[0].Value.(float64)
 			return v, ok
 		}
-		lo, hi, ok := BootstrapSpans(tb, headline, 0.9, 120, 11)
-		lo2, hi2, ok2 := BootstrapSpanF1(tb, 0.9, 120, 11)
+		lo, hi, ok, _ := BootstrapSpans(bg, tb, headline, 0.9, 120, 11)
+		lo2, hi2, ok2, _ := BootstrapSpanF1(bg, tb, 0.9, 120, 11)
 		if lo != lo2 || hi != hi2 || ok != ok2 {
 			t.Errorf("%v: [%v, %v] (%v), BootstrapSpans gives [%v, %v] (%v)", coders, lo2, hi2, ok2, lo, hi, ok)
 		}

@@ -66,6 +66,25 @@ func spanPearsonR(n int64, p spanPearsonSums) (r float64, ok bool) {
 	if n < 2 {
 		return 0, false
 	}
+	if small := int64(1) << 31; n < small && p.sx < small && p.sy < small && p.sxx < small && p.syy < small && p.sxy < small {
+		// Every product fits in 62 bits: the same exact terms, without
+		// big numbers.
+		cov, vx, vy := n*p.sxy-p.sx*p.sy, n*p.sxx-p.sx*p.sx, n*p.syy-p.sy*p.sy
+		if vx <= 0 || vy <= 0 {
+			return 0, false
+		}
+		r = float64(cov) / (math.Sqrt(float64(vx)) * math.Sqrt(float64(vy)))
+		return max(-1, min(1, r)), true
+	}
+	return spanPearsonRBig(n, p)
+}
+
+// spanPearsonRBig is spanPearsonR with its terms in big numbers, whatever
+// the sums.
+func spanPearsonRBig(n int64, p spanPearsonSums) (r float64, ok bool) {
+	if n < 2 {
+		return 0, false
+	}
 	bn := big.NewInt(n)
 	term := func(sxy, sx, sy int64) *big.Int {
 		t := new(big.Int).Mul(bn, big.NewInt(sxy))
@@ -84,16 +103,14 @@ func spanPearsonR(n int64, p spanPearsonSums) (r float64, ok bool) {
 	return max(-1, min(1, r)), true
 }
 
-// spanPearsonMetric is span_count_pearson for one pair: r over every
+// spanPearsonValue is span_count_pearson for one pair: r over every
 // (unit, label) count pooled (micro), and the mean of r per label (macro),
 // leaving out labels whose counts do not vary for both annotators, as r is
-// undefined there. The value is nil, with a note, when either is
+// undefined there. It has no value, with a note, when either is
 // undefined, since a Pearson holds both.
-func spanPearsonMetric(units int64, sums []spanPearsonSums) Metric {
-	m := Metric{Metric: "span_count_pearson", Params: map[string]any{}}
+func spanPearsonValue(units int64, sums []spanPearsonSums) spanValue {
 	if len(sums) == 0 {
-		m.Note = "no label to count spans of"
-		return m
+		return spanValue{note: "no label to count spans of"}
 	}
 	var pooled spanPearsonSums
 	var macro float64
@@ -108,13 +125,28 @@ func spanPearsonMetric(units int64, sums []spanPearsonSums) Metric {
 	micro, ok := spanPearsonR(units*int64(len(sums)), pooled)
 	switch {
 	case units < 2:
-		m.Note = "fewer than two units both annotators completed"
+		return spanValue{note: "fewer than two units both annotators completed"}
 	case !ok:
-		m.Note = "no variation: an annotator's count of spans is the same for every (unit, label)"
+		return spanValue{note: "no variation: an annotator's count of spans is the same for every (unit, label)"}
 	case defined == 0:
-		m.Note = "no variation within any label: for every label, an annotator's count of spans is the same on every unit"
-	default:
-		m.Value = Pearson{Micro: micro, Macro: macro / float64(defined)}
+		return spanValue{note: "no variation within any label: for every label, an annotator's count of spans is the same on every unit"}
 	}
-	return m
+	return spanValue{ok: true, r: Pearson{Micro: micro, Macro: macro / float64(defined)}}
+}
+
+// spanLabelPearsonValue is span_count_pearson for one pair and one
+// label: r over the two annotators' counts of spans of that label on each
+// unit both completed, zeros included. Its value has the shape of the
+// question's, micro and macro both the label's r.
+func spanLabelPearsonValue(units int64, sums spanPearsonSums, none string) spanValue {
+	r, ok := spanPearsonR(units, sums)
+	switch {
+	case none != "":
+		return spanValue{note: none}
+	case units < 2:
+		return spanValue{note: "fewer than two units both annotators completed"}
+	case !ok:
+		return spanValue{note: "no variation: an annotator's count of spans of this label is the same on every unit"}
+	}
+	return spanValue{ok: true, r: Pearson{Micro: r, Macro: r}}
 }

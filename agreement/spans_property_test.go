@@ -75,7 +75,7 @@ func TestSpansCharOverlapAsFactgenieLoop(t *testing.T) {
 	labels := []string{"X", "Y"}
 	for seed := range uint64(20) {
 		table := spanRandom(100+seed, 40, spanAB, labels)
-		res := agreement.Spans(table, labels, "B")
+		res := must(agreement.Spans(bg, table, labels, "B", agreement.Options{}))
 		got := spanValues(res.Metrics)
 		for _, hard := range []bool{true, false} {
 			match := map[bool]string{true: "hard", false: "soft"}[hard]
@@ -142,7 +142,7 @@ func TestSpansPearsonAsDefined(t *testing.T) {
 		macro += spanTwoPassR(perA[l], perB[l])
 	}
 	want := agreement.Pearson{Micro: spanTwoPassR(microA, microB), Macro: macro / 3}
-	got := spanValues(agreement.Spans(table, labels, "").Metrics)[spanPearsonK]
+	got := spanValues(must(agreement.Spans(bg, table, labels, "", agreement.Options{})).Metrics)[spanPearsonK]
 	if diff := cmp.Diff(want, got, spanApprox); diff != "" {
 		t.Errorf("span_count_pearson (-want +got):\n%s", diff)
 	}
@@ -159,7 +159,7 @@ func TestSpansIdenticalAnnotators(t *testing.T) {
 		}
 		table.Units = append(table.Units, agreement.SpanUnit{ID: u.ID, Spans: [][]agreement.Span{u.Spans[0], slices.Clone(u.Spans[0])}})
 	}
-	res := agreement.Spans(table, labels, "")
+	res := must(agreement.Spans(bg, table, labels, "", agreement.Options{}))
 	for _, m := range res.Metrics {
 		var want any = 1.0
 		switch m.Metric {
@@ -187,7 +187,7 @@ func TestSpansInvariance(t *testing.T) {
 	labels := []string{"X", "Y"}
 	coders := []string{"ann", "bea", "cy"}
 	table := spanRandom(11, 500, coders, labels)
-	want := agreement.Spans(table, labels, "bea")
+	want := must(agreement.Spans(bg, table, labels, "bea", agreement.Options{}))
 
 	rename := map[string]string{"ann": "zed", "bea": "amy", "cy": "max"}
 	r := rand.New(rand.NewPCG(3, 4))
@@ -208,7 +208,7 @@ func TestSpansInvariance(t *testing.T) {
 		moved.Units = append(moved.Units, nu)
 	}
 	r.Shuffle(len(moved.Units), func(a, b int) { moved.Units[a], moved.Units[b] = moved.Units[b], moved.Units[a] })
-	got := agreement.Spans(moved, labels, "amy")
+	got := must(agreement.Spans(bg, moved, labels, "amy", agreement.Options{}))
 
 	// Params name annotators: compare the values in metric order.
 	values := func(res agreement.Result) []any {
@@ -244,7 +244,7 @@ func TestSpansInvariance(t *testing.T) {
 	// Units merely reordered give the same bytes.
 	shuffled := agreement.SpanTable{Coders: table.Coders, Units: slices.Clone(table.Units)}
 	r.Shuffle(len(shuffled.Units), func(a, b int) { shuffled.Units[a], shuffled.Units[b] = shuffled.Units[b], shuffled.Units[a] })
-	if a, b := spanJSON(t, want), spanJSON(t, agreement.Spans(shuffled, labels, "bea")); !bytes.Equal(a, b) {
+	if a, b := spanJSON(t, want), spanJSON(t, must(agreement.Spans(bg, shuffled, labels, "bea", agreement.Options{}))); !bytes.Equal(a, b) {
 		t.Errorf("units reordered give other bytes:\n%s\n%s", a, b)
 	}
 }
@@ -253,9 +253,9 @@ func TestSpansByteIdentical(t *testing.T) {
 	t.Parallel()
 	labels := []string{"X", "Y", "Z"}
 	table := spanRandom(5, 2000, []string{"a", "b", "c", "d"}, labels)
-	first := spanJSON(t, agreement.Spans(table, labels, ""))
+	first := spanJSON(t, must(agreement.Spans(bg, table, labels, "", agreement.Options{})))
 	for range 3 {
-		if again := spanJSON(t, agreement.Spans(table, labels, "")); !bytes.Equal(first, again) {
+		if again := spanJSON(t, must(agreement.Spans(bg, table, labels, "", agreement.Options{}))); !bytes.Equal(first, again) {
 			t.Fatal("two runs give other bytes")
 		}
 	}
@@ -269,7 +269,7 @@ func TestSpansDoesNotModifyInput(t *testing.T) {
 	t.Parallel()
 	list := []agreement.Span{spanL(9, 12, "X"), spanL(0, 3, "Y")}
 	table := spanTable(spanAB, spanUnit("u1", list, []agreement.Span{spanL(0, 3, "Y")}))
-	agreement.Spans(table, []string{"X", "Y"}, "")
+	must(agreement.Spans(bg, table, []string{"X", "Y"}, "", agreement.Options{}))
 	if !slices.Equal(list, []agreement.Span{spanL(9, 12, "X"), spanL(0, 3, "Y")}) {
 		t.Errorf("input reordered: %v", list)
 	}
@@ -281,6 +281,96 @@ func BenchmarkSpans100k(b *testing.B) {
 	table := spanRandom(1, 100_000, []string{"a", "b", "c"}, labels)
 	b.ReportAllocs()
 	for b.Loop() {
-		agreement.Spans(table, labels, "")
+		must(agreement.Spans(bg, table, labels, "", agreement.Options{}))
+	}
+}
+
+// TestSpansSparseRows: a span table whose units list only the annotators
+// who completed them gives the very Result of the same table dense, and
+// the same interval.
+func TestSpansSparseRows(t *testing.T) {
+	t.Parallel()
+	coders := []string{"ann", "bea", "cy", "dan"}
+	labels := []string{"X", "Y"}
+	table := spanRandom(9, 60, coders, labels)
+	sparse := agreement.SpanTable{Coders: coders}
+	for _, u := range table.Units {
+		nu := agreement.SpanUnit{ID: u.ID, Coders: []int{}}
+		for c, l := range u.All() {
+			nu.Coders, nu.Spans = append(nu.Coders, c), append(nu.Spans, l)
+		}
+		sparse.Units = append(sparse.Units, nu)
+	}
+	if diff := cmp.Diff(must(agreement.Spans(bg, table, labels, "", agreement.Options{})), must(agreement.Spans(bg, sparse, labels, "", agreement.Options{}))); diff != "" {
+		t.Errorf("(-dense +sparse):\n%s", diff)
+	}
+	dlo, dhi, dok, _ := agreement.BootstrapSpanF1(bg, table, 0.9, 200, 7)
+	slo, shi, sok, _ := agreement.BootstrapSpanF1(bg, sparse, 0.9, 200, 7)
+	if dlo != slo || dhi != shi || dok != sok {
+		t.Errorf("BootstrapSpanF1: dense [%v, %v] %v, sparse [%v, %v] %v", dlo, dhi, dok, slo, shi, sok)
+	}
+}
+
+// TestSpansPairsShareAUnit: a span question lists the pairs of
+// annotators that share a unit, at most MaxPairs of them, those that
+// share the most units first; its metrics, means over every such pair,
+// do not depend on how many are listed.
+func TestSpansPairsShareAUnit(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(53, 54))
+	var coders []string
+	for i := range 30 {
+		coders = append(coders, fmt.Sprintf("c%02d", i))
+	}
+	table := agreement.SpanTable{Coders: coders}
+	shared := map[[2]string]int{}
+	for u := range 200 {
+		who := r.Perm(len(coders))[:2+r.IntN(3)]
+		slices.Sort(who)
+		su := agreement.SpanUnit{ID: fmt.Sprintf("u%04d", u), Coders: who}
+		for i, c := range who {
+			list := []agreement.Span{}
+			for range r.IntN(3) {
+				start := r.IntN(50)
+				list = append(list, spanL(start, start+1+r.IntN(9), []string{"X", "Y"}[r.IntN(2)]))
+			}
+			su.Spans = append(su.Spans, list)
+			for _, d := range who[i+1:] {
+				shared[[2]string{coders[c], coders[d]}]++
+			}
+		}
+		table.Units = append(table.Units, su)
+	}
+	all := must(agreement.Spans(bg, table, []string{"X", "Y"}, "", agreement.Options{MaxPairs: len(shared)}))
+	if len(all.Pairs) != len(shared) || all.PairsLeftOut != 0 {
+		t.Fatalf("%d pairs listed, %d left out; want the %d that share a unit", len(all.Pairs), all.PairsLeftOut, len(shared))
+	}
+	for _, p := range all.Pairs {
+		if shared[[2]string{p.A, p.B}] == 0 {
+			t.Errorf("pair %s–%s shares no unit", p.A, p.B)
+		}
+	}
+	few := must(agreement.Spans(bg, table, []string{"X", "Y"}, "", agreement.Options{MaxPairs: 10}))
+	if len(few.Pairs) != 10 || few.PairsLeftOut != len(shared)-10 {
+		t.Errorf("%d pairs listed, %d left out; want 10 and %d", len(few.Pairs), few.PairsLeftOut, len(shared)-10)
+	}
+	least := len(table.Units)
+	for _, p := range few.Pairs {
+		least = min(least, shared[[2]string{p.A, p.B}])
+	}
+	more := 0
+	for _, n := range shared {
+		if n > least {
+			more++
+		}
+	}
+	if more > 10 {
+		t.Errorf("the pairs listed share at least %d units each, but %d pairs share more", least, more)
+	}
+	if diff := cmp.Diff(all.Metrics, few.Metrics); diff != "" {
+		t.Errorf("metrics (-all listed +10 listed):\n%s", diff)
+	}
+	if diff := cmp.Diff(all.Options, few.Options); diff != "" {
+		t.Errorf("options (-all listed +10 listed):\n%s", diff)
 	}
 }

@@ -191,7 +191,7 @@ func TestSpansReferenceCases(t *testing.T) {
 			}
 			table, labels := spanCaseTable(t, c)
 			ref, _ := c.Params["reference"].(string)
-			res := agreement.Spans(table, labels, ref)
+			res := must(agreement.Spans(bg, table, labels, ref, agreement.Options{}))
 
 			got, where, ok := spanFindMetric(res, c.Metric, want)
 			if !ok {

@@ -1,6 +1,7 @@
 package agreement_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -243,6 +244,13 @@ func TestSpansHandComputed(t *testing.T) {
 		want: map[string]any{
 			spanPearsonK: agreement.Pearson{Micro: 51 / math.Sqrt(4320), Macro: (9/math.Sqrt(84) + 0) / 2},
 		},
+		// Per label, r over that label's counts per unit, micro and macro
+		// alike (factgenie's per-category r); Z, never used, has none.
+		options: map[string]map[string]any{
+			"X": {spanPearsonK: agreement.Pearson{Micro: 9 / math.Sqrt(84), Macro: 9 / math.Sqrt(84)}},
+			"Y": {spanPearsonK: agreement.Pearson{}},
+			"Z": {spanPearsonK: nil},
+		},
 	}, {
 		// Reference A marks 10 characters, B 4 of them.
 		name:   "directional: reference A",
@@ -288,7 +296,7 @@ func TestSpansHandComputed(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			res := agreement.Spans(tt.table, tt.labels, tt.reference)
+			res := must(agreement.Spans(bg, tt.table, tt.labels, tt.reference, agreement.Options{}))
 			spanCheck(t, "question", res.Metrics, tt.want)
 			for k, words := range tt.notes {
 				i := slices.IndexFunc(res.Metrics, func(m agreement.Metric) bool { return spanKey(m) == k })
@@ -355,7 +363,7 @@ func TestSpansThreeAnnotators(t *testing.T) {
 		[]agreement.Span{spanL(0, 5, "X")},
 		[]agreement.Span{spanL(0, 5, "X")},
 		[]agreement.Span{spanL(0, 4, "X")}))
-	res := agreement.Spans(table, []string{"X"}, "b")
+	res := must(agreement.Spans(bg, table, []string{"X"}, "b", agreement.Options{}))
 
 	if got := []string{res.Pairs[0].A + res.Pairs[0].B, res.Pairs[1].A + res.Pairs[1].B, res.Pairs[2].A + res.Pairs[2].B}; !slices.Equal(got, []string{"ab", "ac", "bc"}) || len(res.Pairs) != 3 {
 		t.Fatalf("pairs %v, want ab, ac, bc", got)
@@ -389,9 +397,10 @@ func TestSpansThreeAnnotators(t *testing.T) {
 	}
 }
 
-// TestSpansMeanOverDefinedPairs: a pair with no unit in common is left
-// out of the question's mean, and the note says so.
-func TestSpansMeanOverDefinedPairs(t *testing.T) {
+// TestSpansPairsThatShareNoUnit: a pair of annotators with no unit in
+// common is no pair: not listed, and left out of the question's means,
+// whose notes say so.
+func TestSpansPairsThatShareNoUnit(t *testing.T) {
 	t.Parallel()
 	x := []agreement.Span{spanL(0, 5, "X")}
 	y := []agreement.Span{spanL(0, 5, "Y")}
@@ -399,20 +408,28 @@ func TestSpansMeanOverDefinedPairs(t *testing.T) {
 	table := spanTable([]string{"a", "b", "c"},
 		spanUnit("u1", x, x, nil),
 		spanUnit("u2", nil, x, y))
-	res := agreement.Spans(table, []string{"X", "Y"}, "")
+	res := must(agreement.Spans(bg, table, []string{"X", "Y"}, "", agreement.Options{}))
 	spanCheck(t, "question", res.Metrics, map[string]any{
 		spanExactL: (1.0 + 0.0) / 2,
 		spanExactU: 1.0,
-		// a is the reference; only a–b is defined.
-		"span_char_overlap_prf hypothesis=[b c] match=hard reference=a": agreement.PRF{Precision: 1, Recall: 1, F1: 1},
+		// a is the reference, and a–b its only pair: its value.
+		"span_char_overlap_prf hypothesis=b match=hard reference=a": agreement.PRF{Precision: 1, Recall: 1, F1: 1},
 	})
-	for _, m := range res.Metrics {
-		if !strings.Contains(m.Note, "a–c: no unit that both annotators completed") {
-			t.Errorf("%s: note %q does not name the pair left out", spanKey(m), m.Note)
-		}
+	var pairs []string
+	for _, p := range res.Pairs {
+		pairs = append(pairs, p.A+"–"+p.B)
 	}
-	if i := 0; !strings.Contains(res.Metrics[i].Note, "mean over the 2 of 3 pairs") {
-		t.Errorf("%s: note %q", spanKey(res.Metrics[i]), res.Metrics[i].Note)
+	if want := []string{"a–b", "b–c"}; !slices.Equal(pairs, want) {
+		t.Errorf("pairs %v, want %v", pairs, want)
+	}
+	for _, m := range res.Metrics {
+		want := "left out: 1 pair of annotators that share no unit"
+		if m.Metric == "span_char_overlap_prf" {
+			want = "left out: 1 annotator who shares no unit with the reference"
+		}
+		if !strings.Contains(m.Note, want) {
+			t.Errorf("%s: note %q does not say %q", spanKey(m), m.Note, want)
+		}
 	}
 }
 
@@ -433,7 +450,7 @@ func TestSpansUndefined(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			res := agreement.Spans(tt.table, []string{"X"}, tt.ref)
+			res := must(agreement.Spans(bg, tt.table, []string{"X"}, tt.ref, agreement.Options{}))
 			if len(res.Metrics) != 7 {
 				t.Fatalf("%d metrics, want 7: %s", len(res.Metrics), spanJSON(t, res))
 			}
@@ -460,4 +477,16 @@ func spanJSON(t *testing.T, v any) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// bg is the context of computations that nothing stops.
+var bg = context.Background()
+
+// must is the Result of a computation that nothing stops, which has no
+// error.
+func must(res agreement.Result, err error) agreement.Result {
+	if err != nil {
+		panic(err)
+	}
+	return res
 }

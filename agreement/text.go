@@ -18,8 +18,9 @@ func NormalizeText(s string) string {
 // TextRatings codes the Text of every value after NormalizeText: each
 // distinct normalised text is a category, in sorted order.
 func TextRatings(t Table) Ratings {
-	cells, cats := codeCells(t, nil, func(v *Value) (string, bool) { return NormalizeText(v.Text), true }, strings.Compare)
-	return Ratings{Coders: len(t.Coders), Categories: len(cats), Cells: cells, Labels: cats}
+	r, cats := codeCells(t, nil, func(v *Value) (string, bool) { return NormalizeText(v.Text), true }, strings.Compare)
+	r.Categories, r.Labels = len(cats), cats
+	return r
 }
 
 // EditSimilarity is 1 − Levenshtein(a, b) / max(len a, len b), lengths and

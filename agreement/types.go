@@ -1,5 +1,10 @@
 package agreement
 
+import (
+	"iter"
+	"slices"
+)
+
 // Value is one annotator's answer to one question on one unit. Which
 // field holds it depends on the question: Code for choice and bool
 // questions, Num for scales, Set for multi-label and evidence answers
@@ -11,15 +16,54 @@ type Value struct {
 	Text string
 }
 
-// Unit is one unit's row of a Table: Values[i] is the answer of the
-// table's Coders[i], nil when that annotator gave none.
+// Unit is one unit's row of a Table, in one of two forms. Dense, when
+// Coders is nil: Values[i] is the answer of the table's Coders[i], nil
+// when that annotator gave none. Sparse: Values[k] is the answer of the
+// table's Coders[Coders[k]], each annotator listed at most once, in
+// ascending order; an annotator not listed gave none. A table of many
+// annotators who each answered a few units takes the sparse form, whose
+// size follows the answers rather than units × annotators.
 type Unit struct {
 	ID     string
 	Values []*Value
+	Coders []int
+}
+
+// All yields the answers of the unit with the index of their annotator
+// in the table's Coders, in the order the row holds them.
+func (u Unit) All() iter.Seq2[int, *Value] {
+	return func(yield func(int, *Value) bool) {
+		for k, v := range u.Values {
+			c := k
+			if u.Coders != nil {
+				if k >= len(u.Coders) {
+					return
+				}
+				c = u.Coders[k]
+			}
+			if v != nil && !yield(c, v) {
+				return
+			}
+		}
+	}
+}
+
+// Value is the answer of the table's Coders[c], nil when none.
+func (u Unit) Value(c int) *Value {
+	if u.Coders == nil {
+		if c >= 0 && c < len(u.Values) {
+			return u.Values[c]
+		}
+		return nil
+	}
+	if k, ok := slices.BinarySearch(u.Coders, c); ok && k < len(u.Values) {
+		return u.Values[k]
+	}
+	return nil
 }
 
 // Table is reliability data for one question: Coders sorted, Units sorted
-// by ID, each unit with one entry per coder.
+// by ID, each unit with its annotators' answers.
 type Table struct {
 	Coders []string
 	Units  []Unit
@@ -32,12 +76,53 @@ type Span struct {
 	Label      string
 }
 
-// SpanUnit is one unit's spans by coder: Spans[i] is coder i's list, nil
-// when that coder did not complete the unit, and empty (not nil) when the
-// coder completed it and marked nothing, which is an answer.
+// SpanUnit is one unit's spans by coder, dense or sparse as a Unit's
+// values are. Dense, when Coders is nil: Spans[i] is the list of the
+// table's Coders[i]. Sparse: Spans[k] is the list of the table's
+// Coders[Coders[k]], each annotator listed at most once, in ascending
+// order. A list is nil when its annotator did not complete the unit (an
+// annotator a sparse unit does not list did not either), and empty (not
+// nil) when the annotator completed it and marked nothing, which is an
+// answer.
 type SpanUnit struct {
-	ID    string
-	Spans [][]Span
+	ID     string
+	Spans  [][]Span
+	Coders []int
+}
+
+// All yields the lists of the annotators who completed the unit, with
+// the index of each in the table's Coders, in the order the row holds
+// them.
+func (u SpanUnit) All() iter.Seq2[int, []Span] {
+	return func(yield func(int, []Span) bool) {
+		for k, l := range u.Spans {
+			c := k
+			if u.Coders != nil {
+				if k >= len(u.Coders) {
+					return
+				}
+				c = u.Coders[k]
+			}
+			if l != nil && !yield(c, l) {
+				return
+			}
+		}
+	}
+}
+
+// List is the list of the table's Coders[c], nil when that annotator did
+// not complete the unit.
+func (u SpanUnit) List(c int) []Span {
+	if u.Coders == nil {
+		if c >= 0 && c < len(u.Spans) {
+			return u.Spans[c]
+		}
+		return nil
+	}
+	if k, ok := slices.BinarySearch(u.Coders, c); ok && k < len(u.Spans) {
+		return u.Spans[k]
+	}
+	return nil
 }
 
 // SpanTable is span data for one question: Coders sorted, Units sorted by
@@ -101,13 +186,20 @@ type UnitDetail struct {
 // Result is a question's agreement. Units counts units with at least one
 // value, Pairable the values in units with two or more. Metrics lists the
 // headline metric first. Two-annotator metrics appear in Metrics when
-// there are exactly two annotators, and otherwise as the mean over Pairs.
+// there are exactly two annotators, and otherwise as the mean over the
+// pairs of annotators that share a unit.
 type Result struct {
-	Units       int          `json:"units"`
-	Pairable    int          `json:"pairable"`
-	Annotators  []string     `json:"annotators"`
-	Metrics     []Metric     `json:"metrics"`
-	Pairs       []Pair       `json:"pairs"`
-	Options     []Option     `json:"options,omitempty"`
-	UnitsDetail []UnitDetail `json:"units_detail"`
+	Units      int      `json:"units"`
+	Pairable   int      `json:"pairable"`
+	Annotators []string `json:"annotators"`
+	Metrics    []Metric `json:"metrics"`
+	// Pairs lists the pairs of annotators that share a unit (a pair that
+	// shares none has nothing to compare), sorted: all of them, or, past
+	// Options.MaxPairs, those that share the most units. PairsLeftOut
+	// counts the others, and PairsNote then says which are listed.
+	Pairs        []Pair       `json:"pairs"`
+	PairsLeftOut int          `json:"pairs_left_out,omitempty"`
+	PairsNote    string       `json:"pairs_note,omitempty"`
+	Options      []Option     `json:"options,omitempty"`
+	UnitsDetail  []UnitDetail `json:"units_detail"`
 }

@@ -30,6 +30,9 @@ func (r Ratings) weights(w Weighting) ([]float64, error) {
 	if w != Linear && w != Quadratic {
 		return nil, fmt.Errorf("unknown weights %q", string(w))
 	}
+	if m, ok := r.scratch.weightsOf(w); ok {
+		return m, nil
+	}
 	q := r.Categories
 	x := make([]float64, q)
 	for k := range x {
@@ -67,7 +70,22 @@ func (r Ratings) weights(w Weighting) ([]float64, error) {
 			}
 		}
 	}
+	if s := r.scratch; s != nil {
+		if s.weights == nil {
+			s.weights = map[Weighting][]float64{}
+		}
+		s.weights[w] = out
+	}
 	return out, nil
+}
+
+// weightsOf is the matrix of w made before, when s holds one.
+func (s *statScratch) weightsOf(w Weighting) ([]float64, bool) {
+	if s == nil {
+		return nil, false
+	}
+	m, ok := s.weights[w]
+	return m, ok
 }
 
 // weight is w_kl, the identity when w is nil.

@@ -2,6 +2,7 @@ package report
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"hash/fnv"
 	"slices"
@@ -44,7 +45,11 @@ type QuestionAgreement struct {
 	Differ        int                `json:"differ"`
 	Annotators    []string           `json:"annotators"`
 	Metrics       []agreement.Metric `json:"metrics"`
-	Pairs         []Pair             `json:"pairs"`
+	// Pairs are the pairs of annotators that share a unit, as agree
+	// lists them: those that share the most, past its bound;
+	// PairsLeftOut counts the others.
+	Pairs        []Pair `json:"pairs"`
+	PairsLeftOut int    `json:"pairs_left_out,omitempty"`
 	// Examples are, for a span question, the units where two annotators
 	// differ most.
 	Examples []SpanExample `json:"examples,omitempty"`
@@ -131,7 +136,7 @@ func resamples(units int) int {
 
 // agree computes the agreement as agree does with its default options,
 // and its interval, and what the page draws of each question.
-func agree(t *templates.Template, recs []*mapping.Annotation, opt Options) (agreed, error) {
+func agree(ctx context.Context, t *templates.Template, recs []*mapping.Annotation, opt Options) (agreed, error) {
 	units := map[string]bool{}
 	for _, r := range recs {
 		if r.Status == mapping.StatusComplete {
@@ -139,14 +144,14 @@ func agree(t *templates.Template, recs []*mapping.Annotation, opt Options) (agre
 		}
 	}
 	n := resamples(len(units))
-	a, err := study.Agree(t, recs, study.AgreeOptions{CI: Level, Resamples: n, Seed: Seed, Gold: opt.Gold})
+	a, err := study.Agree(ctx, t, recs, study.AgreeOptions{CI: Level, Resamples: n, Seed: Seed, Gold: opt.Gold})
 	var unscored string
 	if errors.Is(err, study.ErrGold) {
 		// A gold set that cannot be scored yet (it shares no unit with
 		// the sources, nothing in it is decided) leaves the rest of the
 		// page as it is: the gold section says why.
 		unscored = err.Error()
-		a, err = study.Agree(t, recs, study.AgreeOptions{CI: Level, Resamples: n, Seed: Seed})
+		a, err = study.Agree(ctx, t, recs, study.AgreeOptions{CI: Level, Resamples: n, Seed: Seed})
 	}
 	if err != nil {
 		return agreed{}, err
@@ -161,7 +166,7 @@ func agree(t *templates.Template, recs []*mapping.Annotation, opt Options) (agre
 	var examples []*SpanExample
 	for i, q := range a.Questions {
 		qa := QuestionAgreement{Name: q.Name, Header: q.Name, Type: q.Type, Compared: q.Compared, Units: q.Units, Pairable: q.Pairable,
-			PairableUnits: len(q.UnitsDetail), Annotators: q.Annotators, Metrics: q.Metrics, Pairs: []Pair{}}
+			PairableUnits: len(q.UnitsDetail), Annotators: q.Annotators, Metrics: q.Metrics, Pairs: []Pair{}, PairsLeftOut: q.PairsLeftOut}
 		tq := t.QuestionByName(q.Name)
 		if tq == nil && q.Name == t.Rows.Spans {
 			tq = t.QuestionByName(primarySpan(t))
@@ -180,7 +185,10 @@ func agree(t *templates.Template, recs []*mapping.Annotation, opt Options) (agre
 		case templates.TypeChoice, templates.TypeBool, templates.TypeScale, templates.TypeSpan:
 			data = a.Data(i)
 		}
-		confusions := confusions(data, tq)
+		confusions, err := confusions(ctx, data, tq, q.Pairs)
+		if err != nil {
+			return agreed{}, err
+		}
 		for _, p := range q.Pairs {
 			pair := Pair{A: p.A, B: p.B}
 			if len(p.Metrics) > 0 {
@@ -192,7 +200,9 @@ func agree(t *templates.Template, recs []*mapping.Annotation, opt Options) (agre
 			qa.Pairs = append(qa.Pairs, pair)
 		}
 		if data.Kind == templates.TypeSpan {
-			qa.Examples = spanExamples(data, q.UnitsDetail, tq, opt.Examples)
+			if qa.Examples, err = spanExamples(ctx, data, q.UnitsDetail, tq, opt.Examples); err != nil {
+				return agreed{}, err
+			}
 			for k := range qa.Examples {
 				examples = append(examples, &qa.Examples[k])
 			}
@@ -203,10 +213,12 @@ func agree(t *templates.Template, recs []*mapping.Annotation, opt Options) (agre
 	return agreed{section: out, against: a.Against, unscored: unscored}, nil
 }
 
-// confusions are the confusion matrices of every pair of annotators of a
+// confusions are the confusion matrices of the pairs of annotators of a
 // choice, bool or scale question, by pair (sorted names); nil for other
-// kinds. The answers are coded as the agreement coded them.
-func confusions(d study.QuestionData, q *templates.Question) map[[2]string]*Confusion {
+// kinds. The answers are coded as the agreement coded them. Only the
+// units each unit's annotators share are visited, so that a study of
+// many annotators costs what its records do.
+func confusions(ctx context.Context, d study.QuestionData, q *templates.Question, pairs []agreement.Pair) (map[[2]string]*Confusion, error) {
 	var r agreement.Ratings
 	var cats []Category
 	switch d.Kind {
@@ -226,35 +238,48 @@ func confusions(d study.QuestionData, q *templates.Question) map[[2]string]*Conf
 			cats = append(cats, Category{Code: s, Label: s})
 		}
 	default:
-		return nil
+		return nil, nil
 	}
 	out := map[[2]string]*Confusion{}
-	coders := d.Table.Coders
-	for i := range coders {
-		for j := i + 1; j < len(coders); j++ {
-			a, b := i, j
-			if coders[b] < coders[a] {
-				a, b = b, a
-			}
-			c := &Confusion{Categories: cats, Counts: make([][]int, r.Categories)}
-			for k := range c.Counts {
-				c.Counts[k] = make([]int, r.Categories)
-			}
-			for u := range r.Units() {
-				x, y := r.Cells[u*r.Coders+a], r.Cells[u*r.Coders+b]
-				if x == agreement.Missing || y == agreement.Missing {
+	at := map[string]int{}
+	for i, c := range d.Table.Coders {
+		at[c] = i
+	}
+	// The matrix of each pair wanted, by its annotators' columns (A's
+	// first).
+	wanted := map[[2]int]*Confusion{}
+	for _, p := range pairs {
+		c := &Confusion{Categories: cats, Counts: make([][]int, r.Categories)}
+		for k := range c.Counts {
+			c.Counts[k] = make([]int, r.Categories)
+		}
+		out[[2]string{p.A, p.B}] = c
+		wanted[[2]int{at[p.A], at[p.B]}] = c
+	}
+	if len(wanted) == 0 {
+		return out, nil
+	}
+	for u := range r.Units() {
+		if u%256 == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		coders, values := r.Row(u)
+		for i := range coders {
+			for j := range coders {
+				c := wanted[[2]int{coders[i], coders[j]}]
+				if i == j || c == nil {
 					continue
 				}
+				x, y := values[i], values[j]
 				c.Counts[x][y]++
 				c.Units++
 				if x == y {
 					c.Same++
 				}
 			}
-			out[[2]string{coders[a], coders[b]}] = c
 		}
 	}
-	return out
+	return out, nil
 }
 
 // spanExamples picks, among the units where annotators differ on a span
@@ -263,7 +288,7 @@ func confusions(d study.QuestionData, q *templates.Question) map[[2]string]*Conf
 // unit alone). Ties, which are many where spans are few, go to a
 // deterministic sample of the units (by a hash of their IDs), so that
 // the examples come from across the study rather than its first units.
-func spanExamples(d study.QuestionData, detail []agreement.UnitDetail, q *templates.Question, n int) []SpanExample {
+func spanExamples(ctx context.Context, d study.QuestionData, detail []agreement.UnitDetail, q *templates.Question, n int) ([]SpanExample, error) {
 	differ := map[string]bool{}
 	for _, u := range detail {
 		if !u.Agree {
@@ -277,19 +302,26 @@ func spanExamples(d study.QuestionData, detail []agreement.UnitDetail, q *templa
 		order uint64
 	}
 	var all []candidate
+	var coders []int
+	var lists [][]agreement.Span
 	for k := range d.Spans.Units {
 		u := &d.Spans.Units[k]
 		if !differ[u.ID] {
 			continue
 		}
+		// A unit of many annotators has many pairs to compare.
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		c := candidate{unit: u, f1: 2, a: -1}
-		for i := range u.Spans {
-			for j := i + 1; j < len(u.Spans); j++ {
-				if u.Spans[i] == nil || u.Spans[j] == nil {
-					continue
-				}
-				if f, ok := unitF1(u.Spans[i], u.Spans[j]); ok && f < c.f1 {
-					c.f1, c.a, c.b = f, i, j
+		coders, lists = coders[:0], lists[:0]
+		for i, l := range u.All() {
+			coders, lists = append(coders, i), append(lists, sortedSpans(l))
+		}
+		for i := range lists {
+			for j := i + 1; j < len(lists); j++ {
+				if f, ok := unitF1(lists[i], lists[j]); ok && f < c.f1 {
+					c.f1, c.a, c.b = f, coders[i], coders[j]
 				}
 			}
 		}
@@ -312,10 +344,7 @@ func spanExamples(d study.QuestionData, detail []agreement.UnitDetail, q *templa
 			a, b = b, a
 		}
 		ex := SpanExample{Unit: c.unit.ID, F1: &f1, A: a, B: b, question: q}
-		for i, spans := range c.unit.Spans {
-			if spans == nil {
-				continue
-			}
+		for i, spans := range c.unit.All() {
 			es := ExampleSpans{Annotator: d.Spans.Coders[i], Spans: []ExampleSpan{}}
 			for _, s := range spans {
 				es.Spans = append(es.Spans, ExampleSpan{Start: s.Start, End: s.End, Code: s.Label})
@@ -325,26 +354,44 @@ func spanExamples(d study.QuestionData, detail []agreement.UnitDetail, q *templa
 		slices.SortFunc(ex.Annotators, func(x, y ExampleSpans) int { return cmp.Compare(x.Annotator, y.Annotator) })
 		out = append(out, ex)
 	}
-	return out
+	return out, nil
 }
 
-// unitF1 is the span F1 of two annotators' spans on one unit, exact and
-// with labels, as agree computes it: 2·paired / (spans of a + spans of
-// b), spans paired one to one when they have the same offsets and label;
-// false when neither marked a span.
+// sortedSpans is a copy of spans sorted by start, end and label (spans
+// itself when it already is).
+func sortedSpans(spans []agreement.Span) []agreement.Span {
+	if slices.IsSortedFunc(spans, compareSpans) {
+		return spans
+	}
+	spans = slices.Clone(spans)
+	slices.SortFunc(spans, compareSpans)
+	return spans
+}
+
+func compareSpans(a, b agreement.Span) int {
+	return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(a.End, b.End), cmp.Compare(a.Label, b.Label))
+}
+
+// unitF1 is the span F1 of two annotators' spans on one unit, each
+// sorted by start, end and label, exact and with labels, as agree
+// computes it: 2·paired / (spans of a + spans of b), spans paired one to
+// one when they have the same offsets and label; false when neither
+// marked a span.
 func unitF1(a, b []agreement.Span) (float64, bool) {
 	if len(a)+len(b) == 0 {
 		return 0, false
 	}
-	left := make(map[agreement.Span]int, len(a))
-	for _, s := range a {
-		left[s]++
-	}
 	paired := 0
-	for _, s := range b {
-		if left[s] > 0 {
-			left[s]--
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch c := compareSpans(a[i], b[j]); {
+		case c < 0:
+			i++
+		case c > 0:
+			j++
+		default:
 			paired++
+			i++
+			j++
 		}
 	}
 	return 2 * float64(paired) / float64(len(a)+len(b)), true
@@ -429,11 +476,11 @@ func (r *Report) TextsWanted() map[string][]string {
 	return out
 }
 
-// excerpt bounds the text an example shows: the spans and up to context
-// code points either side, at most maxExcerpt in all.
+// excerpt bounds the text an example shows: the spans and up to
+// excerptContext code points either side, at most maxExcerpt in all.
 const (
-	context    = 200
-	maxExcerpt = 3000
+	excerptContext = 200
+	maxExcerpt     = 3000
 )
 
 // AddTexts gives the span examples the text their spans are in: text
@@ -461,7 +508,7 @@ func (r *Report) AddTexts(text func(unit, field string) (string, bool)) {
 			if hi < lo {
 				lo, hi = 0, 0
 			}
-			lo, hi = max(0, lo-context), min(len(runes), hi+context)
+			lo, hi = max(0, lo-excerptContext), min(len(runes), hi+excerptContext)
 			hi = min(hi, lo+maxExcerpt)
 			ex.Text, ex.Offset, ex.Length = string(runes[lo:hi]), lo, len(runes)
 		}

@@ -1,6 +1,7 @@
 package report_test
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -39,7 +40,7 @@ func BenchmarkReport100k(b *testing.B) {
 			b.ResetTimer()
 			var size counter
 			for range b.N {
-				rep, err := report.Build(tp, res, report.Options{Sources: []string{"study/"}})
+				rep, err := report.Build(context.Background(), tp, res, report.Options{Sources: []string{"study/"}})
 				if err != nil {
 					b.Fatal(err)
 				}

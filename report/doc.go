@@ -10,7 +10,7 @@
 // with its default options, scores against gold those of agree --against.
 // Nothing here reads a file: the caller pulls the study.
 //
-//	rep, err := report.Build(t, res, report.Options{Sources: []string{"study/"}})
+//	rep, err := report.Build(ctx, t, res, report.Options{Sources: []string{"study/"}})
 //	if err != nil { ... }
 //	err = report.Write(w, rep)
 //

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"context"
 	"reflect"
 	"regexp"
 	"slices"
@@ -99,7 +100,7 @@ func TestReportWriteEscapes(t *testing.T) {
 	res := &study.Result{Records: recs, Problems: mapping.Problems{{Severity: "error", File: "b.xlsx", Sheet: "Annotate", Cell: "F2", Record: "q1", Message: "bad", Err: mapping.ErrInvalidAnswer}}}
 	gold := &study.Gold{Name: "gold.jsonl", Records: []*mapping.Annotation{rec(tp, "q1", "gold", "complete", map[string]any{"checked": true}, span(0, 4, "Irrelevant", "text"))}}
 	gold.Records[0].Provenance = map[string]*mapping.Provenance{"checked": {Kind: "unanimous"}}
-	rep, err := Build(tp, res, Options{Sources: []string{"study/"}, Gold: gold})
+	rep, err := Build(context.Background(), tp, res, Options{Sources: []string{"study/"}, Gold: gold})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +131,7 @@ func TestReportWriteOffline(t *testing.T) {
 			recs = append(recs, rec(tp, u, who, "complete", map[string]any{"best_prediction_reference": "first", "first_prediction_likert": len(u + who)}))
 		}
 	}
-	rep, err := Build(tp, &study.Result{Records: recs}, Options{})
+	rep, err := Build(context.Background(), tp, &study.Result{Records: recs}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

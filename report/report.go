@@ -1,6 +1,7 @@
 package report
 
 import (
+	"context"
 	"slices"
 
 	"github.com/annosheet/annosheet/mapping"
@@ -63,7 +64,8 @@ const (
 // Build computes a report of the study res pulled with template t: its
 // records (those of pulled .jsonl files too, their IDs restored and copies
 // kept once), problems and workbooks. Every record must be of template t.
-func Build(t *templates.Template, res *study.Result, opt Options) (*Report, error) {
+// It stops with ctx's error when ctx is done.
+func Build(ctx context.Context, t *templates.Template, res *study.Result, opt Options) (*Report, error) {
 	if opt.Examples <= 0 {
 		opt.Examples = 5
 	}
@@ -82,7 +84,7 @@ func Build(t *templates.Template, res *study.Result, opt Options) (*Report, erro
 		Problems:   problems(res.Problems, opt.ProblemsShown, opt.ProblemsListed),
 	}
 	rep.Answers = answers(t, res.Records, rep.Annotators)
-	ag, err := agree(t, res.Records, opt)
+	ag, err := agree(ctx, t, res.Records, opt)
 	if err != nil {
 		return nil, err
 	}

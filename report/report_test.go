@@ -1,6 +1,7 @@
 package report
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -276,11 +277,14 @@ func TestReportProgressIsStatus(t *testing.T) {
 		rec(tp, "g2", "bt", "missing", nil),
 		rec(tp, "g3", "bt", "unreadable", nil),
 	}}
-	rep, err := Build(tp, res, Options{})
+	rep, err := Build(context.Background(), tp, res, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := study.CountStatus(res)
+	s, err := study.CountStatus(context.Background(), res)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if d := cmp.Diff(Progress{Batches: s.Batches, Annotators: s.Annotators, Total: s.Total}, rep.Progress); d != "" {
 		t.Errorf("(-status +report):\n%s", d)
 	}
@@ -313,7 +317,7 @@ func TestReportConfusion(t *testing.T) {
 			}
 		}
 	}
-	rep, err := Build(tp, &study.Result{Records: recs}, Options{})
+	rep, err := Build(context.Background(), tp, &study.Result{Records: recs}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -338,6 +342,24 @@ func TestReportConfusion(t *testing.T) {
 	}
 }
 
+// TestReportStopped: a report whose context is done is no report, but
+// the context's error.
+func TestReportStopped(t *testing.T) {
+	t.Parallel()
+	tp := builtin(t, "preference-likert")
+	var recs []*mapping.Annotation
+	for u := range 50 {
+		for _, who := range []string{"ak", "bt", "cm"} {
+			recs = append(recs, rec(tp, fmt.Sprintf("t%02d", u), who, "complete", map[string]any{"best_prediction_reference": "first", "first_prediction_likert": 1 + u%5}))
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if rep, err := Build(ctx, tp, &study.Result{Records: recs}, Options{}); !errors.Is(err, context.Canceled) || rep != nil {
+		t.Errorf("Build: %v, %v; want no report and %v", rep != nil, err, context.Canceled)
+	}
+}
+
 // TestReportUnitF1 checks the per-unit span F1 that picks the examples against
 // agree's own span F1 (exact, with labels) on that unit alone.
 func TestReportUnitF1(t *testing.T) {
@@ -353,9 +375,12 @@ func TestReportUnitF1(t *testing.T) {
 				lists[c] = append(lists[c], s)
 			}
 		}
-		res := agreement.Spans(agreement.SpanTable{Coders: []string{"a", "b"}, Units: []agreement.SpanUnit{{ID: "u", Spans: lists[:]}}}, nil, "")
+		res, err := agreement.Spans(context.Background(), agreement.SpanTable{Coders: []string{"a", "b"}, Units: []agreement.SpanUnit{{ID: "u", Spans: lists[:]}}}, nil, "", agreement.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
 		m := res.Metrics[0]
-		got, ok := unitF1(lists[0], lists[1])
+		got, ok := unitF1(sortedSpans(lists[0]), sortedSpans(lists[1]))
 		if m.Metric != "span_f1" || m.Params["match"] != "exact" || m.Params["labels"] != true {
 			t.Fatalf("agree's headline is %s %v", m.Metric, m.Params)
 		}
@@ -388,7 +413,7 @@ func TestReportSpanExamples(t *testing.T) {
 			recs = append(recs, rec(tp, unit, "bt", "complete", map[string]any{"checked": true}))
 		}
 	}
-	rep, err := Build(tp, &study.Result{Records: recs}, Options{Examples: 3})
+	rep, err := Build(context.Background(), tp, &study.Result{Records: recs}, Options{Examples: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -453,7 +478,7 @@ func TestReportGold(t *testing.T) {
 		g.Provenance = prov(kind)
 		gold = append(gold, g)
 	}
-	rep, err := Build(tp, &study.Result{Records: recs}, Options{Gold: &study.Gold{Name: "gold.jsonl", Records: gold}})
+	rep, err := Build(context.Background(), tp, &study.Result{Records: recs}, Options{Gold: &study.Gold{Name: "gold.jsonl", Records: gold}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -478,7 +503,7 @@ func TestReportGold(t *testing.T) {
 	for _, r := range gold {
 		r.Unit = "other-" + r.Unit
 	}
-	rep, err = Build(tp, &study.Result{Records: recs}, Options{Gold: &study.Gold{Name: "gold.jsonl", Records: gold}})
+	rep, err = Build(context.Background(), tp, &study.Result{Records: recs}, Options{Gold: &study.Gold{Name: "gold.jsonl", Records: gold}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -519,10 +544,11 @@ func TestReportCharts(t *testing.T) {
 // TestReportPairsShown checks that a question of many annotators lists
 // at most maxPairRows pairs and draws at most maxHeatmaps confusion
 // matrices, those of the pairs with the most units in common, never one
-// of a pair with none.
+// of a pair with none; the pairs agree left out count among those not
+// shown.
 func TestReportPairsShown(t *testing.T) {
 	t.Parallel()
-	var q QuestionAgreement
+	q := QuestionAgreement{PairsLeftOut: 7}
 	for i := range 10 {
 		for j := i + 1; j < 10; j++ {
 			units := (i*10 + j) % 17 // some pairs share no unit
@@ -530,7 +556,7 @@ func TestReportPairsShown(t *testing.T) {
 		}
 	}
 	v := newView(&Report{})
-	if rows := v.PairRows(q); len(rows.Pairs) != maxPairRows || rows.Hidden != 45-maxPairRows {
+	if rows := v.PairRows(q); len(rows.Pairs) != maxPairRows || rows.Hidden != 45-maxPairRows+7 {
 		t.Errorf("%d pairs listed, %d hidden", len(rows.Pairs), rows.Hidden)
 	}
 	maps := v.Heatmaps(q)
@@ -543,8 +569,8 @@ func TestReportPairsShown(t *testing.T) {
 			shared++
 		}
 	}
-	if maps.Hidden != shared-maxHeatmaps {
-		t.Errorf("%d hidden, want %d", maps.Hidden, shared-maxHeatmaps)
+	if maps.Hidden != shared-maxHeatmaps+7 {
+		t.Errorf("%d hidden, want %d", maps.Hidden, shared-maxHeatmaps+7)
 	}
 	for k := 1; k < len(maps.Pairs); k++ {
 		if maps.Pairs[k].Confusion.Units > maps.Pairs[k-1].Confusion.Units {

@@ -289,7 +289,7 @@ type pairList struct {
 // PairRows are the pairs a question's table lists: at most maxPairRows,
 // in order.
 func (v *view) PairRows(q QuestionAgreement) pairList {
-	out := pairList{Pairs: q.Pairs[:min(len(q.Pairs), maxPairRows)], Hidden: max(0, len(q.Pairs)-maxPairRows)}
+	out := pairList{Pairs: q.Pairs[:min(len(q.Pairs), maxPairRows)], Hidden: max(0, len(q.Pairs)-maxPairRows) + q.PairsLeftOut}
 	if len(q.Metrics) > 0 {
 		out.Metric = metricName(q.Metrics[0])
 	}
@@ -310,6 +310,10 @@ func (v *view) Heatmaps(q QuestionAgreement) pairList {
 	if len(out.Pairs) > maxHeatmaps {
 		out.Hidden = len(out.Pairs) - maxHeatmaps
 		out.Pairs = out.Pairs[:maxHeatmaps]
+	}
+	if len(out.Pairs) > 0 {
+		// The pairs agree left out share units too, fewer than these.
+		out.Hidden += q.PairsLeftOut
 	}
 	return out
 }

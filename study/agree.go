@@ -1,6 +1,7 @@
 package study
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"runtime"
@@ -8,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/annosheet/annosheet/agreement"
 	"github.com/annosheet/annosheet/mapping"
@@ -20,6 +22,32 @@ const AgreementSchema = "annosheet.agreement/1"
 // ErrAgree: the records cannot be compared as they are.
 var ErrAgree = errors.New("cannot compute agreement")
 
+// ErrAgreeOptions: an AgreeOptions value is out of its range.
+var ErrAgreeOptions = errors.New("agreement options out of range")
+
+// MaxResamples bounds the bootstrap resamples of an interval: a million
+// draws of every unit already give an interval far finer than any
+// study's sampling error, and more only takes longer.
+const MaxResamples = 1_000_000
+
+// MaxListedPairs bounds AgreeOptions.MaxPairs: a hundred thousand pairs'
+// metrics are some hundred megabytes of JSON per question, already more
+// than a reader can use.
+const MaxListedPairs = 100_000
+
+// check reports an option out of its range.
+func (o AgreeOptions) check() error {
+	switch {
+	case o.CI != 0 && !(o.CI > 0 && o.CI < 1):
+		return fmt.Errorf("%w: the interval's level %v is not between 0 and 1", ErrAgreeOptions, o.CI)
+	case o.Resamples < 0 || o.Resamples > MaxResamples:
+		return fmt.Errorf("%w: %d resamples is not between 1 and %d", ErrAgreeOptions, o.Resamples, MaxResamples)
+	case o.MaxPairs < 0 || o.MaxPairs > MaxListedPairs:
+		return fmt.Errorf("%w: %d pairs listed is not between 1 and %d", ErrAgreeOptions, o.MaxPairs, MaxListedPairs)
+	}
+	return nil
+}
+
 // AgreeOptions narrow and shape an agreement report.
 type AgreeOptions struct {
 	// Questions, when set, are the only questions reported, by name.
@@ -31,10 +59,15 @@ type AgreeOptions struct {
 	IncludePartial bool
 	// CI, between 0 and 1, asks a bootstrap confidence interval of that
 	// level for each question's headline metric, from Resamples
-	// resamples of the units drawn with Seed.
+	// resamples of the units drawn with Seed (1,000 when 0; at most
+	// MaxResamples).
 	CI        float64
 	Resamples int
 	Seed      uint64
+	// MaxPairs is the most pairs of annotators each question lists:
+	// those that share the most units (agreement.DefaultMaxPairs when
+	// 0).
+	MaxPairs int
 	// Reference is the annotator directional span metrics take as the
 	// reference; the first in sorted order by default.
 	Reference string
@@ -101,8 +134,12 @@ type tableData struct {
 // records: complete units by default, paired by unit and annotator. The
 // records must be the values export writes: pulled through the study's
 // manifest, so that shuffled candidates are back on their own, and with
-// one record per (unit, annotator).
-func Agree(t *templates.Template, recs []*mapping.Annotation, opt AgreeOptions) (*Agreement, error) {
+// one record per (unit, annotator). It stops with ctx's error when ctx is
+// done.
+func Agree(ctx context.Context, t *templates.Template, recs []*mapping.Annotation, opt AgreeOptions) (*Agreement, error) {
+	if err := opt.check(); err != nil {
+		return nil, err
+	}
 	// Questions is [] in the JSON where every question asked for is
 	// skipped, as the schema has it, never null.
 	out := &Agreement{Schema: AgreementSchema, Template: mapping.TemplateID{Name: t.Name, Version: t.Version}, Questions: []QuestionAgreement{}, options: opt}
@@ -120,9 +157,11 @@ func Agree(t *templates.Template, recs []*mapping.Annotation, opt AgreeOptions) 
 	for _, q := range out.compared {
 		out.Questions = append(out.Questions, QuestionAgreement{Name: q.name, Type: q.kind, Compared: q.compared})
 	}
-	out.compute()
+	if err := out.compute(ctx); err != nil {
+		return nil, err
+	}
 	if opt.Gold != nil {
-		if out.Against, err = against(t, recs, set, out.compared, opt.Gold); err != nil {
+		if out.Against, err = against(ctx, t, recs, set, out.compared, opt.Gold); err != nil {
 			return nil, err
 		}
 	}
@@ -196,21 +235,29 @@ func agreeQuestions(t *templates.Template, names []string) ([]agreeQuestion, []S
 
 // compute makes every question's data and computes its agreement, and its
 // interval when asked.
-func (a *Agreement) compute() {
-	parallel(len(a.Questions), func(i int) {
+func (a *Agreement) compute(ctx context.Context) error {
+	return parallel(ctx, len(a.Questions), func(i int) error {
 		q := &a.Questions[i]
 		td := a.compared[i].data(a.set)
-		q.Result = td.result(td.table, a.options.Reference)
-		if a.options.CI > 0 {
-			a.interval(q, td)
+		var err error
+		if q.Result, err = td.result(ctx, td.table, a.options); err != nil {
+			return err
 		}
+		if a.options.CI > 0 {
+			return a.interval(ctx, q, td)
+		}
+		return nil
 	})
 }
 
 // parallel calls f for 0 ≤ i < n, spread over the machine's cores. The
 // calls must be independent of one another, so that what they make is
-// the same however they run.
-func parallel(n int, f func(i int)) {
+// the same however they run. It returns the error of the first call (in
+// order of i) that fails, and calls f no more once one has failed or ctx
+// is done.
+func parallel(ctx context.Context, n int, f func(i int) error) error {
+	errs := make([]error, n)
+	var failed atomic.Bool
 	work := make(chan int)
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), n) {
@@ -218,42 +265,57 @@ func parallel(n int, f func(i int)) {
 		go func() {
 			defer wg.Done()
 			for i := range work {
-				f(i)
+				if failed.Load() {
+					continue
+				}
+				if errs[i] = f(i); errs[i] != nil {
+					failed.Store(true)
+				}
 			}
 		}()
 	}
 	for i := range n {
+		if ctx.Err() != nil || failed.Load() {
+			break
+		}
 		work <- i
 	}
 	close(work)
 	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return ctx.Err()
 }
 
 // result is the agreement of a question of this kind on table t (on the
-// spans, for a span question).
-func (td tableData) result(t agreement.Table, reference string) agreement.Result {
+// spans, for a span question), as opt asks.
+func (td tableData) result(ctx context.Context, t agreement.Table, opt AgreeOptions) (agreement.Result, error) {
+	o := agreement.Options{MaxPairs: opt.MaxPairs}
 	switch td.kind {
 	case templates.TypeChoice, templates.TypeBool:
-		return agreement.Choice(t, td.options)
+		return agreement.Choice(ctx, t, td.options, o)
 	case templates.TypeScale:
-		return agreement.Scale(t, td.levels)
+		return agreement.Scale(ctx, t, td.levels, o)
 	case templates.TypeMulti:
-		return agreement.Multi(t, td.options)
+		return agreement.Multi(ctx, t, td.options, o)
 	case templates.TypeEvidence:
-		return agreement.Evidence(t)
+		return agreement.Evidence(ctx, t, o)
 	case templates.TypeText:
-		return agreement.Text(t)
+		return agreement.Text(ctx, t, o)
 	case templates.TypeSpan:
-		return agreement.Spans(td.spans, td.options, reference)
+		return agreement.Spans(ctx, td.spans, td.options, opt.Reference, o)
 	}
-	return agreement.Result{}
+	return agreement.Result{}, nil
 }
 
 // interval adds the bootstrap interval of a question's headline metric,
 // over its units drawn with replacement.
-func (a *Agreement) interval(q *QuestionAgreement, td tableData) {
+func (a *Agreement) interval(ctx context.Context, q *QuestionAgreement, td tableData) error {
 	if len(q.Metrics) == 0 {
-		return
+		return nil
 	}
 	headline := func(r agreement.Result) (float64, bool) {
 		if len(r.Metrics) == 0 {
@@ -268,20 +330,33 @@ func (a *Agreement) interval(q *QuestionAgreement, td tableData) {
 	}
 	var lo, hi float64
 	var ok bool
+	var err error
 	if td.kind == templates.TypeSpan {
 		// The headline, span F1, has no direction: the reference does
 		// not change it.
-		lo, hi, ok = agreement.BootstrapSpanF1(td.spans, a.options.CI, resamples, a.options.Seed)
+		lo, hi, ok, err = agreement.BootstrapSpanF1(ctx, td.spans, a.options.CI, resamples, a.options.Seed)
 	} else if r, stat, coded := td.headline(); coded {
-		lo, hi, ok = agreement.BootstrapRatings(r, stat, a.options.CI, resamples, a.options.Seed)
+		lo, hi, ok, err = agreement.BootstrapRatings(ctx, r, stat, a.options.CI, resamples, a.options.Seed)
 	} else {
-		lo, hi, ok = agreement.Bootstrap(td.table, func(tb agreement.Table) (float64, bool) {
-			return headline(td.result(tb, a.options.Reference))
+		// Each resample's Result lists no pair beyond the one its
+		// headline may need.
+		one := a.options
+		one.MaxPairs = 1
+		lo, hi, ok, err = agreement.Bootstrap(ctx, td.table, func(tb agreement.Table) (float64, bool) {
+			res, err := td.result(ctx, tb, one)
+			if err != nil {
+				return 0, false // ctx is done: the bootstrap stops at once
+			}
+			return headline(res)
 		}, a.options.CI, resamples, a.options.Seed)
+	}
+	if err != nil {
+		return err
 	}
 	if ok {
 		q.Metrics[0].CI = []float64{lo, hi}
 	}
+	return nil
 }
 
 // headline is the table coded once, and the statistic of the headline
@@ -432,30 +507,50 @@ func sortedKeys(m map[string]bool) []string {
 	return out
 }
 
-// unitGrid gathers one cell per (unit, coder): units sorted on the way
-// out, coders in the order given (sorted).
+// unitGrid gathers one cell per (unit, coder) given: units sorted on the
+// way out, each with the cells of its coders only (in the order given,
+// sorted), so that a study of many annotators takes room in proportion
+// to its records.
 type unitGrid[T any] struct {
 	coders []string
 	at     map[string]int
-	units  map[string][]T
+	units  map[string]*gridRow[T]
+}
+
+// gridRow is a unit's cells, by coder (ascending).
+type gridRow[T any] struct {
+	coders []int
+	cells  []T
 }
 
 func newUnitGrid[T any](coders []string) *unitGrid[T] {
-	g := &unitGrid[T]{coders: coders, at: map[string]int{}, units: map[string][]T{}}
+	g := &unitGrid[T]{coders: coders, at: map[string]int{}, units: map[string]*gridRow[T]{}}
 	for i, c := range coders {
 		g.at[c] = i
 	}
 	return g
 }
 
-// cell is the cell of a unit and coder, made on first use.
+// cell is the cell of a unit and coder, made on first use; it stays
+// valid until another coder's cell of the unit is made.
 func (g *unitGrid[T]) cell(unit, coder string) *T {
 	row, ok := g.units[unit]
 	if !ok {
-		row = make([]T, len(g.coders))
+		row = &gridRow[T]{}
 		g.units[unit] = row
 	}
-	return &row[g.at[coder]]
+	c := g.at[coder]
+	// Records come by unit and coder: the cell is most often the last.
+	if n := len(row.coders); n > 0 && row.coders[n-1] == c {
+		return &row.cells[n-1]
+	}
+	i, found := slices.BinarySearch(row.coders, c)
+	if !found {
+		var zero T
+		row.coders = slices.Insert(row.coders, i, c)
+		row.cells = slices.Insert(row.cells, i, zero)
+	}
+	return &row.cells[i]
 }
 
 // ids are the units, sorted.
@@ -478,7 +573,8 @@ func (g grid) set(unit, coder string, v agreement.Value) { *g.cell(unit, coder) 
 func (g grid) table() agreement.Table {
 	t := agreement.Table{Coders: g.coders}
 	for _, id := range g.ids() {
-		t.Units = append(t.Units, agreement.Unit{ID: id, Values: g.units[id]})
+		row := g.units[id]
+		t.Units = append(t.Units, agreement.Unit{ID: id, Values: row.cells, Coders: row.coders})
 	}
 	return t
 }
@@ -495,28 +591,34 @@ func unitTable(q *templates.Question, set *recordSet) tableData {
 	if q.Type == templates.TypeScale {
 		td.levels = scaleLevels(q)
 	}
-	// Every value in one slice, made once: cells point into it.
-	nc := len(set.coders)
-	vals := make([]agreement.Value, 0, len(set.recs))
-	cells := make([]*agreement.Value, len(set.units)*nc)
-	for i, r := range set.recs {
-		v, ok := answerOf(r, q.Name)
-		if !ok && q.Type == templates.TypeMulti && blankAnswers(r, q.Name) {
-			v, ok = []string{}, true
-		}
-		if !ok {
-			continue
-		}
-		if val, ok := tableValue(q, v); ok {
-			vals = append(vals, val)
-			cells[set.unit[i]*nc+set.coder[i]] = &vals[len(vals)-1]
-		}
-	}
+	// Every value in one slice, made once: cells point into it. Each unit
+	// lists the coders who gave a value (the records come sorted by unit
+	// and coder), so that the table grows with the records, not with
+	// units × coders.
+	n := len(set.recs)
+	vals := make([]agreement.Value, 0, n)
+	cells := make([]*agreement.Value, 0, n)
+	coders := make([]int, 0, n)
 	td.table = agreement.Table{Coders: set.coders, Units: make([]agreement.Unit, 0, len(set.units))}
-	for u, id := range set.units {
-		row := cells[u*nc : (u+1)*nc : (u+1)*nc]
-		if slices.ContainsFunc(row, func(v *agreement.Value) bool { return v != nil }) {
-			td.table.Units = append(td.table.Units, agreement.Unit{ID: id, Values: row})
+	for i := 0; i < n; {
+		u, from := set.unit[i], len(cells)
+		for ; i < n && set.unit[i] == u; i++ {
+			r := set.recs[i]
+			v, ok := answerOf(r, q.Name)
+			if !ok && q.Type == templates.TypeMulti && blankAnswers(r, q.Name) {
+				v, ok = []string{}, true
+			}
+			if !ok {
+				continue
+			}
+			if val, ok := tableValue(q, v); ok {
+				vals = append(vals, val)
+				cells = append(cells, &vals[len(vals)-1])
+				coders = append(coders, set.coder[i])
+			}
+		}
+		if to := len(cells); to > from {
+			td.table.Units = append(td.table.Units, agreement.Unit{ID: set.units[u], Values: cells[from:to:to], Coders: coders[from:to:to]})
 		}
 	}
 	return td
@@ -650,7 +752,7 @@ func (g spanGrid) table() agreement.SpanTable {
 	t := agreement.SpanTable{Coders: g.coders}
 	for _, id := range g.ids() {
 		row := g.units[id]
-		for _, l := range row {
+		for _, l := range row.cells {
 			slices.SortFunc(l, func(a, b agreement.Span) int {
 				if a.Start != b.Start {
 					return a.Start - b.Start
@@ -661,7 +763,7 @@ func (g spanGrid) table() agreement.SpanTable {
 				return strings.Compare(a.Label, b.Label)
 			})
 		}
-		t.Units = append(t.Units, agreement.SpanUnit{ID: id, Spans: row})
+		t.Units = append(t.Units, agreement.SpanUnit{ID: id, Spans: row.cells, Coders: row.coders})
 	}
 	return t
 }

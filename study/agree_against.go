@@ -1,6 +1,7 @@
 package study
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -101,7 +102,7 @@ type AnnotatorScore struct {
 
 // against scores the annotators of set (the records agreement compares,
 // out of recs) against the gold set, question by question.
-func against(t *templates.Template, recs []*mapping.Annotation, set *recordSet, questions []agreeQuestion, g *Gold) (*Against, error) {
+func against(ctx context.Context, t *templates.Template, recs []*mapping.Annotation, set *recordSet, questions []agreeQuestion, g *Gold) (*Against, error) {
 	sources := map[string]bool{}
 	for _, r := range recs {
 		if r.Annotator == mapping.GoldAnnotator {
@@ -148,19 +149,34 @@ func against(t *templates.Template, recs []*mapping.Annotation, set *recordSet, 
 		cols = append(cols, slices.Index(all.coders, c))
 	}
 	out.Questions = make([]QuestionAgainst, len(questions))
-	parallel(len(questions), func(i int) {
+	err = parallel(ctx, len(questions), func(i int) error {
 		q := questions[i]
 		td := q.data(all)
 		qa := QuestionAgainst{Name: q.name, Type: q.kind, Compared: q.compared, GoldUnits: td.valued(gold), Annotators: []AnnotatorScore{}}
+		// Each annotator is scored on their own units with gold's: found
+		// in one pass, so that many annotators cost no more than their
+		// records.
+		own := td.withGoldByCoder(gold)
 		for _, c := range cols {
-			qa.Annotators = append(qa.Annotators, td.score(all.coders, []int{c}, gold))
+			s, err := td.subset(own[c]).score(ctx, all.coders, []int{c}, gold)
+			if err != nil {
+				return err
+			}
+			qa.Annotators = append(qa.Annotators, s)
 		}
 		if len(cols) > 1 {
-			pooled := td.score(all.coders, cols, gold)
+			pooled, err := td.score(ctx, all.coders, cols, gold)
+			if err != nil {
+				return err
+			}
 			qa.Pooled = &pooled
 		}
 		out.Questions[i] = qa
+		return nil
 	})
+	if err != nil {
+		return nil, err
+	}
 	return out, nil
 }
 
@@ -182,24 +198,65 @@ func (td tableData) valued(c int) int {
 	n := 0
 	if td.kind == templates.TypeSpan {
 		for _, u := range td.spans.Units {
-			if u.Spans[c] != nil {
+			if u.List(c) != nil {
 				n++
 			}
 		}
 		return n
 	}
 	for _, u := range td.table.Units {
-		if u.Values[c] != nil {
+		if u.Value(c) != nil {
 			n++
 		}
 	}
 	return n
 }
 
+// withGoldByCoder lists, for each coder, the units (indices into td's
+// table or spans) where both that coder and coder gold give a value.
+func (td tableData) withGoldByCoder(gold int) map[int][]int {
+	out := map[int][]int{}
+	if td.kind == templates.TypeSpan {
+		for u, unit := range td.spans.Units {
+			if unit.List(gold) != nil {
+				for c := range unit.All() {
+					out[c] = append(out[c], u)
+				}
+			}
+		}
+		return out
+	}
+	for u, unit := range td.table.Units {
+		if unit.Value(gold) != nil {
+			for c := range unit.All() {
+				out[c] = append(out[c], u)
+			}
+		}
+	}
+	return out
+}
+
+// subset is td with only the units at the indices given.
+func (td tableData) subset(units []int) tableData {
+	out := td
+	if td.kind == templates.TypeSpan {
+		out.spans.Units = make([]agreement.SpanUnit, len(units))
+		for i, u := range units {
+			out.spans.Units[i] = td.spans.Units[u]
+		}
+		return out
+	}
+	out.table.Units = make([]agreement.Unit, len(units))
+	for i, u := range units {
+		out.table.Units[i] = td.table.Units[u]
+	}
+	return out
+}
+
 // score scores the coders in columns cols of td against coder gold, on
 // the units where both give a value: one annotator under their name;
 // several pooled, as Pooled, each (unit, annotator) a unit of its own.
-func (td tableData) score(coders []string, cols []int, gold int) AnnotatorScore {
+func (td tableData) score(ctx context.Context, coders []string, cols []int, gold int) (AnnotatorScore, error) {
 	name := coders[cols[0]]
 	if len(cols) > 1 {
 		name = Pooled
@@ -218,18 +275,23 @@ func (td tableData) score(coders []string, cols []int, gold int) AnnotatorScore 
 	two := td
 	if td.kind == templates.TypeSpan {
 		two.spans = agreement.SpanTable{Coders: pair, Units: withGold(td.spans.Units,
-			func(u agreement.SpanUnit) (string, [][]agreement.Span) { return u.ID, u.Spans },
+			func(u agreement.SpanUnit) string { return u.ID },
+			agreement.SpanUnit.List,
 			func(s []agreement.Span) bool { return s != nil },
 			func(id string, s [][]agreement.Span) agreement.SpanUnit { return agreement.SpanUnit{ID: id, Spans: s} },
 			cols, gold, hyp, id)}
 	} else {
 		two.table = agreement.Table{Coders: pair, Units: withGold(td.table.Units,
-			func(u agreement.Unit) (string, []*agreement.Value) { return u.ID, u.Values },
+			func(u agreement.Unit) string { return u.ID },
+			agreement.Unit.Value,
 			func(v *agreement.Value) bool { return v != nil },
 			func(id string, v []*agreement.Value) agreement.Unit { return agreement.Unit{ID: id, Values: v} },
 			cols, gold, hyp, id)}
 	}
-	res := two.result(two.table, mapping.GoldAnnotator)
+	res, err := two.result(ctx, two.table, AgreeOptions{Reference: mapping.GoldAnnotator})
+	if err != nil {
+		return AnnotatorScore{}, err
+	}
 	if td.kind == templates.TypeScale {
 		// Unweighted κ, beside the weighted ones a scale reports, before
 		// them.
@@ -264,7 +326,7 @@ func (td tableData) score(coders []string, cols []int, gold int) AnnotatorScore 
 			}
 		}
 	}
-	return s
+	return s, nil
 }
 
 // Scores are the question's scores: each annotator's, then theirs pooled
@@ -282,26 +344,23 @@ func ptr(f float64) *float64 { return &f }
 // gold's: for each unit where gold and one of them give a value, a unit
 // of the two values, the coder's at hyp (0 or 1) and gold's at the
 // other, under the ID id gives it; sorted by that ID.
-func withGold[U, V any](units []U, row func(U) (string, []V), has func(V) bool, unit func(string, []V) U, cols []int, gold, hyp int, id func(string, int) string) []U {
+func withGold[U, V any](units []U, uid func(U) string, cell func(U, int) V, has func(V) bool, unit func(string, []V) U, cols []int, gold, hyp int, id func(string, int) string) []U {
 	var out []U
 	for _, u := range units {
-		uid, vals := row(u)
-		if !has(vals[gold]) {
+		g := cell(u, gold)
+		if !has(g) {
 			continue
 		}
 		for _, c := range cols {
-			if !has(vals[c]) {
+			v := cell(u, c)
+			if !has(v) {
 				continue
 			}
 			two := make([]V, 2)
-			two[hyp], two[1-hyp] = vals[c], vals[gold]
-			out = append(out, unit(id(uid, c), two))
+			two[hyp], two[1-hyp] = v, g
+			out = append(out, unit(id(uid(u), c), two))
 		}
 	}
-	slices.SortStableFunc(out, func(a, b U) int {
-		ia, _ := row(a)
-		ib, _ := row(b)
-		return strings.Compare(ia, ib)
-	})
+	slices.SortStableFunc(out, func(a, b U) int { return strings.Compare(uid(a), uid(b)) })
 	return out
 }

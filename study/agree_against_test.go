@@ -1,6 +1,7 @@
 package study
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -160,7 +161,7 @@ func TestAgainstScores(t *testing.T) {
 			opt := c.opt
 			opt.Questions = []string{c.question}
 			opt.Gold = &Gold{Name: "gold.jsonl", Records: c.gold}
-			rep, err := Agree(c.tp, c.recs, opt)
+			rep, err := Agree(context.Background(), c.tp, c.recs, opt)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -201,7 +202,7 @@ func TestAgainstUnits(t *testing.T) {
 		grec(legal, "g8", "complete", map[string]any{"gaps": []string{"1"}}),
 		grec(legal, "g9", "empty", nil),
 	}
-	rep, err := Agree(legal, recs, AgreeOptions{Gold: &Gold{Name: "gold.jsonl", Records: gold}})
+	rep, err := Agree(context.Background(), legal, recs, AgreeOptions{Gold: &Gold{Name: "gold.jsonl", Records: gold}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -263,7 +264,7 @@ func TestAgainstRefuses(t *testing.T) {
 			for i, r := range c.gold {
 				origins[r] = fmt.Sprintf("gold.jsonl:%d", i+1)
 			}
-			_, err := Agree(legal, c.recs, AgreeOptions{Gold: &Gold{Name: "gold.jsonl", Records: c.gold, Origins: origins}})
+			_, err := Agree(context.Background(), legal, c.recs, AgreeOptions{Gold: &Gold{Name: "gold.jsonl", Records: c.gold, Origins: origins}})
 			if err == nil || err.Error() != c.want || !errors.Is(err, ErrGold) && !errors.Is(err, ErrAgree) {
 				t.Errorf("error\n%v\nwant\n%s", err, c.want)
 			}
@@ -286,7 +287,10 @@ func TestAgainstColumns(t *testing.T) {
 	}}
 	var got []string
 	for _, cols := range [][]int{{0}, {2}, {0, 2}} {
-		s := td.score(td.table.Coders, cols, 1)
+		s, err := td.score(context.Background(), td.table.Coders, cols, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
 		var ids []string
 		for _, m := range s.Metrics {
 			if m.Metric == "percent_agreement" {

@@ -1,6 +1,7 @@
 package study
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"runtime"
@@ -36,7 +37,7 @@ func BenchmarkAgree100k(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for range b.N {
-		a, err := Agree(tp, recs, AgreeOptions{})
+		a, err := Agree(context.Background(), tp, recs, AgreeOptions{})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -1,6 +1,7 @@
 package study
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -51,23 +52,26 @@ func TestHeadlineInterval(t *testing.T) {
 		t    *templates.Template
 		recs []*mapping.Annotation
 	}{{pref, prefRecs}, {legal, legalRecs}, {qa, qaRecs}} {
-		a, err := Agree(c.t, c.recs, AgreeOptions{CI: 0.9, Resamples: 150, Seed: 3})
+		a, err := Agree(context.Background(), c.t, c.recs, AgreeOptions{CI: 0.9, Resamples: 150, Seed: 3})
 		if err != nil {
 			t.Fatal(err)
 		}
 		for i, q := range a.Questions {
 			td := a.compared[i].data(a.set)
-			first := func(r agreement.Result) (float64, bool) {
+			first := func(r agreement.Result, err error) (float64, bool) {
+				if err != nil {
+					return 0, false
+				}
 				v, ok := r.Metrics[0].Value.(float64)
 				return v, ok
 			}
 			var lo, hi float64
 			var ok bool
 			if td.kind == templates.TypeSpan {
-				lo, hi, ok = agreement.BootstrapSpans(td.spans, func(s agreement.SpanTable) (float64, bool) {
+				lo, hi, ok, _ = agreement.BootstrapSpans(context.Background(), td.spans, func(s agreement.SpanTable) (float64, bool) {
 					t := td
 					t.spans = s
-					return first(t.result(t.table, ""))
+					return first(t.result(context.Background(), t.table, AgreeOptions{}))
 				}, 0.9, 150, 3)
 			} else {
 				ratings, stat, coded := td.headline()
@@ -75,11 +79,16 @@ func TestHeadlineInterval(t *testing.T) {
 					t.Errorf("%s %s: no headline statistic for a %s", c.t.Name, q.Name, td.kind)
 					continue
 				}
-				whole := td.result(td.table, "")
+				whole, err := td.result(context.Background(), td.table, AgreeOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
 				if v, ok := stat(ratings); whole.Metrics[0].Value != nil && (!ok || v != whole.Metrics[0].Value) {
 					t.Errorf("%s %s: the headline on the coded ratings is %v (%v), agree reports %v", c.t.Name, q.Name, v, ok, whole.Metrics[0].Value)
 				}
-				lo, hi, ok = agreement.Bootstrap(td.table, func(tb agreement.Table) (float64, bool) { return first(td.result(tb, "")) }, 0.9, 150, 3)
+				lo, hi, ok, _ = agreement.Bootstrap(context.Background(), td.table, func(tb agreement.Table) (float64, bool) {
+					return first(td.result(context.Background(), tb, AgreeOptions{}))
+				}, 0.9, 150, 3)
 			}
 			ci := q.Metrics[0].CI
 			if !ok {

@@ -1,6 +1,7 @@
 package study
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -35,8 +36,8 @@ func cells(tb agreement.Table) map[string][]string {
 	out := map[string][]string{}
 	for _, u := range tb.Units {
 		var row []string
-		for _, v := range u.Values {
-			switch {
+		for c := range tb.Coders {
+			switch v := u.Value(c); {
 			case v == nil:
 				row = append(row, "-")
 			case v.Set != nil:
@@ -211,7 +212,9 @@ func TestAgreeBlockTables(t *testing.T) {
 	st := blockSpans(qa.Rows.Spans, set.recs, n.Annotators)
 	got := map[string][][]agreement.Span{}
 	for _, u := range st.Units {
-		got[u.ID] = u.Spans
+		for c := range st.Coders {
+			got[u.ID] = append(got[u.ID], u.List(c))
+		}
 	}
 	want := map[string][][]agreement.Span{
 		"q1": {{{Start: 0, End: 5, Label: "Irrelevant"}}, {{Start: 3, End: 8, Label: "Irrelevant"}}},
@@ -255,11 +258,11 @@ func TestAgreeIntervals(t *testing.T) {
 		recs = append(recs, arec(qa, unit, "bt", "complete", map[string]any{"checked": true}, span(u%7, end, "Irrelevant")))
 	}
 	opt := AgreeOptions{CI: 0.9, Resamples: 200, Seed: 5}
-	a, err := Agree(qa, recs, opt)
+	a, err := Agree(context.Background(), qa, recs, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := Agree(qa, recs, opt)
+	b, err := Agree(context.Background(), qa, recs, opt)
 	if err != nil {
 		t.Fatal(err)
 	}

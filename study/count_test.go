@@ -39,7 +39,10 @@ func TestCountStatusOfPull(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := CountStatus(res)
+	got, err := CountStatus(context.Background(), res)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(got.Conflicts) != 1 {
 		t.Fatalf("%d conflicts, want 1: %v", len(got.Conflicts), res.Problems)
 	}
@@ -152,7 +155,10 @@ func TestCountStatus(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			got := CountStatus(c.res)
+			got, err := CountStatus(context.Background(), c.res)
+			if err != nil {
+				t.Fatal(err)
+			}
 			if diff := cmp.Diff(c.want, got); diff != "" {
 				t.Errorf("CountStatus (-want +got):\n%s", diff)
 			}
@@ -182,7 +188,10 @@ func TestCountStatusTwoStudies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep := CountStatus(res)
+	rep, err := CountStatus(context.Background(), res)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var got []string
 	for _, bt := range rep.Batches {
 		got = append(got, fmt.Sprintf("%s %s %s %d", bt.Study, bt.Batch, bt.Workbook, bt.Units))

@@ -1,6 +1,7 @@
 package study
 
 import (
+	"context"
 	"maps"
 	"slices"
 
@@ -92,11 +93,15 @@ type Status struct {
 // order they come), and per annotator. In a shared workbook, units nobody
 // has claimed yet count under the annotator "". When two or more
 // annotators have completed a unit, it adds the agreement so far, from
-// the same records and the template their workbooks carry.
-func CountStatus(res *Result) *Status {
+// the same records and the template their workbooks carry. It stops with
+// ctx's error when ctx is done.
+func CountStatus(ctx context.Context, res *Result) (*Status, error) {
 	rep := CountProgress(res)
-	rep.Agreement = agreementSoFar(res)
-	return rep
+	var err error
+	if rep.Agreement, err = agreementSoFar(ctx, res); err != nil {
+		return nil, err
+	}
+	return rep, nil
 }
 
 // CountProgress is CountStatus without the agreement so far: the counts

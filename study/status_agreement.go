@@ -1,6 +1,7 @@
 package study
 
 import (
+	"context"
 	"errors"
 	"slices"
 	"strings"
@@ -52,8 +53,9 @@ type StatusQuestion struct {
 // agreementSoFar computes, for each study and template whose complete
 // records overlap (a unit completed by two or more annotators), the
 // headline agreement of every question, in the order the records come.
-// Units whose copies conflict are partial, so they count for none.
-func agreementSoFar(res *Result) []StatusAgreement {
+// Units whose copies conflict are partial, so they count for none. It
+// stops with ctx's error when ctx is done.
+func agreementSoFar(ctx context.Context, res *Result) ([]StatusAgreement, error) {
 	type group struct {
 		key  templateKey
 		recs []*mapping.Annotation
@@ -109,7 +111,10 @@ func agreementSoFar(res *Result) []StatusAgreement {
 			out = append(out, sa)
 			continue
 		}
-		rep, err := Agree(t, g.recs, AgreeOptions{})
+		rep, err := Agree(ctx, t, g.recs, AgreeOptions{})
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		if err != nil {
 			sa.Note = err.Error()
 			if errors.Is(err, ErrAgree) {
@@ -134,5 +139,5 @@ func agreementSoFar(res *Result) []StatusAgreement {
 		sa.Skipped = rep.Skipped
 		out = append(out, sa)
 	}
-	return out
+	return out, nil
 }

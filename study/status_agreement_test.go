@@ -151,7 +151,11 @@ func statusOf(t *testing.T, studies ...*made) *Status {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return CountStatus(res)
+	rep, err := CountStatus(context.Background(), res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
 }
 
 // TestStatusAgreement: a study with overlap 2 reports each question's
@@ -340,7 +344,11 @@ func TestAgreementSoFarNotes(t *testing.T) {
 				res.studyOf[r] = "s"
 			}
 			var got []string
-			for _, a := range agreementSoFar(res) {
+			so, err := agreementSoFar(context.Background(), res)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, a := range so {
 				s := a.Template.Name + ": " + a.Note
 				if len(a.Questions) > 0 {
 					s += fmt.Sprintf("%s %v", a.Questions[0].Name, a.Questions[0].Value)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/csv"
 	"encoding/json"
@@ -90,8 +91,9 @@ func agreeCommand() *cli.Command {
 			&cli.StringSliceFlag{Name: "question", Aliases: []string{"q"}, Usage: "report question `NAME` only (repeat, or separate with commas)"},
 			&cli.StringSliceFlag{Name: "annotators", Aliases: []string{"a"}, Usage: "compare annotators `ID,ID` only"},
 			&cli.BoolFlag{Name: "include-partial", Usage: "count the answered values of partial units too"},
-			&cli.Float64Flag{Name: "ci", Usage: "bootstrap confidence interval at `LEVEL` (e.g. 0.95) for each headline"},
-			&cli.IntFlag{Name: "resamples", Value: 1000, Usage: "bootstrap resamples of the units"},
+			&cli.Float64Flag{Name: "ci", Usage: "bootstrap confidence interval at `LEVEL` (between 0 and 1, e.g. 0.95) for each headline"},
+			&cli.IntFlag{Name: "resamples", Value: 1000, Usage: "bootstrap resamples of the units (1 to 1,000,000)"},
+			&cli.IntFlag{Name: "max-pairs", Value: agreement.DefaultMaxPairs, Usage: "list at most `N` pairs of annotators per question (1 to 100,000): those that share the most units; pairs that share none are never listed"},
 			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of the bootstrap (the same seed, the same interval)"},
 			&cli.StringFlag{Name: "reference", Usage: "annotator `ID` that directional span metrics take as the reference (default: the first in sorted order)"},
 			&cli.StringFlag{Name: "template", Aliases: []string{"t"}, Usage: "template `NAME|FILE` of the records, when it is not built in and no manifest names it"},
@@ -104,8 +106,8 @@ func agreeCommand() *cli.Command {
 			if c.Bool("json") && c.Bool("csv") {
 				return usagef("give --json or --csv, not both")
 			}
-			if ci := c.Float64("ci"); ci < 0 || ci >= 1 {
-				return usagef("--ci %v: give a level between 0 and 1, such as 0.95", ci)
+			if err := cmp.Or(checkLevel(c, "ci"), checkCount(c, "resamples", 1, study.MaxResamples), checkCount(c, "max-pairs", 1, study.MaxListedPairs)); err != nil {
+				return err
 			}
 			params, err := parseParams(c.StringSlice("param"))
 			if err != nil {
@@ -117,7 +119,7 @@ func agreeCommand() *cli.Command {
 				AgreeOptions: study.AgreeOptions{
 					Questions: splitList(c.StringSlice("question")), Annotators: splitList(c.StringSlice("annotators")),
 					IncludePartial: c.Bool("include-partial"), CI: c.Float64("ci"), Resamples: c.Int("resamples"),
-					Seed: c.Uint64("seed"), Reference: c.String("reference"),
+					Seed: c.Uint64("seed"), Reference: c.String("reference"), MaxPairs: c.Int("max-pairs"),
 				},
 			}, c.App.Writer, c.App.ErrWriter)
 		},
@@ -130,7 +132,7 @@ func runAgree(ctx context.Context, opt agreeOptions, stdout, stderr io.Writer) e
 		return err
 	}
 	opt.Gold = gold
-	rep, err := study.Agree(t, recs, opt.AgreeOptions)
+	rep, err := study.Agree(ctx, t, recs, opt.AgreeOptions)
 	if err != nil {
 		return err
 	}
@@ -233,7 +235,7 @@ func sourceRecords(ctx context.Context, opt agreeOptions, stderr io.Writer) (*te
 		if err != nil {
 			return nil, nil, nil, nil, err
 		}
-		recs, o, err := export.ReadRecords(f, path, func(id mapping.TemplateID) (*templates.Template, error) { return resolve(nil, id, path) })
+		recs, o, err := export.ReadRecords(ctxReader{ctx, f}, path, func(id mapping.TemplateID) (*templates.Template, error) { return resolve(nil, id, path) })
 		f.Close()
 		if err != nil {
 			return nil, nil, nil, nil, err
@@ -287,9 +289,9 @@ func readGold(ctx context.Context, path string, t *templates.Template, opaque ma
 		return nil, err
 	}
 	defer f.Close()
-	recs, origins, err := export.ReadRecords(f, path, func(id mapping.TemplateID) (*templates.Template, error) {
+	recs, origins, err := export.ReadRecords(ctxReader{ctx, f}, path, func(id mapping.TemplateID) (*templates.Template, error) {
 		if id.Name != "" && (id.Name != t.Name || id.Version != t.Version) {
-			return nil, fmt.Errorf("%s: %w: its records are of template %s version %d; the sources are of %s version %d", path, study.ErrGold, id.Name, id.Version, t.Name, t.Version)
+			return nil, fmt.Errorf("%w: its records are of template %s version %d; the sources are of %s version %d", study.ErrGold, id.Name, id.Version, t.Name, t.Version)
 		}
 		return t, nil
 	})
@@ -300,6 +302,20 @@ func readGold(ctx context.Context, path string, t *templates.Template, opaque ma
 		return nil, err
 	}
 	return &study.Gold{Name: path, Records: recs, Origins: origins}, nil
+}
+
+// ctxReader reads r until ctx is done, then fails with ctx's error: a
+// large file of records stops being read on Ctrl-C.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
 }
 
 // distinctRecords gives records that keep their workbook's opaque IDs
@@ -342,6 +358,10 @@ func writeAgreeTable(w io.Writer, rep *study.Agreement) error {
 		fmt.Fprintf(&b, "\n%s (%s): %s, %s, %s\n", q.Name, q.Type, words.Count(q.Units, "unit"), words.Count(q.Pairable, "pairable value"), words.Count(len(q.Annotators), "annotator"))
 		if q.Compared != "" {
 			fmt.Fprintf(&b, "  compared: %s\n", q.Compared)
+		}
+		if q.PairsLeftOut > 0 {
+			fmt.Fprintf(&b, "  pairs: --json and --csv list %d of the %d pairs of annotators that share a unit, those that share the most (--max-pairs N lists more)\n",
+				len(q.Pairs), len(q.Pairs)+q.PairsLeftOut)
 		}
 		for i, m := range q.Metrics {
 			mark := "  "

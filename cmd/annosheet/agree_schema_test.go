@@ -274,6 +274,31 @@ func TestAgreeSchema(t *testing.T) {
 			if len(rep.Questions) != 5 || len(rep.Questions[0].Metrics[0].CI) != 2 || rep.Questions[2].Metrics[0].Value == nil {
 				t.Errorf("want 5 questions, an interval on the first headline and an α of the first likert: %+v", rep.Questions)
 			}
+			// One pair listed of three: the others counted, and said so;
+			// the question's metrics, means over every pair, the same.
+			var all, one struct {
+				Questions []struct {
+					Metrics      json.RawMessage `json:"metrics"`
+					Pairs        []struct{ A, B string }
+					PairsLeftOut int    `json:"pairs_left_out"`
+					PairsNote    string `json:"pairs_note"`
+				}
+			}
+			if err := json.Unmarshal(agreeValid(t, seen, study), &all); err != nil {
+				t.Fatal(err)
+			}
+			if err := json.Unmarshal(agreeValid(t, seen, study, "--max-pairs", "1"), &one); err != nil {
+				t.Fatal(err)
+			}
+			for i, q := range one.Questions {
+				if len(q.Pairs) != 1 || q.PairsLeftOut != 2 || q.PairsNote == "" || len(all.Questions[i].Pairs) != 3 || all.Questions[i].PairsLeftOut != 0 {
+					t.Errorf("question %d: %d pairs listed and %d left out (%q), want 1 and 2; without --max-pairs %d and %d, want 3 and 0",
+						i, len(q.Pairs), q.PairsLeftOut, q.PairsNote, len(all.Questions[i].Pairs), all.Questions[i].PairsLeftOut)
+				}
+				if string(q.Metrics) != string(all.Questions[i].Metrics) {
+					t.Errorf("question %d: metrics with one pair listed\n%s\nwith all\n%s", i, q.Metrics, all.Questions[i].Metrics)
+				}
+			}
 			rep = seenReport{}
 			if err := json.Unmarshal(agreeValid(t, seen, study, "--annotators", "ak,bt", "-q", "first_prediction_likert"), &rep); err != nil {
 				t.Fatal(err)
@@ -412,8 +437,12 @@ func TestAgreeSchemaRejects(t *testing.T) {
 		{"unknown metric name", func(r map[string]any) { metric(r, gaps, 0)["metric"] = "cronbach_alpha" }},
 		{"null value without its note", func(r map[string]any) { delete(metric(r, note, 0), "note") }},
 		{"a pair's null value without its note", func(r map[string]any) {
-			pair := r["questions"].([]any)[note].(map[string]any)["pairs"].([]any)[0].(map[string]any)
-			delete(pair["metrics"].([]any)[0].(map[string]any), "note")
+			// note's annotators share no unit where both wrote one, so
+			// it lists no pair: gaps's has its value taken away.
+			pair := r["questions"].([]any)[gaps].(map[string]any)["pairs"].([]any)[0].(map[string]any)
+			m := pair["metrics"].([]any)[0].(map[string]any)
+			m["value"] = nil
+			delete(m, "note")
 		}},
 		{"a number where span_count_pearson has micro and macro", func(r map[string]any) { metric(r, gaps, 2)["metric"] = "span_count_pearson" }},
 		{"extra key at the top", func(r map[string]any) { r["generated_by"] = "annosheet" }},

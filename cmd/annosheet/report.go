@@ -128,7 +128,7 @@ func studyReport(ctx context.Context, opt reportOptions, stderr io.Writer) (*rep
 		gold = &study.Gold{Name: opt.Adjudication, Records: g.Records}
 		res.Problems = append(res.Problems, g.Problems...)
 	}
-	rep, err := report.Build(t, res, report.Options{Sources: opt.Sources, Gold: gold})
+	rep, err := report.Build(ctx, t, res, report.Options{Sources: opt.Sources, Gold: gold})
 	if err != nil {
 		return nil, err
 	}

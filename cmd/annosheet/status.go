@@ -60,7 +60,10 @@ func runStatusCounts(ctx context.Context, opt statusOptions, stdout, stderr io.W
 	if err != nil {
 		return err
 	}
-	rep := study.CountStatus(res)
+	rep, err := study.CountStatus(ctx, res)
+	if err != nil {
+		return err
+	}
 	if opt.JSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
