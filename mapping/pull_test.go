@@ -273,6 +273,15 @@ func TestPullCells(t *testing.T) {
 			},
 		},
 		{
+			name:   "a mistyped option is told the closest",
+			cells:  map[string]string{"q:pick": "Unsure, realy", "q:codes": "2", "annotator": "AK"},
+			values: map[string]any{"codes": []string{"2"}},
+			status: mapping.StatusPartial,
+			probs: []prob{
+				{"error", "C2", "r1", `"Unsure, realy" is not one of: Yes; No; Unsure, really; did you mean "Unsure, really"?`, mapping.ErrInvalidAnswer},
+			},
+		},
+		{
 			name:   "checkbox spellings and numbers typed as text",
 			cells:  map[string]string{"q:pick": "No", "q:note": "why", "q:tags=a": "x", "q:tags=b": "0", "q:score": "4.0", "q:ok": "yes", "annotator": "AK"},
 			values: map[string]any{"pick": "n", "note": "why", "tags": []string{"a"}, "score": 4, "ok": true},
