@@ -64,7 +64,17 @@ type Pulled struct {
 	// Problems lists every problem found, sorted by row and column; each
 	// unit's own problems are in its record too.
 	Problems Problems
+
+	shown map[string]string // real unit ID -> the opaque one shown
 }
+
+// ShownAs is the ID the workbook shows for a unit of its records, where
+// that is not the unit's (real) ID; "" otherwise.
+func (p *Pulled) ShownAs(unit string) string { return p.shown[unit] }
+
+// UnitName names a unit of the workbook's records in a message, as
+// UnitName does.
+func (p *Pulled) UnitName(unit string) string { return UnitName(unit, p.ShownAs(unit)) }
 
 // unitRow is a unit as the metadata sheet records it.
 type unitRow struct {
@@ -118,6 +128,10 @@ type puller struct {
 	probs             Problems
 	sheet             string
 	opt               PullOptions
+	// key is the study's key from the opaque IDs the workbook shows to
+	// the real ones, when it shows opaque IDs and the key was given:
+	// messages name units by their real IDs from the start.
+	key map[string]string
 }
 
 // Pull reads one filled workbook into canonical records, checking every
@@ -138,6 +152,12 @@ func Pull(g *backend.Grid, opt PullOptions) (*Pulled, error) {
 		return nil, fmt.Errorf("%s: %w: made with %s version %d, not version %d", g.Name, ErrOtherStudy, m.Template.Name, m.Template.Version, opt.Version)
 	case opt.Study != "" && m.Study != opt.Study:
 		return nil, fmt.Errorf("%s: %w: it belongs to study %s, not %s", g.Name, ErrOtherStudy, m.Study, opt.Study)
+	}
+	if p.t.OpaqueIDs() {
+		p.key = opt.OpaqueIDs
+		if p.key == nil {
+			p.key = opt.StudyOpaqueIDs[m.Study]
+		}
 	}
 	p.cols = p.t.Columns()
 	p.colByKey = map[string]int{}
@@ -212,6 +232,19 @@ func (p *puller) problem(severity string, err error, unit string, row, col int, 
 	p.probs = append(p.probs, pr)
 	return pr
 }
+
+// real is the real ID of a unit or instance the workbook shows as id:
+// from the study's key of opaque IDs, where it has id; id otherwise.
+func (p *puller) real(id string) string {
+	if r, ok := p.key[id]; ok {
+		return r
+	}
+	return id
+}
+
+// named names a unit or instance the workbook shows as id, for messages
+// (see UnitName): by its real ID, and the shown one where they differ.
+func (p *puller) named(id string) string { return UnitName(p.real(id), id) }
 
 // MetaAdjudication starts the metadata of an adjudication workbook
 // (package adjudicate), which a study's pull does not read.
@@ -454,7 +487,7 @@ func (p *puller) readSheet() error {
 		if unit := row.cells[unitCol]; hasText(unit) {
 			found, pos, ok := p.unitOf(unit)
 			if !ok {
-				p.unattributed(row, fmt.Sprintf("its unit %q is not one of this workbook's units (a row from another workbook?)", strings.TrimSpace(unit)))
+				p.unattributed(row, fmt.Sprintf("its unit %s is not one of this workbook's units (a row from another workbook?)", p.named(strings.TrimSpace(unit))))
 				return nil
 			}
 			k, row.pos = found, pos
@@ -570,7 +603,7 @@ func (p *puller) place(seq []placedRow) {
 		if k, ok := p.byItem[r.id]; ok && k >= 0 {
 			r.k = k
 			if p.t.Rows.Per != templates.PerBlock && p.at[unitCol] >= 0 {
-				p.problem(Warning, ErrLayout, p.units[k].ID, r.row.n, p.at[unitCol], "the row has no unit id; it was matched to unit %q by its ID", p.units[k].ID)
+				p.problem(Warning, ErrLayout, p.units[k].ID, r.row.n, p.at[unitCol], "the row has no unit id; it was matched to unit %s by its ID", p.named(p.units[k].ID))
 			}
 			continue
 		}
@@ -681,7 +714,7 @@ func (p *puller) blockOf(seq []placedRow, i int) (int, bool) {
 		}
 	}
 	if p.hasAnswers(seq[i].row) {
-		p.problem(Warning, ErrLayout, p.units[prev].ID, seq[i].row.n, -1, "the row was inserted between blocks %q and %q; it is read as part of %q", p.units[prev].ID, p.units[next].ID, p.units[prev].ID)
+		p.problem(Warning, ErrLayout, p.units[prev].ID, seq[i].row.n, -1, "the row was inserted between blocks %s and %s; it is read as part of %s", p.named(p.units[prev].ID), p.named(p.units[next].ID), p.named(p.units[prev].ID))
 	}
 	return prev, true
 }
