@@ -105,6 +105,9 @@ type sheetRow struct {
 	// first), read from its unit cell; 0 when unknown: an inserted row, a
 	// copy of a row read before it, a workbook whose rows are not numbered.
 	pos int
+	// unplaced: an inserted row that a sort has moved away from where it
+	// was, which the workbook does not record (see presort).
+	unplaced bool
 }
 
 type puller struct {
@@ -128,6 +131,10 @@ type puller struct {
 	probs             Problems
 	sheet             string
 	opt               PullOptions
+	// places holds the place on the sheet of each generated row of each
+	// block before the sheet was last sorted, by unit (see places.go); 0
+	// where unknown, nil for a workbook that does not record them.
+	places [][]int
 	// key is the study's key from the opaque IDs the workbook shows to
 	// the real ones, when it shows opaque IDs and the key was given:
 	// messages name units by their real IDs from the start.
@@ -354,6 +361,8 @@ func (p *puller) metaRow(row int, cells []string, wb, src *string) error {
 			p.texts = append(p.texts, make([]unitText, k+1-len(p.texts))...)
 			p.texts[k] = u.unitText
 		}
+	case metaPlaces:
+		p.readPlaces(cells)
 	}
 	return nil
 }
@@ -502,7 +511,7 @@ func (p *puller) readSheet() error {
 	if header {
 		p.mapColumns(nil) // an empty sheet
 	}
-	p.place(seq)
+	p.place(p.presort(seq))
 	// Every row has found its unit: the indexes that found them are let
 	// go before the records are made.
 	p.byID, p.byTrimmed, p.byItem, p.byFirstRow = nil, nil, nil, nil
@@ -614,6 +623,15 @@ func (p *puller) place(seq []placedRow) {
 			continue
 		}
 		if p.t.Rows.Per == templates.PerBlock {
+			// A row a sort moved away from its block, which the workbook
+			// cannot put back, is of the one block whose text holds its
+			// spans, if one does.
+			if r.row.unplaced {
+				if k, ok := p.blockBySpans(r.row); ok {
+					r.k = k
+					continue
+				}
+			}
 			if k, ok := p.blockOf(seq, i); ok {
 				r.k = k
 				continue
@@ -627,6 +645,9 @@ func (p *puller) place(seq []placedRow) {
 	for _, r := range seq {
 		if r.k < 0 {
 			continue
+		}
+		if r.row.unplaced && p.hasAnswers(r.row) {
+			p.problem(Warning, ErrLayout, p.units[r.k].ID, r.row.n, -1, "the row was inserted in block %s, and the sheet has been sorted since: where in the block it was cannot be known (the workbook does not record where its rows were), so it is read where the sheet has it now", p.named(p.units[r.k].ID))
 		}
 		if r.row.pos > 0 {
 			// A copied row: the first in sheet order is the row
