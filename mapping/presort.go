@@ -21,7 +21,7 @@ type gap struct {
 // gap between the generated rows' places when only one can be its:
 //
 //   - its block's gaps, when it says its block: the block of the row it
-//     copies, of the ID typed in it, of the one text that holds its spans;
+//     copies, of the ID typed in it, of the texts that hold its spans;
 //   - not a gap whose places other rows must all have had.
 //
 // The order in which the sort left the rows says nothing more: a row may
@@ -64,20 +64,41 @@ func (p *puller) reorder(seq []placedRow, gen, pre []int) []placedRow {
 			cands[i] = p.gapsFor(seq, i, gaps)
 		}
 	}
+	// A row with one gap left has it; a gap whose places are all had is
+	// no longer another row's.
 	used := make([]int, len(gaps))
 	full := func(g int) bool { return used[g] > gaps[g].last-gaps[g].first }
+	byGap := make([][]int, len(gaps))
+	var queue []int
+	for _, x := range us {
+		for _, g := range cands[x] {
+			byGap[g] = append(byGap[g], x)
+		}
+		if len(cands[x]) == 1 {
+			queue = append(queue, x)
+		}
+	}
 	in := map[int]int{} // row -> its gap
-	for changed := true; changed; {
-		changed = false
-		for _, x := range us {
-			if _, ok := in[x]; ok {
+	for len(queue) > 0 {
+		x := queue[0]
+		queue = queue[1:]
+		if _, ok := in[x]; ok || len(cands[x]) != 1 || full(cands[x][0]) {
+			continue
+		}
+		g := cands[x][0]
+		in[x] = g
+		if used[g]++; !full(g) {
+			continue
+		}
+		for _, y := range byGap[g] {
+			if _, ok := in[y]; ok {
 				continue
 			}
-			cands[x] = slices.DeleteFunc(cands[x], full)
-			if len(cands[x]) == 1 {
-				g := cands[x][0]
-				in[x], changed = g, true
-				used[g]++
+			if c := slices.DeleteFunc(cands[y], func(h int) bool { return h == g }); len(c) == 1 {
+				cands[y] = c
+				queue = append(queue, y)
+			} else {
+				cands[y] = c
 			}
 		}
 	}

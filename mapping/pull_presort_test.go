@@ -158,10 +158,11 @@ func TestPullPresort(t *testing.T) {
 }
 
 // TestPullPresortNeverSilent inserts rows at random places of random
-// blocks, has the places computed, and sorts the sheet by a random column
-// (once or twice): every block reads its rows in the order they had, or a
-// problem names the block's inserted rows. Nothing is put in a wrong
-// place silently.
+// blocks (with a span of the block's text or a mistyped one, or none; the
+// block's ID typed in or not), has the places computed, and sorts the
+// sheet by a random column (once or twice): every block reads its rows in
+// the order they had, or a problem names the block's inserted rows.
+// Nothing is put in a wrong place silently.
 func TestPullPresortNeverSilent(t *testing.T) {
 	t.Parallel()
 	// Spans an annotator copies from the block's own text, or mistypes.
@@ -192,6 +193,9 @@ func TestPullPresortNeverSilent(t *testing.T) {
 			row := blockRowQA(m, spans[block][r.IntN(len(spans[block]))], kinds[r.IntN(len(kinds))])
 			if r.IntN(3) == 0 {
 				row[m.col("q:span")] = ""
+			}
+			if r.IntN(4) == 0 {
+				row[m.col("id")] = block // the annotator typed the block's ID
 			}
 			row[note] = fmt.Sprintf("%s %03d", block, n+1)
 			insertRow(m, at, row)
