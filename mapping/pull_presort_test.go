@@ -272,3 +272,70 @@ func logSheet(t *testing.T, m *memBook) {
 		t.Logf("row %d: %q", i+1, cells)
 	}
 }
+
+// FuzzPlaces: whatever the metadata says of the places (any numbers,
+// huge, repeated, missing) and however rows were inserted and the sheet
+// shuffled, pull reads the workbook without failing, and every row with
+// answers is read into a record or quoted in a problem.
+func FuzzPlaces(f *testing.F) {
+	f.Add([]byte{3, 1, 4, 1, 5, 9, 2, 6}, uint64(1))
+	f.Add([]byte{0, 0, 0, 0}, uint64(2))
+	f.Add([]byte{255, 254, 253, 128, 64, 32, 16, 8, 4, 2, 1}, uint64(3))
+	f.Fuzz(func(t *testing.T, data []byte, seed uint64) {
+		m := filledQA(t)
+		r := rand.New(rand.NewPCG(seed, 11))
+		for i := 0; i < len(data)%4; i++ {
+			insertRow(m, 2+r.IntN(len(m.annotate())-1), blockRowQA(m, "rains", "Incoherent"))
+		}
+		m.recalc()
+		// The places as data says: kept, shifted, huge, negative, an
+		// error, repeated.
+		at := 0
+		for _, row := range m.sheets["_annosheet"] {
+			if len(row) == 0 || row[0] != "places" {
+				continue
+			}
+			for j := 2; j < len(row); j++ {
+				b := byte(0)
+				if len(data) > 0 {
+					b = data[at%len(data)]
+				}
+				at++
+				switch b % 8 {
+				case 1:
+					row[j] = fmt.Sprint(int(b) + 2)
+				case 2:
+					row[j] = "99999999999"
+				case 3:
+					row[j] = "-3"
+				case 4:
+					row[j] = "#REF!"
+				case 5:
+					row[j] = "2"
+				}
+			}
+		}
+		body := m.annotate()[1:]
+		r.Shuffle(len(body), func(i, j int) { body[i], body[j] = body[j], body[i] })
+		p, err := mapping.Pull(m.grid(), mapping.PullOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		read := map[int]bool{}
+		for _, rec := range p.Records {
+			for _, n := range rec.Source.Rows {
+				read[n] = true
+			}
+		}
+		for _, pr := range p.Problems {
+			if pr.Row > 0 && strings.Contains(pr.Message, "cannot be read") {
+				read[pr.Row] = true
+			}
+		}
+		for i, row := range m.annotate()[1:] {
+			if row[m.col("q:span")] != "" && !read[i+2] {
+				t.Errorf("row %d (%q) is neither read nor said", i+2, row[m.col("q:span")])
+			}
+		}
+	})
+}
