@@ -143,9 +143,9 @@ func (d *DuckDB) Read(t testing.TB, format, path string) DuckDBTable {
 // Basic runs a LibreOffice Basic macro headless, as an annotator's
 // application would act on a workbook: module is the source of a module
 // installed as Standard.Module1 in a private profile, and call the macro
-// with its arguments, such as `Main("/tmp/a.xlsx")`. The run is bounded:
-// a macro that stops on an error shows no dialog to wait for, and one that
-// hangs fails the test.
+// with its arguments, such as `Main("a.xlsx")`. A run that never ends (a
+// macro waiting on a dialog, say) is stopped, failing the test, rather
+// than left to hold up the suite.
 func Basic(t testing.TB, soffice, module, call string) {
 	t.Helper()
 	profile := filepath.Join(t.TempDir(), "profile")
