@@ -468,7 +468,8 @@ func (r *reader) parse(it *Item, d *Decision) {
 			bad(key, &mapping.CellProblem{Severity: mapping.Error, Err: mapping.ErrInvalidAnswer, Message: fmt.Sprintf("%s has no answer on this unit; pick one of: %s", c.Text(), strings.Join(append(allowed, r.namesOf(it)...), "; "))})
 			return ""
 		}
-		bad(key, &mapping.CellProblem{Severity: mapping.Error, Err: mapping.ErrInvalidAnswer, Message: fmt.Sprintf("%q is not one of: %s", c.Text(), strings.Join(append(allowed, r.namesOf(it)...), "; "))})
+		words := append(allowed, r.namesOf(it)...)
+		bad(key, &mapping.CellProblem{Severity: mapping.Error, Err: mapping.ErrInvalidAnswer, Message: fmt.Sprintf("%q is not one of: %s%s", c.Text(), strings.Join(words, "; "), mapping.DidYouMean(c.Text(), words))})
 		return ""
 	}
 	if c, ok := d.Cells[colReason]; ok {

@@ -207,6 +207,24 @@ func TestRead(t *testing.T) {
 			unresolved: []string{"d0003"},
 		},
 		{
+			name: "a mistyped Final is told the closest option",
+			tamper: func(t *testing.T, m *memGrid) {
+				m.setText(t, v, "d0001", "Final", "Goood")
+			},
+			want:       map[string]string{"d0001": "reason=other bad", "d0002": all["d0002"], "d0003": all["d0003"]},
+			probs:      []string{`error Verdict!G2 u1: "Goood" is not one of: Good; Bad; Meh; did you mean "Good"?`},
+			unresolved: []string{"d0001"},
+		},
+		{
+			name: "a mistyped choice is told the closest",
+			tamper: func(t *testing.T, m *memGrid) {
+				m.setText(t, v, "d0003", "Or use", "sugested")
+			},
+			want:       map[string]string{"d0001": all["d0001"], "d0002": all["d0002"], "d0003": "note=as most said bad"},
+			probs:      []string{`error Verdict!H4 u3: "sugested" is not one of: suggested; Annotator 1; Annotator 2; Annotator 3; did you mean "suggested"?`},
+			unresolved: []string{"d0003"},
+		},
+		{
 			name: "an annotator who did not answer the unit",
 			tamper: func(t *testing.T, m *memGrid) {
 				m.setText(t, v, "d0002", "Or use", "Annotator 3")

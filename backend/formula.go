@@ -4,12 +4,14 @@ package backend
 // whose Value is a Formula is written as a formula, where a string never
 // is, whatever it starts with. Only the live checks that package
 // templates compiles from a template are formulas (mapping puts them in
-// the sheet's Check column): text from inputs or annotators never
+// the sheet's Check column), and the places of blocks' rows that mapping
+// records on the metadata sheet: text from inputs or annotators never
 // becomes one. The layers test keeps it so.
 //
 // A formula is written without a saved value: the application computes
 // it on opening (LibreOffice and Google Sheets at once, Excel when it
-// recalculates). Nothing annosheet reads depends on its value.
+// recalculates). What annosheet reads of a value (the places) it does
+// without when there is none.
 type Formula struct {
 	// Text is the formula without its leading "=": English function
 	// names, commas between arguments, as XLSX files store formulas and

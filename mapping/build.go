@@ -60,6 +60,9 @@ type Unit struct {
 	Rows     int    `json:"rows"`
 	// Record is the Index of the input record the unit comes from.
 	Record int `json:"-"`
+	// Shown is the ID a pulled workbook shows for the unit where that is
+	// not ID: its opaque ID, once the study's key gave the real one.
+	Shown string `json:"-"`
 }
 
 // Result is what Build produces.

@@ -79,7 +79,7 @@ func parseChoice(q *templates.Question, cell string) (string, *cellIssue) {
 			return o.Code, normalised("%q read as %q; pick it from the list", cell, o.Label)
 		}
 	}
-	return "", invalid("%q is not one of: %s", cell, labelList(q))
+	return "", invalid("%q is not one of: %s%s", cell, labelList(q), didYouMean(cell, labelCandidates(q)))
 }
 
 func labelList(q *templates.Question) string {
@@ -180,7 +180,7 @@ func parseCodeList(q *templates.Question, cell string) ([]string, *cellIssue) {
 			for _, o := range q.Options {
 				all = append(all, o.Code)
 			}
-			return nil, invalid("%q in %q is not one of the codes %s", part, cell, strings.Join(all, ", "))
+			return nil, invalid("%q in %q is not one of the codes %s%s", part, cell, strings.Join(all, ", "), didYouMean(part, codeCandidates(q)))
 		}
 		if !slices.Contains(codes, code) {
 			codes = append(codes, code)

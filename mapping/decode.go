@@ -79,7 +79,7 @@ func (p *puller) decode() []*Annotation {
 		answered := false
 		switch {
 		case len(rows) == 0:
-			p.problem(Error, ErrMissingUnit, u.ID, 0, -1, "unit %q (row %d when generated) is not in the sheet: was its row deleted?", u.ID, u.FirstRow)
+			p.problem(Error, ErrMissingUnit, u.ID, 0, -1, "unit %s (row %d when generated) is not in the sheet: was its row deleted?", p.named(u.ID), u.FirstRow)
 		case p.t.Rows.Per == templates.PerBlock:
 			rec.Values = map[string]any{}
 			answered = p.decodeBlock(u, blockOrder(rows), rec)
@@ -130,8 +130,8 @@ func (p *puller) deletedRows(u unitRow, rows []sheetRow) bool {
 	if generated >= u.Rows {
 		return false
 	}
-	pr := p.problem(Error, ErrDeletedRow, u.ID, slices.Min(now), -1, "block %q had %d rows when generated (rows %d-%d); %d %s not in the sheet: deleted, with any answers %s held; the block is now on rows %s",
-		u.ID, u.Rows, u.FirstRow, u.FirstRow+u.Rows-1, u.Rows-generated, plural(u.Rows-generated, "is", "are"), plural(u.Rows-generated, "it", "they"), joinInts(now))
+	pr := p.problem(Error, ErrDeletedRow, u.ID, slices.Min(now), -1, "block %s had %d rows when generated (rows %d-%d); %d %s not in the sheet: deleted, with any answers %s held; the block is now on rows %s",
+		p.named(u.ID), u.Rows, u.FirstRow, u.FirstRow+u.Rows-1, u.Rows-generated, plural(u.Rows-generated, "is", "are"), plural(u.Rows-generated, "it", "they"), joinInts(now))
 	pr.Cell = strconv.Itoa(slices.Min(now)) + ":" + strconv.Itoa(slices.Max(now))
 	return true
 }
@@ -163,7 +163,7 @@ func (p *puller) unjudged(recs []*Annotation) {
 		if !ok || r.Status != StatusEmpty {
 			continue
 		}
-		pr := p.problem(Warning, ErrRequired, r.Unit, r.Source.Rows[0], -1, "instance %q is claimed by %s, but this row is not judged yet", r.Item, who)
+		pr := p.problem(Warning, ErrRequired, r.Unit, r.Source.Rows[0], -1, "instance %s is claimed by %s, but this row is not judged yet", p.named(r.Item), who)
 		r.Problems = append(r.Problems, pr.unitProblem())
 	}
 }
@@ -212,9 +212,9 @@ func (p *puller) dedupe(k int) {
 		switch {
 		case r.n == read.n:
 		case !p.hasAnswers(r) || slices.Equal(p.answerCells(r), p.answerCells(read)):
-			p.problem(Warning, ErrLayout, u.ID, r.n, -1, "row %d repeats unit %q of row %d; it is read once", r.n, u.ID, read.n)
+			p.problem(Warning, ErrLayout, u.ID, r.n, -1, "row %d repeats unit %s of row %d; it is read once", r.n, p.named(u.ID), read.n)
 		default:
-			p.problem(Error, ErrLayout, u.ID, r.n, -1, "unit %q is on rows %d and %d with different answers; row %d is read, row %d is not", u.ID, read.n, r.n, read.n, r.n)
+			p.problem(Error, ErrLayout, u.ID, r.n, -1, "unit %s is on rows %d and %d with different answers; row %d is read, row %d is not", p.named(u.ID), read.n, r.n, read.n, r.n)
 		}
 	}
 	p.rows[k] = []sheetRow{read}
@@ -290,7 +290,7 @@ func (p *puller) annotators() []string {
 			for _, k := range ks {
 				for _, r := range p.rows[k] {
 					if id := key(r); id != "" && id != ids[0] {
-						p.problem(Error, ErrAnnotator, p.units[k].ID, r.n, p.at[ac], "instance %q has more than one annotator: %s; one annotator takes a whole instance", item, strings.Join(parts, ", "))
+						p.problem(Error, ErrAnnotator, p.units[k].ID, r.n, p.at[ac], "instance %s has more than one annotator: %s; one annotator takes a whole instance", p.named(item), strings.Join(parts, ", "))
 					}
 				}
 			}

@@ -143,7 +143,7 @@ func (b *builder) shownUnits() []Unit {
 
 // restoreIDs gives a pulled workbook's records, units and problems the
 // real IDs, when the workbook shows opaque IDs and the study's key is
-// given; without the key, the records keep the opaque IDs, marked, and a
+// given (units and problems keep the IDs shown, as Shown); without the key, the records keep the opaque IDs, marked, and a
 // warning says once where the real IDs are. Rows were matched to units by
 // what the sheet shows, so this comes last, before answers are put back
 // on shuffled candidates (the manifest keys orders by real instance).
@@ -151,10 +151,7 @@ func (p *puller) restoreIDs(out *Pulled) {
 	if !p.t.OpaqueIDs() {
 		return
 	}
-	key := p.opt.OpaqueIDs
-	if key == nil {
-		key = p.opt.StudyOpaqueIDs[p.meta.Study]
-	}
+	key := p.key
 	if key == nil {
 		for _, r := range out.Records {
 			r.OpaqueIDs = true
@@ -162,26 +159,27 @@ func (p *puller) restoreIDs(out *Pulled) {
 		p.problem(Warning, ErrOpaqueIDs, "", 0, -1, "the workbook shows opaque IDs (%s…); the records keep them (\"opaque_ids\": true), and the real IDs are in the study's manifest: pull with it (or export with it)", opaqueExample(out.Units))
 		return
 	}
-	real := func(id string) string {
-		if r, ok := key[id]; ok {
-			return r
-		}
-		return id
-	}
 	var unknown []string
 	for i := range out.Units {
 		u := &out.Units[i]
 		if _, ok := key[u.ID]; !ok {
 			unknown = append(unknown, u.ID)
 		}
-		u.ID, u.Item = real(u.ID), real(u.Item)
+		if real := p.real(u.ID); real != u.ID {
+			u.Shown, u.ID = u.ID, real
+			if out.shown == nil {
+				out.shown = map[string]string{}
+			}
+			out.shown[real] = u.Shown
+		}
+		u.Item = p.real(u.Item)
 	}
 	for _, r := range out.Records {
-		r.Unit, r.Item = real(r.Unit), real(r.Item)
+		r.Unit, r.Item = p.real(r.Unit), p.real(r.Item)
 	}
 	for _, pr := range p.probs {
-		if pr.Record != "" {
-			pr.Record = real(pr.Record)
+		if real := p.real(pr.Record); real != pr.Record {
+			pr.Shown, pr.Record = pr.Record, real
 		}
 	}
 	if len(unknown) > 0 {

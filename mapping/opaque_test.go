@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/input"
@@ -190,7 +192,8 @@ func TestOpaqueIDsAcrossBatches(t *testing.T) {
 }
 
 // TestOpaqueIDsPull: with the study's key, pull gives the real IDs to
-// records, units and problems; without it, the opaque IDs, marked, and
+// records, units and problems, and messages name units by their real IDs
+// with the IDs shown beside them; without it, the opaque IDs, marked, and
 // one warning that says where the real ones are.
 func TestOpaqueIDsPull(t *testing.T) {
 	t.Parallel()
@@ -201,42 +204,53 @@ func TestOpaqueIDsPull(t *testing.T) {
 		Opaque     bool
 	}
 	realRecs := []rec{{"model-x-17#1", "model-x-17", false}, {"model-x-17#2", "model-x-17", false}, {"model-y-17#1", "model-y-17", false}, {"model-x-18#1", "model-x-18", false}}
+	stray := prob{mapping.Error, "5:5", "", "the row's answers cannot be read: its unit \"item-0001#3\" is not one of this workbook's units (a row from another workbook?); they are C5=\"Yes\"", mapping.ErrLayout}
+	realProbs := []prob{
+		{mapping.Error, "", "model-x-18#1", `unit "model-x-18#1" (shown as "item-0003#1") (row 5 when generated) is not in the sheet: was its row deleted?`, mapping.ErrMissingUnit},
+		{mapping.Error, "C3", "model-x-17#2", `"Maybe" is not one of: Yes; No`, mapping.ErrInvalidAnswer},
+		stray,
+	}
+	realShown := map[string]string{"model-x-18#1": "item-0003#1", "model-x-17#2": "item-0001#2"}
 	for _, c := range []struct {
 		name  string
 		opt   mapping.PullOptions
-		edit  func(m *memBook)
 		recs  []rec
 		probs []prob
+		// shown is the ID shown of each problem's unit, where it differs.
+		shown map[string]string
 	}{
 		{
-			name: "with the key",
-			opt:  mapping.PullOptions{OpaqueIDs: key},
-			recs: realRecs,
-			probs: []prob{{mapping.Error, "C3", "model-x-17#2", `"Maybe" is not one of: Yes; No`, mapping.ErrInvalidAnswer},
-				{mapping.Error, "6:6", "", "the row's answers cannot be read: its unit \"item-0001#3\" is not one of this workbook's units (a row from another workbook?); they are C6=\"Yes\"", mapping.ErrLayout}},
+			name:  "with the key",
+			opt:   mapping.PullOptions{OpaqueIDs: key},
+			recs:  realRecs,
+			probs: realProbs,
+			shown: realShown,
 		},
 		{
-			name: "with the key of its study among others",
-			opt:  mapping.PullOptions{StudyOpaqueIDs: map[string]map[string]string{"s0": {}, "s1": key}},
-			recs: realRecs,
-			probs: []prob{{mapping.Error, "C3", "model-x-17#2", `"Maybe" is not one of: Yes; No`, mapping.ErrInvalidAnswer},
-				{mapping.Error, "6:6", "", "the row's answers cannot be read: its unit \"item-0001#3\" is not one of this workbook's units (a row from another workbook?); they are C6=\"Yes\"", mapping.ErrLayout}},
+			name:  "with the key of its study among others",
+			opt:   mapping.PullOptions{StudyOpaqueIDs: map[string]map[string]string{"s0": {}, "s1": key}},
+			recs:  realRecs,
+			probs: realProbs,
+			shown: realShown,
 		},
 		{
 			name: "without the key",
 			opt:  mapping.PullOptions{StudyOpaqueIDs: map[string]map[string]string{"s0": key}},
 			recs: []rec{{"item-0001#1", "item-0001", true}, {"item-0001#2", "item-0001", true}, {"item-0002#1", "item-0002", true}, {"item-0003#1", "item-0003", true}},
 			probs: []prob{{mapping.Warning, "", "", `the workbook shows opaque IDs (item-0001…); the records keep them ("opaque_ids": true), and the real IDs are in the study's manifest: pull with it (or export with it)`, mapping.ErrOpaqueIDs},
+				{mapping.Error, "", "item-0003#1", `unit "item-0003#1" (row 5 when generated) is not in the sheet: was its row deleted?`, mapping.ErrMissingUnit},
 				{mapping.Error, "C3", "item-0001#2", `"Maybe" is not one of: Yes; No`, mapping.ErrInvalidAnswer},
-				{mapping.Error, "6:6", "", "the row's answers cannot be read: its unit \"item-0001#3\" is not one of this workbook's units (a row from another workbook?); they are C6=\"Yes\"", mapping.ErrLayout}},
+				stray},
 		},
 		{
 			name: "with a key that lacks a unit",
 			opt:  mapping.PullOptions{OpaqueIDs: map[string]string{"item-0001": "model-x-17", "item-0001#1": "model-x-17#1", "item-0001#2": "model-x-17#2", "item-0002": "model-y-17", "item-0002#1": "model-y-17#1", "item-0003": "model-x-18"}},
 			recs: []rec{{"model-x-17#1", "model-x-17", false}, {"model-x-17#2", "model-x-17", false}, {"model-y-17#1", "model-y-17", false}, {"item-0003#1", "model-x-18", false}},
 			probs: []prob{{mapping.Error, "", "", "the study's key of opaque IDs lacks 1 unit of this workbook (item-0003#1): its metadata was edited, or it is another study's", mapping.ErrOtherStudy},
+				{mapping.Error, "", "item-0003#1", `unit "item-0003#1" (row 5 when generated) is not in the sheet: was its row deleted?`, mapping.ErrMissingUnit},
 				{mapping.Error, "C3", "model-x-17#2", `"Maybe" is not one of: Yes; No`, mapping.ErrInvalidAnswer},
-				{mapping.Error, "6:6", "", "the row's answers cannot be read: its unit \"item-0001#3\" is not one of this workbook's units (a row from another workbook?); they are C6=\"Yes\"", mapping.ErrLayout}},
+				stray},
+			shown: map[string]string{"model-x-17#2": "item-0001#2"},
 		},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -247,7 +261,9 @@ func TestOpaqueIDsPull(t *testing.T) {
 			for _, u := range []string{"model-x-17#1", "model-x-17#2"} {
 				m.set(u, templates.RoleAnnotator, "ak")
 			}
-			// A row copied in from elsewhere, with a unit no workbook has.
+			// model-x-18's row deleted, and a row copied in from
+			// elsewhere, with a unit no workbook has.
+			m.sheets[backend.SheetAnnotate] = slices.Delete(m.annotate(), 4, 5)
 			row := make([]string, len(m.annotate()[0]))
 			row[m.col(templates.RoleUnit)], row[m.col("q:ok")] = "item-0001#3", "Yes"
 			m.sheets[backend.SheetAnnotate] = append(m.annotate(), row)
@@ -268,6 +284,28 @@ func TestOpaqueIDsPull(t *testing.T) {
 			}
 			if diff := cmp.Diff(c.probs, probs(p.Problems), cmpErr); diff != "" {
 				t.Errorf("problems (-want +got):\n%s", diff)
+			}
+			shown := map[string]string{}
+			for _, pr := range p.Problems {
+				if pr.Shown != "" {
+					shown[pr.Record] = pr.Shown
+				}
+			}
+			if diff := cmp.Diff(c.shown, shown, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("problems' units as shown (-want +got):\n%s", diff)
+			}
+			for _, u := range p.Units {
+				if want := c.shown[u.ID]; want != "" && (u.Shown != want || p.ShownAs(u.ID) != want) {
+					t.Errorf("unit %s: shown as %q (ShownAs %q), want %q", u.ID, u.Shown, p.ShownAs(u.ID), want)
+				}
+			}
+			// A problem that is not at a cell names its unit first.
+			if r := record(p, "model-x-18#1"); r != nil && len(r.Problems) > 0 {
+				for _, pr := range p.Problems {
+					if pr.Record == "model-x-18#1" && !strings.HasPrefix(pr.Error(), `book.xlsx: record "model-x-18#1" (shown as "item-0003#1"): unit "model-x-18#1" (shown as "item-0003#1")`) {
+						t.Errorf("problem line: %s", pr.Error())
+					}
+				}
 			}
 		})
 	}

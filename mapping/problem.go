@@ -42,9 +42,12 @@ type Problem struct {
 	Cell     string `json:"cell,omitempty"` // A1 form, without the sheet
 	Row      int    `json:"row,omitempty"`
 	Record   string `json:"record,omitempty"` // the record or unit id
-	Field    string `json:"field,omitempty"`
-	Message  string `json:"message"`
-	Err      error  `json:"-"`
+	// Shown is the unit's ID as its workbook shows it, where that is not
+	// Record: an opaque ID (item-0008) whose real ID the study's key gave.
+	Shown   string `json:"shown,omitempty"`
+	Field   string `json:"field,omitempty"`
+	Message string `json:"message"`
+	Err     error  `json:"-"`
 }
 
 // Error renders the problem as one line that starts with where it is:
@@ -58,7 +61,7 @@ func (p *Problem) Error() string {
 		b.WriteString(": ")
 	}
 	if p.Record != "" && p.Cell == "" {
-		fmt.Fprintf(&b, "record %q: ", p.Record)
+		fmt.Fprintf(&b, "record %s: ", UnitName(p.Record, p.Shown))
 	}
 	if p.Field != "" && p.Cell == "" {
 		fmt.Fprintf(&b, "field %q: ", p.Field)
@@ -284,4 +287,14 @@ func joinAnd(names []string) string {
 		return strings.Join(names, "")
 	}
 	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+// UnitName names a unit (or an instance) in a message: its ID quoted,
+// and the ID its workbook shows, where that differs, in brackets:
+// "gpt4o-17" (shown as "item-0008").
+func UnitName(id, shown string) string {
+	if shown == "" || shown == id {
+		return strconv.Quote(id)
+	}
+	return strconv.Quote(id) + " (shown as " + strconv.Quote(shown) + ")"
 }

@@ -64,7 +64,17 @@ type Pulled struct {
 	// Problems lists every problem found, sorted by row and column; each
 	// unit's own problems are in its record too.
 	Problems Problems
+
+	shown map[string]string // real unit ID -> the opaque one shown
 }
+
+// ShownAs is the ID the workbook shows for a unit of its records, where
+// that is not the unit's (real) ID; "" otherwise.
+func (p *Pulled) ShownAs(unit string) string { return p.shown[unit] }
+
+// UnitName names a unit of the workbook's records in a message, as
+// UnitName does.
+func (p *Pulled) UnitName(unit string) string { return UnitName(unit, p.ShownAs(unit)) }
 
 // unitRow is a unit as the metadata sheet records it.
 type unitRow struct {
@@ -95,6 +105,9 @@ type sheetRow struct {
 	// first), read from its unit cell; 0 when unknown: an inserted row, a
 	// copy of a row read before it, a workbook whose rows are not numbered.
 	pos int
+	// unplaced: an inserted row that a sort has moved away from where it
+	// was, which the workbook does not record (see presort).
+	unplaced bool
 }
 
 type puller struct {
@@ -118,6 +131,14 @@ type puller struct {
 	probs             Problems
 	sheet             string
 	opt               PullOptions
+	// places holds the place on the sheet of each generated row of each
+	// block before the sheet was last sorted, by unit (see places.go); 0
+	// where unknown, nil for a workbook that does not record them.
+	places [][]int
+	// key is the study's key from the opaque IDs the workbook shows to
+	// the real ones, when it shows opaque IDs and the key was given:
+	// messages name units by their real IDs from the start.
+	key map[string]string
 }
 
 // Pull reads one filled workbook into canonical records, checking every
@@ -138,6 +159,12 @@ func Pull(g *backend.Grid, opt PullOptions) (*Pulled, error) {
 		return nil, fmt.Errorf("%s: %w: made with %s version %d, not version %d", g.Name, ErrOtherStudy, m.Template.Name, m.Template.Version, opt.Version)
 	case opt.Study != "" && m.Study != opt.Study:
 		return nil, fmt.Errorf("%s: %w: it belongs to study %s, not %s", g.Name, ErrOtherStudy, m.Study, opt.Study)
+	}
+	if p.t.OpaqueIDs() {
+		p.key = opt.OpaqueIDs
+		if p.key == nil {
+			p.key = opt.StudyOpaqueIDs[m.Study]
+		}
 	}
 	p.cols = p.t.Columns()
 	p.colByKey = map[string]int{}
@@ -212,6 +239,19 @@ func (p *puller) problem(severity string, err error, unit string, row, col int, 
 	p.probs = append(p.probs, pr)
 	return pr
 }
+
+// real is the real ID of a unit or instance the workbook shows as id:
+// from the study's key of opaque IDs, where it has id; id otherwise.
+func (p *puller) real(id string) string {
+	if r, ok := p.key[id]; ok {
+		return r
+	}
+	return id
+}
+
+// named names a unit or instance the workbook shows as id, for messages
+// (see UnitName): by its real ID, and the shown one where they differ.
+func (p *puller) named(id string) string { return UnitName(p.real(id), id) }
 
 // MetaAdjudication starts the metadata of an adjudication workbook
 // (package adjudicate), which a study's pull does not read.
@@ -321,6 +361,8 @@ func (p *puller) metaRow(row int, cells []string, wb, src *string) error {
 			p.texts = append(p.texts, make([]unitText, k+1-len(p.texts))...)
 			p.texts[k] = u.unitText
 		}
+	case metaPlaces:
+		p.readPlaces(cells)
 	}
 	return nil
 }
@@ -454,7 +496,7 @@ func (p *puller) readSheet() error {
 		if unit := row.cells[unitCol]; hasText(unit) {
 			found, pos, ok := p.unitOf(unit)
 			if !ok {
-				p.unattributed(row, fmt.Sprintf("its unit %q is not one of this workbook's units (a row from another workbook?)", strings.TrimSpace(unit)))
+				p.unattributed(row, fmt.Sprintf("its unit %s is not one of this workbook's units (a row from another workbook?)", p.named(strings.TrimSpace(unit))))
 				return nil
 			}
 			k, row.pos = found, pos
@@ -469,7 +511,7 @@ func (p *puller) readSheet() error {
 	if header {
 		p.mapColumns(nil) // an empty sheet
 	}
-	p.place(seq)
+	p.place(p.presort(seq))
 	// Every row has found its unit: the indexes that found them are let
 	// go before the records are made.
 	p.byID, p.byTrimmed, p.byItem, p.byFirstRow = nil, nil, nil, nil
@@ -570,7 +612,7 @@ func (p *puller) place(seq []placedRow) {
 		if k, ok := p.byItem[r.id]; ok && k >= 0 {
 			r.k = k
 			if p.t.Rows.Per != templates.PerBlock && p.at[unitCol] >= 0 {
-				p.problem(Warning, ErrLayout, p.units[k].ID, r.row.n, p.at[unitCol], "the row has no unit id; it was matched to unit %q by its ID", p.units[k].ID)
+				p.problem(Warning, ErrLayout, p.units[k].ID, r.row.n, p.at[unitCol], "the row has no unit id; it was matched to unit %s by its ID", p.named(p.units[k].ID))
 			}
 			continue
 		}
@@ -581,6 +623,15 @@ func (p *puller) place(seq []placedRow) {
 			continue
 		}
 		if p.t.Rows.Per == templates.PerBlock {
+			// A row a sort moved away from its block, which the workbook
+			// cannot put back, is of the one block whose text holds its
+			// spans, if one does.
+			if r.row.unplaced {
+				if k, ok := p.blockBySpans(r.row); ok {
+					r.k = k
+					continue
+				}
+			}
 			if k, ok := p.blockOf(seq, i); ok {
 				r.k = k
 				continue
@@ -594,6 +645,9 @@ func (p *puller) place(seq []placedRow) {
 	for _, r := range seq {
 		if r.k < 0 {
 			continue
+		}
+		if r.row.unplaced && p.hasAnswers(r.row) {
+			p.problem(Warning, ErrLayout, p.units[r.k].ID, r.row.n, -1, "the row was inserted in block %s, and the sheet has been sorted since: where in the block it was cannot be known (the workbook does not record where its rows were), so it is read where the sheet has it now", p.named(p.units[r.k].ID))
 		}
 		if r.row.pos > 0 {
 			// A copied row: the first in sheet order is the row
@@ -681,7 +735,7 @@ func (p *puller) blockOf(seq []placedRow, i int) (int, bool) {
 		}
 	}
 	if p.hasAnswers(seq[i].row) {
-		p.problem(Warning, ErrLayout, p.units[prev].ID, seq[i].row.n, -1, "the row was inserted between blocks %q and %q; it is read as part of %q", p.units[prev].ID, p.units[next].ID, p.units[prev].ID)
+		p.problem(Warning, ErrLayout, p.units[prev].ID, seq[i].row.n, -1, "the row was inserted between blocks %s and %s; it is read as part of %s", p.named(p.units[prev].ID), p.named(p.units[next].ID), p.named(p.units[prev].ID))
 	}
 	return prev, true
 }

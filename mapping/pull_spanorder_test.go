@@ -2,6 +2,7 @@ package mapping_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"sort"
 	"strings"
@@ -82,11 +83,20 @@ func copyRow(m *memBook, from, before int) {
 	insertRow(m, before, slices.Clone(m.annotate()[from-1]))
 }
 
+// withoutPlaces turns the workbook into one made before the places of
+// blocks' rows were recorded: its metadata has no places rows.
+func withoutPlaces(m *memBook) {
+	meta := m.sheets[backend.SheetMeta]
+	m.sheets[backend.SheetMeta] = slices.DeleteFunc(meta, func(r []string) bool { return len(r) > 0 && r[0] == "places" })
+	m.places = nil
+}
+
 // oldFormat turns the workbook into one made before block rows were
 // numbered: every row of a block holds the bare unit ID, and the metadata
-// has no row mark.
+// has no row mark, and no places.
 func oldFormat(t *testing.T, m *memBook) {
 	t.Helper()
+	withoutPlaces(m)
 	uc := m.col("unit")
 	for _, r := range body(m) {
 		if uc < len(r) {
@@ -125,9 +135,10 @@ func TestBlockRowsNumbered(t *testing.T) {
 }
 
 // TestPullSpanOrder sorts and edits the rows of a filled block: its spans
-// come back in the order they were written, wherever its rows now are.
-// Only the Row fields and Source.Rows, which say where rows are now,
-// change.
+// come back in the order they were written, wherever its rows now are, and
+// rows inserted in the block keep their place among its rows however the
+// sheet was sorted since. Only the Row fields and Source.Rows, which say
+// where rows are now, change.
 func TestPullSpanOrder(t *testing.T) {
 	qaSpan := func(start, end int, text, label, code string) mapping.SpanAnswer {
 		return mapping.SpanAnswer{Question: "errors", Field: "prediction", Start: ptr(start), End: ptr(end), Text: text, Label: label, Code: code}
@@ -136,51 +147,91 @@ func TestPullSpanOrder(t *testing.T) {
 	rains := qaSpan(14, 22, "It rains", "Unverifiable Fact", "Unverifiable")
 	cats := qaSpan(24, 32, "Cats fly", "Incoherent", "Incoherent")
 	wet := qaSpan(17, 22, "rains", "Unverifiable Fact", "Unverifiable")
+	fly := qaSpan(29, 32, "fly", "Incoherent", "Incoherent")
 	deleted := mapping.UnitProblem{Severity: "error", Cell: "Annotate!2:9", Message: `block "q0000" had 8 rows when generated (rows 2-9); 1 is not in the sheet: deleted, with any answers it held; the block is now on rows 2, 3, 4, 5, 6, 7, 8, 9`}
+	// unknown is the warning about an inserted row on a given row of a
+	// sorted sheet whose places are not known.
+	unknown := func(row int) mapping.UnitProblem {
+		return mapping.UnitProblem{Severity: "warning", Cell: fmt.Sprintf("Annotate!%d:%d", row, row), Message: `the row was inserted in block "q0000", and the sheet has been sorted since: where in the block it was cannot be known (the workbook does not record where its rows were), so it is read where the sheet has it now`}
+	}
+	// unsure is the warning about an inserted row that could have been in
+	// more than one place of its block.
+	unsure := func(row int) mapping.UnitProblem {
+		return mapping.UnitProblem{Severity: "warning", Cell: fmt.Sprintf("Annotate!%d:%d", row, row), Message: `the row was inserted in block "q0000", and the sheet has been sorted since: where in the block it was cannot be known, so it is read after the block's other rows`}
+	}
+	insertWet := func(m *memBook) { insertRow(m, 4, blockRowQA(m, "rains", "Unverifiable Fact")) }
+	insertWetAndFly := func(m *memBook) {
+		insertWet(m)
+		insertRow(m, 6, blockRowQA(m, "fly", "Incoherent"))
+	}
+	by := func(key string, desc bool) func(m *memBook) { return func(m *memBook) { sortBody(m, key, desc) } }
+	reverse := func(m *memBook) { slices.Reverse(body(m)) }
 	cases := []struct {
-		name  string
-		old   bool // a workbook made before rows were numbered
-		edit  func(m *memBook)
-		spans []mapping.SpanAnswer
-		probs []mapping.UnitProblem
+		name string
+		old  bool // a workbook made before rows were numbered
+		// noPlaces: a workbook made before the places of rows were
+		// recorded (or whose formulas no application computed).
+		noPlaces bool
+		// edit changes the sheet before the application computes the
+		// places (inserted, moved, copied rows); sort after.
+		edit, sort func(m *memBook)
+		spans      []mapping.SpanAnswer
+		probs      []mapping.UnitProblem
 	}{
-		{name: "as filled", edit: func(*memBook) {}, spans: []mapping.SpanAnswer{paris, rains, cats}},
-		{name: "the sheet reversed", edit: func(m *memBook) {
-			slices.Reverse(body(m))
-		}, spans: []mapping.SpanAnswer{paris, rains, cats}},
-		{name: "sorted by error type, blocks interleaved", edit: func(m *memBook) {
-			sortBody(m, "q:error_type", false)
-		}, spans: []mapping.SpanAnswer{paris, rains, cats}},
-		{name: "sorted by error type, descending", edit: func(m *memBook) {
-			sortBody(m, "q:error_type", true)
-		}, spans: []mapping.SpanAnswer{paris, rains, cats}},
-		{name: "sorted by the span column", edit: func(m *memBook) {
-			sortBody(m, "q:span", false)
-		}, spans: []mapping.SpanAnswer{paris, rains, cats}},
+		{name: "as filled", spans: []mapping.SpanAnswer{paris, rains, cats}},
+		{name: "the sheet reversed", sort: reverse, spans: []mapping.SpanAnswer{paris, rains, cats}},
+		{name: "sorted by error type, blocks interleaved", sort: by("q:error_type", false), spans: []mapping.SpanAnswer{paris, rains, cats}},
+		{name: "sorted by error type, descending", sort: by("q:error_type", true), spans: []mapping.SpanAnswer{paris, rains, cats}},
+		{name: "sorted by the span column", sort: by("q:span", false), spans: []mapping.SpanAnswer{paris, rains, cats}},
 		{name: "the third span's row moved to the top", edit: func(m *memBook) {
 			moveRows(m, 4, 4, 2)
 		}, spans: []mapping.SpanAnswer{paris, rains, cats}},
 		{name: "the first span's row moved below the other block", edit: func(m *memBook) {
 			moveRows(m, 2, 2, 18)
 		}, spans: []mapping.SpanAnswer{paris, rains, cats}},
-		{name: "a row inserted after the second", edit: func(m *memBook) {
-			insertRow(m, 4, blockRowQA(m, "rains", "Unverifiable Fact"))
-		}, spans: []mapping.SpanAnswer{paris, rains, wet, cats}},
+		{name: "a row inserted after the second", edit: insertWet, spans: []mapping.SpanAnswer{paris, rains, wet, cats}},
 		{name: "a row inserted after the second, both moved to the top", edit: func(m *memBook) {
-			insertRow(m, 4, blockRowQA(m, "rains", "Unverifiable Fact"))
+			insertWet(m)
 			moveRows(m, 3, 4, 2)
 		}, spans: []mapping.SpanAnswer{paris, rains, wet, cats}},
-		{name: "rows inserted after the second and the third, the sheet reversed", edit: func(m *memBook) {
-			insertRow(m, 4, blockRowQA(m, "rains", "Unverifiable Fact"))
-			insertRow(m, 6, blockRowQA(m, "fly", "Incoherent"))
-			// Reversed, each inserted row is below the generated row that
-			// followed it, and goes with that one.
-			slices.Reverse(body(m))
-		}, spans: []mapping.SpanAnswer{paris, rains, cats, wet, qaSpan(29, 32, "fly", "Incoherent", "Incoherent")}},
+		// A row inserted between the second and the third, then the sheet
+		// sorted by any column: the row goes back to its place.
+		{name: "a row inserted after the second, then sorted by ID", edit: insertWet, sort: by("id", false), spans: []mapping.SpanAnswer{paris, rains, wet, cats}},
+		{name: "a row inserted after the second, then sorted by ID, descending", edit: insertWet, sort: by("id", true), spans: []mapping.SpanAnswer{paris, rains, wet, cats}},
+		{name: "a row inserted after the second, then sorted by error type", edit: insertWet, sort: by("q:error_type", false), spans: []mapping.SpanAnswer{paris, rains, wet, cats}},
+		{name: "a row inserted after the second, then sorted by error type, descending", edit: insertWet, sort: by("q:error_type", true), spans: []mapping.SpanAnswer{paris, rains, wet, cats}},
+		{name: "a row inserted after the second, then sorted by span", edit: insertWet, sort: by("q:span", false), spans: []mapping.SpanAnswer{paris, rains, wet, cats}},
+		{name: "a row inserted after the second, then sorted by annotator, descending", edit: insertWet, sort: by("annotator", true), spans: []mapping.SpanAnswer{paris, rains, wet, cats}},
+		{name: "a row inserted after the second, then the sheet reversed", edit: insertWet, sort: reverse, spans: []mapping.SpanAnswer{paris, rains, wet, cats}},
+		{name: "a row inserted after the second, then sorted twice", edit: insertWet, sort: func(m *memBook) {
+			sortBody(m, "q:error_type", false)
+			sortBody(m, "id", true)
+		}, spans: []mapping.SpanAnswer{paris, rains, wet, cats}},
+		{name: "a row inserted with the block's ID typed in, then sorted by ID", edit: func(m *memBook) {
+			insertWet(m)
+			m.setRow(4, "id", "q0000")
+		}, sort: by("id", true), spans: []mapping.SpanAnswer{paris, rains, wet, cats}},
+		// Two rows of one block in two places: after a sort, which was
+		// where is not known (their order in the sorted sheet is the
+		// sort's): each is read last, and said.
+		{name: "rows inserted after the second and the third, the sheet reversed", edit: insertWetAndFly, sort: reverse,
+			spans: []mapping.SpanAnswer{paris, rains, cats, fly, wet}, probs: []mapping.UnitProblem{unsure(15), unsure(17)}},
+		{name: "rows inserted after the second and the third, sorted by ID", edit: insertWetAndFly, sort: by("id", false),
+			spans: []mapping.SpanAnswer{paris, rains, cats, wet, fly}, probs: []mapping.UnitProblem{unsure(18), unsure(19)}},
+		{name: "rows inserted after the second and the third, sorted by annotator", edit: insertWetAndFly, sort: by("annotator", false),
+			spans: []mapping.SpanAnswer{paris, rains, cats, wet, fly}, probs: []mapping.UnitProblem{unsure(4), unsure(6)}},
 		{name: "a row copied below itself", edit: func(m *memBook) {
 			copyRow(m, 3, 4)
 			m.setRow(4, "q:span", "rains")
 		}, spans: []mapping.SpanAnswer{paris, rains, wet, cats}},
+		// Sorted, a row and its copy cannot be told apart: the first is
+		// read as the row, with a warning.
+		{name: "a row copied below itself, then the sheet sorted by span", edit: func(m *memBook) {
+			copyRow(m, 3, 4)
+			m.setRow(4, "q:span", "rains")
+		}, sort: by("q:span", true), spans: []mapping.SpanAnswer{paris, wet, rains, cats}, probs: []mapping.UnitProblem{
+			{Severity: "warning", Cell: "Annotate!2:2", Message: `rows 2, 4 are row 2 of block "q0000" and copies of it, and the sheet has been sorted since: which of them is the copy cannot be known, so row 2 is read as the row generated there`},
+		}},
 		{name: "a row copied below the next one", edit: func(m *memBook) {
 			copyRow(m, 3, 5)
 			m.setRow(5, "q:span", "rains")
@@ -195,10 +246,19 @@ func TestPullSpanOrder(t *testing.T) {
 			m.setRow(4, "q:span", "rains")
 			m.sheets[backend.SheetAnnotate] = slices.Delete(m.annotate(), 5, 6) // q0000#4, empty
 		}, spans: []mapping.SpanAnswer{paris, rains, wet, cats}, probs: []mapping.UnitProblem{deleted}},
-		{name: "old workbook, as filled", old: true, edit: func(*memBook) {}, spans: []mapping.SpanAnswer{paris, rains, cats}},
-		{name: "old workbook, the sheet reversed: sheet order", old: true, edit: func(m *memBook) {
-			slices.Reverse(body(m))
-		}, spans: []mapping.SpanAnswer{cats, rains, paris}},
+		// Made before places were recorded: a sort that moved an inserted
+		// row away from its block's rows is said, and it is read where it
+		// is; one that did not is not.
+		{name: "no places: a row inserted after the second, then sorted by error type", noPlaces: true, edit: insertWet, sort: by("q:error_type", false),
+			spans: []mapping.SpanAnswer{paris, rains, wet, cats}, probs: []mapping.UnitProblem{unknown(6)}},
+		{name: "no places: a row inserted with its block's ID, then sorted by ID", noPlaces: true, edit: func(m *memBook) {
+			insertWet(m)
+			m.setRow(4, "id", "q0000")
+		}, sort: by("id", true), spans: []mapping.SpanAnswer{paris, rains, wet, cats}},
+		{name: "no places: rows inserted after the second and the third, the sheet reversed", noPlaces: true, edit: insertWetAndFly, sort: reverse,
+			spans: []mapping.SpanAnswer{paris, rains, cats, wet, fly}, probs: []mapping.UnitProblem{unknown(15), unknown(17)}},
+		{name: "old workbook, as filled", old: true, spans: []mapping.SpanAnswer{paris, rains, cats}},
+		{name: "old workbook, the sheet reversed: sheet order", old: true, sort: reverse, spans: []mapping.SpanAnswer{cats, rains, paris}},
 		{name: "old workbook, a row moved to the top: sheet order", old: true, edit: func(m *memBook) {
 			moveRows(m, 4, 4, 2)
 		}, spans: []mapping.SpanAnswer{cats, paris, rains}},
@@ -215,20 +275,31 @@ func TestPullSpanOrder(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			base := filledQA(t)
 			if c.old {
 				oldFormat(t, base)
 			}
+			base.recalc()
 			want := record(pullMem(t, base, mapping.PullOptions{}), "q0000")
 			want.Spans, want.Problems = c.spans, c.probs
-			if len(c.probs) > 0 {
+			if slices.ContainsFunc(c.probs, func(p mapping.UnitProblem) bool { return p.Severity == mapping.Error }) {
 				want.Status = mapping.StatusPartial
 			}
 			m := filledQA(t)
-			if c.old {
+			switch {
+			case c.old:
 				oldFormat(t, m)
+			case c.noPlaces:
+				withoutPlaces(m)
 			}
-			c.edit(m)
+			if c.edit != nil {
+				c.edit(m)
+			}
+			m.recalc()
+			if c.sort != nil {
+				c.sort(m)
+			}
 			p := pullMem(t, m, mapping.PullOptions{})
 			got := record(p, "q0000")
 			if diff := cmp.Diff(want, got, ignoreRows); diff != "" {
@@ -250,6 +321,7 @@ func TestPullSpanOrder(t *testing.T) {
 					now = append(now, i+2)
 				}
 			}
+			slices.Sort(got.Source.Rows)
 			if diff := cmp.Diff(now, got.Source.Rows); diff != "" {
 				t.Errorf("source rows (-now +got):\n%s", diff)
 			}

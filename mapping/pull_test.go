@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -33,6 +35,9 @@ type memBook struct {
 	// typed overrides cells of the Annotate sheet with a typed value
 	// (a boolean, a date): row, column (both 0-based) -> cell.
 	typed map[[2]int]backend.ReadCell
+	// places are the metadata sheet's place cells (row, column, both
+	// 0-based), each with the unit cell whose row it computes.
+	places map[[2]int]string
 }
 
 func cellText(v any) string {
@@ -88,7 +93,41 @@ func newMemBook(t *testing.T, tp *templates.Template, records string) *memBook {
 	for _, u := range res.Units {
 		m.rows[u.ID] = u.FirstRow
 	}
+	// Each place formula, ROW(Annotate!$P$5), computes the row of the unit
+	// cell that is on row 5 as generated.
+	ref := regexp.MustCompile(`^\{ROW\(Annotate!\$[A-Z]+\$([0-9]+)\)\}$`)
+	for i, r := range m.sheets[backend.SheetMeta] {
+		for j, c := range r {
+			if g := ref.FindStringSubmatch(c); g != nil {
+				if m.places == nil {
+					m.places = map[[2]int]string{}
+				}
+				n, _ := strconv.Atoi(g[1])
+				m.places[[2]int{i, j}] = m.annotate()[n-1][m.cols[templates.RoleUnit]]
+			}
+		}
+	}
 	return m
+}
+
+// recalc computes the metadata sheet's places as a spreadsheet
+// application does: each is the row its unit cell is on now (the first,
+// where the cell was copied), or #REF! when its row is gone. References
+// follow a cell when rows are inserted, deleted or moved, not when the
+// sheet is sorted: a test recalculates after the first and before the
+// second.
+func (m *memBook) recalc() {
+	unit := m.col(templates.RoleUnit)
+	for at, cell := range m.places {
+		v := "#REF!"
+		for i, r := range m.annotate() {
+			if i > 0 && unit < len(r) && r[unit] == cell {
+				v = strconv.Itoa(i + 1)
+				break
+			}
+		}
+		m.sheets[backend.SheetMeta][at[0]][at[1]] = v
+	}
 }
 
 func (m *memBook) annotate() [][]string { return m.sheets[backend.SheetAnnotate] }
@@ -271,6 +310,15 @@ func TestPullCells(t *testing.T) {
 				{"error", "G2", "r1", `"4" in "1,4" is not one of the codes 1, 2, 3`, mapping.ErrInvalidAnswer},
 				{"error", "H2", "r1", "6 is outside the scale 1 to 5", mapping.ErrInvalidAnswer},
 				{"error", "I2", "r1", `"dunno" is not a checkbox value; use TRUE or FALSE`, mapping.ErrInvalidAnswer},
+			},
+		},
+		{
+			name:   "a mistyped option is told the closest",
+			cells:  map[string]string{"q:pick": "Unsure, realy", "q:codes": "2", "annotator": "AK"},
+			values: map[string]any{"codes": []string{"2"}},
+			status: mapping.StatusPartial,
+			probs: []prob{
+				{"error", "C2", "r1", `"Unsure, realy" is not one of: Yes; No; Unsure, really; did you mean "Unsure, really"?`, mapping.ErrInvalidAnswer},
 			},
 		},
 		{
@@ -801,7 +849,8 @@ func TestPullEdgeCases(t *testing.T) {
 }
 
 // TestPullInsertedBlockRows places rows inserted inside blocks: between two
-// blocks a span decides; after a sort, the block above.
+// blocks a span decides; after a sort, the place the workbook recorded, or
+// else the block above, with a warning.
 func TestPullInsertedBlockRows(t *testing.T) {
 	tp, _ := templates.Load("blocks.yaml", []byte(blockTemplate))
 	t.Run("between two blocks, the span decides", func(t *testing.T) {
@@ -832,20 +881,40 @@ func TestPullInsertedBlockRows(t *testing.T) {
 			t.Errorf("(-want +got):\n%s", diff)
 		}
 	})
-	t.Run("after a sort", func(t *testing.T) {
+	// A row inserted in b1, then the sheet sorted by ID, descending: the
+	// row, which has no ID, sorts last, below b1's rows.
+	sorted := func(t *testing.T, places bool) *mapping.Pulled {
 		m := newMemBook(t, tp, blockRecords)
+		if !places {
+			withoutPlaces(m)
+		}
 		ins := make([]string, 7)
 		ins[3], ins[4], ins[5] = "two", "Bad", "AK"
 		m.sheets[backend.SheetAnnotate] = slices.Insert(m.annotate(), 2, ins)
+		m.recalc()
 		body := m.annotate()[1:]
-		// The inserted row has no ID: it sorts last, below b1's rows,
-		// and stays with the block above it.
 		sort.SliceStable(body, func(i, j int) bool { return body[i][0] > body[j][0] })
-		p := pullMem(t, m, mapping.PullOptions{})
+		return pullMem(t, m, mapping.PullOptions{})
+	}
+	t.Run("after a sort, back in its place", func(t *testing.T) {
+		p := sorted(t, true)
 		if b1 := record(p, "b1"); len(b1.Spans) != 1 || b1.Spans[0].Text != "two" || b1.Spans[0].Row != 8 {
 			t.Errorf("b1 spans %+v", b1.Spans)
 		}
 		want := []prob{{"warning", "C5", "b1", `"Done" is required and not answered yet`, mapping.ErrRequired}}
+		if diff := cmp.Diff(want, probs(p.Problems), cmpErr); diff != "" {
+			t.Errorf("(-want +got):\n%s", diff)
+		}
+	})
+	t.Run("after a sort, without places: read with the block above, said", func(t *testing.T) {
+		p := sorted(t, false)
+		if b1 := record(p, "b1"); len(b1.Spans) != 1 || b1.Spans[0].Text != "two" || b1.Spans[0].Row != 8 {
+			t.Errorf("b1 spans %+v", b1.Spans)
+		}
+		want := []prob{
+			{"warning", "C5", "b1", `"Done" is required and not answered yet`, mapping.ErrRequired},
+			{"warning", "8:8", "b1", `the row was inserted in block "b1", and the sheet has been sorted since: where in the block it was cannot be known (the workbook does not record where its rows were), so it is read where the sheet has it now`, mapping.ErrLayout},
+		}
 		if diff := cmp.Diff(want, probs(p.Problems), cmpErr); diff != "" {
 			t.Errorf("(-want +got):\n%s", diff)
 		}

@@ -645,10 +645,17 @@ func (b *builder) metaSheet() (*backend.Sheet, error) {
 		return nil, err
 	}
 	wbChunks, tmplChunks := chunks(string(wb)), chunks(string(b.t.Source))
+	rows, width := 3+len(units), max(1+len(wbChunks), 1+len(tmplChunks), metaUnitCells+1, b.blobCols)
+	if b.places() {
+		rows += len(units)
+		for _, u := range units {
+			width = max(width, 2+u.Rows)
+		}
+	}
 	return &backend.Sheet{
 		Name: backend.SheetMeta, Visibility: backend.VeryHidden, Columns: []backend.Column{{Width: 12}, {Width: 30}},
-		Width:    max(1+len(wbChunks), 1+len(tmplChunks), metaUnitCells+1, b.blobCols),
-		RowCount: 3 + len(units), Protect: &backend.Protection{},
+		Width:    width,
+		RowCount: rows, Protect: &backend.Protection{},
 		Rows: func(emit func(backend.Row) error) error {
 			if err := emit(textRow(metaWorkbook, wbChunks...)); err != nil {
 				return err
@@ -668,6 +675,13 @@ func (b *builder) metaSheet() (*backend.Sheet, error) {
 				}
 				if err := emit(backend.Row{Cells: cells}); err != nil {
 					return err
+				}
+			}
+			if b.places() {
+				for _, u := range units {
+					if err := emit(b.placeRow(u)); err != nil {
+						return err
+					}
 				}
 			}
 			return nil

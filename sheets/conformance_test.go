@@ -157,6 +157,18 @@ func (b *sheetsBackend) Offer(t *testing.T, at backend.Location) *backendtest.Of
 		if s.Properties.Title == backend.SheetAnnotate {
 			ann = s
 		}
+		if s.Properties.Title == backend.SheetMeta && len(s.Data) > 0 {
+			for r, rd := range s.Data[0].RowData {
+				for c, cd := range rd.Values {
+					if v := cd.UserEnteredValue; v != nil && v.FormulaValue != nil {
+						if o.MetaFormulas == nil {
+							o.MetaFormulas = map[string]string{}
+						}
+						o.MetaFormulas[backend.CellName(c, r+1)] = planFormula(*v.FormulaValue)
+					}
+				}
+			}
+		}
 	}
 	gp := ann.Properties.GridProperties
 	o.Frozen = [2]int{int(gp.FrozenRowCount), int(gp.FrozenColumnCount)}

@@ -18,8 +18,11 @@ type copyOf struct {
 
 // Conflict is a unit that two copies of a batch answer differently.
 type Conflict struct {
-	Batch     string `json:"batch"`
-	Unit      string `json:"unit"`
+	Batch string `json:"batch"`
+	Unit  string `json:"unit"`
+	// Shown is the ID the workbooks show for the unit where that is not
+	// Unit (an opaque ID).
+	Shown     string `json:"shown,omitempty"`
 	Annotator string `json:"annotator"`
 	// Files are the two copies, as the user gave them; Answers what each
 	// says, as JSON.
@@ -29,7 +32,7 @@ type Conflict struct {
 
 // Error says which copies disagree, on which unit, and how.
 func (c Conflict) Error() string {
-	return fmt.Sprintf("%s and %s answer unit %q%s differently: %s vs %s", c.Files[0], c.Files[1], c.Unit, by(c.Annotator), c.Answers[0], c.Answers[1])
+	return fmt.Sprintf("%s and %s answer unit %s%s differently: %s vs %s", c.Files[0], c.Files[1], mapping.UnitName(c.Unit, c.Shown), by(c.Annotator), c.Answers[0], c.Answers[1])
 }
 
 // Merged is what Merge makes of the copies of one batch.
@@ -139,7 +142,7 @@ func Merge(books []*copyOf) Merged {
 			case answered(v.rec) && !answered(pick.rec):
 				pick = v
 			case answered(v.rec) && answers(v.rec) != answers(pick.rec):
-				clash = append(clash, Conflict{Batch: books[0].Pulled.Meta.Batch, Unit: k.unit, Annotator: pick.rec.Annotator,
+				clash = append(clash, Conflict{Batch: books[0].Pulled.Meta.Batch, Unit: k.unit, Shown: books[0].Pulled.ShownAs(k.unit), Annotator: pick.rec.Annotator,
 					Files:   [2]string{books[pick.book].Path, books[v.book].Path},
 					Answers: [2]string{answers(pick.rec), answers(v.rec)}})
 			case !answered(pick.rec) && pick.rec.Status == mapping.StatusMissing && v.rec.Status == mapping.StatusEmpty:
@@ -153,7 +156,7 @@ func Merge(books []*copyOf) Merged {
 			c.Problems = slices.Clone(rec.Problems)
 			for _, cf := range clash {
 				c.Problems = append(c.Problems, mapping.UnitProblem{Severity: mapping.Error, Message: cf.Error()})
-				out.Problems = append(out.Problems, &mapping.Problem{Severity: mapping.Error, File: cf.Files[1], Record: k.unit, Err: ErrConflict, Message: cf.Error()})
+				out.Problems = append(out.Problems, &mapping.Problem{Severity: mapping.Error, File: cf.Files[1], Record: k.unit, Shown: cf.Shown, Err: ErrConflict, Message: cf.Error()})
 			}
 			if c.Status == mapping.StatusComplete {
 				c.Status = mapping.StatusPartial

@@ -185,7 +185,7 @@ func Pull(ctx context.Context, src *Sources, opt PullOptions) (*Result, error) {
 		}
 		m := Merge(books)
 		if ref, ok := p.listed[k]; ok && ref.Batch != nil {
-			m.Records = p.checkUnits(ref, m.Records, books[0].Path)
+			m.Records = p.checkUnits(ref, m.Records, books[0])
 		}
 		for _, r := range m.Records {
 			p.res.studyOf[r] = k.study
@@ -485,9 +485,10 @@ func absentRecord(ref Ref, u manifest.Unit, status, why string) *mapping.Annotat
 // study's list wins over the workbook's metadata. A unit the manifest
 // lists and the workbook does not gets a missing record; a unit the
 // workbook has and the manifest does not, or has under another instance,
-// keeps its answers with an error. file is the workbook read, for the
+// keeps its answers with an error. book is the workbook read, for the
 // problems.
-func (p *puller) checkUnits(ref Ref, recs []*mapping.Annotation, file string) []*mapping.Annotation {
+func (p *puller) checkUnits(ref Ref, recs []*mapping.Annotation, book *copyOf) []*mapping.Annotation {
+	file := book.Path
 	listed := make(map[string]string, len(ref.Batch.Units))
 	for _, u := range ref.Batch.Units {
 		listed[u.ID] = u.Item
@@ -499,14 +500,14 @@ func (p *puller) checkUnits(ref Ref, recs []*mapping.Annotation, file string) []
 		var msg string
 		switch {
 		case !ok:
-			msg = fmt.Sprintf("unit %s is not one the manifest lists for batch %s (the workbook's metadata was edited, or it is another study's)", r.Unit, ref.Batch.ID)
+			msg = fmt.Sprintf("unit %s is not one the manifest lists for batch %s (the workbook's metadata was edited, or it is another study's)", book.Pulled.UnitName(r.Unit), ref.Batch.ID)
 		case item != r.Item:
-			msg = fmt.Sprintf("unit %s is of instance %s in the workbook but of %s in the manifest (the workbook's metadata was edited)", r.Unit, r.Item, item)
+			msg = fmt.Sprintf("unit %s is of instance %s in the workbook but of %s in the manifest (the workbook's metadata was edited)", book.Pulled.UnitName(r.Unit), r.Item, item)
 		default:
 			continue
 		}
 		r.Problems = append(r.Problems, mapping.UnitProblem{Severity: mapping.Error, Message: msg})
-		p.res.Problems = append(p.res.Problems, &mapping.Problem{Severity: mapping.Error, File: file, Record: r.Unit, Err: mapping.ErrOtherStudy, Message: msg})
+		p.res.Problems = append(p.res.Problems, &mapping.Problem{Severity: mapping.Error, File: file, Record: r.Unit, Shown: book.Pulled.ShownAs(r.Unit), Err: mapping.ErrOtherStudy, Message: msg})
 	}
 	var absent []string
 	for _, u := range ref.Batch.Units {

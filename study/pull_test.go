@@ -105,7 +105,7 @@ func TestPull(t *testing.T) {
 				}, btRead...),
 				Problems: []string{
 					"error: STUDY/legal-gaps-ak-b01.xlsx: the workbook of batch ak-b01 does not list 1 unit that the manifest lists for it (llama3-12): its metadata sheet was edited; they are reported missing",
-					"error: STUDY/legal-gaps-ak-b01.xlsx: Annotate!4:4: the row's answers cannot be read: its unit \"item-0004\" is not one of this workbook's units (a row from another workbook?); they are L4=\"ak\"",
+					"error: STUDY/legal-gaps-ak-b01.xlsx: Annotate!4:4: the row's answers cannot be read: its unit \"llama3-12\" (shown as \"item-0004\") is not one of this workbook's units (a row from another workbook?); they are L4=\"ak\"",
 				},
 				Workbooks: bothRead,
 			},

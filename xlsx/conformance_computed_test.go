@@ -100,3 +100,24 @@ func sheetXML(t *testing.T, f *excelize.File, path, sheet string) []byte {
 	t.Fatalf("no part %s in %s", part, path)
 	return nil
 }
+
+// xlsxFormulas are the formula cells of a whole sheet.
+func xlsxFormulas(t *testing.T, f *excelize.File, sheet string) map[string]string {
+	t.Helper()
+	rows, err := f.GetRows(sheet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for r, row := range rows {
+		for c := range row {
+			cell := backend.CellName(c, r+1)
+			if fx, err := f.GetCellFormula(sheet, cell); err != nil {
+				t.Fatal(err)
+			} else if fx != "" {
+				out[cell] = fx
+			}
+		}
+	}
+	return out
+}

@@ -100,6 +100,7 @@ func (*xlsxBackend) Offer(t *testing.T, at backend.Location) *backendtest.Offer 
 		}
 	}
 	o.Formulas, o.Conditional = xlsxComputed(t, f, at.Path, sh, len(rows), ncol)
+	o.MetaFormulas = xlsxFormulas(t, f, backend.SheetMeta)
 	comments, err := f.GetComments(sh)
 	if err != nil {
 		t.Fatal(err)

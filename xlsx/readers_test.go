@@ -8,9 +8,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/xuri/excelize/v2"
 
 	"github.com/annosheet/annosheet/backend"
@@ -181,8 +183,10 @@ func TestLibreOfficeRoundTrip(t *testing.T) {
 	dir := t.TempDir()
 	var paths []string
 	results := map[string]*mapping.Result{}
+	blocks := map[string]bool{}
 	for _, c := range bookCases {
-		_, res := build(t, c)
+		tp, res := build(t, c)
+		blocks[c.name] = tp.Rows.Per == templates.PerBlock
 		p := writeBook(t, res, c.name)
 		dst := filepath.Join(dir, c.name+".xlsx")
 		if err := os.Rename(p, dst); err != nil {
@@ -246,8 +250,27 @@ func TestLibreOfficeRoundTrip(t *testing.T) {
 				}
 			}
 			meta, _ := f.GetRows(backend.SheetMeta)
-			if len(meta) != 3+len(res.Units) {
-				t.Errorf("metadata sheet has %d rows after LibreOffice, want %d", len(meta), 3+len(res.Units))
+			rows := 3 + len(res.Units)
+			if blocks[c.name] {
+				rows += len(res.Units)
+			}
+			if len(meta) != rows {
+				t.Errorf("metadata sheet has %d rows after LibreOffice, want %d", len(meta), rows)
+			}
+			// LibreOffice computed each block's places: the rows its
+			// unit cells are on.
+			for i, r := range meta {
+				if r[0] != "places" {
+					continue
+				}
+				u := res.Units[i-3-len(res.Units)]
+				var want []string
+				for n := u.FirstRow; n < u.FirstRow+u.Rows; n++ {
+					want = append(want, strconv.Itoa(n))
+				}
+				if diff := cmp.Diff(want, r[2:]); diff != "" {
+					t.Errorf("places of %s after LibreOffice (-want +got):\n%s", u.ID, diff)
+				}
 			}
 		})
 	}

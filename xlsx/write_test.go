@@ -384,8 +384,21 @@ func checkMeta(t *testing.T, f *excelize.File, tmpl *templates.Template, cols []
 		t.Errorf("metadata does not carry the template's exact text")
 	}
 	var units []mapping.Unit
-	for _, r := range rows[3:] {
-		if r[0] != "unit" {
+	var places []string // the places' formulas of each block, a line each
+	for i, r := range rows[3:] {
+		if r[0] == "places" && tmpl.Rows.Per == templates.PerBlock {
+			line := r[1]
+			for c := 2; c < len(r); c++ {
+				fx, err := f.GetCellFormula(backend.SheetMeta, backend.CellName(c, i+4))
+				if err != nil {
+					t.Fatal(err)
+				}
+				line += " " + fx
+			}
+			places = append(places, line)
+			continue
+		}
+		if r[0] != "unit" || len(places) > 0 {
 			t.Fatalf("metadata row %q", r)
 		}
 		var u mapping.Unit
@@ -405,10 +418,24 @@ func checkMeta(t *testing.T, f *excelize.File, tmpl *templates.Template, cols []
 	if diff := cmp.Diff(res.Units, real, cmpopts.IgnoreFields(mapping.Unit{}, "Record")); diff != "" {
 		t.Errorf("metadata units (-want +got):\n%s", diff)
 	}
+	// A block's places are the rows of its unit cells, as generated.
+	unitCol := len(cols) - 1
+	var want []string
+	if tmpl.Rows.Per == templates.PerBlock {
+		for _, u := range units {
+			line := u.ID
+			for r := u.FirstRow; r < u.FirstRow+u.Rows; r++ {
+				line += fmt.Sprintf(" ROW(Annotate!$%s$%d)", backend.ColumnLetter(unitCol), r)
+			}
+			want = append(want, line)
+		}
+	}
+	if diff := cmp.Diff(want, places); diff != "" {
+		t.Errorf("places (-want +got):\n%s", diff)
+	}
 	// The hidden Unit column on the Annotate sheet carries the same ids,
 	// so that rows stay joined to their units when sorted.
 	sheet, _ := f.GetRows(backend.SheetAnnotate)
-	unitCol := len(cols) - 1
 	for _, u := range units {
 		if got := sheet[u.FirstRow-1][unitCol]; got != u.ID {
 			t.Errorf("row %d: unit cell %q, want %q", u.FirstRow, got, u.ID)

@@ -551,7 +551,7 @@ func TestProblemLines(t *testing.T) {
 	_, _, errs := runCLI(t, "pull", dir)
 	lines := strings.Split(strings.TrimSpace(errs), "\n")
 	var summary string
-	cellLine := regexp.MustCompile(`^error: ` + regexp.QuoteMeta(ak) + `: ` + backend.SheetAnnotate + `!\S+ .*\(unit ` + regexp.QuoteMeta(units[0]) + `\)$`)
+	cellLine := regexp.MustCompile(`^error: ` + regexp.QuoteMeta(ak) + `: ` + backend.SheetAnnotate + `!\S+ .*\(unit ` + regexp.QuoteMeta(units[0]) + `, shown as item-\d+\)$`)
 	found := false
 	for _, l := range lines {
 		switch {

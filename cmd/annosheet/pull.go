@@ -108,7 +108,11 @@ func endpointUsage(err error) error {
 func printProblems(w io.Writer, ps mapping.Problems) {
 	for _, p := range ps {
 		line := p.Error()
-		if p.Record != "" && p.Cell != "" {
+		switch {
+		case p.Record == "" || p.Cell == "":
+		case p.Shown != "" && p.Shown != p.Record:
+			line += fmt.Sprintf(" (unit %s, shown as %s)", p.Record, p.Shown)
+		default:
 			line += fmt.Sprintf(" (unit %s)", p.Record)
 		}
 		fmt.Fprintln(w, p.Severity+": "+line)

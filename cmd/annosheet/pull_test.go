@@ -126,9 +126,10 @@ func TestPullStrict(t *testing.T) {
 	if code, _, _ := runCLI(t, "pull", book, "--out", filepath.Join(t.TempDir(), "a.jsonl")); code != 0 {
 		t.Errorf("without --strict: exit %d", code)
 	}
-	// Through the manifest: the real IDs, and no word of opaque ones.
+	// Through the manifest: the real IDs, beside the ones the annotator
+	// sees, and no warning.
 	code, _, stderr = runCLI(t, "pull", filepath.Dir(book), "--strict", "--out", filepath.Join(t.TempDir(), "a.jsonl"))
-	want = "error: " + book + ": Annotate!B4: \"maybe\" is not a checkbox value; use TRUE or FALSE (unit gpt4o-12)\n" +
+	want = "error: " + book + ": Annotate!B4: \"maybe\" is not a checkbox value; use TRUE or FALSE (unit gpt4o-12, shown as item-0003)\n" +
 		"pulled 5 records from 1 workbook: 4 complete, 1 partial, 0 empty, 0 missing; 1 error, 0 warnings\n" +
 		"annosheet: error-level problems found (--strict)\n"
 	if code != exitStrict || stderr != want {

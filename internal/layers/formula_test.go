@@ -13,9 +13,10 @@ import (
 
 // formulaMakers are the production files that may make a backend.Formula:
 // the Check cells of the live checks, whose text package templates
-// compiles from a template. Nothing else becomes a formula: text from
-// inputs and annotators is always written as text.
-var formulaMakers = []string{"mapping/livecheck.go"}
+// compiles from a template, and the places of blocks' rows on the
+// metadata sheet, made of a cell reference only. Nothing else becomes a
+// formula: text from inputs and annotators is always written as text.
+var formulaMakers = []string{"mapping/livecheck.go", "mapping/places.go"}
 
 func TestFormulasOnlyFromTemplates(t *testing.T) {
 	root := filepath.Join("..", "..")

@@ -996,7 +996,7 @@ func setBorder(bs *sheetsapi.Borders, f string, from *sheetsapi.Borders) (*sheet
 
 // insertDimension inserts rows and shifts what follows, as Google does
 // when an annotator inserts rows: cells, merges, protected ranges, the
-// filter, row sizes. The new rows take the format, validation and size of
+// filter, row sizes, and the references of formulas. The new rows take the format, validation and size of
 // the row before them (inheritFromBefore) or after them.
 func insertDimension(t *tx, b *book, in *sheetsapi.InsertDimensionRequest) error {
 	if in.Range == nil {
@@ -1104,6 +1104,7 @@ func insertDimension(t *tx, b *book, in *sheetsapi.InsertDimensionRequest) error
 		sh.filter = &c
 	}
 	shiftConditional(t, sh, at, n)
+	shiftFormulas(t, b, sh, at, n)
 	return nil
 }
 

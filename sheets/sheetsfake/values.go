@@ -407,11 +407,20 @@ func enteredValue(v any, input string) (*sheetsapi.ExtendedValue, error) {
 	return nil, fmt.Errorf("Invalid values: %v is not a string, number or boolean", v)
 }
 
+// rowOf is a formula that gives the row of one cell: ROW(Sheet!$P$5).
+var rowOf = regexp.MustCompile(`^ROW\((?:'(?:[^']|'')*'|[A-Za-z_][A-Za-z0-9_.]*)!\$?[A-Z]{1,3}\$?([0-9]+)\)$`)
+
 // evalFormula is the value of the formulas the fake understands: a
-// literal number, string or boolean, as annotators type "=3" or "=TRUE".
-// Any other formula reads as Google's #NAME? error text.
+// literal number, string or boolean, as annotators type "=3" or "=TRUE",
+// and the row of a cell (the places annosheet records). Any other formula
+// reads as Google's #NAME? error text.
 func evalFormula(f string) any {
 	e := strings.TrimSpace(strings.TrimPrefix(f, "="))
+	if m := rowOf.FindStringSubmatch(e); m != nil {
+		if n, err := strconv.ParseFloat(m[1], 64); err == nil {
+			return n
+		}
+	}
 	switch u := strings.ToUpper(e); u {
 	case "TRUE", "TRUE()":
 		return true

@@ -119,6 +119,9 @@ type Offer struct {
 	// Formulas are the Annotate sheet's formula cells (the live checks),
 	// cell -> formula without its "=".
 	Formulas map[string]string
+	// MetaFormulas are the metadata sheet's formula cells (the places of
+	// blocks' rows), cell -> formula without its "=".
+	MetaFormulas map[string]string
 	// Conditional lists the Annotate sheet's conditional formats in order
 	// of precedence, each as "RANGE FILL: FORMULA" (formula without "=").
 	Conditional []string

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -19,7 +20,7 @@ import (
 // written holds none; Google computes at once).
 
 // withoutComputed blanks the Annotate sheet's Check cells below the
-// header in rows read from a grid.
+// header, and the places on the metadata sheet, in rows read from a grid.
 func withoutComputed(rows [][]string, tp *templates.Template) [][]string {
 	col := -1
 	for i, c := range tp.Columns() {
@@ -35,6 +36,9 @@ func withoutComputed(rows [][]string, tp *templates.Template) [][]string {
 			for len(row) > 1 && row[len(row)-1] == "" {
 				row = row[:len(row)-1]
 			}
+		}
+		if strings.HasPrefix(row[0], backend.SheetMeta+"!") && len(row) > 3 && row[1] == "places" {
+			row = row[:3] // the formulas are in the offer
 		}
 		out = append(out, row)
 	}
@@ -71,5 +75,25 @@ func dumpComputed(b *bytes.Buffer, t *testing.T, o *Offer) {
 	}
 	for _, c := range o.Conditional {
 		fmt.Fprintf(b, "conditional %s\n", short(c))
+	}
+	// The metadata sheet's formulas, a row a line.
+	byRow := map[int][]string{}
+	var rows []int
+	for cell := range o.MetaFormulas {
+		_, row := split(t, cell)
+		if byRow[row] == nil {
+			rows = append(rows, row)
+		}
+		byRow[row] = append(byRow[row], cell)
+	}
+	slices.Sort(rows)
+	for _, row := range rows {
+		cells := byRow[row]
+		slices.SortFunc(cells, func(a, b string) int { return cellCompare(t, a, b) })
+		fs := make([]string, len(cells))
+		for i, c := range cells {
+			fs[i] = c + "=" + o.MetaFormulas[c]
+		}
+		fmt.Fprintf(b, "%s formulas %s\n", backend.SheetMeta, strings.Join(fs, " "))
 	}
 }

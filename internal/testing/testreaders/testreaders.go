@@ -12,12 +12,15 @@ package testreaders
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"html"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"testing"
+	"time"
 )
 
 // RequireEnv names the environment variable that turns skips into failures.
@@ -135,4 +138,35 @@ func (d *DuckDB) Read(t testing.TB, format, path string) DuckDBTable {
 		t.Fatalf("DuckDB's reading of %s: %v", path, err)
 	}
 	return tb
+}
+
+// Basic runs a LibreOffice Basic macro headless, as an annotator's
+// application would act on a workbook: module is the source of a module
+// installed as Standard.Module1 in a private profile, and call the macro
+// with its arguments, such as `Main("a.xlsx")`. A run that never ends (a
+// macro waiting on a dialog, say) is stopped, failing the test, rather
+// than left to hold up the suite.
+func Basic(t testing.TB, soffice, module, call string) {
+	t.Helper()
+	profile := filepath.Join(t.TempDir(), "profile")
+	url := "file://" + filepath.ToSlash(profile)
+	run := func(args ...string) {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, soffice, append([]string{"-env:UserInstallation=" + url, "--headless", "--norestore"}, args...)...)
+		cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("LibreOffice failed: %v\n%s", err, out)
+		}
+	}
+	run("--terminate_after_init") // makes the profile and its Standard library
+	xba := `<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE script:module PUBLIC "-//OpenOffice.org//DTD OfficeDocument 1.0//EN" "module.dtd">
+<script:module xmlns:script="http://openoffice.org/2000/script" script:name="Module1" script:language="StarBasic">` +
+		html.EscapeString(module) + "</script:module>\n"
+	if err := os.WriteFile(filepath.Join(profile, "user", "basic", "Standard", "Module1.xba"), []byte(xba), 0o644); err != nil {
+		t.Fatalf("install the macro: %v", err)
+	}
+	run("macro:///Standard.Module1." + call)
 }
