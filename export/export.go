@@ -35,8 +35,8 @@ var ErrExport = errors.New("cannot export")
 
 // Options tune Native.
 type Options struct {
-	// Annotator, when set, exports that annotator's records only.
-	Annotator string
+	// Annotators, when set, exports these annotators' records only.
+	Annotators []string
 	// Style is how JSON is written for formats that start from the input
 	// file (json-array, json-object); the input file's own style when
 	// detected by the caller.
@@ -88,9 +88,9 @@ func Native(t *templates.Template, recs []*mapping.Annotation, items []*mapping.
 	if err != nil {
 		return nil, err
 	}
-	if opt.Annotator != "" {
-		recs = slices.DeleteFunc(recs, func(r *mapping.Annotation) bool { return r.Annotator != opt.Annotator })
-		dups = slices.DeleteFunc(dups, func(d Duplicate) bool { return d.Annotator != opt.Annotator })
+	if len(opt.Annotators) > 0 {
+		recs = slices.DeleteFunc(recs, func(r *mapping.Annotation) bool { return !slices.Contains(opt.Annotators, r.Annotator) })
+		dups = slices.DeleteFunc(dups, func(d Duplicate) bool { return !slices.Contains(opt.Annotators, d.Annotator) })
 	}
 	for i, r := range recs {
 		c, err := unshuffled(t, r, opt.Orders, x.where[r])
@@ -114,7 +114,7 @@ func Native(t *templates.Template, recs []*mapping.Annotation, items []*mapping.
 				continue
 			}
 			if a, ok := first[r.Unit]; ok && a != r.Annotator {
-				return nil, fmt.Errorf("%w: unit %s was judged by %s and %s; export one annotator at a time (--annotator ID), or a file per annotator (--out with {annotator})", ErrExport, r.Unit, a, r.Annotator)
+				return nil, fmt.Errorf("%w: unit %s was judged by %s and %s; export one annotator at a time (--annotators ID), or a file per annotator (--out with {annotator})", ErrExport, r.Unit, a, r.Annotator)
 			}
 			first[r.Unit] = r.Annotator
 		}

@@ -335,7 +335,7 @@ func TestNativeDuplicates(t *testing.T) {
 	}{
 		{"one file", export.Options{},
 			[]export.File{{Data: []byte(annLine + bobLine), Records: 2, Warnings: []string{annDup, bobDup, nobodyDup}}}},
-		{"one annotator", export.Options{Annotator: "bob"},
+		{"one annotator", export.Options{Annotators: []string{"bob"}},
 			[]export.File{{Data: []byte(bobLine), Records: 1, Warnings: []string{bobDup}}}},
 		{"a file each", export.Options{PerAnnotator: true},
 			[]export.File{{Annotator: "ann", Data: []byte(annLine), Records: 1, Warnings: []string{annDup}}, {Annotator: "bob", Data: []byte(bobLine), Records: 1, Warnings: []string{bobDup}}}},

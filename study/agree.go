@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 
 	"github.com/annosheet/annosheet/agreement"
+	"github.com/annosheet/annosheet/internal/editdistance"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/templates"
 )
@@ -436,7 +437,7 @@ func agreeRecords(t *templates.Template, recs []*mapping.Annotation, opt AgreeOp
 	}
 	for _, a := range opt.Annotators {
 		if !slices.Contains(set.coders, a) {
-			return nil, fmt.Errorf("--annotators %s: %w: no record of that annotator counts", a, ErrAgree)
+			return nil, fmt.Errorf("--annotators %s: %w: no record of that annotator counts%s", a, ErrAgree, AnnotatorHint(a, recs))
 		}
 	}
 	n.Used = len(set.recs)
@@ -879,4 +880,31 @@ func evidenceByLabel(recs []*mapping.Annotation, coders []string) agreement.Tabl
 		return !slices.ContainsFunc(u.Values, func(v *agreement.Value) bool { return v != nil && len(v.Set) > 0 })
 	})
 	return t
+}
+
+// AnnotatorHint says, of an annotator ID no record has, which of the
+// records' annotators was most likely meant, and who they are: "; did
+// you mean "bb"? (the records' annotators: ak, bb)".
+func AnnotatorHint(id string, recs []*mapping.Annotation) string {
+	seen := map[string]bool{}
+	var all []string
+	for _, r := range recs {
+		if r.Annotator != "" && !seen[r.Annotator] {
+			seen[r.Annotator] = true
+			all = append(all, r.Annotator)
+		}
+	}
+	slices.Sort(all)
+	out := ""
+	if close := editdistance.Closest(id, all); len(close) > 0 {
+		out = "; did you mean " + strconv.Quote(close[0])
+		for _, c := range close[1:] {
+			out += " or " + strconv.Quote(c)
+		}
+		out += "?"
+	}
+	if len(all) > 0 && len(all) <= 20 {
+		out += " (the records' annotators: " + strings.Join(all, ", ") + ")"
+	}
+	return out
 }

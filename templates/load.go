@@ -269,19 +269,13 @@ func yamlFields(t reflect.Type) map[string][]int {
 
 // suggest offers the known key closest to a misspelt one.
 func suggest(key string, fields map[string][]int) string {
-	best, bestD := "", 3
 	names := make([]string, 0, len(fields))
 	for k := range fields {
 		names = append(names, k)
 	}
 	sort.Strings(names)
-	for _, k := range names {
-		if dd := editdistance.Levenshtein([]byte(key), []byte(k)); dd < bestD {
-			best, bestD = k, dd
-		}
-	}
-	if best != "" {
-		return fmt.Sprintf(" (did you mean %q?)", best)
+	if close := editdistance.Closest(key, names); len(close) > 0 {
+		return fmt.Sprintf(" (did you mean %q?)", close[0])
 	}
 	return fmt.Sprintf(" (known fields: %s)", strings.Join(names, ", "))
 }

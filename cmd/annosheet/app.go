@@ -13,6 +13,7 @@ import (
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/export"
 	"github.com/annosheet/annosheet/internal/atomicfile"
+	"github.com/annosheet/annosheet/internal/editdistance"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/study"
 	"github.com/annosheet/annosheet/templates"
@@ -179,7 +180,11 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		},
 		Action: func(c *cli.Context) error {
 			if c.Args().Present() {
-				return usagef("unknown command %q", c.Args().First())
+				var names []string
+				for _, cmd := range c.App.Commands {
+					names = append(names, cmd.Names()...)
+				}
+				return usagef("unknown command %q%s", c.Args().First(), didYouMean(c.Args().First(), names, ""))
 			}
 			return cli.ShowAppHelp(c)
 		},
@@ -189,7 +194,36 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 	return app
 }
 
-func onUsageError(_ *cli.Context, err error, _ bool) error { return usageError{err} }
+func onUsageError(c *cli.Context, err error, _ bool) error {
+	// The flag package says this in words only: its text is all there
+	// is to know the flag by.
+	const undefined = "flag provided but not defined: -"
+	if name, ok := strings.CutPrefix(err.Error(), undefined); ok && c != nil {
+		flags := c.App.Flags
+		if c.Command != nil && c.Command.Name != "" {
+			flags = c.Command.Flags
+		}
+		var names []string
+		for _, f := range flags {
+			names = append(names, f.Names()...)
+		}
+		return usagef("unknown flag --%s%s", strings.TrimPrefix(name, "-"), didYouMean(strings.TrimPrefix(name, "-"), names, "--"))
+	}
+	return usageError{err}
+}
+
+// didYouMean is "; did you mean X?" for the closest of names to a
+// mistyped word, each written after prefix; "" when none is close.
+func didYouMean(word string, names []string, prefix string) string {
+	close := editdistance.Closest(word, names)
+	if len(close) == 0 {
+		return ""
+	}
+	for i := range close {
+		close[i] = prefix + close[i]
+	}
+	return "; did you mean " + strings.Join(close, " or ") + "?"
+}
 
 // setUsageErrors makes flag mistakes in every command usage errors.
 func setUsageErrors(cmds []*cli.Command) {
@@ -197,6 +231,20 @@ func setUsageErrors(cmds []*cli.Command) {
 		c.OnUsageError = onUsageError
 		setUsageErrors(c.Subcommands)
 	}
+}
+
+// groupAction is the action of a command that only groups others
+// (templates, auth): its help, or a usage error naming the subcommand it
+// does not have, and the one most likely meant.
+func groupAction(c *cli.Context) error {
+	if !c.Args().Present() {
+		return cli.ShowSubcommandHelp(c)
+	}
+	var names []string
+	for _, s := range c.Command.Subcommands {
+		names = append(names, s.Names()...)
+	}
+	return usagef("%s has no command %q%s", c.Command.FullName(), c.Args().First(), didYouMean(c.Args().First(), names, ""))
 }
 
 // noArgs fails when a command that takes no arguments got some.

@@ -31,6 +31,7 @@ func authCommand() *cli.Command {
 			"the spreadsheets annosheet creates. The token is kept in the user config folder,\n" +
 			"readable by you alone. A service account key in GOOGLE_APPLICATION_CREDENTIALS is\n" +
 			"used instead when set.",
+		Action: groupAction,
 		Subcommands: []*cli.Command{
 			{
 				Name:  "login",

@@ -8,6 +8,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -33,7 +34,7 @@ type exportOptions struct {
 	Inputs      []string
 	Template    string
 	Params      map[string]string
-	Annotator   string
+	Annotators  []string
 	Force       bool
 	// CompleteOnly exports complete units only; AllowProblems exports
 	// units with error-level problems as they are; AllowUnresolved gold
@@ -77,7 +78,7 @@ func exportCommand() *cli.Command {
 			&cli.StringSliceFlag{Name: "input", Aliases: []string{"i"}, Usage: "input `PATH` the workbooks were generated from (instead of the manifest's)"},
 			&cli.StringFlag{Name: "template", Aliases: []string{"t"}, Usage: "template `NAME|FILE` (default: the manifest's, or the built-in the records name)"},
 			&cli.StringSliceFlag{Name: "param", Usage: "template parameter `NAME=VALUE`, as given to generate"},
-			&cli.StringFlag{Name: "annotator", Usage: "export the records of annotator `ID` only"},
+			&cli.StringSliceFlag{Name: "annotators", Aliases: []string{"annotator", "a"}, Usage: "export the records of annotators `ID,ID` only"},
 			&cli.BoolFlag{Name: "force", Usage: "replace existing output files"},
 			&cli.BoolFlag{Name: "input-changed", Usage: "export with --input files whose content differs from what the workbooks were made from"},
 			&cli.BoolFlag{Name: "complete-only", Usage: "export complete units only (leave out partial and empty ones)"},
@@ -103,7 +104,7 @@ func exportCommand() *cli.Command {
 			return run(c.Context, exportOptions{
 				Annotations: c.Args().First(), Native: true, Out: c.String("out"), Manifest: c.String("manifest"),
 				Inputs: c.StringSlice("input"), Template: c.String("template"), Params: params,
-				Annotator: c.String("annotator"), Force: c.Bool("force"), Google: googleFrom(c),
+				Annotators: splitList(c.StringSlice("annotators")), Force: c.Bool("force"), Google: googleFrom(c),
 				CompleteOnly: c.Bool("complete-only"), AllowProblems: c.Bool("allow-problems"), AllowUnresolved: c.Bool("allow-unresolved"), InputChanged: c.Bool("input-changed"),
 				Table: table, Gold: c.String("gold"),
 			}, c.App.Writer, c.App.ErrWriter)
@@ -228,6 +229,11 @@ func runExport(ctx context.Context, opt exportOptions, stdout, stderr io.Writer)
 			problems = append(problems, fmt.Errorf("%s: %w", out, atomicfile.ErrExists))
 		}
 	}
+	for _, a := range opt.Annotators {
+		if !slices.ContainsFunc(all, func(r *mapping.Annotation) bool { return r.Annotator == a }) {
+			problems = append(problems, usagef("--annotators %s: no record is that annotator's%s", a, study.AnnotatorHint(a, all)))
+		}
+	}
 	if len(problems) > 0 {
 		return errors.Join(problems...)
 	}
@@ -251,7 +257,7 @@ func runExport(ctx context.Context, opt exportOptions, stdout, stderr io.Writer)
 	if err := spansInInputs(sel.Records, items, origins); err != nil {
 		return err
 	}
-	files, err := export.Native(t, sel.Records, items, export.Options{Annotator: opt.Annotator, Style: inputStyle(inputs), Orders: orders, PerAnnotator: strings.Contains(opt.Out, "{annotator}"), Origins: origins})
+	files, err := export.Native(t, sel.Records, items, export.Options{Annotators: opt.Annotators, Style: inputStyle(inputs), Orders: orders, PerAnnotator: strings.Contains(opt.Out, "{annotator}"), Origins: origins})
 	if err != nil {
 		return err
 	}
@@ -285,7 +291,7 @@ func runExport(ctx context.Context, opt exportOptions, stdout, stderr io.Writer)
 			path = annotatorPath(opt.Out, file.Annotator, len(files))
 		}
 		if other, dup := seen[filename.Key(path)]; dup {
-			return fmt.Errorf("annotators %q and %q would both be written to %s; give --out with {annotator}, or --annotator", other, file.Annotator, path)
+			return fmt.Errorf("annotators %q and %q would both be written to %s; give --out with {annotator}, or --annotators", other, file.Annotator, path)
 		}
 		seen[filename.Key(path)], paths[i] = file.Annotator, path
 		if _, err := os.Lstat(path); err == nil && !opt.Force {

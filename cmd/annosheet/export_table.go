@@ -13,6 +13,7 @@ import (
 	"github.com/annosheet/annosheet/internal/atomicfile"
 	"github.com/annosheet/annosheet/internal/words"
 	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/study"
 )
 
 // tableHelp is the part of export's help about --table: the columns of
@@ -80,11 +81,16 @@ func runExportTable(ctx context.Context, opt exportOptions, stdout, stderr io.Wr
 		gold = g.Records
 		maps.Copy(origins, g.Origins)
 	}
+	for _, a := range opt.Annotators {
+		if !slices.ContainsFunc(all, func(r *mapping.Annotation) bool { return r.Annotator == a }) {
+			return usagef("--annotators %s: no record is that annotator's%s", a, study.AnnotatorHint(a, all))
+		}
+	}
 	keep := func(r *mapping.Annotation) bool {
 		if opt.CompleteOnly && r.Status != mapping.StatusComplete {
 			return false
 		}
-		return opt.Annotator == "" || r.Annotator == opt.Annotator || r.Annotator == mapping.GoldAnnotator
+		return len(opt.Annotators) == 0 || slices.Contains(opt.Annotators, r.Annotator) || r.Annotator == mapping.GoldAnnotator
 	}
 	all = slices.DeleteFunc(all, func(r *mapping.Annotation) bool { return !keep(r) })
 	gold = slices.DeleteFunc(gold, func(r *mapping.Annotation) bool { return !keep(r) })

@@ -21,6 +21,7 @@ func templatesCommand() *cli.Command {
 			"   annosheet templates list\n" +
 			"   annosheet templates show legal-gaps > my-scheme.yaml\n" +
 			"   annosheet templates check my-scheme.yaml",
+		Action: groupAction,
 		Subcommands: []*cli.Command{
 			{
 				Name:        "list",

@@ -30,3 +30,36 @@ func Levenshtein[T comparable](a, b []T) int {
 	}
 	return prev[len(b)]
 }
+
+// Closest are the candidates a mistyped word most likely meant: those at
+// the least Levenshtein distance from it, when that is at most 2 and less
+// than the word's length, counting a candidate that the word begins with,
+// or that begins with the word, of at least three letters each, as at
+// distance 2 ("output" for "out"). Candidates keep their order; none is
+// returned when none is close.
+func Closest(word string, candidates []string) []string {
+	w := []rune(word)
+	best := -1
+	var out []string
+	for _, c := range candidates {
+		r := []rune(c)
+		d := Levenshtein(w, r)
+		short, long := w, r
+		if len(short) > len(long) {
+			short, long = long, short
+		}
+		if len(short) >= 3 && string(long[:len(short)]) == string(short) {
+			d = min(d, 2)
+		}
+		if d == 0 || d > 2 || d >= len(w) {
+			continue
+		}
+		switch {
+		case best < 0 || d < best:
+			best, out = d, []string{c}
+		case d == best:
+			out = append(out, c)
+		}
+	}
+	return out
+}

@@ -1,6 +1,9 @@
 package editdistance
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 func TestLevenshtein(t *testing.T) {
 	t.Parallel()
@@ -24,5 +27,29 @@ func TestLevenshtein(t *testing.T) {
 	}
 	if got := Levenshtein([]byte("héllo"), []byte("hello")); got != 2 {
 		t.Errorf("Levenshtein over bytes of héllo and hello = %d, want 2", got)
+	}
+}
+
+func TestClosest(t *testing.T) {
+	t.Parallel()
+	flags := []string{"out", "report", "strict", "template", "endpoint", "no-auth"}
+	for _, c := range []struct {
+		word string
+		want []string
+	}{
+		{"output", []string{"out"}},
+		{"templat", []string{"template"}},
+		{"stric", []string{"strict"}},
+		{"reprot", []string{"report"}},
+		{"o", nil},
+		{"verbose", nil},
+		{"out", nil}, // itself: nothing to suggest
+	} {
+		if got := Closest(c.word, flags); !slices.Equal(got, c.want) {
+			t.Errorf("Closest(%q) = %q, want %q", c.word, got, c.want)
+		}
+	}
+	if got := Closest("bbt", []string{"bb", "ak", "bt"}); !slices.Equal(got, []string{"bb", "bt"}) {
+		t.Errorf("Closest(bbt) = %q, want both at distance 1", got)
 	}
 }
