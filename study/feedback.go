@@ -105,13 +105,6 @@ func Feedback(ctx context.Context, path string, opt FeedbackOptions, read Backen
 		context = func(u string) map[string]string { return contexts[u] }
 	}
 	res := &Feedbacks{Problems: a.problems}
-	if store.Limits().Kind == backend.KindXLSX {
-		// Made only once everything is read: a run that cannot read the
-		// adjudication leaves nothing behind.
-		if err := os.MkdirAll(opt.Dir, 0o755); err != nil {
-			return nil, err
-		}
-	}
 	for _, who := range m.Annotators {
 		cs := byAnnotator[who]
 		if len(cs) == 0 {
@@ -123,6 +116,14 @@ func Feedback(ctx context.Context, path string, opt FeedbackOptions, read Backen
 			Context: context, Shown: opt.Shown, Limits: store.Limits(),
 		})
 		at := places[who]
+		if at.Kind == backend.KindXLSX {
+			// Made only once there is something to write in it: a run
+			// that cannot read the adjudication, or corrects nobody,
+			// leaves nothing behind.
+			if err := os.MkdirAll(opt.Dir, 0o755); err != nil {
+				return nil, err
+			}
+		}
 		loc, err := store.Write(ctx, plan, at, backend.WriteOptions{Tag: m.ID + "/feedback/" + who, Expect: vers.expect(at)})
 		if err != nil {
 			return nil, err

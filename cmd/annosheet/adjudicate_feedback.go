@@ -91,6 +91,11 @@ func runFeedback(ctx context.Context, opt feedbackOptions, stdout, stderr io.Wri
 	for _, a := range res.None {
 		fmt.Fprintf(stdout, "no workbook for %s: the gold set corrects none of their answers\n", a)
 	}
+	if len(res.Written) == 0 {
+		// Said even where there is nobody to name: an adjudication of
+		// no complete answer yet, or one that decided nothing.
+		fmt.Fprintf(stdout, "no feedback written: the gold set of %s corrects no annotator's answer\n", opt.Adjudication)
+	}
 	return nil
 }
 

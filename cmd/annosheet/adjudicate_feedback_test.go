@@ -3,6 +3,7 @@ package main
 import (
 	"archive/zip"
 	"encoding/json"
+	"errors"
 	"io"
 	"os"
 	"os/exec"
@@ -252,6 +253,30 @@ func TestAdjudicateFeedbackUsage(t *testing.T) {
 	} {
 		if code, _, stderr := runCLI(t, args...); code != exitUsage {
 			t.Errorf("%v: exit %d, want %d: %s", args, code, exitUsage, stderr)
+		}
+	}
+}
+
+// TestAdjudicateFeedbackNothing: an adjudication that corrects nobody (the
+// annotators agreed, or nobody has completed a unit yet) writes no
+// feedback workbook and says so, rather than nothing at all.
+func TestAdjudicateFeedbackNothing(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for name, lines := range map[string][]string{
+		"agreed": {"u1 ann1 1", "u1 ann2 1"},
+		"nobody": {"u1 ann1 1 partial"},
+	} {
+		recs := legalRecords(t, dir, name+".jsonl", lines...)
+		adj := filepath.Join(dir, name+"-adj")
+		adjudicateCLI(t, 0, adj, recs)
+		fb := filepath.Join(dir, name+"-fb")
+		code, out, errs := runCLI(t, "adjudicate", adj, "--feedback", "--out", fb)
+		if want := "no feedback written: the gold set of " + adj + " corrects no annotator's answer\n"; code != 0 || !strings.HasSuffix(out, want) {
+			t.Errorf("%s: exit %d, want 0 and %q:\n%s%s", name, code, want, out, errs)
+		}
+		if _, err := os.Stat(fb); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s: the folder of feedback was made: %v", name, err)
 		}
 	}
 }

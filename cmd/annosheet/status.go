@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -83,7 +84,7 @@ func runStatusCounts(ctx context.Context, opt statusOptions, stdout, stderr io.W
 		}
 		return a
 	}
-	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	tw, flush := table(stdout)
 	// The unreadable column is shown when a workbook could not be read.
 	unreadable := rep.Total.Unreadable > 0
 	head := "batch\tannotator\tunits\tdone\tpartial\tempty\tmissing\t"
@@ -111,7 +112,7 @@ func runStatusCounts(ctx context.Context, opt statusOptions, stdout, stderr io.W
 	}
 	fmt.Fprintln(tw, blank)
 	row("study", "everyone", rep.Total)
-	if err := tw.Flush(); err != nil {
+	if err := flush(); err != nil {
 		return err
 	}
 	if err := writeAgreementSoFar(stdout, rep); err != nil {
@@ -151,7 +152,7 @@ func workbookDir(workbook string) (string, bool) {
 // question with its headline metric, its value (or "—" and why) and the
 // units pairable.
 func writeAgreementSoFar(w io.Writer, rep *study.Status) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	tw, flush := table(w)
 	for _, a := range rep.Agreement {
 		head := "agreement so far"
 		if a.Study != "" {
@@ -172,7 +173,26 @@ func writeAgreementSoFar(w io.Writer, rep *study.Status) error {
 			fmt.Fprintf(tw, "  %s\tnot compared: %s\n", q.Name, q.Reason)
 		}
 	}
-	return tw.Flush()
+	return flush()
+}
+
+// table is a tabwriter for a table of text, columns two spaces apart,
+// and its flush, which writes the table to w without the spaces that pad
+// the last cells of a line out to the end.
+func table(w io.Writer) (*tabwriter.Writer, func() error) {
+	var buf bytes.Buffer
+	tw := tabwriter.NewWriter(&buf, 0, 0, 2, ' ', 0)
+	return tw, func() error {
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		for line := range strings.Lines(buf.String()) {
+			if _, err := io.WriteString(w, strings.TrimRight(line, " \n")+"\n"); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 }
 
 // metricLabel names a metric briefly, its parameters in brackets:

@@ -3,6 +3,7 @@ package main
 import (
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -26,6 +27,11 @@ func TestStatusTwoStudies(t *testing.T) {
 			if !regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(filepath.Join(dir, s)+": "+b) + ` +\S+ +5 `).MatchString(out) {
 				t.Errorf("no row of %s's %s with its 5 units:\n%s", s, b, out)
 			}
+		}
+	}
+	for i, line := range strings.Split(out, "\n") {
+		if strings.HasSuffix(line, " ") {
+			t.Errorf("line %d ends in spaces: %q", i+1, line)
 		}
 	}
 }
