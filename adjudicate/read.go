@@ -308,7 +308,7 @@ func (r *reader) sheet(g *backend.Grid, ms MetaSheet, placed map[string]bool) er
 			if len(d.Cells) > 0 {
 				err = ErrUnplaced
 			}
-			r.problem(mapping.Warning, err, ms.Name, fmt.Sprintf("A%d", row), "", "%q is not a decision of this sheet: the row is ignored", id)
+			r.problem(mapping.Warning, err, ms.Name, fmt.Sprintf("A%d", row), "", "%s is not a decision of this sheet: the row is ignored", mapping.QuoteCell(id))
 			return nil
 		}
 		d.Item = id
@@ -469,7 +469,7 @@ func (r *reader) parse(it *Item, d *Decision) {
 			return ""
 		}
 		words := append(allowed, r.namesOf(it)...)
-		bad(key, &mapping.CellProblem{Severity: mapping.Error, Err: mapping.ErrInvalidAnswer, Message: fmt.Sprintf("%q is not one of: %s%s", c.Text(), strings.Join(words, "; "), mapping.DidYouMean(c.Text(), words))})
+		bad(key, &mapping.CellProblem{Severity: mapping.Error, Err: mapping.ErrInvalidAnswer, Message: fmt.Sprintf("%s is not one of: %s%s", mapping.QuoteCell(c.Text()), strings.Join(words, "; "), mapping.DidYouMean(c.Text(), words))})
 		return ""
 	}
 	if c, ok := d.Cells[colReason]; ok {
@@ -480,7 +480,7 @@ func (r *reader) parse(it *Item, d *Decision) {
 			}
 		}
 		if d.Reason == c.Text() && !slices.Contains(Reasons, d.Reason) {
-			r.problem(mapping.Warning, mapping.ErrInvalidAnswer, d.Sheet, strings.TrimPrefix(d.Cell(colReason), quoteSheet(d.Sheet)+"!"), it.Unit, "%q is not one of the reasons (%s): kept as written", c.Text(), strings.Join(Reasons, "; "))
+			r.problem(mapping.Warning, mapping.ErrInvalidAnswer, d.Sheet, strings.TrimPrefix(d.Cell(colReason), quoteSheet(d.Sheet)+"!"), it.Unit, "%s is not one of the reasons (%s): kept as written", mapping.QuoteCell(c.Text()), strings.Join(Reasons, "; "))
 		}
 	}
 	d.Note = r.text(d, it, colNote)

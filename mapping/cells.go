@@ -76,10 +76,10 @@ func parseChoice(q *templates.Question, cell string) (string, *cellIssue) {
 	f := fold(cell)
 	for _, o := range q.Options {
 		if f == fold(o.Label) || f == fold(o.Code) {
-			return o.Code, normalised("%q read as %q; pick it from the list", cell, o.Label)
+			return o.Code, normalised("%s read as %q; pick it from the list", QuoteCell(cell), o.Label)
 		}
 	}
-	return "", invalid("%q is not one of: %s%s", cell, labelList(q), didYouMean(cell, labelCandidates(q)))
+	return "", invalid("%s is not one of: %s%s", QuoteCell(cell), labelList(q), didYouMean(cell, labelCandidates(q)))
 }
 
 func labelList(q *templates.Question) string {
@@ -111,7 +111,7 @@ func parseBool(cell string) (bool, *cellIssue) {
 			return v == 1, nil
 		}
 	}
-	return false, invalid("%q is not a checkbox value; use TRUE or FALSE", cell)
+	return false, invalid("%s is not a checkbox value; use TRUE or FALSE", QuoteCell(cell))
 }
 
 func isNumber(s string) bool {
@@ -138,7 +138,7 @@ func parseWhole(cell string) (int, bool) {
 func parseScale(q *templates.Question, cell string) (n int, ok bool, issue *cellIssue) {
 	n, isWhole := parseWhole(cell)
 	if !isWhole {
-		return 0, false, invalid("%q is not a whole number from %d to %d", cell, *q.Min, *q.Max)
+		return 0, false, invalid("%s is not a whole number from %d to %d", QuoteCell(cell), *q.Min, *q.Max)
 	}
 	if q.Unanswered != nil && n == *q.Unanswered {
 		return 0, false, nil
@@ -180,7 +180,7 @@ func parseCodeList(q *templates.Question, cell string) ([]string, *cellIssue) {
 			for _, o := range q.Options {
 				all = append(all, o.Code)
 			}
-			return nil, invalid("%q in %q is not one of the codes %s%s", part, cell, strings.Join(all, ", "), didYouMean(part, codeCandidates(q)))
+			return nil, invalid("%s in %s is not one of the codes %s%s", QuoteCell(part), QuoteCell(cell), strings.Join(all, ", "), didYouMean(part, codeCandidates(q)))
 		}
 		if !slices.Contains(codes, code) {
 			codes = append(codes, code)
@@ -189,7 +189,7 @@ func parseCodeList(q *templates.Question, cell string) ([]string, *cellIssue) {
 	slices.Sort(codes)
 	canon := strings.Join(codes, ",")
 	if lenient || cell != canon && strings.TrimSpace(cell) != "" {
-		issue = normalised("%q read as %q", cell, canon)
+		issue = normalised("%s read as %q", QuoteCell(cell), canon)
 	}
 	return codes, issue
 }
@@ -205,7 +205,7 @@ func parseEvidence(passageCell, sentencesCell string, counts []int) (*Evidence, 
 	case strings.TrimSpace(passageCell) == "":
 		pIssue = invalid("evidence sentences are given but no passage")
 	case !ok:
-		pIssue = invalid("%q is not a passage number", passageCell)
+		pIssue = invalid("%s is not a passage number", QuoteCell(passageCell))
 	case p < 1 || p > len(counts):
 		pIssue = invalid("there is no passage %d; this record has passages 1 to %d", p, len(counts))
 	}
@@ -223,7 +223,7 @@ func parseEvidence(passageCell, sentencesCell string, counts []int) (*Evidence, 
 			b, okB = parseWhole(hi)
 		}
 		if !okA || !okB || b < a || b-a > 1000 {
-			return nil, pIssue, invalid("%q is not a list of sentence numbers (e.g. 3, 4 or 3-5)", sentencesCell)
+			return nil, pIssue, invalid("%s is not a list of sentence numbers (e.g. 3, 4 or 3-5)", QuoteCell(sentencesCell))
 		}
 		for n := a; n <= b; n++ {
 			if !slices.Contains(sentences, n) {

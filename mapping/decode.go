@@ -55,7 +55,7 @@ func (p *puller) decode() []*Annotation {
 			// A workbook made for one annotator is theirs, whatever a
 			// cell says.
 			if annotators[k] != "" && fold(annotators[k]) != fold(who) && len(p.rows[k]) > 0 {
-				p.problem(Warning, ErrAnnotator, u.ID, p.rows[k][0].n, p.at[p.colIndex(templates.RoleAnnotator)], "this workbook is for annotator %s, but the row says %q; the answers are counted as %s's", who, annotators[k], who)
+				p.problem(Warning, ErrAnnotator, u.ID, p.rows[k][0].n, p.at[p.colIndex(templates.RoleAnnotator)], "this workbook is for annotator %s, but the row says %s; the answers are counted as %s's", who, QuoteCell(annotators[k]), who)
 			}
 			annotators[k] = who
 		}
@@ -364,7 +364,7 @@ func (p *puller) spellings() map[string]string {
 			if d, ok := byLoose[loose]; ok {
 				hint = " (" + d + "?)"
 			}
-			p.problem(Warning, ErrAnnotator, u, c.row.n, p.at[ac], "annotator ID %q is not one of the study's annotators: %s%s", id, strings.Join(p.opt.Annotators, ", "), hint)
+			p.problem(Warning, ErrAnnotator, u, c.row.n, p.at[ac], "annotator ID %s is not one of the study's annotators: %s%s", QuoteCell(id), strings.Join(p.opt.Annotators, ", "), hint)
 			warned[[2]string{u, k}] = true
 		case p.opt.Annotators == nil:
 			first, seen := firstLoose[loose]
@@ -373,7 +373,7 @@ func (p *puller) spellings() map[string]string {
 				continue
 			}
 			if other := strings.TrimSpace(first.row.cells[ac]); fold(other) != k {
-				p.problem(Warning, ErrAnnotator, u, c.row.n, p.at[ac], "annotator ID %q differs from %q (%s!%s) only in punctuation: the same annotator? It is read as another one", id, other, p.sheet, backend.CellName(p.at[ac], first.row.n))
+				p.problem(Warning, ErrAnnotator, u, c.row.n, p.at[ac], "annotator ID %s differs from %s (%s!%s) only in punctuation: the same annotator? It is read as another one", QuoteCell(id), QuoteCell(other), p.sheet, backend.CellName(p.at[ac], first.row.n))
 				warned[[2]string{u, k}] = true
 			}
 		}
@@ -738,7 +738,7 @@ func (p *puller) locate(u unitRow, q *templates.Question, text, occCell string, 
 		}
 	}
 	if len(matches) == 0 {
-		return v, invalid("%q is not in %q; copy the span exactly", shortText(text), header)
+		return v, invalid("%s is not in %q; copy the span exactly", QuoteCell(text), header)
 	}
 	pick := -1
 	if hasText(occCell) {
@@ -759,9 +759,9 @@ func (p *puller) locate(u unitRow, q *templates.Question, text, occCell string, 
 			}
 			switch {
 			case pick >= 0 && matches[pick].end > *anchor.Start:
-				return v, invalid("%q (occurrence %d) does not come before the %s", shortText(text), pick+1, strings.ToLower(p.t.QuestionByName(q.Before).Header))
+				return v, invalid("%s (occurrence %d) does not come before the %s", QuoteCell(text), pick+1, strings.ToLower(p.t.QuestionByName(q.Before).Header))
 			case pick < 0 && before < 0:
-				return v, invalid("%q does not occur before the %s in %q", shortText(text), strings.ToLower(p.t.QuestionByName(q.Before).Header), header)
+				return v, invalid("%s does not occur before the %s in %q", QuoteCell(text), strings.ToLower(p.t.QuestionByName(q.Before).Header), header)
 			case pick < 0:
 				pick = before // the nearest earlier occurrence
 			}
@@ -769,21 +769,13 @@ func (p *puller) locate(u unitRow, q *templates.Question, text, occCell string, 
 	}
 	if pick < 0 {
 		if len(matches) > 1 {
-			return v, invalid("%q occurs %d times in %q; say which in the occurrence column", shortText(text), len(matches), header)
+			return v, invalid("%s occurs %d times in %q; say which in the occurrence column", QuoteCell(text), len(matches), header)
 		}
 		pick = 0
 	}
 	m := matches[pick]
 	v.Start, v.End = &m.start, &m.end
 	return v, issue
-}
-
-func shortText(s string) string {
-	r := []rune(s)
-	if len(r) <= 60 {
-		return s
-	}
-	return string(r[:57]) + "…"
 }
 
 // checkAnswers checks required questions and the template's rules on one

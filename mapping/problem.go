@@ -7,6 +7,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/annosheet/annosheet/internal/words"
 )
 
 // Sentinel errors that problems wrap, for errors.Is.
@@ -298,3 +301,26 @@ func UnitName(id, shown string) string {
 	}
 	return strconv.Quote(id) + " (shown as " + strconv.Quote(shown) + ")"
 }
+
+// QuoteCell quotes what a cell holds for a message about it: the text, Go
+// quoted (so that control and direction characters show as escapes), or
+// for a long one its first QuotedRunes characters, "…", and its length,
+// so that a problem about a pasted page stays a line.
+func QuoteCell(s string) string {
+	n := utf8.RuneCountInString(s)
+	if n <= QuotedRunes {
+		return strconv.Quote(s)
+	}
+	cut, k := 0, 0
+	for i := range s {
+		if k == QuotedRunes {
+			cut = i
+			break
+		}
+		k++
+	}
+	return strconv.Quote(s[:cut]+"…") + " (" + words.Count(n, "character") + ")"
+}
+
+// QuotedRunes is how much of a long cell QuoteCell quotes.
+const QuotedRunes = 80

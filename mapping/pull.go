@@ -766,7 +766,7 @@ func (p *puller) unattributed(r sheetRow, why string) {
 	var vals []string
 	for i, c := range p.cols {
 		if (c.Role == templates.RoleAnswer || c.Role == templates.RoleAnnotator) && hasText(r.cells[i]) {
-			vals = append(vals, fmt.Sprintf("%s=%q", backend.CellName(p.at[i], r.n), r.cells[i]))
+			vals = append(vals, backend.CellName(p.at[i], r.n)+"="+QuoteCell(r.cells[i]))
 		}
 	}
 	if len(vals) == 0 {

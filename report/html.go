@@ -8,6 +8,7 @@ import (
 	"slices"
 	"unicode/utf8"
 
+	"github.com/annosheet/annosheet/internal/safetext"
 	"github.com/annosheet/annosheet/internal/words"
 	"github.com/annosheet/annosheet/study"
 )
@@ -34,9 +35,16 @@ var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
 	"scoreRow":     newScoreRow,
 }).Parse(page))
 
-// Write writes the report as one HTML page.
+// Write writes the report as one HTML page. html/template escapes what
+// HTML would read as markup; a character of a typed ID, label or cell
+// that would reverse the text around it or act as a control shows as its
+// escape (safetext), so that every ID reads as it is.
 func Write(w io.Writer, r *Report) error {
-	return pageTemplate.Execute(w, newView(r))
+	sw := safetext.NewWriter(w)
+	if err := pageTemplate.Execute(sw, newView(r)); err != nil {
+		return err
+	}
+	return sw.Flush()
 }
 
 // statusLegend names the parts of a progress bar, with their classes.

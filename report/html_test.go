@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/annosheet/annosheet/internal/safetext"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/study"
 )
@@ -25,6 +26,11 @@ var payloads = []string{
 	`javascript:alert(1)`,
 	`=cmd|' /C calc'!A0`,
 	`</style><style>body{display:none}</style>`,
+	// Characters that would act rather than show: a direction override
+	// that makes an ID read backwards, a terminal's escape.
+	"\u202egpt4o-12",
+	"llama\u2066\u2067x\u2069",
+	"\x1b[2Jcleared",
 }
 
 // poison replaces every string of v (fields, slices, maps' values) with a
@@ -82,6 +88,9 @@ func checkPage(t *testing.T, page string) {
 			t.Errorf("the page holds %q as it is", p)
 		}
 	}
+	if i := strings.IndexFunc(page, safetext.Acts); i >= 0 {
+		t.Errorf("the page holds %U as it is: …%s…", []rune(page[i:])[0], page[max(0, i-40):min(len(page), i+40)])
+	}
 }
 
 // TestReportWriteEscapes writes the page of a report whose every text —
@@ -115,6 +124,9 @@ func TestReportWriteEscapes(t *testing.T) {
 	checkPage(t, page)
 	if !strings.Contains(page, "&lt;script&gt;alert(1)&lt;/script&gt;") {
 		t.Error("the page does not show the payload as text")
+	}
+	if !strings.Contains(page, `\u202egpt4o-12`) {
+		t.Error("the page does not show the direction override as its escape")
 	}
 	t.Logf("%d strings replaced; a page of %d bytes", k, len(page))
 }

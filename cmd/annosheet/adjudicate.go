@@ -117,6 +117,8 @@ func adjudicateCommand() *cli.Command {
 }
 
 func runAdjudicate(ctx context.Context, opt adjudicateOptions, stdout, stderr io.Writer) error {
+	stdout, done := humanOut(stdout)
+	defer done()
 	t, recs, man, _, err := sourceRecords(ctx, agreeOptions{Sources: opt.Sources, Template: opt.Template, Params: opt.Params, Google: opt.Google}, stderr)
 	if err != nil {
 		return err

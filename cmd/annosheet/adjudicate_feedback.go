@@ -49,6 +49,8 @@ func feedbackAction(c *cli.Context) error {
 }
 
 func runFeedback(ctx context.Context, opt feedbackOptions, stdout, stderr io.Writer) error {
+	stdout, done := humanOut(stdout)
+	defer done()
 	path := filepath.Join(opt.Adjudication, adjudicate.ManifestFile)
 	m, err := study.ReadAdjudication(path)
 	if err != nil {

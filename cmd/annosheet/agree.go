@@ -21,6 +21,7 @@ import (
 	"github.com/annosheet/annosheet/export"
 	"github.com/annosheet/annosheet/internal/atomicfile"
 	"github.com/annosheet/annosheet/internal/csvsafe"
+	"github.com/annosheet/annosheet/internal/safetext"
 	"github.com/annosheet/annosheet/internal/words"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/study"
@@ -378,7 +379,7 @@ func writeAgreeTable(w io.Writer, rep *study.Agreement) error {
 	if rep.Against != nil {
 		writeAgainstTable(&b, rep.Against)
 	}
-	_, err := io.WriteString(w, b.String())
+	_, err := io.WriteString(w, safetext.Escape(b.String()))
 	return err
 }
 

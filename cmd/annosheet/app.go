@@ -14,6 +14,7 @@ import (
 	"github.com/annosheet/annosheet/export"
 	"github.com/annosheet/annosheet/internal/atomicfile"
 	"github.com/annosheet/annosheet/internal/editdistance"
+	"github.com/annosheet/annosheet/internal/safetext"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/study"
 	"github.com/annosheet/annosheet/templates"
@@ -43,6 +44,12 @@ func usagef(format string, args ...any) error {
 // run builds the app and runs it with args; it returns the exit code. All
 // output goes to the given writers, so tests run the real CLI in-process.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	// Everything on standard error is for a person to read: a character
+	// of a typed ID or cell that would act on the terminal (an escape
+	// sequence, a direction override) shows as its escape instead.
+	errw := safetext.NewWriter(stderr)
+	defer errw.Flush()
+	stderr = errw
 	app := newApp(stdin, stdout, stderr)
 	err := runInterspersed(ctx, app, args)
 	if err == nil {
@@ -50,6 +57,16 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	printError(stderr, err)
 	return exitCode(err)
+}
+
+// humanOut is standard output as a command that writes only text for a
+// person there (generate, adjudicate, the tables of status and agree)
+// gives it: escaped as standard error is. Data written to standard
+// output (records, JSON, CSV, a template) is never escaped. Call done
+// when the command has written all.
+func humanOut(w io.Writer) (out io.Writer, done func()) {
+	sw := safetext.NewWriter(w)
+	return sw, func() { sw.Flush() }
 }
 
 // exitCode maps an error to the process exit code, in one place.

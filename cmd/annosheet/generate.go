@@ -197,6 +197,8 @@ func (opt generateOptions) check() error {
 func isEmail(s string) bool { return strings.Contains(s, "@") }
 
 func runGenerate(ctx context.Context, opt generateOptions, stdout, stderr io.Writer) error {
+	stdout, done := humanOut(stdout)
+	defer done()
 	if err := opt.check(); err != nil {
 		return err
 	}

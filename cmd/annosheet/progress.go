@@ -17,6 +17,11 @@ type progress interface {
 // newProgress is a progress bar on w when w is a terminal, and nothing
 // otherwise: logs and pipes get no bar.
 func newProgress(w io.Writer, total int64, what string) progress {
+	// The bar is drawn on the terminal itself, past the escaping of
+	// standard error: its own carriage returns redraw it.
+	if u, ok := w.(interface{ Unwrap() io.Writer }); ok {
+		w = u.Unwrap()
+	}
 	f, ok := w.(*os.File)
 	if !ok || total <= 0 || !term.IsTerminal(int(f.Fd())) {
 		return noProgress{}

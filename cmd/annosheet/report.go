@@ -84,6 +84,8 @@ func reportCommand() *cli.Command {
 }
 
 func runReport(ctx context.Context, opt reportOptions, stdout, stderr io.Writer) error {
+	stdout, done := humanOut(stdout)
+	defer done()
 	rep, err := studyReport(ctx, opt, stderr)
 	if err != nil {
 		return err

@@ -15,6 +15,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/annosheet/annosheet/agreement"
+	"github.com/annosheet/annosheet/internal/safetext"
 	"github.com/annosheet/annosheet/internal/words"
 	"github.com/annosheet/annosheet/study"
 )
@@ -187,7 +188,7 @@ func table(w io.Writer) (*tabwriter.Writer, func() error) {
 			return err
 		}
 		for line := range strings.Lines(buf.String()) {
-			if _, err := io.WriteString(w, strings.TrimRight(line, " \n")+"\n"); err != nil {
+			if _, err := io.WriteString(w, safetext.Escape(strings.TrimRight(line, " \n"))+"\n"); err != nil {
 				return err
 			}
 		}

@@ -111,6 +111,7 @@ var rules = []rule{
 	{pkg: "internal/editdistance", deps: []string{module}, why: "a production helper: nothing of annosheet"},
 	{pkg: "internal/filename", deps: []string{module}, why: "a production helper: nothing of annosheet"},
 	{pkg: "internal/jsonkeys", deps: []string{module}, why: "a production helper: nothing of annosheet"},
+	{pkg: "internal/safetext", deps: []string{module}, why: "a production helper: nothing of annosheet"},
 	{pkg: "internal/words", deps: []string{module}, why: "a production helper: nothing of annosheet"},
 	{pkg: "internal/loopback", deps: []string{module}, why: "a production helper: nothing of annosheet"},
 	{pkg: "internal/ojson", deps: []string{module}, why: "a production helper: nothing of annosheet"},
