@@ -14,11 +14,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"html"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -31,7 +34,57 @@ func missing(t testing.TB, what, install string) {
 	if os.Getenv(RequireEnv) != "" {
 		t.Fatalf("%s is not installed but %s is set (%s)", what, RequireEnv, install)
 	}
+	announce(what, install)
 	t.Skipf("%s is not installed (%s); skipping this independent-reader check", what, install)
+}
+
+// announce says once per run of go test, on the terminal it runs in, that
+// a reader is missing and its checks are skipped. go test shows what a
+// package's tests print only when they fail or with -v, so a skip would
+// otherwise pass unseen: the line goes to the controlling terminal
+// itself. Each package's tests run as a process of the go command, so a
+// mark in the temporary folder, named for that command's process, says
+// once for all of them. Without a terminal (CI) nothing is said, and
+// RequireEnv is what makes a missing reader count there.
+func announce(what, install string) {
+	mark := filepath.Join(os.TempDir(), fmt.Sprintf("annosheet-readers-%s-%s", runID(), strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			return r
+		}
+		return '-'
+	}, what)))
+	f, err := os.OpenFile(mark, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return // said already in this run, or the folder cannot hold marks
+	}
+	f.Close()
+	tty, err := os.OpenFile(ttyPath, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		return
+	}
+	defer tty.Close()
+	fmt.Fprintf(tty, "annosheet tests: %s is not installed (%s): its independent-reader checks are skipped\n", what, install)
+}
+
+// ttyPath is the controlling terminal, where announce writes.
+var ttyPath = "/dev/tty"
+
+// runID names the run of go test this process belongs to: the go
+// command's process, and when the system says, when it started (so that
+// a number used again later is another run).
+func runID() string {
+	ppid := os.Getppid()
+	id := strconv.Itoa(ppid)
+	if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", ppid)); err == nil {
+		// The start time is the 22nd field, after the command's name
+		// in brackets, which may hold spaces.
+		if i := bytes.LastIndexByte(b, ')'); i >= 0 {
+			if f := strings.Fields(string(b[i+1:])); len(f) > 19 {
+				id += "-" + f[19]
+			}
+		}
+	}
+	return id
 }
 
 // Openpyxl returns a Python interpreter that can import openpyxl. Debian's
