@@ -3,12 +3,15 @@ package mapping
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"strconv"
 	"strings"
 )
 
 // Opaque IDs (templates.IDOpaque): a workbook shows item-0001, item-0002 …
-// in place of the instances' own ids, numbered in the study's order, and
+// in place of the instances' own ids, numbered in an order drawn with the
+// study's seed (the input's order would tell: in an input that alternates
+// two models, the odd numbers would be one model's), and
 // its hidden unit cells and metadata hold the same; an instance with
 // several units (one row per list element) shows item-0001#1,
 // item-0001#2 … for them. The key from opaque to real ID is the
@@ -47,8 +50,9 @@ func IndexOpaqueIDs(key map[string]string) *OpaqueIndex {
 
 // assignOpaqueIDs gives every instance of the workbook its opaque ID:
 // the one the study's key (Options.OpaqueIDs) has for it, or else the
-// next free number, in the order of the study, with at least four digits
-// (as many as the count of instances needs). Build calls it once every
+// next free number, taken in an order of the instances drawn with the
+// study's seed (Options.Seed), with at least four digits (as many as the
+// count of instances needs). Build calls it once every
 // unit is known; the rows then show the opaque IDs.
 func (b *builder) assignOpaqueIDs() {
 	if !b.t.OpaqueIDs() {
@@ -72,6 +76,10 @@ func (b *builder) assignOpaqueIDs() {
 		fresh = append(fresh, u.Item)
 	}
 	if len(fresh) > 0 {
+		// The same seed, the same numbers: a study's batches, and a run
+		// that finishes it, number alike.
+		r := rand.New(rand.NewPCG(b.opt.Seed, 0x6f70617175652121)) // "opaque!!"
+		r.Shuffle(len(fresh), func(i, j int) { fresh[i], fresh[j] = fresh[j], fresh[i] })
 		// A free number is one the key does not use.
 		taken := map[string]bool{}
 		width := max(4, len(strconv.Itoa(x.items+len(fresh))))
@@ -191,10 +199,15 @@ func (p *puller) restoreIDs(out *Pulled) {
 
 // opaqueExample is the first opaque ID of a workbook, for messages.
 func opaqueExample(units []Unit) string {
-	if len(units) == 0 {
-		return opaquePrefix + "0001"
+	// The least of them: item-0001 in a study's one workbook, however
+	// its rows are ordered.
+	least := opaquePrefix + "0001"
+	for i, u := range units {
+		if i == 0 || u.Item < least {
+			least = u.Item
+		}
 	}
-	return units[0].Item
+	return least
 }
 
 // RestoreIDs gives a record pulled without the study's manifest, which

@@ -51,6 +51,11 @@ const secretRecords = `{"id": "model-x-17", "text": "first text", "spans": [{"s"
 
 var secretIDs = []string{"model-x-17", "model-y-17", "model-x-18", "model-"}
 
+// inputOrder is a study's key that numbers secretRecords' instances in
+// the input's order, as the tests below name them; a study draws its
+// numbers (TestOpaqueIDsDrawn), and batches take them from its key.
+var inputOrder = map[string]string{"item-0001": "model-x-17", "item-0002": "model-y-17", "item-0003": "model-x-18"}
+
 // buildRecords builds a template's workbook from JSON Lines text.
 func buildRecords(t *testing.T, tp *templates.Template, records string, opt mapping.Options) *mapping.Result {
 	t.Helper()
@@ -116,7 +121,7 @@ func TestOpaqueIDsShown(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			tp := opaqueTemplate(t, c.rows)
-			res := buildRecords(t, tp, secretRecords, mapping.Options{Study: "s1"})
+			res := buildRecords(t, tp, secretRecords, mapping.Options{Study: "s1", OpaqueIDs: inputOrder})
 			var ids, units []string
 			for _, r := range rowsOf(t, sheet(t, res.Plan, backend.SheetAnnotate))[1:] {
 				ids = append(ids, text(r.Cells[colIndex(t, tp, templates.RoleID)]))
@@ -167,17 +172,23 @@ func TestOpaqueIDsShown(t *testing.T) {
 func TestOpaqueIDsAcrossBatches(t *testing.T) {
 	t.Parallel()
 	tp := opaqueTemplate(t, "{per: record, id_display: opaque}")
-	all := buildRecords(t, tp, secretRecords, mapping.Options{Study: "s1"})
-	batch := buildRecords(t, tp, secretRecords, mapping.Options{Study: "s1", Batch: "b02", OpaqueIDs: all.OpaqueIDs,
+	all := buildRecords(t, tp, secretRecords, mapping.Options{Study: "s1", Seed: 5})
+	opaque := map[string]string{}
+	for o, real := range all.OpaqueIDs {
+		opaque[real] = o
+	}
+	// Another seed: the batch numbers as the study's key says all the
+	// same.
+	batch := buildRecords(t, tp, secretRecords, mapping.Options{Study: "s1", Seed: 6, Batch: "b02", OpaqueIDs: all.OpaqueIDs,
 		Items: func(item string) bool { return item != "model-x-17" }})
 	var ids []string
 	for _, r := range rowsOf(t, sheet(t, batch.Plan, backend.SheetAnnotate))[1:] {
 		ids = append(ids, text(r.Cells[colIndex(t, tp, templates.RoleID)]))
 	}
-	if diff := cmp.Diff([]string{"item-0002", "item-0003"}, ids); diff != "" {
+	if diff := cmp.Diff([]string{opaque["model-y-17"], opaque["model-x-18"]}, ids); diff != "" {
 		t.Errorf("the batch's ID column (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff(map[string]string{"item-0002": "model-y-17", "item-0003": "model-x-18"}, batch.OpaqueIDs); diff != "" {
+	if diff := cmp.Diff(map[string]string{opaque["model-y-17"]: "model-y-17", opaque["model-x-18"]: "model-x-18"}, batch.OpaqueIDs); diff != "" {
 		t.Errorf("the batch's key (-want +got):\n%s", diff)
 	}
 
@@ -186,8 +197,8 @@ func TestOpaqueIDsAcrossBatches(t *testing.T) {
 		fmt.Fprintf(&many, "{\"id\": \"r%d\", \"text\": \"t\"}\n", i)
 	}
 	big := buildRecords(t, tp, many.String(), mapping.Options{})
-	if got := big.OpaqueIDs["item-00001"]; got != "r0" || len(big.OpaqueIDs) != 10000 || big.OpaqueIDs["item-10000"] != "r9999" {
-		t.Errorf("10,000 instances: item-00001 is %q, item-10000 %q, %d IDs", got, big.OpaqueIDs["item-10000"], len(big.OpaqueIDs))
+	if len(big.OpaqueIDs) != 10000 || big.OpaqueIDs["item-00001"] == "" || big.OpaqueIDs["item-10000"] == "" {
+		t.Errorf("10,000 instances: item-00001 is %q, item-10000 %q, %d IDs", big.OpaqueIDs["item-00001"], big.OpaqueIDs["item-10000"], len(big.OpaqueIDs))
 	}
 }
 
@@ -198,7 +209,8 @@ func TestOpaqueIDsAcrossBatches(t *testing.T) {
 func TestOpaqueIDsPull(t *testing.T) {
 	t.Parallel()
 	tp := opaqueTemplate(t, "{per: element, path: spans, id_display: opaque}")
-	key := buildRecords(t, tp, secretRecords, mapping.Options{Study: "s1"}).OpaqueIDs
+	opt := mapping.Options{Study: "s1", Seed: 1, OpaqueIDs: inputOrder}
+	key := buildRecords(t, tp, secretRecords, opt).OpaqueIDs
 	type rec struct {
 		Unit, Item string
 		Opaque     bool
@@ -255,7 +267,7 @@ func TestOpaqueIDsPull(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			m := newMemBook(t, tp, secretRecords)
+			m := newMemBookWith(t, tp, secretRecords, opt)
 			m.set("model-x-17#1", "q:ok", "Yes")
 			m.set("model-x-17#2", "q:ok", "Maybe")
 			for _, u := range []string{"model-x-17#1", "model-x-17#2"} {
@@ -392,8 +404,8 @@ func TestRestoreIDs(t *testing.T) {
 func TestOpaqueIDsBlocks(t *testing.T) {
 	t.Parallel()
 	tp := opaqueTemplate(t, "{per: block, answer_rows: 3, id_display: opaque}")
-	key := buildRecords(t, tp, secretRecords, mapping.Options{Study: "s1"}).OpaqueIDs
-	m := newMemBook(t, tp, secretRecords)
+	key := buildRecords(t, tp, secretRecords, mapping.Options{Study: "s1", Seed: 1}).OpaqueIDs
+	m := newMemBook(t, tp, secretRecords) // the same study: the same seed
 	first := m.rows["model-y-17"]
 	for k, v := range []string{"No", "Yes", "No"} {
 		m.setRow(first+k, "q:ok", v)
@@ -414,5 +426,47 @@ func TestOpaqueIDsBlocks(t *testing.T) {
 	}
 	for _, pr := range p.Problems {
 		t.Errorf("problem: %v", pr)
+	}
+}
+
+// TestOpaqueIDsDrawn: a study numbers its instances in an order drawn
+// with its seed, not in the input's: in an input that alternates two
+// models, the numbers do not tell the models apart. The same seed gives
+// the same numbers; every number from 1 is used once.
+func TestOpaqueIDsDrawn(t *testing.T) {
+	t.Parallel()
+	tp := opaqueTemplate(t, "{per: record, id_display: opaque}")
+	var in strings.Builder
+	for i := range 40 {
+		fmt.Fprintf(&in, "{\"id\": \"%s-%d\", \"text\": \"t\"}\n", []string{"gpt4o", "llama3"}[i%2], i/2)
+	}
+	numbering := func(seed uint64) map[string]string {
+		return buildRecords(t, tp, in.String(), mapping.Options{Study: "s", Seed: seed}).OpaqueIDs
+	}
+	a := numbering(7)
+	if diff := cmp.Diff(a, numbering(7)); diff != "" {
+		t.Errorf("the same seed numbers otherwise (-first +second):\n%s", diff)
+	}
+	if cmp.Equal(a, numbering(8)) {
+		t.Error("another seed numbers alike")
+	}
+	inOrder, odd := 0, 0
+	for n := 1; n <= 40; n++ {
+		real, ok := a[fmt.Sprintf("item-%04d", n)]
+		if !ok {
+			t.Fatalf("item-%04d is not used: %v", n, a)
+		}
+		if i := slices.Index(strings.Split(in.String(), "\n"), fmt.Sprintf("{\"id\": \"%s\", \"text\": \"t\"}", real)); i == n-1 {
+			inOrder++
+		}
+		if n%2 == 1 && strings.HasPrefix(real, "gpt4o") {
+			odd++
+		}
+	}
+	if inOrder > 10 {
+		t.Errorf("%d of 40 numbers are the input's order", inOrder)
+	}
+	if odd == 20 || odd == 0 {
+		t.Errorf("the odd numbers are all of one model: %v", a)
 	}
 }

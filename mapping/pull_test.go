@@ -57,6 +57,12 @@ func cellText(v any) string {
 // newMemBook builds a template's workbook for records and keeps its cells.
 func newMemBook(t *testing.T, tp *templates.Template, records string) *memBook {
 	t.Helper()
+	return newMemBookWith(t, tp, records, mapping.Options{Seed: 1, Study: "s1"})
+}
+
+// newMemBookWith is newMemBook, built with the options given.
+func newMemBookWith(t *testing.T, tp *templates.Template, records string, opt mapping.Options) *memBook {
+	t.Helper()
 	in := filepath.Join(t.TempDir(), "in.jsonl")
 	if err := os.WriteFile(in, []byte(records), 0o644); err != nil {
 		t.Fatal(err)
@@ -69,7 +75,7 @@ func newMemBook(t *testing.T, tp *templates.Template, records string) *memBook {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := mapping.Build(context.Background(), tp, src, mapping.Options{Seed: 1, Study: "s1"})
+	res, err := mapping.Build(context.Background(), tp, src, opt)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -89,7 +89,7 @@ func TestPull(t *testing.T) {
 				var kept [][]string
 				for _, row := range meta {
 					switch {
-					case len(row) > 1 && row[0] == "unit" && row[1] == "item-0004": // llama3-12, the fourth record
+					case len(row) > 1 && row[0] == "unit" && m.gen.Manifest.OpaqueIDs[row[1]] == "llama3-12": // the fourth record
 						continue
 					case len(row) > 1 && row[0] == "workbook":
 						row = []string{"workbook", strings.Replace(strings.Join(row[1:], ""), `"units":3`, `"units":2`, 1)}
@@ -105,7 +105,7 @@ func TestPull(t *testing.T) {
 				}, btRead...),
 				Problems: []string{
 					"error: STUDY/legal-gaps-ak-b01.xlsx: the workbook of batch ak-b01 does not list 1 unit that the manifest lists for it (llama3-12): its metadata sheet was edited; they are reported missing",
-					"error: STUDY/legal-gaps-ak-b01.xlsx: Annotate!4:4: the row's answers cannot be read: its unit \"llama3-12\" (shown as \"item-0004\") is not one of this workbook's units (a row from another workbook?); they are L4=\"ak\"",
+					"error: STUDY/legal-gaps-ak-b01.xlsx: Annotate!4:4: the row's answers cannot be read: its unit \"llama3-12\" (shown as \"<llama3-12 shown>\") is not one of this workbook's units (a row from another workbook?); they are L4=\"ak\"",
 				},
 				Workbooks: bothRead,
 			},
@@ -200,7 +200,11 @@ func TestPull(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			names := strings.NewReplacer(m.dir, "STUDY", other.dir, "OTHER", m.gen.Manifest.Study, "<study>", other.gen.Manifest.Study, "<other>")
+			pairs := []string{m.dir, "STUDY", other.dir, "OTHER", m.gen.Manifest.Study, "<study>", other.gen.Manifest.Study, "<other>"}
+			for o, real := range m.gen.Manifest.OpaqueIDs {
+				pairs = append(pairs, `"`+o+`"`, `"<`+real+` shown>"`)
+			}
+			names := strings.NewReplacer(pairs...)
 			if diff := cmp.Diff(c.want, summary(res, names)); diff != "" {
 				t.Errorf("Pull (-want +got):\n%s", diff)
 			}

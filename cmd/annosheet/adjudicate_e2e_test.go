@@ -1067,9 +1067,15 @@ func TestAdjudicateResumeCLI(t *testing.T) {
 func TestAdjudicateTamperCLI(t *testing.T) {
 	t.Parallel()
 	py := testreaders.Openpyxl(t)
-	_, ids := legalGold(t)
+	gold, ids := legalGold(t)
 	// Four rows: units 0, 2, 3 and 4, each two against one.
 	study, adj, book := legalAdjudication(t, py, 3, map[int]map[string][]int{0: {"ann3": {2}}, 2: {"ann1": {3}}, 3: {"ann2": {0}}, 4: {"ann1": {1}}})
+	// Sorted by the ID shown, last first: the units' places follow their
+	// opaque IDs, drawn with the study's seed.
+	shown := shownAs(t, study)
+	sorted := []int{0, 2, 3, 4}
+	slices.SortFunc(sorted, func(a, b int) int { return strings.Compare(shown[ids[b]], shown[ids[a]]) })
+	first, deleted, changed, twice := sorted[0], sorted[1], sorted[2], sorted[3]
 	gaps := adjBook(t, py, book)["Gaps"]
 	rows := gapsRows(t, study, gaps)
 	if len(rows) != 4 {
@@ -1079,10 +1085,10 @@ func TestAdjudicateTamperCLI(t *testing.T) {
 	for _, u := range []int{0, 2, 3, 4} {
 		cells = append(cells, [2]any{adjCell(rows[ids[u]], gaps.col(t, "Or use")), "suggested"}, [2]any{adjCell(rows[ids[u]], gaps.col(t, "Reason")), "annotator error"})
 	}
-	// Sorted by the unit's ID, last first: the rows of units 4, 3, 2, 0
-	// are on rows 2 to 5; then the row of unit 3 (row 3) is deleted,
-	// unit 0's (now row 4) pasted twice, as rows 5 and 6, and unit 2's
-	// (row 3) once, as row 7, where Or use then names ann1.
+	// Sorted: the rows of first, deleted, changed and twice are on rows
+	// 2 to 5; then deleted's row (row 3) is deleted, twice's (now row 4)
+	// pasted twice, as rows 5 and 6, and changed's (row 3) once, as row
+	// 7, where Or use then names ann1.
 	runAdjudicator(t, py, map[string]any{"path": book, "edits": []adjEdit{
 		{Sheet: "Gaps", Cells: cells, SortBy: "B"},
 		{Sheet: "Gaps", DeleteRow: 3},
@@ -1096,30 +1102,31 @@ func TestAdjudicateTamperCLI(t *testing.T) {
 	for i := 1; i < len(after.Rows); i++ {
 		order = append(order, opaqueKey(t, study)[after.text(i, gaps.col(t, "ID"))])
 	}
-	if want := []string{ids[4], ids[2], ids[0], ids[0], ids[0], ids[2]}; !slices.Equal(order, want) {
+	if want := []string{ids[first], ids[changed], ids[twice], ids[twice], ids[twice], ids[changed]}; !slices.Equal(order, want) {
 		t.Fatalf("the sheet after the edits: %v, want %v", order, want)
 	}
 	got, stderr, _ := pullGold(t, adj)
 	t.Logf("pull:\n%s", stderr)
 	id := func(u int) string { return gaps.text(rows[ids[u]], 0) }
 	for _, want := range []string{
-		"Gaps!A5: row 5 repeats row 4 (" + id(0) + ")",
-		"Gaps!A6: row 6 repeats row 4 (" + id(0) + ")",
-		"Gaps!A7: " + id(2) + " is on rows 3 and 7 with different decisions",
+		"Gaps!A5: row 5 repeats row 4 (" + id(twice) + ")",
+		"Gaps!A6: row 6 repeats row 4 (" + id(twice) + ")",
+		"Gaps!A7: " + id(changed) + " is on rows 3 and 7 with different decisions",
 		// No cell to name: pull names the record, as for a unit whose
 		// rows were deleted from a study's sheet.
-		fmt.Sprintf("error: %s: record %q: the row of %s (unit %s, Gaps) is not on the sheet Gaps", book, ids[3], id(3), ids[3]),
+		fmt.Sprintf("error: %s: record %q: the row of %s (unit %s, Gaps) is not on the sheet Gaps", book, ids[deleted], id(deleted), ids[deleted]),
 	} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("pull does not report %q", want)
 		}
 	}
-	for u, kind := range map[int]string{0: "adjudicated", 1: "unanimous", 2: "unresolved", 3: "unresolved", 4: "adjudicated"} {
+	for u, kind := range map[int]string{first: "adjudicated", 1: "unanimous", changed: "unresolved", deleted: "unresolved", twice: "adjudicated"} {
 		if p := got[ids[u]].Provenance["gaps"]; p == nil || p.Kind != kind {
 			t.Errorf("%s: provenance %+v, want %s", ids[u], p, kind)
 		}
 	}
-	if g := got[ids[4]].Values["gaps"]; fmt.Sprint(g) != "[2]" {
-		t.Errorf("%s, sorted to another row: %v, want its suggestion [2]", ids[4], g)
+	// Its suggestion, the two annotators' answer: the gold labels.
+	if g, want := got[ids[first]].Values["gaps"], codes(gold[ids[first]]...); fmt.Sprint(g) != fmt.Sprint(want) {
+		t.Errorf("%s, sorted to another row: %v, want its suggestion %v", ids[first], g, want)
 	}
 }

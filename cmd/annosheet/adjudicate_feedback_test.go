@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/internal/testing/goldtest"
 	"github.com/annosheet/annosheet/internal/testing/testreaders"
 	"github.com/annosheet/annosheet/xlsx"
 )
@@ -92,13 +93,20 @@ func TestAdjudicateFeedback(t *testing.T) {
 		"--out", studyDir, "--annotators", "ann1,ann2,ann3", "--overlap", "2", "--seed", "7"); code != 0 {
 		t.Fatalf("generate: %s", stderr)
 	}
+	// u(k) is the ID the workbooks show for the k-th record of the input.
+	recs, err := goldtest.ReadJSONL[goldtest.LegalRecord](legalData)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shown := shownAs(t, studyDir)
+	u := func(k int) string { return shown[recs[k-1].ID] }
 	// The seed gives each unit two annotators, as follows; they disagree on
-	// item-0002 (ann2, ann3), item-0003 (ann1, ann2) and item-0005 (ann1,
-	// ann2).
+	// the second record (ann2, ann3), the third (ann1, ann2) and the fifth
+	// (ann1, ann2).
 	for who, want := range map[string][]string{
-		"ann1": {"item-0001", "item-0003", "item-0004", "item-0005"},
-		"ann2": {"item-0002", "item-0003", "item-0005"},
-		"ann3": {"item-0001", "item-0002", "item-0004"},
+		"ann1": {u(1), u(3), u(4), u(5)},
+		"ann2": {u(2), u(3), u(5)},
+		"ann3": {u(1), u(2), u(4)},
 	} {
 		var got []string
 		for _, r := range sheetTexts(t, filepath.Join(studyDir, "legal-gaps-"+who+"-b01.xlsx"), "Annotate")[1:] {
@@ -116,9 +124,9 @@ func TestAdjudicateFeedback(t *testing.T) {
 		return out
 	}
 	for who, codes := range map[string]map[string]string{
-		"ann1": {"item-0001": "0", "item-0003": "2", "item-0004": "23", "item-0005": "0"},
-		"ann2": {"item-0002": "1", "item-0003": "23", "item-0005": "1"},
-		"ann3": {"item-0001": "0", "item-0002": "2", "item-0004": "23"},
+		"ann1": {u(1): "0", u(3): "2", u(4): "23", u(5): "0"},
+		"ann2": {u(2): "1", u(3): "23", u(5): "1"},
+		"ann3": {u(1): "0", u(2): "2", u(4): "23"},
 	} {
 		cells := map[string]map[string]any{}
 		for id, c := range codes {
@@ -140,11 +148,11 @@ func TestAdjudicateFeedback(t *testing.T) {
 	book := filepath.Join(adj, "adjudicate-lead.xlsx")
 	fillByID(t, py, book, "Gaps", "ID", map[string]map[string]any{
 		// ann2's answer: ann1 is corrected.
-		"item-0003": {"Or use": key.Names[slices.Index(key.Annotators, "ann2")], "Reason": "guideline unclear"},
+		u(3): {"Or use": key.Names[slices.Index(key.Annotators, "ann2")], "Reason": "guideline unclear"},
 		// ann2's answer, ticked: ann3 is corrected, and the note names
 		// ann2, whom ann3's workbook must not.
-		"item-0002": {"Final: 1 Intrinsic error/LLM error": true, "Reason": "annotator error", "Note": "ann2 saw the repetition (as did Ann2.)"},
-		// item-0005 stays undecided.
+		u(2): {"Final: 1 Intrinsic error/LLM error": true, "Reason": "annotator error", "Note": "ann2 saw the repetition (as did Ann2.)"},
+		// The fifth stays undecided.
 	})
 	adjRows := map[string][]string{} // the adjudication's rows by unit ID
 	adjSheet := sheetTexts(t, book, "Gaps")
@@ -188,8 +196,8 @@ func TestAdjudicateFeedback(t *testing.T) {
 		return append(append([]string{id, "Gaps"}, context(id)...), rest...)
 	}
 	for who, want := range map[string][][]string{
-		"ann1": {header, row("item-0003", "2 Target Mismatch", "2 Target Mismatch; 3 Citation Error", "adjudicator", "guideline unclear", "")},
-		"ann3": {header, row("item-0002", "2 Target Mismatch", "1 Intrinsic error/LLM error", "adjudicator", "annotator error", "another annotator saw the repetition (as did another annotator.)")},
+		"ann1": {header, row(u(3), "2 Target Mismatch", "2 Target Mismatch; 3 Citation Error", "adjudicator", "guideline unclear", "")},
+		"ann3": {header, row(u(2), "2 Target Mismatch", "1 Intrinsic error/LLM error", "adjudicator", "annotator error", "another annotator saw the repetition (as did another annotator.)")},
 	} {
 		path := filepath.Join(fb, "feedback-"+who+".xlsx")
 		got := sheetTexts(t, path, "Corrections")

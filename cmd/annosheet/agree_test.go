@@ -320,6 +320,17 @@ func mapKeys[V any](m map[string]V) func(func(string) bool) {
 }
 
 // opaqueKey reads a study's manifest: opaque ID -> real ID.
+// shownAs is a study's key the other way: the opaque ID each real one is
+// shown as.
+func shownAs(t *testing.T, study string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for o, real := range opaqueKey(t, study) {
+		out[real] = o
+	}
+	return out
+}
+
 func opaqueKey(t *testing.T, study string) map[string]string {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(study, "manifest.json"))

@@ -142,11 +142,15 @@ func TestGSheetsLoop(t *testing.T) {
 	}
 	linkRecs, _ := os.ReadFile(byLink)
 	goldtest.ValidateRecords(t, linkRecs)
+	shown := map[string]string{}
+	for o, real := range m.OpaqueIDs {
+		shown[real] = o
+	}
 	for i, r := range readRecords(t, string(linkRecs)) {
 		if r.Source.Kind != "gsheets" || r.Source.File != sp.ID || r.Annotator != "ann1" || r.Status != mapping.StatusComplete {
 			t.Errorf("record %s: source %+v, annotator %q, status %s", r.Unit, r.Source, r.Annotator, r.Status)
 		}
-		if want := fmt.Sprintf("item-%04d", i+1); r.Unit != want || !r.OpaqueIDs {
+		if want := shown[recs[i].ID]; r.Unit != want || !r.OpaqueIDs {
 			t.Errorf("record %d by link: unit %s (opaque %v), want %s", i, r.Unit, r.OpaqueIDs, want)
 		}
 	}

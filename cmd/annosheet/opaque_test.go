@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"fmt"
 	"io"
+	"maps"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -36,8 +37,9 @@ func realIDs(t *testing.T, dir string, ids []string) []string {
 // the hidden metadata sheet, shared strings, styles, document properties
 // — for the real IDs, which name the models (gpt4o-12), and the model
 // names themselves: none may be anywhere. The manifest alone holds the
-// key, each instance has one opaque ID in every workbook, in the order of
-// the study, and pull through the manifest gives the real IDs back.
+// key, each instance has one opaque ID in every workbook, numbered in an
+// order drawn with the study's seed, and pull through the manifest gives
+// the real IDs back.
 func TestOpaqueIDsNowhereInWorkbooks(t *testing.T) {
 	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "study")
@@ -50,14 +52,25 @@ func TestOpaqueIDsNowhereInWorkbooks(t *testing.T) {
 		t.Fatal(err)
 	}
 	secrets := []string{"gpt4o", "llama3"}
-	wantKey := map[string]string{}
+	var wantIDs, numbers []string
 	for i, r := range recs {
 		secrets = append(secrets, r.ID)
-		wantKey[fmt.Sprintf("item-%04d", i+1)] = r.ID
+		wantIDs = append(wantIDs, r.ID)
+		numbers = append(numbers, fmt.Sprintf("item-%04d", i+1))
 	}
 	m := readManifest(t, dir)
-	if diff := cmp.Diff(wantKey, m.OpaqueIDs); diff != "" {
-		t.Errorf("the manifest's key (-want +got):\n%s", diff)
+	if diff := cmp.Diff(numbers, slices.Sorted(maps.Keys(m.OpaqueIDs))); diff != "" {
+		t.Errorf("the manifest's opaque IDs (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(slices.Sorted(slices.Values(wantIDs)), slices.Sorted(maps.Values(m.OpaqueIDs))); diff != "" {
+		t.Errorf("the manifest's real IDs (-want +got):\n%s", diff)
+	}
+	inOrder := true
+	for i, r := range recs {
+		inOrder = inOrder && m.OpaqueIDs[numbers[i]] == r.ID
+	}
+	if inOrder {
+		t.Error("the opaque IDs number the instances in the input's order")
 	}
 	if len(m.Batches) < 3 {
 		t.Fatalf("%d batches: the test needs several", len(m.Batches))
@@ -172,13 +185,18 @@ func TestOpaqueIDsPulledAlone(t *testing.T) {
 	if code != 0 || strings.Count(errs, "the workbook shows opaque IDs") != 1 || !strings.Contains(errs, "the real IDs are in the study's manifest") {
 		t.Fatalf("pull alone: exit %d: %s", code, errs)
 	}
+	recs, err := goldtest.ReadJSONL[goldtest.LegalRecord](legalData)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shown := shownAs(t, dir)
 	for i, r := range readRecords(t, read(t, out)) {
-		if want := fmt.Sprintf("item-%04d", i+1); r.Unit != want || r.Item != want || !r.OpaqueIDs {
+		if want := shown[recs[i].ID]; r.Unit != want || r.Item != want || !r.OpaqueIDs {
 			t.Errorf("record %d: unit %s, item %s (opaque %v), want %s", i, r.Unit, r.Item, r.OpaqueIDs, want)
 		}
 	}
 	code, _, errs = runCLI(t, "export", out, "--native", "--input", legalData)
-	if code != exitFailure || !strings.Contains(errs, "unit item-0001 has the opaque ID its workbook shows") {
+	if code != exitFailure || !strings.Contains(errs, ":1: cannot export: unit "+shown[recs[0].ID]+" has the opaque ID its workbook shows") {
 		t.Errorf("export without the manifest: exit %d: %s", code, errs)
 	}
 	// With the manifest: the same file as from records pulled through it.

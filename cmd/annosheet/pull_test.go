@@ -102,12 +102,13 @@ func TestPullAndExport(t *testing.T) {
 
 // TestPullStrict checks the problem lines and the exit status of --strict.
 func TestPullStrict(t *testing.T) {
-	_, book := legalStudy(t)
+	dir, book := legalStudy(t)
 	w, err := goldtest.OpenWorkbook(book)
 	if err != nil {
 		t.Fatal(err)
 	}
-	row := w.Rows["item-0003"][0] // gpt4o-12, the third record
+	shown := shownAs(t, dir)["gpt4o-12"]
+	row := w.Rows[shown][0] // gpt4o-12, the third record, on row 4
 	w.Set(row, "q:gaps=0", "maybe")
 	w.Set(row, "q:gaps=1", "x")
 	if err := w.Save(); err != nil {
@@ -117,7 +118,7 @@ func TestPullStrict(t *testing.T) {
 	// ones are in the manifest.
 	code, _, stderr := runCLI(t, "pull", book, "--strict", "--out", filepath.Join(t.TempDir(), "a.jsonl"))
 	want := "warning: " + book + ": the workbook shows opaque IDs (item-0001…); the records keep them (\"opaque_ids\": true), and the real IDs are in the study's manifest: pull with it (or export with it)\n" +
-		"error: " + book + ": Annotate!B4: \"maybe\" is not a checkbox value; use TRUE or FALSE (unit item-0003)\n" +
+		"error: " + book + ": Annotate!B4: \"maybe\" is not a checkbox value; use TRUE or FALSE (unit " + shown + ")\n" +
 		"pulled 5 records from 1 workbook: 4 complete, 1 partial, 0 empty, 0 missing; 1 error, 1 warning\n" +
 		"annosheet: error-level problems found (--strict)\n"
 	if code != exitStrict || stderr != want {
@@ -129,7 +130,7 @@ func TestPullStrict(t *testing.T) {
 	// Through the manifest: the real IDs, beside the ones the annotator
 	// sees, and no warning.
 	code, _, stderr = runCLI(t, "pull", filepath.Dir(book), "--strict", "--out", filepath.Join(t.TempDir(), "a.jsonl"))
-	want = "error: " + book + ": Annotate!B4: \"maybe\" is not a checkbox value; use TRUE or FALSE (unit gpt4o-12, shown as item-0003)\n" +
+	want = "error: " + book + ": Annotate!B4: \"maybe\" is not a checkbox value; use TRUE or FALSE (unit gpt4o-12, shown as " + shown + ")\n" +
 		"pulled 5 records from 1 workbook: 4 complete, 1 partial, 0 empty, 0 missing; 1 error, 0 warnings\n" +
 		"annosheet: error-level problems found (--strict)\n"
 	if code != exitStrict || stderr != want {

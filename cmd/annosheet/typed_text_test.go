@@ -23,7 +23,7 @@ func TestTypedTextShown(t *testing.T) {
 		t.Fatal(err)
 	}
 	page := strings.Repeat("a pasted page of text ", 500)
-	row := w.Rows["item-0003"][0]
+	row := w.Rows[shownAs(t, dir)["gpt4o-12"]][0] // on row 4
 	w.Set(row, "q:gaps=0", page)
 	w.Set(row, "annotator", "\u202eKA")
 	if err := w.Save(); err != nil {

@@ -210,8 +210,12 @@ func TestGoldLegal(t *testing.T) {
 			opaque++
 		}
 	}
+	shown := map[string]string{}
+	for o, real := range res.OpaqueIDs {
+		shown[real] = o
+	}
 	for i, r := range p.Records {
-		if want := fmt.Sprintf("item-%04d", i+1); r.Unit != want || r.Item != want || !r.OpaqueIDs {
+		if want := shown[recs[i].ID]; want == "" || r.Unit != want || r.Item != want || !r.OpaqueIDs {
 			t.Errorf("record %d pulled without the manifest: unit %s, item %s (opaque %v), want %s", i, r.Unit, r.Item, r.OpaqueIDs, want)
 		}
 	}
