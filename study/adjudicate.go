@@ -765,19 +765,37 @@ func readDecisions(ctx context.Context, dir string, m *adjudicate.Manifest, b Ba
 				return nil, nil, fmt.Errorf("%s: %w: the adjudication workbook cannot be read, so its decisions would be lost: %w", at, ErrAdjudication, err)
 			}
 		}
-		g, closeFn, err := openBook(ctx, at, b)
+		// The adjudicator may have saved it in another format (as .ods,
+		// from LibreOffice): the newest copy holds the decisions.
+		read := at
+		if at.Kind == backend.KindXLSX && b.Files != nil {
+			saved, ps, err := savedAs(at.Path, b.Files)
+			if err != nil {
+				return nil, nil, fmt.Errorf("%s: %w: %w", at, ErrAdjudication, err)
+			}
+			probs = append(probs, ps...)
+			if saved != "" {
+				read = backend.Location{Kind: backend.KindXLSX, Path: saved}
+				if stamp != nil {
+					if err := stamp(read); err != nil {
+						return nil, nil, err
+					}
+				}
+			}
+		}
+		g, closeFn, err := openBook(ctx, read, b)
 		if ref.Incomplete {
-			d, ps := unfinishedBook(g, closeFn, err, at.String(), t, m, w)
+			d, ps := unfinishedBook(g, closeFn, err, read.String(), t, m, w)
 			maps.Copy(out, d)
 			probs = append(probs, ps...)
 			continue
 		}
 		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %w: the adjudication workbook cannot be read, so its decisions would be lost: %w", at, ErrAdjudication, err)
+			return nil, nil, fmt.Errorf("%s: %w: the adjudication workbook cannot be read, so its decisions would be lost: %w", read, ErrAdjudication, err)
 		}
-		d, ps, err := readBook(g, at.String(), t, m, w)
+		d, ps, err := readBook(g, read.String(), t, m, w)
 		if cerr := closeFn(); cerr != nil && err == nil {
-			err = fmt.Errorf("%s: %w: the adjudication workbook cannot be read, so its decisions would be lost: %w", at, ErrAdjudication, cerr)
+			err = fmt.Errorf("%s: %w: the adjudication workbook cannot be read, so its decisions would be lost: %w", read, ErrAdjudication, cerr)
 		}
 		if err != nil {
 			return nil, nil, err
@@ -966,4 +984,69 @@ func gold(t *templates.Template, m *adjudicate.Manifest, decided map[string]*adj
 		}
 	}
 	return out
+}
+
+// savedAs finds copies of an adjudication workbook saved in another
+// format beside it (adjudicate-lead.ods beside adjudicate-lead.xlsx): the
+// path of the newest, when it is newer than the workbook (or the
+// workbook is gone), to read instead, with a warning that says so; and
+// a warning for each older copy, which is not read. A newer copy that no
+// backend reads (.numbers) is an error: its decisions would be lost.
+func savedAs(path string, files Files) (string, mapping.Problems, error) {
+	dir, base := filepath.Dir(path), filepath.Base(path)
+	stem := strings.TrimSuffix(base, filepath.Ext(base))
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return "", nil, nil
+	}
+	var since time.Time
+	if st, err := os.Stat(path); err == nil {
+		since = st.ModTime()
+	}
+	type copyOf struct {
+		path, why string
+		at        time.Time
+	}
+	var newer, older []copyOf
+	for _, e := range ents {
+		name := e.Name()
+		ext := filepath.Ext(name)
+		if name == base || !strings.EqualFold(strings.TrimSuffix(name, ext), stem) || e.IsDir() {
+			continue
+		}
+		ok, why := files.Readable(name)
+		if !ok && why == "" {
+			continue // not a spreadsheet
+		}
+		info, err := e.Info()
+		if err != nil {
+			continue
+		}
+		c := copyOf{path: filepath.Join(dir, name), why: why, at: info.ModTime()}
+		if info.ModTime().After(since) {
+			newer = append(newer, c)
+		} else {
+			older = append(older, c)
+		}
+	}
+	var probs mapping.Problems
+	for _, c := range older {
+		probs = append(probs, &mapping.Problem{Severity: mapping.Warning, File: c.path, Err: ErrAdjudication,
+			Message: fmt.Sprintf("an older copy of %s in another format: it is not read (the decisions are those of %s)", base, base)})
+	}
+	if len(newer) == 0 {
+		return "", probs, nil
+	}
+	slices.SortFunc(newer, func(a, b copyOf) int { return b.at.Compare(a.at) })
+	c := newer[0]
+	if c.why != "" {
+		return "", nil, fmt.Errorf("%s: the adjudication workbook saved as %s, which cannot be read (%s), so its decisions would be lost: save it as .xlsx in place of %s", c.path, filepath.Ext(c.path), c.why, base)
+	}
+	for _, o := range newer[1:] {
+		probs = append(probs, &mapping.Problem{Severity: mapping.Warning, File: o.path, Err: ErrAdjudication,
+			Message: fmt.Sprintf("another copy of %s in another format, older than %s: it is not read", base, filepath.Base(c.path))})
+	}
+	probs = append(probs, &mapping.Problem{Severity: mapping.Warning, File: c.path, Err: ErrAdjudication,
+		Message: fmt.Sprintf("the decisions are read from this copy of %s, saved in another format after it; adjudicate writes them into %s when it runs again", base, base)})
+	return c.path, probs, nil
 }

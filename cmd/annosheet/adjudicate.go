@@ -259,8 +259,8 @@ func runPullGold(ctx context.Context, dir string, opt pullOptions, stdout, stder
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stderr, "pulled the gold set of %s from %s: %d decisions read, %d unresolved; %d complete, %d partial%s; %s, %s\n",
-		words.Count(len(g.Records), "unit"), words.Count(len(g.Manifest.Workbooks), "adjudication workbook"), g.Decided, g.Unresolved, c.Complete, c.Partial, emptyGold(g), words.Count(c.Errors, "error"), words.Count(c.Warnings, "warning"))
+	fmt.Fprintf(stderr, "pulled the gold set of %s from %s: %s read, %d unresolved; %d complete, %d partial%s; %s, %s\n",
+		words.Count(len(g.Records), "unit"), words.Count(len(g.Manifest.Workbooks), "adjudication workbook"), words.Count(g.Decided, "decision"), g.Unresolved, c.Complete, c.Partial, emptyGold(g), words.Count(c.Errors, "error"), words.Count(c.Warnings, "warning"))
 	if opt.Strict && c.Errors > 0 {
 		return errStrict
 	}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/annosheet/annosheet/internal/testing/testreaders"
 )
@@ -249,4 +250,66 @@ func TestAdjudicateMinAgreementCLI(t *testing.T) {
 		t.Errorf("Gaps rows %v, want u1's only", rows)
 	}
 	wantGold(t, adj, "--min-agreement 2", map[string]string{"u1": "<nil> unresolved", "u2": "[3] majority"})
+}
+
+// TestAdjudicateSavedAsODS: an adjudicator who saves the workbook as .ods
+// (LibreOffice's own format) beside the .xlsx loses no decision: pull
+// reads the .ods, which is newer, and says so; adjudicate run again keeps
+// the decision and writes it into the .xlsx; after that, the .ods, older,
+// is named and not read. A copy in a format nothing reads (.numbers),
+// newer than the workbook, stops both commands, naming it.
+func TestAdjudicateSavedAsODS(t *testing.T) {
+	t.Parallel()
+	py := testreaders.Openpyxl(t)
+	soffice := testreaders.Soffice(t)
+	dir := t.TempDir()
+	a := legalRecords(t, dir, "a.jsonl", "u1 ann1 1", "u1 ann2 2")
+	adj := filepath.Join(dir, "adj")
+	adjudicateCLI(t, 0, adj, a)
+	book := filepath.Join(adj, "adjudicate-lead.xlsx")
+	gaps := adjBook(t, py, book)["Gaps"]
+	runAdjudicator(t, py, map[string]any{"path": book, "edits": []adjEdit{
+		{Sheet: "Gaps", Cells: [][2]any{{adjCell(1, gaps.col(t, "Or use")), "Annotator 2"}}},
+	}})
+	// Saved as .ods: the .xlsx stays as adjudicate wrote it.
+	testreaders.Convert(t, soffice, "ods", adj, book)
+	ods := filepath.Join(adj, "adjudicate-lead.ods")
+	// The .xlsx as it was before the decision, and older than the .ods.
+	runAdjudicator(t, py, map[string]any{"path": book, "edits": []adjEdit{
+		{Sheet: "Gaps", Cells: [][2]any{{adjCell(1, gaps.col(t, "Or use")), ""}}},
+	}})
+	earlier := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(book, earlier, earlier); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, _ := pullGold(t, adj)
+	if !strings.Contains(stderr, ods+": the decisions are read from this copy of adjudicate-lead.xlsx") {
+		t.Errorf("pull does not say it read the .ods:\n%s", stderr)
+	}
+	wantGold(t, adj, "read from the .ods", map[string]string{"u1": "[2] adjudicated"})
+
+	if out, _ := adjudicateCLI(t, 0, adj, a); !strings.Contains(out, "1 decided already and kept") {
+		t.Errorf("the run after the .ods: %s", out)
+	}
+	if got := gapsCell(t, py, book, "d0001", "Or use"); got != "Annotator 2" {
+		t.Errorf("the decision written into the .xlsx: %q", got)
+	}
+	_, stderr, _ = pullGold(t, adj)
+	if !strings.Contains(stderr, ods+": an older copy of adjudicate-lead.xlsx in another format: it is not read") {
+		t.Errorf("pull does not name the older .ods:\n%s", stderr)
+	}
+	wantGold(t, adj, "read from the .xlsx", map[string]string{"u1": "[2] adjudicated"})
+
+	numbers := filepath.Join(adj, "adjudicate-lead.numbers")
+	if err := os.WriteFile(numbers, []byte("PK\x03\x04"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	later := time.Now().Add(time.Minute)
+	os.Chtimes(numbers, later, later)
+	for _, args := range [][]string{{"pull", adj, "--out", filepath.Join(dir, "g.jsonl")}, {"adjudicate", a, "--out", adj, "--adjudicator", "lead"}} {
+		code, _, errs := runCLI(t, args...)
+		if code != exitFailure || !strings.Contains(errs, numbers+": the adjudication workbook saved as .numbers, which cannot be read") {
+			t.Errorf("%s with a newer .numbers copy: exit %d:\n%s", args[0], code, errs)
+		}
+	}
 }
