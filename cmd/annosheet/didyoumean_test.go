@@ -37,3 +37,21 @@ func TestDidYouMean(t *testing.T) {
 		t.Errorf("--annotators ak,bb: exit %d: %s", code, errs)
 	}
 }
+
+// TestUsageAllAtOnce: a command line with several mistakes is told all of
+// them in one run, a line each, not one per run.
+func TestUsageAllAtOnce(t *testing.T) {
+	t.Parallel()
+	code, _, errs := runCLI(t, "generate", "--format", "gsheet", "--overlap=-2", "--share", "bob", "--param", "x")
+	want := "annosheet: --share is for --format gsheets (see --help)\n" +
+		"annosheet: --param \"x\": expected NAME=VALUE (see --help)\n" +
+		"annosheet: generate needs --template NAME|FILE (see --help)\n" +
+		"annosheet: generate needs --input PATH (see --help)\n" +
+		"annosheet: generate needs --out DIR (see --help)\n" +
+		"annosheet: --format \"gsheet\": use xlsx or gsheets (see --help)\n" +
+		"annosheet: --overlap and --batch-size take positive numbers (see --help)\n" +
+		"annosheet: --share \"bob\": not an email address (see --help)\n"
+	if code != exitUsage || errs != want {
+		t.Errorf("exit %d, stderr:\n%s\nwant:\n%s", code, errs, want)
+	}
+}

@@ -119,17 +119,24 @@ func generateCommand() *cli.Command {
 
 				DiscardAnswers: c.Bool("discard-answers"),
 			}
+			var errs []error
 			if opt.Format != formatGSheets {
 				for _, f := range []string{"share", "message", "folder", "protect", "endpoint", "no-auth"} {
 					// An endpoint from the environment is for whichever
 					// command wants it.
 					if c.IsSet(f) && !(f == "endpoint" && c.String(f) == os.Getenv(envEndpoint)) {
-						return usagef("--%s is for --format gsheets", f)
+						errs = append(errs, usagef("--%s is for --format gsheets", f))
 					}
 				}
 			}
 			var err error
 			if opt.Params, err = parseParams(c.StringSlice("param")); err != nil {
+				errs = append(errs, err)
+			}
+			if err := opt.check(); err != nil {
+				errs = append(errs, err)
+			}
+			if err := errors.Join(errs...); err != nil {
 				return err
 			}
 			return runGenerate(c.Context, opt, c.App.Writer, c.App.ErrWriter)
@@ -164,34 +171,31 @@ func parseParams(list []string) (map[string]string, error) {
 
 // check refuses command lines that cannot work, before anything is read.
 func (opt generateOptions) check() error {
-	switch {
-	case opt.Template == "":
-		return usagef("generate needs --template NAME|FILE")
-	case len(opt.Inputs) == 0:
-		return usagef("generate needs --input PATH")
-	case opt.Out == "":
-		return usagef("generate needs --out DIR")
-	case opt.Format != formatXLSX && opt.Format != formatGSheets:
-		return usagef("--format %q: use xlsx or gsheets", opt.Format)
-	case len(opt.Batch) > maxBatch:
-		return usagef("--batch is %d characters long; a batch ID has at most %d (it names a file)", len(opt.Batch), maxBatch)
-	case !validBatch(opt.Batch):
-		return usagef("--batch %q: use letters, digits, '-' and '_' (it names a file)", opt.Batch)
-	case opt.BatchSet && (len(opt.Annotators) > 0 || opt.BatchSize > 0):
-		return usagef("--batch names a single shared workbook; with --annotators or --batch-size, batches are named for you")
-	case opt.Overlap < 0 || opt.BatchSize < 0:
-		return usagef("--overlap and --batch-size take positive numbers")
-	case opt.Protect != "" && opt.Protect != sheets.ProtectWarning && opt.Protect != sheets.ProtectEditors:
-		return usagef("--protect %q: use warning or editors", opt.Protect)
-	case opt.Message != "" && len(opt.Share) == 0 && !slices.ContainsFunc(opt.Annotators, isEmail):
-		return usagef("--message is the text of the sharing mail: give --share, or annotators' email addresses")
-	}
-	for _, e := range opt.Share {
-		if !isEmail(e) {
-			return usagef("--share %q: not an email address", e)
+	// Every mistake of the command line at once, not one per run.
+	var errs []error
+	bad := func(when bool, format string, args ...any) {
+		if when {
+			errs = append(errs, usagef(format, args...))
 		}
 	}
-	return nil
+	bad(opt.Template == "", "generate needs --template NAME|FILE")
+	bad(len(opt.Inputs) == 0, "generate needs --input PATH")
+	bad(opt.Out == "", "generate needs --out DIR")
+	bad(opt.Format != formatXLSX && opt.Format != formatGSheets, "--format %q: use xlsx or gsheets", opt.Format)
+	switch {
+	case len(opt.Batch) > maxBatch:
+		bad(true, "--batch is %d characters long; a batch ID has at most %d (it names a file)", len(opt.Batch), maxBatch)
+	case !validBatch(opt.Batch):
+		bad(true, "--batch %q: use letters, digits, '-' and '_' (it names a file)", opt.Batch)
+	}
+	bad(opt.BatchSet && (len(opt.Annotators) > 0 || opt.BatchSize > 0), "--batch names a single shared workbook; with --annotators or --batch-size, batches are named for you")
+	bad(opt.Overlap < 0 || opt.BatchSize < 0, "--overlap and --batch-size take positive numbers")
+	bad(opt.Protect != "" && opt.Protect != sheets.ProtectWarning && opt.Protect != sheets.ProtectEditors, "--protect %q: use warning or editors", opt.Protect)
+	bad(opt.Message != "" && len(opt.Share) == 0 && !slices.ContainsFunc(opt.Annotators, isEmail), "--message is the text of the sharing mail: give --share, or annotators' email addresses")
+	for _, e := range opt.Share {
+		bad(!isEmail(e), "--share %q: not an email address", e)
+	}
+	return errors.Join(errs...)
 }
 
 func isEmail(s string) bool { return strings.Contains(s, "@") }
@@ -200,7 +204,7 @@ func runGenerate(ctx context.Context, opt generateOptions, stdout, stderr io.Wri
 	stdout, done := humanOut(stdout)
 	defer done()
 	if err := opt.check(); err != nil {
-		return err
+		return err // the command line checks it first; a caller of runGenerate may not
 	}
 	t, err := input.Template(opt.Template, opt.Params)
 	if err != nil {
