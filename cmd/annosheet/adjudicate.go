@@ -59,10 +59,10 @@ func adjudicateCommand() *cli.Command {
 			"feedback-ID.xlsx in --out, their answers the gold set corrects beside the gold\n" +
 			"answers, with the reasons and notes; no other annotator is named.\n\n" +
 			"Example:\n" +
-			"   annosheet adjudicate study/ --out adjudication/ --adjudicator lead\n" +
+			"   annosheet adjudicate my-study/ --out adjudication/ --adjudicator lead\n" +
 			"   annosheet pull adjudication/ --out gold.jsonl\n" +
 			"   annosheet adjudicate adjudication/ --feedback --out feedback/\n" +
-			"   annosheet adjudicate study/ --resolve majority --out silver.jsonl",
+			"   annosheet adjudicate my-study/ --resolve majority --out silver.jsonl",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "the adjudication's `DIR` (a .jsonl file with --resolve)"},
 			&cli.StringFlag{Name: "format", Value: "xlsx", Usage: "xlsx or gsheets: what the workbooks are"},

@@ -79,10 +79,10 @@ func agreeCommand() *cli.Command {
 			"reference. A question the gold set left unresolved is not scored.\n\n" +
 			agreeRules + "\n" +
 			"Example:\n" +
-			"   annosheet agree study/\n" +
-			"   annosheet agree study/ --json --ci 0.95 > agreement.json\n" +
+			"   annosheet agree my-study/\n" +
+			"   annosheet agree my-study/ --json --ci 0.95 > agreement.json\n" +
 			"   annosheet agree annotations.jsonl --question gaps --annotators ak,bt\n" +
-			"   annosheet agree study/ --against gold.jsonl",
+			"   annosheet agree my-study/ --against gold.jsonl",
 		Flags: append([]cli.Flag{
 			&cli.BoolFlag{Name: "json", Usage: "write the report as JSON (schema annosheet.agreement/1): per pair, option and unit too"},
 			&cli.BoolFlag{Name: "csv", Usage: "write every value as CSV rows: question, scope (question, pair, option, unit, against), metric, params, value"},

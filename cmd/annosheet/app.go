@@ -176,7 +176,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		Description: "annosheet turns an annotation template and a study's data into annotator-ready\n" +
 			"workbooks, and reads the filled workbooks back into validated JSON.\n\n" +
 			"Example:\n" +
-			"   annosheet generate --template legal-gaps --input examples/legal-gaps.jsonl --out study/",
+			"   annosheet generate --template legal-gaps --input examples/legal-gaps.jsonl --out my-study/",
 		Reader:          stdin,
 		Writer:          stdout,
 		ErrWriter:       stderr,

@@ -26,12 +26,12 @@ func runInterspersed(ctx context.Context, app *cli.App, args []string) error {
 var emptyValueOK = map[string]bool{"message": true, "endpoint": true}
 
 // interspersed moves a command's flags before its arguments, so that
-// "pull study/ --out a.jsonl" works as users expect: urfave/cli v2, like
+// "pull my-study/ --out a.jsonl" works as users expect: urfave/cli v2, like
 // Go's flag package, stops reading flags at the first argument. Flags that
 // take a value keep it; "--" ends the flags as usual.
 //
 // A flag that takes a value but lacks one is a usage error, wherever it
-// stands: at the end ("pull study/ --out"), before "--", or before another
+// stands: at the end ("pull my-study/ --out"), before "--", or before another
 // flag of the command ("--out --strict"). Otherwise urfave would take the
 // next word as the value and write a file named "--" or "--strict". A value
 // that starts with '-' is read only in the --flag=value form.

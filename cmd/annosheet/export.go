@@ -64,10 +64,10 @@ func exportCommand() *cli.Command {
 			"export pulls every batch first, as pull would.\n\n" +
 			tableHelp() + "\n" +
 			"Example:\n" +
-			"   annosheet export study/ --native --out labels.jsonl\n" +
-			"   annosheet export annotations.jsonl --native --manifest study/manifest.json --out labels.jsonl\n" +
+			"   annosheet export my-study/ --native --out labels.jsonl\n" +
+			"   annosheet export annotations.jsonl --native --manifest my-study/manifest.json --out labels.jsonl\n" +
 			"   annosheet export prefs.jsonl --native --manifest pref/manifest.json --out 'preference_json_{annotator}_completed.json'\n" +
-			"   annosheet export study/ --table long --out long.csv\n" +
+			"   annosheet export my-study/ --table long --out long.csv\n" +
 			"   annosheet export annotations.jsonl --table wide --gold gold.jsonl --out wide.parquet",
 		Flags: append([]cli.Flag{
 			&cli.BoolFlag{Name: "native", Usage: "write the template's native format"},
@@ -156,7 +156,7 @@ func exportRecords(ctx context.Context, opt *exportOptions, stderr io.Writer, te
 		return nil, nil, nil, err
 	}
 	defer f.Close()
-	recs, origins, err := export.ReadRecords(f, opt.Annotations, func(id mapping.TemplateID) (*templates.Template, error) { return template(man, id) })
+	recs, origins, err := export.ReadRecords(ctxReader{ctx, f}, opt.Annotations, func(id mapping.TemplateID) (*templates.Template, error) { return template(man, id) })
 	return recs, origins, man, err
 }
 

@@ -70,10 +70,10 @@ func generateCommand() *cli.Command {
 			"ID. If making spreadsheets fails half-way, the same command again finishes them\n" +
 			"instead of making others.\n\n" +
 			"Example:\n" +
-			"   annosheet generate --template legal-gaps --input examples/legal-gaps.jsonl --out study/\n" +
+			"   annosheet generate --template legal-gaps --input examples/legal-gaps.jsonl --out my-study/\n" +
 			"   annosheet generate -t preference-likert -i topics.json -o pref/ --annotators ak,bt,cm --overlap 3\n" +
 			"   annosheet generate -t qa-span-errors -i dev.json -o qa/ --annotators ak,bt,cm --overlap 2 --batch-size 20\n" +
-			"   annosheet generate -t legal-gaps -i examples/legal-gaps.jsonl -o study/ \\\n" +
+			"   annosheet generate -t legal-gaps -i examples/legal-gaps.jsonl -o my-study/ \\\n" +
 			"       --format gsheets --annotators ann1@example.org,ann2@example.org",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "template", Aliases: []string{"t"}, Usage: "built-in template `NAME` or template `FILE`"},

@@ -3,7 +3,7 @@
 // study's data, and reads the filled sheets back into validated JSON.
 //
 //	annosheet templates list
-//	annosheet generate --template legal-gaps --input examples/legal-gaps.jsonl --out study/
+//	annosheet generate --template legal-gaps --input examples/legal-gaps.jsonl --out my-study/
 //
 // Run "annosheet --help" or "annosheet COMMAND --help" for the reference.
 package main

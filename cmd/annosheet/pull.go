@@ -44,9 +44,9 @@ func pullCommand() *cli.Command {
 			"An adjudication's folder (see adjudicate) gives its gold set: a record per unit by\n" +
 			"annotator \"gold\", each value with how it was decided.\n\n" +
 			"Example:\n" +
-			"   annosheet pull study/ --out annotations.jsonl --report report.json\n" +
-			"   annosheet pull study/legal-gaps-b01.xlsx --strict > annotations.jsonl\n" +
-			"   annosheet pull study/ inbox/returned.xlsx --out annotations.jsonl\n" +
+			"   annosheet pull my-study/ --out annotations.jsonl --report report.json\n" +
+			"   annosheet pull my-study/legal-gaps-b01.xlsx --strict > annotations.jsonl\n" +
+			"   annosheet pull my-study/ inbox/returned.xlsx --out annotations.jsonl\n" +
 			"   annosheet pull https://docs.google.com/spreadsheets/d/1AbC.../edit -o annotations.jsonl",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "write the records to `FILE.jsonl` (default: stdout)"},

@@ -48,8 +48,8 @@ func reportCommand() *cli.Command {
 			"The page is one file that opens offline: it loads no script, style sheet, font or\n" +
 			"image from anywhere, and prints to PDF.\n\n" +
 			"Example:\n" +
-			"   annosheet report study/ --out report.html\n" +
-			"   annosheet report study/ --adjudication study-adj/ --out report.html\n" +
+			"   annosheet report my-study/ --out report.html\n" +
+			"   annosheet report my-study/ --adjudication study-adj/ --out report.html\n" +
 			"   annosheet report annotations.jsonl --gold gold.jsonl --out report.html --force",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "write the page to `FILE.html`"},

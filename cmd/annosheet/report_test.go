@@ -509,7 +509,7 @@ func TestReportFromRecords(t *testing.T) {
 func TestReportCLI(t *testing.T) {
 	t.Parallel()
 	code, stdout, _ := runCLI(t, "report", "--help")
-	if code != 0 || !strings.Contains(stdout, "Example:") || !strings.Contains(stdout, "annosheet report study/ --out report.html") {
+	if code != 0 || !strings.Contains(stdout, "Example:") || !strings.Contains(stdout, "annosheet report my-study/ --out report.html") {
 		t.Errorf("--help: exit %d\n%s", code, stdout)
 	}
 	study := generateSeeded(t, "legal-gaps", legalData, "--annotators", "ak,bt", "--overlap", "2")

@@ -42,8 +42,8 @@ func statusCommand() *cli.Command {
 			"one section per study. --json gives it under the key \"agreement\", which is absent\n" +
 			"while no unit overlaps. 'annosheet agree' gives every metric.\n\n" +
 			"Example:\n" +
-			"   annosheet status study/\n" +
-			"   annosheet status study/manifest.json --json",
+			"   annosheet status my-study/\n" +
+			"   annosheet status my-study/manifest.json --json",
 		Flags: append([]cli.Flag{
 			&cli.BoolFlag{Name: "json", Usage: "write the counts as JSON, for scripts"},
 			&cli.StringSliceFlag{Name: "annotators", Aliases: []string{"a"}, Usage: "the annotator `ID`s who may claim units in shared workbooks"},
