@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	gocmp "github.com/google/go-cmp/cmp"
+
+	"github.com/annosheet/annosheet/internal/testing/stopping"
 )
 
 // crowdTable is a sparse table of units answered by two to four of many
@@ -172,20 +174,6 @@ func TestSpanPearsonRExact(t *testing.T) {
 	}
 }
 
-// stopsAfter is a context that is done once its Err has been asked n
-// times: a computation stopped while it runs, at a step the test knows.
-type stopsAfter struct {
-	context.Context
-	n int
-}
-
-func (c *stopsAfter) Err() error {
-	if c.n--; c.n < 0 {
-		return context.Canceled
-	}
-	return nil
-}
-
 // TestStopped: a computation whose context is done while it runs stops
 // with the context's error, between pairs, units or resamples: a crowd's
 // thousands of pairs, or a bootstrap's resamples, are not all gone
@@ -240,7 +228,7 @@ func TestStopped(t *testing.T) {
 	}
 	for _, tt := range tests {
 		// Not parallel: the bootstrap case counts its resamples.
-		if err := tt.run(&stopsAfter{Context: context.Background(), n: 3}); !errors.Is(err, context.Canceled) {
+		if err := tt.run(stopping.After(context.Background(), 3)); !errors.Is(err, context.Canceled) {
 			t.Errorf("%s: %v, want %v", tt.name, err, context.Canceled)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/annosheet/annosheet/internal/testing/stopping"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/templates"
 )
@@ -41,20 +42,6 @@ func crowdRecords(tp *templates.Template, annotators int, common bool) []*mappin
 	return recs
 }
 
-// stopsAfter is a context that is done once its Err has been asked n
-// times: a computation stopped while it runs.
-type stopsAfter struct {
-	context.Context
-	n int
-}
-
-func (c *stopsAfter) Err() error {
-	if c.n--; c.n < 0 {
-		return context.Canceled
-	}
-	return nil
-}
-
 // TestAgreeStopped: agreement stopped while it computes, between pairs
 // of annotators or resamples, returns the context's error, never a
 // report, nor a note in status's agreement so far.
@@ -73,7 +60,7 @@ func TestAgreeStopped(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			a, err := Agree(&stopsAfter{Context: context.Background(), n: c.n}, tp, recs, c.opt)
+			a, err := Agree(stopping.After(context.Background(), c.n), tp, recs, c.opt)
 			if !errors.Is(err, context.Canceled) || a != nil {
 				t.Errorf("Agree: %v, %v; want no report and %v", a != nil, err, context.Canceled)
 			}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/internal/boundedread"
 )
 
 // Open reads a filled workbook as a grid for pull; it is OpenContext
@@ -104,7 +105,7 @@ func (o opener) open(ctx context.Context, path string) (*backend.Grid, func() er
 	// A FIFO or a device would block the read, or never end: only a
 	// regular file (through links) is a workbook.
 	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
-		return nil, nil, fmt.Errorf("%s: %w: it is not a regular file (%s)", path, ErrNotSpreadsheet, fileKind(st.Mode()))
+		return nil, nil, fmt.Errorf("%s: %w: it is not a regular file (%s)", path, ErrNotSpreadsheet, boundedread.Kind(st.Mode()))
 	}
 	head, err := readHead(path, 128)
 	if err != nil {
@@ -208,19 +209,4 @@ func openChecked(ctx context.Context, file, name string, late uint64) (*book, er
 	}
 	b.ctx, b.check = ctx, check
 	return b, nil
-}
-
-// fileKind names what a file that is not a regular file is.
-func fileKind(m os.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a folder"
-	case m&os.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&os.ModeSocket != 0:
-		return "a socket"
-	case m&os.ModeDevice != 0:
-		return "a device"
-	}
-	return "a special file"
 }

@@ -4,7 +4,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -44,14 +43,8 @@ func TestComputeSignals(t *testing.T) {
 	} {
 		// One at a time: each must have the machine to itself to be
 		// held to its two seconds.
-		cmd := exec.Command(bin, c.args...)
-		var stdout, stderr bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &stdout, &stderr
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		exited := make(chan error, 1)
-		go func() { exited <- cmd.Wait() }()
+		p := startCLI(t, bin, c.args...)
+		cmd, exited, stdout, stderr := p.cmd, p.exited, &p.stdout, &p.stderr
 		// Reading the records takes a fraction of a second, computing
 		// takes seconds (report) or hours (agree): a second in, it
 		// computes.

@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -41,15 +40,8 @@ func TestAdjudicateSavedWhileRunning(t *testing.T) {
 	man := filepath.Join(adj, "adjudication.json")
 	manBefore := readBytes(t, man)
 
-	cmd := exec.Command(bin, "adjudicate", recs, "--out", adj, "--adjudicator", "lead")
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	t.Cleanup(func() { cmd.Process.Kill() })
+	p := startCLI(t, bin, "adjudicate", recs, "--out", adj, "--adjudicator", "lead")
+	cmd, exited, stdout, stderr := p.cmd, p.exited, &p.stdout, &p.stderr
 	if !waitOpen(cmd.Process.Pid, book, exited) {
 		t.Fatalf("the run never had %s open\n%s%s", book, stdout.String(), stderr.String())
 	}

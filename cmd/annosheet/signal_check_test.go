@@ -4,7 +4,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -46,15 +45,8 @@ func TestGenerateSignalInCheck(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "study")
-			cmd := exec.Command(bin, append([]string{"generate", "-t", "legal-gaps", "-i", in, "-o", out}, extra...)...)
-			var stdout, stderr bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &stdout, &stderr
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			exited := make(chan error, 1)
-			go func() { exited <- cmd.Wait() }()
-			t.Cleanup(func() { cmd.Process.Kill() })
+			p := startCLI(t, bin, append([]string{"generate", "-t", "legal-gaps", "-i", in, "-o", out}, extra...)...)
+			cmd, exited, stderr := p.cmd, p.exited, &p.stderr
 
 			// Interrupted once it has read a few megabytes of the input,
 			// well into the check.

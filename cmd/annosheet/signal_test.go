@@ -35,6 +35,28 @@ const (
 	signalBatches   = 6 // 300 instances for each of A, B and C: 150 + 150
 )
 
+// process is the command, run as a process of its own, and what it
+// writes.
+type process struct {
+	cmd            *exec.Cmd
+	stdout, stderr bytes.Buffer
+	exited         chan error // its end, once
+}
+
+// startCLI starts the built command bin with args, as a user would; it
+// is killed when the test ends, if it has not ended.
+func startCLI(t *testing.T, bin string, args ...string) *process {
+	t.Helper()
+	p := &process{cmd: exec.Command(bin, args...), exited: make(chan error, 1)}
+	p.cmd.Stdout, p.cmd.Stderr = &p.stdout, &p.stderr
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { p.exited <- p.cmd.Wait() }()
+	t.Cleanup(func() { p.cmd.Process.Kill() })
+	return p
+}
+
 // TestGenerateSignals stops a large generate, run as its own process,
 // with SIGINT and with SIGTERM while it is writing a workbook. The process
 // must end soon, saying what it left; only complete workbooks and a
@@ -57,15 +79,8 @@ func TestGenerateSignals(t *testing.T) {
 			args := []string{"generate", "-t", "legal-gaps", "-i", in, "-o", out,
 				"--annotators", "A,B,C", "--batch-size", strconv.Itoa(signalBatchSize)}
 
-			cmd := exec.Command(bin, args...)
-			var stdout, stderr bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &stdout, &stderr
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			exited := make(chan error, 1)
-			go func() { exited <- cmd.Wait() }()
-			t.Cleanup(func() { cmd.Process.Kill() })
+			p := startCLI(t, bin, args...)
+			cmd, exited, stderr := p.cmd, p.exited, &p.stderr
 
 			waitMidWrite(t, out, exited)
 			if err := cmd.Process.Signal(sig); err != nil {

@@ -25,6 +25,8 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+
+	"github.com/annosheet/annosheet/internal/boundedread"
 )
 
 // ErrExists is returned when the target exists and overwriting was not
@@ -174,31 +176,11 @@ type NotFileError struct {
 }
 
 func (e *NotFileError) Error() string {
-	return fmt.Sprintf("%s: %s, not a regular file: it is left as it is", e.Path, Kind(e.Mode))
+	return fmt.Sprintf("%s: %s, not a regular file: it is left as it is", e.Path, boundedread.Kind(e.Mode))
 }
 
 func (e *NotFileError) Unwrap() error { return ErrNotFile }
 
-// Kind names what a file of this mode is, in messages.
-func Kind(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a folder"
-	case m&fs.ModeSymlink != 0:
-		return "a symbolic link"
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	case m.IsRegular():
-		return "a file"
-	}
-	return "not a file"
-}
 
 // Stamp identifies what path holds now: its size, modification time and
 // a hash of its content; "" when nothing is there. Take it before reading

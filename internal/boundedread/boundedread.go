@@ -121,18 +121,25 @@ func notRegular(path string, m os.FileMode) error {
 	if m.IsDir() {
 		return &fs.PathError{Op: "read", Path: path, Err: errIsDir{}}
 	}
-	return fmt.Errorf("%s: %w (%s)", path, ErrNotRegular, kind(m))
+	return fmt.Errorf("%s: %w (%s)", path, ErrNotRegular, Kind(m))
 }
 
-// kind names what a file that is not a regular file is.
-func kind(m os.FileMode) string {
+// Kind names what a file of this mode is, in messages: "a folder", "a
+// symbolic link", "a named pipe", "a socket", "a device", "a file".
+func Kind(m os.FileMode) string {
 	switch {
+	case m.IsDir():
+		return "a folder"
+	case m&os.ModeSymlink != 0:
+		return "a symbolic link"
 	case m&os.ModeNamedPipe != 0:
 		return "a named pipe"
 	case m&os.ModeSocket != 0:
 		return "a socket"
 	case m&os.ModeDevice != 0:
 		return "a device"
+	case m.IsRegular():
+		return "a file"
 	}
 	return "a special file"
 }
