@@ -734,7 +734,7 @@ func (p *puller) locate(u unitRow, q *templates.Question, text, occCell string, 
 	var issue *cellIssue
 	if len(matches) == 0 {
 		if matches = findNormalised(field, text); len(matches) > 0 {
-			issue = normalised("found in %q only after evening out spaces, quotes or dashes; the offsets are those of the text there", header)
+			issue = normalised("found in %q only after evening out spaces, quotes or dashes; the record has the text as it is there", header)
 		}
 	}
 	if len(matches) == 0 {
@@ -775,6 +775,11 @@ func (p *puller) locate(u unitRow, q *templates.Question, text, occCell string, 
 	}
 	m := matches[pick]
 	v.Start, v.End = &m.start, &m.end
+	if issue != nil {
+		// Offsets and text agree, as every reader of the record checks:
+		// the text is the field's at the offsets, not the one typed.
+		v.Text = string([]rune(field)[m.start:m.end])
+	}
 	return v, issue
 }
 

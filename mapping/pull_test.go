@@ -1,6 +1,7 @@
 package mapping_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -18,6 +19,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/export"
 	"github.com/annosheet/annosheet/input"
 	"github.com/annosheet/annosheet/internal/testing/goldtest"
 	"github.com/annosheet/annosheet/mapping"
@@ -483,7 +485,9 @@ func TestPullCells(t *testing.T) {
 }
 
 // TestPullSpanNormalised checks a span copied with other quotes and
-// spaces: found, with a warning, at the field's own offsets.
+// spaces: found, with a warning, at the field's own offsets, with the
+// field's own text there, so that the record reads back (offsets and text
+// agree, and the text is the field's at them).
 func TestPullSpanNormalised(t *testing.T) {
 	tp, _ := templates.Load("ks.yaml", []byte(kitchenSink))
 	m := newMemBook(t, tp, ksRecords)
@@ -491,12 +495,24 @@ func TestPullSpanNormalised(t *testing.T) {
 	m.set("r2", "q:quote", `"Quoted" text here`)
 	m.set("r2", "annotator", "AK")
 	p := pullMem(t, m, mapping.PullOptions{})
-	want := mapping.SpanValue{Field: "text", Start: ptr(0), End: ptr(21), Text: `"Quoted" text here`}
-	if diff := cmp.Diff(want, record(p, "r2").Values["quote"]); diff != "" {
+	want := mapping.SpanValue{Field: "text", Start: ptr(0), End: ptr(21), Text: "“Quoted”   text  here"}
+	r := record(p, "r2")
+	if diff := cmp.Diff(want, r.Values["quote"]); diff != "" {
 		t.Errorf("span (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]prob{{"warning", "K3", "r2", `found in "Text" only after evening out spaces, quotes or dashes; the offsets are those of the text there`, mapping.ErrNormalised}}, probs(p.Problems), cmpErr); diff != "" {
+	if diff := cmp.Diff([]prob{{"warning", "K3", "r2", `found in "Text" only after evening out spaces, quotes or dashes; the record has the text as it is there`, mapping.ErrNormalised}}, probs(p.Problems), cmpErr); diff != "" {
 		t.Errorf("problems (-want +got):\n%s", diff)
+	}
+	line, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, _, err := export.ReadRecords(bytes.NewReader(line), "r.jsonl", func(mapping.TemplateID) (*templates.Template, error) { return tp, nil })
+	if err != nil {
+		t.Fatalf("the pulled record does not read back: %v", err)
+	}
+	if probs := mapping.SpanTextProblems(recs[0], map[string]string{"text": "“Quoted”   text  here"}); len(probs) > 0 {
+		t.Errorf("the pulled span is not the field's text: %q", probs)
 	}
 }
 
