@@ -184,8 +184,12 @@ func (g *generation) previous() (*manifest.Manifest, error) {
 func (g *generation) begin(ctx context.Context, prev *manifest.Manifest) error {
 	opt := &g.opt
 	var err error
+	// The same study keeps its opaque IDs: the workbooks a previous run
+	// made show them, whichever way that run numbered them.
+	var key map[string]string
 	if prev != nil && prev.Format == g.format && g.samePlan(prev) {
 		g.study, opt.Seed, opt.SeedSet = prev.Study, prev.Seed, true
+		key = prev.OpaqueIDs
 	} else if g.study, err = newStudyID(); err != nil {
 		return err
 	}
@@ -205,7 +209,7 @@ func (g *generation) begin(ctx context.Context, prev *manifest.Manifest) error {
 		// labelled in a pass of their own, which reads the copy.)
 		src = in.Input()
 	}
-	g.all, err = mapping.Build(ctx, g.t, src, mapping.Options{Batch: opt.Batch, Study: g.study, CellLimit: g.w.Limits().CellChars, Seed: opt.Seed, CheckOnly: !one})
+	g.all, err = mapping.Build(ctx, g.t, src, mapping.Options{Batch: opt.Batch, Study: g.study, CellLimit: g.w.Limits().CellChars, Seed: opt.Seed, CheckOnly: !one, OpaqueIDs: key})
 	if err != nil {
 		return err
 	}
@@ -558,7 +562,7 @@ func (g *generation) write(ctx context.Context, prev *manifest.Manifest, kept ma
 			return fmt.Errorf("interrupted (%w): no workbook was made", err)
 		}
 		if serr := save(); serr != nil {
-			return errors.Join(err, serr)
+			return fmt.Errorf("interrupted (%w): %d of %d workbooks are made, and the manifest that records them could not be saved: %w", err, made+len(kept), len(g.plan), serr)
 		}
 		return fmt.Errorf("interrupted (%w): %d of %d workbooks are made and recorded in %s; the same command makes the rest", err, made+len(kept), len(g.plan), g.path)
 	}

@@ -5,8 +5,11 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/input"
@@ -342,5 +345,59 @@ func TestGenerateEmptyStudyIsMade(t *testing.T) {
 	}
 	if _, err := run(); !errors.Is(err, atomicfile.ErrExists) {
 		t.Errorf("second run: %v, want %v (its one workbook is made)", err, atomicfile.ErrExists)
+	}
+}
+
+// TestGenerateKeepsOpaqueIDs: a run that finishes a study keeps the
+// opaque IDs its manifest records, however they were numbered (by an
+// earlier version in the input's order, say): the workbooks already made
+// show them, and a workbook remade with others would be pulled as the
+// wrong units.
+func TestGenerateKeepsOpaqueIDs(t *testing.T) {
+	t.Parallel()
+	_, w, opt, first := generateOnce(t)
+	// The key as it is, reversed: numbers no seed draws.
+	key := map[string]string{}
+	var items []string
+	for o, real := range first.Manifest.OpaqueIDs {
+		if !strings.Contains(o, "#") {
+			items = append(items, o)
+		}
+		key[o] = real
+	}
+	slices.Sort(items)
+	for i, o := range items {
+		key[o] = first.Manifest.OpaqueIDs[items[len(items)-1-i]]
+	}
+	m, err := manifest.Read(first.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.OpaqueIDs = key
+	if err := atomicfile.Write(first.Path, true, 0o644, m.Encode); err != nil {
+		t.Fatal(err)
+	}
+	delete(w.books, "bt-b01") // the run that made it was stopped
+	second, err := generate(t, opt, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(key, second.Manifest.OpaqueIDs); diff != "" {
+		t.Errorf("the finishing run's key (-recorded +got):\n%s", diff)
+	}
+	shown := map[string]string{}
+	for o, real := range key {
+		shown[real] = o
+	}
+	for _, b := range second.Manifest.Batches {
+		if b.ID != "bt-b01" {
+			continue
+		}
+		rows := w.books["bt-b01"][backend.SheetAnnotate][1:]
+		for i, u := range b.Units {
+			if got := rows[i][0]; got != shown[u.ID] {
+				t.Errorf("bt-b01 row %d shows %s for %s, the key says %s", i+2, got, u.ID, shown[u.ID])
+			}
+		}
 	}
 }
