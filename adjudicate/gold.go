@@ -634,9 +634,9 @@ func (g *golden) finish(rec *mapping.Annotation) {
 	for i := range g.t.Questions {
 		q := &g.t.Questions[i]
 		if q.Required && !rowQuestion(g.t, q) {
-			// A question carried has nothing left to decide.
-			_, ok := rec.Values[q.Name]
-			if p := rec.Provenance[q.Name]; !ok && (p == nil || p.Kind != mapping.ProvenanceCarried) {
+			// A question carried has nothing left to decide, but no
+			// value either: a required one leaves the record partial.
+			if _, ok := rec.Values[q.Name]; !ok {
 				rec.Status = mapping.StatusPartial
 			}
 		}

@@ -230,6 +230,11 @@ func Adjudicate(ctx context.Context, t *templates.Template, recs []*mapping.Anno
 		}
 	}
 	shareItems(m, opt)
+	// Every workbook a file of its own, checked before anything is
+	// written: a manifest that names one file twice could not be read.
+	if err := checkAdjudication(t, m); err != nil {
+		return nil, fmt.Errorf("%s: %w: %v", path, ErrAdjudication, err)
+	}
 	var context func(string) map[string]string
 	if len(opt.Items) > 0 {
 		context = func(u string) map[string]string { return contexts[u] }
@@ -254,7 +259,24 @@ func Adjudicate(ctx context.Context, t *templates.Template, recs []*mapping.Anno
 			}
 		}
 	}
-	if err := vers.unchanged(ctx, store); err != nil {
+	// The workbooks this run read, and their copies in other formats.
+	wasRead := func(w int) bool {
+		return prev != nil && w < len(prev.Workbooks) && m.Workbooks[w].File != ""
+	}
+	unchanged := func() error {
+		if err := vers.unchanged(ctx, store); err != nil {
+			return err
+		}
+		for w := range m.Workbooks {
+			if wasRead(w) {
+				if err := noNewCopies(bookLocation(opt.Dir, &m.Workbooks[w]), read.Files, vers); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	if err := unchanged(); err != nil {
 		return nil, fmt.Errorf("%w; its decisions saved meanwhile are kept: nothing was written", err)
 	}
 	if err := writeAdjudication(mfile, m); err != nil {
@@ -278,6 +300,11 @@ func Adjudicate(ctx context.Context, t *templates.Template, recs []*mapping.Anno
 			return nil, err
 		}
 		at := bookLocation(opt.Dir, ref)
+		if wasRead(w) {
+			if err := noNewCopies(at, read.Files, vers); err != nil {
+				return nil, fmt.Errorf("%w; its decisions saved meanwhile are kept: nothing was replaced in it, and the workbooks still to write are as they were", err)
+			}
+		}
 		loc, err := store.Write(ctx, plan, at, backend.WriteOptions{Share: opt.Share, Tag: m.ID + "/" + fmt.Sprint(w), Expect: vers.expect(at), Created: func(l backend.Location) error {
 			setLocation(ref, l)
 			return writeAdjudication(mfile, m)
@@ -435,9 +462,19 @@ func shareItems(m *adjudicate.Manifest, opt AdjudicateOptions) {
 		}
 		ref := adjudicate.BookRef{Adjudicator: adj, Kind: opt.Kind}
 		if opt.Kind != backend.KindGSheets {
+			// A name no workbook of the adjudication has, whoever's
+			// (adjudicate-a-01.xlsx is adjudicator a-01's first, and
+			// a's first of several): the next number that is free.
+			taken := map[string]bool{}
+			for _, b := range m.Workbooks {
+				taken[filename.Key(b.File)] = true
+			}
 			ref.File = "adjudicate-" + filename.Part(adj) + ".xlsx"
-			if n > 0 || opt.BatchSize > 0 {
-				ref.File = fmt.Sprintf("adjudicate-%s-%02d.xlsx", filename.Part(adj), n+1)
+			for k := n + 1; n > 0 || opt.BatchSize > 0 || taken[filename.Key(ref.File)]; k++ {
+				ref.File = fmt.Sprintf("adjudicate-%s-%02d.xlsx", filename.Part(adj), k)
+				if !taken[filename.Key(ref.File)] {
+					break
+				}
 			}
 		}
 		m.Workbooks = append(m.Workbooks, ref)
@@ -769,6 +806,15 @@ func readDecisions(ctx context.Context, dir string, m *adjudicate.Manifest, b Ba
 		// from LibreOffice): the newest copy holds the decisions.
 		read := at
 		if at.Kind == backend.KindXLSX && b.Files != nil {
+			if stamp != nil {
+				// Every copy the run meets, read or not: one changed or
+				// added meanwhile stops the rewrite (noNewCopies).
+				for _, c := range copiesOf(at.Path, b.Files) {
+					if err := stamp(backend.Location{Kind: backend.KindXLSX, Path: c.path}); err != nil {
+						return nil, nil, err
+					}
+				}
+			}
 			saved, ps, err := savedAs(at.Path, b.Files)
 			if err != nil {
 				return nil, nil, fmt.Errorf("%s: %w: %w", at, ErrAdjudication, err)
@@ -776,11 +822,6 @@ func readDecisions(ctx context.Context, dir string, m *adjudicate.Manifest, b Ba
 			probs = append(probs, ps...)
 			if saved != "" {
 				read = backend.Location{Kind: backend.KindXLSX, Path: saved}
-				if stamp != nil {
-					if err := stamp(read); err != nil {
-						return nil, nil, err
-					}
-				}
 			}
 		}
 		g, closeFn, err := openBook(ctx, read, b)
@@ -993,21 +1034,58 @@ func gold(t *templates.Template, m *adjudicate.Manifest, decided map[string]*adj
 // a warning for each older copy, which is not read. A newer copy that no
 // backend reads (.numbers) is an error: its decisions would be lost.
 func savedAs(path string, files Files) (string, mapping.Problems, error) {
-	dir, base := filepath.Dir(path), filepath.Base(path)
-	stem := strings.TrimSuffix(base, filepath.Ext(base))
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		return "", nil, nil
-	}
+	base := filepath.Base(path)
 	var since time.Time
 	if st, err := os.Stat(path); err == nil {
 		since = st.ModTime()
 	}
-	type copyOf struct {
-		path, why string
-		at        time.Time
+	var newer, older []fileCopy
+	for _, c := range copiesOf(path, files) {
+		if c.at.After(since) {
+			newer = append(newer, c)
+		} else {
+			older = append(older, c)
+		}
 	}
-	var newer, older []copyOf
+	var probs mapping.Problems
+	for _, c := range older {
+		probs = append(probs, &mapping.Problem{Severity: mapping.Warning, File: c.path, Err: ErrAdjudication,
+			Message: fmt.Sprintf("an older copy of %s in another format: it is not read (the decisions are those of %s)", base, base)})
+	}
+	if len(newer) == 0 {
+		return "", probs, nil
+	}
+	slices.SortFunc(newer, func(a, b fileCopy) int { return b.at.Compare(a.at) })
+	c := newer[0]
+	if c.why != "" {
+		return "", nil, fmt.Errorf("%s: the adjudication workbook saved as %s, which cannot be read (%s), so its decisions would be lost: save it as .xlsx in place of %s", c.path, filepath.Ext(c.path), c.why, base)
+	}
+	for _, o := range newer[1:] {
+		probs = append(probs, &mapping.Problem{Severity: mapping.Warning, File: o.path, Err: ErrAdjudication,
+			Message: fmt.Sprintf("another copy of %s in another format, older than %s: it is not read", base, filepath.Base(c.path))})
+	}
+	probs = append(probs, &mapping.Problem{Severity: mapping.Warning, File: c.path, Err: ErrAdjudication,
+		Message: fmt.Sprintf("the decisions are read from this copy of %s, saved in another format after it; adjudicate writes them into %s when it runs again", base, base)})
+	return c.path, probs, nil
+}
+
+// fileCopy is a copy of a workbook in another format, beside it.
+type fileCopy struct {
+	path, why string // why no backend reads it, if none does
+	at        time.Time
+}
+
+// copiesOf lists the copies of the workbook at path saved in another
+// format beside it: files of its name but for the extension that are
+// spreadsheets (adjudicate-lead.ods beside adjudicate-lead.xlsx).
+func copiesOf(path string, files Files) []fileCopy {
+	dir, base := filepath.Dir(path), filepath.Base(path)
+	stem := strings.TrimSuffix(base, filepath.Ext(base))
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []fileCopy
 	for _, e := range ents {
 		name := e.Name()
 		ext := filepath.Ext(name)
@@ -1022,31 +1100,23 @@ func savedAs(path string, files Files) (string, mapping.Problems, error) {
 		if err != nil {
 			continue
 		}
-		c := copyOf{path: filepath.Join(dir, name), why: why, at: info.ModTime()}
-		if info.ModTime().After(since) {
-			newer = append(newer, c)
-		} else {
-			older = append(older, c)
+		out = append(out, fileCopy{path: filepath.Join(dir, name), why: why, at: info.ModTime()})
+	}
+	return out
+}
+
+// noNewCopies fails, naming it, when a copy of a workbook in another
+// format is beside it that was not there when the run read the
+// workbook (vers has every copy the run met): an adjudicator's Save As
+// meanwhile, whose decisions a rewrite would leave behind unread.
+func noNewCopies(at backend.Location, files Files, vers versions) error {
+	if at.Kind != backend.KindXLSX || files == nil {
+		return nil
+	}
+	for _, c := range copiesOf(at.Path, files) {
+		if _, ok := vers[backend.Location{Kind: backend.KindXLSX, Path: c.path}]; !ok {
+			return fmt.Errorf("%s: %w: a copy of %s in another format, saved after the run read it", c.path, backend.ErrChanged, filepath.Base(at.Path))
 		}
 	}
-	var probs mapping.Problems
-	for _, c := range older {
-		probs = append(probs, &mapping.Problem{Severity: mapping.Warning, File: c.path, Err: ErrAdjudication,
-			Message: fmt.Sprintf("an older copy of %s in another format: it is not read (the decisions are those of %s)", base, base)})
-	}
-	if len(newer) == 0 {
-		return "", probs, nil
-	}
-	slices.SortFunc(newer, func(a, b copyOf) int { return b.at.Compare(a.at) })
-	c := newer[0]
-	if c.why != "" {
-		return "", nil, fmt.Errorf("%s: the adjudication workbook saved as %s, which cannot be read (%s), so its decisions would be lost: save it as .xlsx in place of %s", c.path, filepath.Ext(c.path), c.why, base)
-	}
-	for _, o := range newer[1:] {
-		probs = append(probs, &mapping.Problem{Severity: mapping.Warning, File: o.path, Err: ErrAdjudication,
-			Message: fmt.Sprintf("another copy of %s in another format, older than %s: it is not read", base, filepath.Base(c.path))})
-	}
-	probs = append(probs, &mapping.Problem{Severity: mapping.Warning, File: c.path, Err: ErrAdjudication,
-		Message: fmt.Sprintf("the decisions are read from this copy of %s, saved in another format after it; adjudicate writes them into %s when it runs again", base, base)})
-	return c.path, probs, nil
+	return nil
 }

@@ -1050,6 +1050,25 @@ func TestAdjudicatorFileNames(t *testing.T) {
 		t.Error("the refused run changed the manifest")
 	}
 
+	// An adjudicator whose ID ends as a number would (a-01), then one whose
+	// numbered workbooks would take its name (a, in batches): the second
+	// run names its workbooks so that each is a file of its own.
+	a = newAdjRun(t, backend.KindXLSX)
+	a.opt.Adjudicators = []string{"a-01"}
+	a.mustRun(legalRecs(a.tp, "u1 ann1 1", "u1 ann2 2"))
+	a.opt.Adjudicators, a.opt.BatchSize = []string{"a"}, 1
+	res := a.mustRun(recs(a))
+	var files []string
+	for _, b := range res.Manifest.Workbooks {
+		files = append(files, b.Adjudicator+" "+b.File)
+	}
+	if diff := cmp.Diff([]string{"a-01 adjudicate-a-01.xlsx", "a adjudicate-a-02.xlsx"}, files); diff != "" {
+		t.Errorf("the workbooks (-want +got):\n%s", diff)
+	}
+	if _, err := ReadAdjudication(filepath.Join(a.dir, adjudicate.ManifestFile)); err != nil {
+		t.Errorf("the manifest after both runs: %v", err)
+	}
+
 	long := strings.Repeat("x", 300)
 	a = newAdjRun(t, backend.KindXLSX)
 	a.opt.Adjudicators = []string{long}
@@ -1111,4 +1130,46 @@ func TestGoldHasEveryUnit(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("the silver set", ResolveGold(a.tp, found, adjudicate.ResolveMajority, "", a.opt.StudyUnits).Records)
+}
+
+// TestAdjudicateCopySavedMeanwhile: a copy of a workbook in another
+// format (the adjudicator's Save As .ods) that appears while adjudicate
+// runs again stops the run, naming it: rewritten, the .xlsx would be the
+// newer and the copy's decisions would not be read again. Saved after the
+// workbook was read, nothing is written; saved while the run writes the
+// workbooks (the second's copy, while the first is written), that
+// workbook is left as it is.
+func TestAdjudicateCopySavedMeanwhile(t *testing.T) {
+	t.Parallel()
+	for _, during := range []bool{false, true} {
+		a := newAdjRun(t, backend.KindXLSX)
+		a.opt.BatchSize = 1
+		recs := legalRecs(a.tp, "u1 ann1 1", "u1 ann2 2", "u2 ann1 0", "u2 ann2 3")
+		m := a.mustRun(recs).Manifest
+		second := a.book(m, 1)
+		ods := strings.TrimSuffix(second, ".xlsx") + ".ods"
+		saveAs := func(at backend.Location) {
+			if _, err := os.Stat(ods); err != nil && (during || key(at) == second) {
+				if err := os.WriteFile(ods, []byte("decisions"), 0o644); err != nil {
+					t.Error(err)
+				}
+			}
+		}
+		if during {
+			a.store.beforeWrite = saveAs
+		} else {
+			a.store.afterRead = saveAs
+		}
+		before, writes := a.manifestBytes(), a.store.writes
+		_, err := a.run(recs)
+		if !errors.Is(err, backend.ErrChanged) || !strings.Contains(err.Error(), ods+": changed since it was read: a copy of "+filepath.Base(second)+" in another format") {
+			t.Errorf("saved as .ods while writing %v: %v", during, err)
+		}
+		switch {
+		case !during && (a.store.writes != writes || !slices.Equal(a.manifestBytes(), before)):
+			t.Error("saved as .ods after the read: the refused run wrote")
+		case during && a.store.writes != writes+1:
+			t.Errorf("saved as .ods while writing: %d workbooks written, want the first only", a.store.writes-writes)
+		}
+	}
 }

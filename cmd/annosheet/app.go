@@ -151,9 +151,9 @@ func hint(err error) string {
 	case errors.Is(err, atomicfile.ErrExists):
 		return "use another --out, or --force to replace it"
 	case errors.Is(err, atomicfile.ErrNotFile), errors.Is(err, atomicfile.ErrNoFolder):
-		return "give --out the path of a file to write, in a folder that exists"
+		return "give a path where there is a regular file or nothing, in a folder that exists"
 	case errors.Is(err, atomicfile.ErrChanged), errors.Is(err, backend.ErrChanged):
-		return "nothing was replaced; run the same command again to read it as it is now"
+		return "it was left as it is; run the same command again to read it as it is now"
 	case errors.Is(err, study.ErrInputChanged):
 		return "give it with --input and --input-changed to export with it anyway"
 	case errors.Is(err, study.ErrInputMissing):

@@ -240,6 +240,16 @@ func runExport(ctx context.Context, opt exportOptions, stdout, stderr io.Writer)
 	for _, u := range sel.Unresolved {
 		fmt.Fprintln(stderr, "warning: "+u+": exported without it (--allow-unresolved)")
 	}
+	if t.Export != nil && t.Export.Include == "all" {
+		// A template that exports every unit writes the units of a gold
+		// set nobody has completed too: each is named, never passed
+		// over as if it had its answers.
+		for _, r := range sel.Records {
+			if r.Annotator == mapping.GoldAnnotator && r.Status == mapping.StatusEmpty {
+				fmt.Fprintf(stderr, "warning: unit %s: the gold set has no answer for it (nobody has completed it): exported without answers\n", r.Unit)
+			}
+		}
+	}
 	src, err := input.Open(t.Input.Format, inputs)
 	if err != nil {
 		return err
@@ -331,17 +341,19 @@ func leftOut(sel *study.Selection, t *templates.Template, dups int) string {
 		}
 	}
 	var parts []string
+	total := 0
 	for _, c := range []struct {
 		n    int
 		what string
 	}{{sel.Partial, "partial"}, {empty, "empty"}, {sel.Missing, "missing"}, {sel.Unreadable, "unreadable"}} {
 		if c.n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", c.n, c.what))
+			total += c.n
 		}
 	}
 	out := ""
 	if len(parts) > 0 {
-		out = "; left out " + strings.Join(parts, ", ") + " units"
+		out = "; left out " + strings.Join(parts, ", ") + " " + words.Noun(total, "unit")
 	}
 	if sel.WithErrors > 0 {
 		out += fmt.Sprintf("; %s with errors kept (--allow-problems)", words.Count(sel.WithErrors, "unit"))

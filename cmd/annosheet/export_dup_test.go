@@ -126,7 +126,7 @@ func TestExportDuplicates(t *testing.T) {
 			return result{0, "wrote " + out + ": 5 records\nexported; 5 records repeated identically, each kept once\n", b.String(), string(native)}
 		}},
 		{"an unclaimed unit twice is left out once", [][]string{unclaimed, unclaimed}, nil, true, func(file, out string) result {
-			return result{0, "wrote " + out + ": 4 records\nexported; left out 1 empty units; 5 records repeated identically, each kept once\n", twice(file, n), withoutChanged.String()}
+			return result{0, "wrote " + out + ": 4 records\nexported; left out 1 empty unit; 5 records repeated identically, each kept once\n", twice(file, n), withoutChanged.String()}
 		}},
 		{"two pulls, one answer changed", [][]string{first, second}, nil, true, func(file, _ string) result {
 			return result{exitFailure, "", fmt.Sprintf("annosheet: %s:%d and %s:%d: cannot export: unit %s of annotator \"AK\" is recorded twice, differently; keep one of them\n", file, n, file, n+5, changed), ""}

@@ -134,3 +134,32 @@ func TestGoldNotRecords(t *testing.T) {
 		}
 	}
 }
+
+// TestExportGoldEmpty: a template that exports every unit (the preference
+// scheme) writes the units of a gold set that nobody has completed
+// without answers, and names each on stderr.
+func TestExportGoldEmpty(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "pref")
+	if code, _, errs := runCLI(t, "generate", "-t", "preference-likert", "-i", prefData, "-o", dir); code != 0 {
+		t.Fatalf("generate: %s", errs)
+	}
+	m := readManifest(t, dir)
+	var lines []string
+	for _, u := range m.Batches[0].Units {
+		lines = append(lines, fmt.Sprintf(`{"schema":"annosheet.annotation/1","template":{"name":"preference-likert","version":1},"batch":"b01","unit":%q,"item":%q,"annotator":"gold","status":"empty","values":{},"source":{"kind":"adjudication","file":"adj/adjudication.json","sheet":"","rows":[]},"problems":[]}`, u.ID, u.Item))
+	}
+	gold := filepath.Join(t.TempDir(), "gold.jsonl")
+	if err := os.WriteFile(gold, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := runCLI(t, "export", gold, "--native", "--manifest", filepath.Join(dir, "manifest.json"), "--out", filepath.Join(t.TempDir(), "gold.json"))
+	if code != 0 {
+		t.Fatalf("export: exit %d: %s", code, errs)
+	}
+	for _, u := range m.Batches[0].Units {
+		if want := "warning: unit " + u.ID + ": the gold set has no answer for it (nobody has completed it): exported without answers"; !strings.Contains(errs, want) {
+			t.Errorf("no warning of %s:\n%s", u.ID, errs)
+		}
+	}
+}

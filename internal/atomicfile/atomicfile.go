@@ -119,19 +119,43 @@ func WriteWith(path string, opt Options, fn func(w io.Writer) error) (err error)
 	}
 	if !opt.Overwrite || opt.Expect != nil && *opt.Expect == "" {
 		// Link fails if path appeared meanwhile; rename would replace it.
-		if err = os.Link(tmp.Name(), path); err != nil {
-			if errors.Is(err, fs.ErrExist) {
-				if opt.Expect != nil {
-					err = fmt.Errorf("%s: %w: it was not there when it was read, and now it is", path, ErrChanged)
-				} else {
-					err = fmt.Errorf("%s: %w", path, ErrExists)
-				}
+		err = link(tmp.Name(), path)
+		if err != nil && !errors.Is(err, fs.ErrExist) {
+			// A file system without hard links (FAT, some network
+			// shares): the path is taken by a file of its own, which
+			// fails as Link does if it is there, then replaced.
+			err = claim(path)
+			if err == nil {
+				return os.Rename(tmp.Name(), path)
 			}
+		}
+		if errors.Is(err, fs.ErrExist) {
+			if opt.Expect != nil {
+				err = fmt.Errorf("%s: %w: it was not there when it was read, and now it is", path, ErrChanged)
+			} else {
+				err = fmt.Errorf("%s: %w", path, ErrExists)
+			}
+		}
+		if err != nil {
 			return err
 		}
 		return os.Remove(tmp.Name())
 	}
 	return os.Rename(tmp.Name(), path)
+}
+
+// link makes the finished file's name; tests replace it to be a file
+// system without hard links.
+var link = os.Link
+
+// claim creates an empty file at path, failing with fs.ErrExist if
+// anything is there.
+func claim(path string) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	return f.Close()
 }
 
 // target says whether path holds a regular file, and refuses anything
@@ -180,7 +204,6 @@ func (e *NotFileError) Error() string {
 }
 
 func (e *NotFileError) Unwrap() error { return ErrNotFile }
-
 
 // Stamp identifies what path holds now: its size, modification time and
 // a hash of its content; "" when nothing is there. Take it before reading

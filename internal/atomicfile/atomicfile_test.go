@@ -294,3 +294,35 @@ func TestWriteExpect(t *testing.T) {
 		})
 	}
 }
+
+// TestWriteWithoutHardLinks: where the file system makes no hard links,
+// a new file is still made, and one that is there is still neither
+// replaced without overwrite nor when it appeared after it was read.
+func TestWriteWithoutHardLinks(t *testing.T) {
+	old := link
+	link = func(string, string) error { return &os.LinkError{Op: "link", Err: syscall.EPERM} }
+	t.Cleanup(func() { link = old })
+	dir := t.TempDir()
+	p := filepath.Join(dir, "new.xlsx")
+	if err := Write(p, false, 0o644, func(w io.Writer) error { _, err := io.WriteString(w, "made"); return err }); err != nil {
+		t.Fatalf("a new file: %v", err)
+	}
+	if b, _ := os.ReadFile(p); string(b) != "made" {
+		t.Errorf("content %q", b)
+	}
+	if err := Write(p, false, 0o644, func(io.Writer) error { return nil }); !errors.Is(err, ErrExists) {
+		t.Errorf("over a file, without overwrite: %v", err)
+	}
+	none := ""
+	q := filepath.Join(dir, "appeared.xlsx")
+	err := WriteWith(q, Options{Perm: 0o644, Expect: &none}, func(io.Writer) error { return os.WriteFile(q, []byte("someone's"), 0o644) })
+	if !errors.Is(err, ErrChanged) {
+		t.Errorf("over a file that appeared: %v", err)
+	}
+	if b, _ := os.ReadFile(q); string(b) != "someone's" {
+		t.Errorf("the file that appeared became %q", b)
+	}
+	if names := entries(t, dir); len(names) != 2 {
+		t.Errorf("files left: %v", names)
+	}
+}

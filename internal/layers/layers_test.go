@@ -43,7 +43,7 @@ type rule struct {
 	// allow lists what the package may depend on although deps forbids
 	// it (another production helper, for a helper).
 	allow []string
-	why     string
+	why   string
 }
 
 var rules = []rule{
