@@ -100,7 +100,7 @@ func appendCellText(dst []byte, s string) []byte {
 		s = truncateUTF16(s, cellCharLimit)
 	}
 	dst = append(dst, "<is><t"...)
-	if s != "" && (isSpaceByte(s[0]) || isSpaceByte(s[len(s)-1])) {
+	if s != "" && (isSpace(s[0]) || isSpace(s[len(s)-1])) {
 		dst = append(dst, ` xml:space="preserve"`...)
 	}
 	dst = append(dst, '>')
@@ -112,8 +112,6 @@ func appendCellText(dst []byte, s string) []byte {
 	}
 	return append(dst, "</t></is>"...)
 }
-
-func isSpaceByte(c byte) bool { return c == '\t' || c == '\n' || c == '\r' || c == ' ' }
 
 // truncateUTF16 cuts s to at most n UTF-16 code units, at a character.
 func truncateUTF16(s string, n int) string {

@@ -410,8 +410,9 @@ const differentialStyles = `<numFmts count="1"><numFmt numFmtId="164" formatCode
 //     the XML);
 //   - for a fault of the XML that excelize's decoder does not look at:
 //     outside the root element (text before it, anything after it, where
-//     it stops), or in a part it does not decode; or an attribute given
-//     twice, which it does not check.
+//     it stops), or in a part it does not decode; or what it does not
+//     check in a start tag: an attribute given twice, or two attributes
+//     with no white space between them.
 //
 // A fault of the XML anywhere else is a difference: excelize decodes it
 // strictly, so the XML is well formed there.
@@ -434,9 +435,9 @@ func allowedRefusal(data []byte, err error) string {
 	if !ok {
 		return "" // the package itself
 	}
-	start, end, twice, xerr := decodeLikeExcelize(part)
+	start, end, unchecked, xerr := decodeLikeExcelize(part)
 	switch {
-	case xerr != nil, twice, se.off < start, se.off >= end:
+	case xerr != nil, unchecked, se.off < start, se.off >= end:
 		return ""
 	case !decodedByExcelize(re.part):
 		return ""
@@ -474,9 +475,10 @@ func zipPart(data []byte, part string) ([]byte, bool) {
 
 // decodeLikeExcelize decodes the root element of an XML part as excelize's
 // decoder does: start is its offset and end the offset just past it,
-// outside of which encoding/xml looks at little; twice says whether an
-// element has an attribute twice.
-func decodeLikeExcelize(part []byte) (start, end int64, twice bool, err error) {
+// outside of which encoding/xml looks at little; unchecked says whether a
+// start tag has a fault encoding/xml lets pass (an attribute twice, or
+// attributes not separated by white space).
+func decodeLikeExcelize(part []byte) (start, end int64, unchecked bool, err error) {
 	d := xml.NewDecoder(bytes.NewReader(part))
 	d.CharsetReader = func(_ string, r io.Reader) (io.Reader, error) { return r, nil }
 	depth := 0
@@ -484,7 +486,7 @@ func decodeLikeExcelize(part []byte) (start, end int64, twice bool, err error) {
 		at := d.InputOffset()
 		tok, err := d.Token()
 		if err != nil {
-			return 0, 0, twice, err
+			return 0, 0, unchecked, err
 		}
 		switch tok := tok.(type) {
 		case xml.StartElement:
@@ -494,15 +496,43 @@ func decodeLikeExcelize(part []byte) (start, end int64, twice bool, err error) {
 			depth++
 			for i, a := range tok.Attr {
 				for _, b := range tok.Attr[:i] {
-					twice = twice || a.Name == b.Name
+					unchecked = unchecked || a.Name == b.Name
 				}
 			}
+			unchecked = unchecked || unseparatedAttributes(part[at:d.InputOffset()])
 		case xml.EndElement:
 			if depth--; depth == 0 {
-				return start, d.InputOffset(), twice, nil
+				return start, d.InputOffset(), unchecked, nil
 			}
 		}
 	}
+}
+
+// unseparatedAttributes is whether a start tag encoding/xml has decoded
+// (tag, its bytes from '<' to '>') has an attribute's value followed
+// straight by another attribute's name, which XML does not allow.
+func unseparatedAttributes(tag []byte) bool {
+	for i := 0; i < len(tag); i++ {
+		if tag[i] != '=' {
+			continue
+		}
+		j := i + 1
+		for j < len(tag) && isSpace(tag[j]) {
+			j++
+		}
+		if j >= len(tag) || (tag[j] != '"' && tag[j] != '\'') {
+			continue
+		}
+		k := bytes.IndexByte(tag[j+1:], tag[j])
+		if k < 0 {
+			return false
+		}
+		i = j + 1 + k
+		if next := i + 1; next < len(tag) && !isSpace(tag[next]) && tag[next] != '/' && tag[next] != '>' {
+			return true
+		}
+	}
+	return false
 }
 
 // differentialSeed is the XML of a sheet and of its shared strings.
