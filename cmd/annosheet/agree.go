@@ -405,6 +405,12 @@ func writeAgainstTable(b *strings.Builder, a *study.Against) {
 		}
 	}
 	for _, q := range a.Questions {
+		if q.GoldUnits == 0 {
+			// A question not adjudicated (free text, by default) has no
+			// gold value: a line of "undefined" per annotator says less.
+			fmt.Fprintf(b, "\n%s (%s): the gold set gives no unit a value (a question not adjudicated has none); not scored\n", q.Name, q.Type)
+			continue
+		}
 		fmt.Fprintf(b, "\n%s (%s): the gold set gives %s\n", q.Name, q.Type, words.Count(q.GoldUnits, "unit"))
 		if q.Compared != "" {
 			fmt.Fprintf(b, "  compared: %s\n", q.Compared)

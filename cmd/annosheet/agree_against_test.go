@@ -207,6 +207,17 @@ func TestAgreeAgainst(t *testing.T) {
 			}
 		}
 
+		// A question the gold set gives no value (the note, which nobody
+		// wrote) is one line, not a line of "undefined" per annotator.
+		code, text, stderr = runCLI(t, "agree", study, "--against", file)
+		if code != 0 {
+			t.Fatalf("agree: exit %d: %s", code, stderr)
+		}
+		note := "note (text): the gold set gives no unit a value (a question not adjudicated has none); not scored\n"
+		if !strings.Contains(text, note) || strings.Contains(text, "accuracy undefined") || !strings.Contains(text, "gaps (multi): the gold set gives 5 units\n") {
+			t.Errorf("the text, every question:\n%s", text)
+		}
+
 		// The CSV: rows of scope against, by annotator.
 		code, out, stderr := runCLI(t, "agree", study, "--against", file, "-q", "gaps", "--csv")
 		if code != 0 {

@@ -595,6 +595,58 @@ func TestPullOutputNeverASource(t *testing.T) {
 	}
 }
 
+// TestPullOutputKeepsOtherFiles: pull replaces its own earlier records
+// and report, which it makes again from the workbooks, and an empty file;
+// any other file at --out or --report (notes, a native export, the two
+// flags naming one file) is refused before anything is read, unless
+// --force.
+func TestPullOutputKeepsOtherFiles(t *testing.T) {
+	t.Parallel()
+	dir, _ := legalStudy(t)
+	out := t.TempDir()
+	path := func(name string) string { return filepath.Join(out, name) }
+	write := func(name, text string) string {
+		if err := os.WriteFile(path(name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path(name)
+	}
+	for _, c := range []struct{ flag, name, text, why string }{
+		{"--out", "notes.txt", "call the annotators on Monday\n", "it holds no JSON object"},
+		{"--out", "labels.jsonl", `{"id":"gpt4o-11","labels":[1]}` + "\n", "its JSON has no annosheet schema"},
+		{"--report", "other.json", `{"schema":"someone.else/1"}`, "its JSON has no annosheet schema"},
+		{"--out", "array.json", `[{"schema":"annosheet.annotation/1"}]`, "it holds no JSON object"},
+	} {
+		p := write(c.name, c.text)
+		code, _, errs := runCLI(t, "pull", dir, c.flag, p)
+		if code != exitUsage || !strings.Contains(errs, "the file exists and is not an earlier pull's records or report ("+c.why+")") || !strings.Contains(errs, "--force") {
+			t.Errorf("%s %s: exit %d: %s", c.flag, c.name, code, errs)
+		}
+		if b, _ := os.ReadFile(p); string(b) != c.text {
+			t.Errorf("%s %s: the file was changed to %.80q", c.flag, c.name, b)
+		}
+		if code, _, errs := runCLI(t, "pull", dir, c.flag, p, "--force"); code != 0 {
+			t.Errorf("%s %s --force: exit %d: %s", c.flag, c.name, code, errs)
+		} else if b, _ := os.ReadFile(p); !strings.Contains(string(b), `"schema":`) {
+			t.Errorf("%s %s --force: not replaced: %.80q", c.flag, c.name, b)
+		}
+	}
+	// An earlier pull's records and report, and an empty file, are replaced.
+	recs, rep := path("annotations.jsonl"), path("report.json")
+	write("annotations.jsonl", "")
+	for i := 0; i < 2; i++ {
+		if code, _, errs := runCLI(t, "pull", dir, "--out", recs, "--report", rep); code != 0 {
+			t.Fatalf("pull %d: exit %d: %s", i+1, code, errs)
+		}
+	}
+	if b, _ := os.ReadFile(recs); len(readRecords(t, string(b))) != 5 {
+		t.Errorf("records not written again: %.200q", b)
+	}
+	if code, _, errs := runCLI(t, "pull", dir, "--out", rep, "--report", rep); code != exitUsage || !strings.Contains(errs, "--out and --report are both") {
+		t.Errorf("one file for both: exit %d: %s", code, errs)
+	}
+}
+
 // TestPullFIFO: a named pipe called like a workbook, in a study's folder
 // or given by name, is never opened (pull would block on it), and is said.
 func TestPullFIFO(t *testing.T) {

@@ -7,7 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -24,6 +27,7 @@ type pullOptions struct {
 	Out        string
 	Report     string
 	Strict     bool
+	Force      bool
 	Template   string
 	Annotators []string
 	Google     googleOptions
@@ -52,6 +56,7 @@ func pullCommand() *cli.Command {
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "write the records to `FILE.jsonl` (default: stdout)"},
 			&cli.StringFlag{Name: "report", Usage: "write every problem, and counts, to `FILE.json`"},
 			&cli.BoolFlag{Name: "strict", Usage: "exit with status 3 when any error-level problem is found"},
+			&cli.BoolFlag{Name: "force", Usage: "write --out and --report over files an earlier pull did not write (an earlier pull's are replaced without it)"},
 			&cli.StringFlag{Name: "template", Usage: "read only workbooks made with template `NAME`"},
 			&cli.StringSliceFlag{Name: "annotators", Aliases: []string{"a"}, Usage: "the annotator `ID`s who may claim units in shared workbooks; others are warned about by cell"},
 		}, googleFlags()...),
@@ -61,7 +66,7 @@ func pullCommand() *cli.Command {
 			}
 			return runPull(c.Context, pullOptions{
 				Sources: c.Args().Slice(), Out: c.String("out"), Report: c.String("report"),
-				Strict: c.Bool("strict"), Template: c.String("template"), Annotators: splitList(c.StringSlice("annotators")),
+				Strict: c.Bool("strict"), Force: c.Bool("force"), Template: c.String("template"), Annotators: splitList(c.StringSlice("annotators")),
 				Google: googleFrom(c),
 			}, c.App.Writer, c.App.ErrWriter)
 		},
@@ -120,8 +125,11 @@ func printProblems(w io.Writer, ps mapping.Problems) {
 }
 
 // notOutput refuses to write pull's output over a workbook or a manifest
-// (a path typed in the wrong place): those are what pull reads.
-func notOutput(flag, path string) error {
+// (a path typed in the wrong place): those are what pull reads. Nor, unless
+// force, does it write over a file an earlier pull did not write: pull
+// replaces its own records and reports, which it makes again from the
+// workbooks, but another file lost that way could not be had back.
+func notOutput(flag, path string, force bool) error {
 	if path == "" {
 		return nil
 	}
@@ -129,15 +137,56 @@ func notOutput(flag, path string) error {
 	if k != xlsx.NotSpreadsheet || filepath.Base(path) == manifest.FileName {
 		return usagef("--%s %s: that is a workbook or a study's manifest, which pull reads; give a new .jsonl (or .json) file", flag, path)
 	}
+	if force {
+		return nil
+	}
+	if ok, why := earlierPull(path); !ok {
+		return usagef("--%s %s: the file exists and is not an earlier pull's records or report (%s); give a new file, or --force to replace it", flag, path, why)
+	}
 	return nil
 }
 
+// earlierPull is whether path is missing, empty or a file pull wrote: its
+// first JSON object starts with an annosheet schema. If not, why says what
+// it is.
+func earlierPull(path string) (ok bool, why string) {
+	// Only a regular file is opened: a named pipe would block, and what is
+	// not a regular file the write itself refuses, saying so.
+	fi, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) || err == nil && (!fi.Mode().IsRegular() || fi.Size() == 0) {
+		return true, ""
+	} else if err != nil {
+		return false, "it cannot be read: " + err.Error()
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return false, "it cannot be read: " + err.Error()
+	}
+	defer f.Close()
+	d := json.NewDecoder(io.LimitReader(f, 64<<10))
+	if tok, err := d.Token(); err != nil || tok != json.Delim('{') {
+		return false, "it holds no JSON object"
+	}
+	key, err := d.Token()
+	if err != nil || key != "schema" {
+		return false, "its JSON has no annosheet schema"
+	}
+	var schema string
+	if d.Decode(&schema) != nil || !strings.HasPrefix(schema, "annosheet.") {
+		return false, "its JSON has no annosheet schema"
+	}
+	return true, ""
+}
+
 func runPull(ctx context.Context, opt pullOptions, stdout, stderr io.Writer) error {
-	if err := notOutput("out", opt.Out); err != nil {
+	if err := notOutput("out", opt.Out, opt.Force); err != nil {
 		return err
 	}
-	if err := notOutput("report", opt.Report); err != nil {
+	if err := notOutput("report", opt.Report, opt.Force); err != nil {
 		return err
+	}
+	if opt.Out != "" && opt.Report != "" && filepath.Clean(opt.Out) == filepath.Clean(opt.Report) {
+		return usagef("--out and --report are both %s: give each its own file", opt.Out)
 	}
 	if dir, ok := adjudicationSource(opt.Sources); ok {
 		return runPullGold(ctx, dir, opt, stdout, stderr)
