@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/annosheet/annosheet/agreement"
+	"github.com/annosheet/annosheet/internal/words"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/templates"
 )
@@ -186,11 +187,7 @@ func someUnits(units map[string]bool) string {
 	if len(ids) == 0 {
 		return "none"
 	}
-	s := strings.Join(ids[:min(3, len(ids))], ", ")
-	if len(ids) > 3 {
-		s += fmt.Sprintf(" and %d more", len(ids)-3)
-	}
-	return s
+	return words.Some(ids, 3)
 }
 
 // valued counts the units where coder c gives a value.

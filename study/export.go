@@ -176,13 +176,8 @@ func SelectForExport(recs []*mapping.Annotation, opt SelectOptions) (*Selection,
 	}
 	var errs []error
 	if n := len(bad); n > 0 {
-		more := ""
-		if n > 5 {
-			more = fmt.Sprintf(" and %d more", n-5)
-			bad = bad[:5]
-		}
-		errs = append(errs, fmt.Errorf("%w: %s (%s%s)",
-			ErrProblems, words.Count(n, "unit")+" with error-level problems", strings.Join(bad, ", "), more))
+		errs = append(errs, fmt.Errorf("%w: %s (%s)",
+			ErrProblems, words.Count(n, "unit")+" with error-level problems", words.Some(bad, 5)))
 	}
 	if len(unresolved) > 0 {
 		errs = append(errs, fmt.Errorf("%w: %s nobody decided:\n  %s", ErrUnresolved, words.Count(len(unresolved), "gold unit"), strings.Join(unresolved, "\n  ")))

@@ -338,6 +338,10 @@ func distinctRecords(recs []*mapping.Annotation, opaque map[string]string, origi
 	return recs, nil
 }
 
+// namedAnnotators is how many annotators a line of a report names before
+// it says how many more there are (a crowd study has thousands).
+const namedAnnotators = 12
+
 // writeAgreeTable writes the report for a reader: per question its
 // counts, then each metric at question level.
 func writeAgreeTable(w io.Writer, rep *study.Agreement) error {
@@ -346,7 +350,7 @@ func writeAgreeTable(w io.Writer, rep *study.Agreement) error {
 	if rep.Records.Used == 0 {
 		b.WriteString("no record to compare yet")
 	} else {
-		fmt.Fprintf(&b, "%s of %s compared", words.Count(rep.Records.Used, "record"), strings.Join(rep.Records.Annotators, ", "))
+		fmt.Fprintf(&b, "%s of %s compared", words.Count(rep.Records.Used, "record"), words.Some(rep.Records.Annotators, namedAnnotators))
 	}
 	if rep.Records.Partial > 0 {
 		fmt.Fprintf(&b, "; %d partial left out (--include-partial counts them)", rep.Records.Partial)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -57,5 +58,26 @@ func TestAgreeTablePairsLeftOut(t *testing.T) {
 	want := "  pairs: --json and --csv list 1 of the 3 pairs of annotators that share a unit, those that share the most (--max-pairs N lists more)\n"
 	if !strings.Contains(b.String(), want) {
 		t.Errorf("table:\n%s\nwant the line %q", b.String(), want)
+	}
+}
+
+// TestAgreeTableManyAnnotators: a crowd study's header names a few
+// annotators and counts the rest, rather than a line of thousands.
+func TestAgreeTableManyAnnotators(t *testing.T) {
+	t.Parallel()
+	var names []string
+	for i := range 3000 {
+		names = append(names, fmt.Sprintf("w%04d", i))
+	}
+	rep := &study.Agreement{}
+	rep.Records.Used, rep.Records.Annotators = 3000, names
+	var b strings.Builder
+	if err := writeAgreeTable(&b, rep); err != nil {
+		t.Fatal(err)
+	}
+	head, _, _ := strings.Cut(b.String(), "\n")
+	want := ": 3000 records of " + strings.Join(names[:namedAnnotators], ", ") + fmt.Sprintf(" and %d more compared", 3000-namedAnnotators)
+	if !strings.HasSuffix(head, want) {
+		t.Errorf("header %q, want it to end %q", head, want)
 	}
 }

@@ -159,7 +159,7 @@ func writeAgreementSoFar(w io.Writer, rep *study.Status) error {
 		if a.Study != "" {
 			head += ", " + studyLabel(rep, a.Study)
 		}
-		fmt.Fprintf(tw, "\n%s (%s done by 2 or more annotators: %s)\n", head, words.Count(a.Overlap, "unit"), strings.Join(a.Annotators, ", "))
+		fmt.Fprintf(tw, "\n%s (%s done by 2 or more annotators: %s)\n", head, words.Count(a.Overlap, "unit"), words.Some(a.Annotators, namedAnnotators))
 		if a.Note != "" {
 			fmt.Fprintf(tw, "  not computed: %s\n", a.Note)
 		}

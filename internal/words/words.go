@@ -31,3 +31,15 @@ func Noun(n int, noun string) string {
 	}
 	return noun + "s"
 }
+
+// Some joins items with commas, the first most of them (at least one),
+// and says how many more there are: Some([]string{"a", "b", "c"}, 2) is
+// "a, b and 1 more". A message that names what it counts stays a line
+// however many there are.
+func Some(items []string, most int) string {
+	most = max(most, 1)
+	if len(items) <= most {
+		return strings.Join(items, ", ")
+	}
+	return strings.Join(items[:most], ", ") + " and " + strconv.Itoa(len(items)-most) + " more"
+}

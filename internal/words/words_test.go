@@ -23,3 +23,24 @@ func TestCount(t *testing.T) {
 		}
 	}
 }
+
+func TestSome(t *testing.T) {
+	t.Parallel()
+	abc := []string{"a", "b", "c"}
+	for _, c := range []struct {
+		items []string
+		most  int
+		want  string
+	}{
+		{nil, 3, ""},
+		{abc, 3, "a, b, c"},
+		{abc, 4, "a, b, c"},
+		{abc, 2, "a, b and 1 more"},
+		{abc, 1, "a and 2 more"},
+		{abc, 0, "a and 2 more"},
+	} {
+		if got := Some(c.items, c.most); got != c.want {
+			t.Errorf("Some(%q, %d) = %q, want %q", c.items, c.most, got, c.want)
+		}
+	}
+}
