@@ -160,7 +160,7 @@ def one_size(n, args, bins, peers, work):
                 out = os.path.join(d, "read-%s-%s.jsonl" % (name, tag))
                 readers[name] = (label, lambda rep, base=base, path=path, out=out: base + [path, cols, out])
         pull_out = os.path.join(d, "pull-%s.jsonl" % tag)
-        tasks += pairs(form, "annosheet pull", lambda rep, path=path, o=pull_out: [annosheet, "pull", path, "--out", o],
+        tasks += pairs(form, "annosheet pull", lambda rep, path=path, o=pull_out: [annosheet, "pull", path, "--out", o, "--force"],
                        readers, args.reps, order)
 
     # The same cells, the same answers.

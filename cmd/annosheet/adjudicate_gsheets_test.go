@@ -233,7 +233,7 @@ func TestAdjudicateGSheets(t *testing.T) {
 	goldFile := filepath.Join(t.TempDir(), "gold.jsonl")
 	checkGold := func(run string, want map[string]goldWant, summary string) {
 		t.Helper()
-		code, _, errs := runCLI(t, append([]string{"pull", adj, "-o", goldFile}, google...)...)
+		code, _, errs := runCLI(t, append([]string{"pull", adj, "-o", goldFile, "--force"}, google...)...)
 		if code != 0 || !strings.Contains(errs, summary) {
 			t.Fatalf("%s: pull %s: exit %d: %s", run, adj, code, errs)
 		}

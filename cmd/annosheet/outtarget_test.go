@@ -73,9 +73,6 @@ func TestOutTargets(t *testing.T) {
 					a = append(a, "--out", tg.path)
 				}
 				code, _, errs := runCLI(t, append(a, "--force")...)
-				if name == "pull" || name == "pull report" {
-					code, _, errs = runCLI(t, a...) // it takes no --force
-				}
 				wantCode, wantMsg := exitFailure, tg.path+": "+tg.want
 				if name == "silver set" && tg.name == "folder" {
 					// A folder is what adjudicate writes without

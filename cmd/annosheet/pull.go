@@ -7,10 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -56,7 +54,7 @@ func pullCommand() *cli.Command {
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "write the records to `FILE.jsonl` (default: stdout)"},
 			&cli.StringFlag{Name: "report", Usage: "write every problem, and counts, to `FILE.json`"},
 			&cli.BoolFlag{Name: "strict", Usage: "exit with status 3 when any error-level problem is found"},
-			&cli.BoolFlag{Name: "force", Usage: "write --out and --report over files an earlier pull did not write (an earlier pull's are replaced without it)"},
+			&cli.BoolFlag{Name: "force", Usage: "replace the files --out and --report name if they exist"},
 			&cli.StringFlag{Name: "template", Usage: "read only workbooks made with template `NAME`"},
 			&cli.StringSliceFlag{Name: "annotators", Aliases: []string{"a"}, Usage: "the annotator `ID`s who may claim units in shared workbooks; others are warned about by cell"},
 		}, googleFlags()...),
@@ -125,10 +123,10 @@ func printProblems(w io.Writer, ps mapping.Problems) {
 }
 
 // notOutput refuses to write pull's output over a workbook or a manifest
-// (a path typed in the wrong place): those are what pull reads. Nor, unless
-// force, does it write over a file an earlier pull did not write: pull
-// replaces its own records and reports, which it makes again from the
-// workbooks, but another file lost that way could not be had back.
+// (a path typed in the wrong place): those are what pull reads, and
+// --force does not change that. Any other existing file is replaced only
+// with force, as every output is; both are said before anything is read,
+// not after a long pull.
 func notOutput(flag, path string, force bool) error {
 	if path == "" {
 		return nil
@@ -137,45 +135,10 @@ func notOutput(flag, path string, force bool) error {
 	if k != xlsx.NotSpreadsheet || filepath.Base(path) == manifest.FileName {
 		return usagef("--%s %s: that is a workbook or a study's manifest, which pull reads; give a new .jsonl (or .json) file", flag, path)
 	}
-	if force {
-		return nil
-	}
-	if ok, why := earlierPull(path); !ok {
-		return usagef("--%s %s: the file exists and is not an earlier pull's records or report (%s); give a new file, or --force to replace it", flag, path, why)
+	if fi, err := os.Lstat(path); err == nil && fi.Mode().IsRegular() && !force {
+		return usagef("--%s %s: the file exists; give another file, or --force to replace it", flag, path)
 	}
 	return nil
-}
-
-// earlierPull is whether path is missing, empty or a file pull wrote: its
-// first JSON object starts with an annosheet schema. If not, why says what
-// it is.
-func earlierPull(path string) (ok bool, why string) {
-	// Only a regular file is opened: a named pipe would block, and what is
-	// not a regular file the write itself refuses, saying so.
-	fi, err := os.Lstat(path)
-	if errors.Is(err, fs.ErrNotExist) || err == nil && (!fi.Mode().IsRegular() || fi.Size() == 0) {
-		return true, ""
-	} else if err != nil {
-		return false, "it cannot be read: " + err.Error()
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return false, "it cannot be read: " + err.Error()
-	}
-	defer f.Close()
-	d := json.NewDecoder(io.LimitReader(f, 64<<10))
-	if tok, err := d.Token(); err != nil || tok != json.Delim('{') {
-		return false, "it holds no JSON object"
-	}
-	key, err := d.Token()
-	if err != nil || key != "schema" {
-		return false, "its JSON has no annosheet schema"
-	}
-	var schema string
-	if d.Decode(&schema) != nil || !strings.HasPrefix(schema, "annosheet.") {
-		return false, "its JSON has no annosheet schema"
-	}
-	return true, ""
 }
 
 func runPull(ctx context.Context, opt pullOptions, stdout, stderr io.Writer) error {
@@ -233,7 +196,7 @@ func writePulled(opt pullOptions, res *study.Result, stdout io.Writer) (study.Co
 		if err := write(stdout); err != nil {
 			return study.Counts{}, err
 		}
-	} else if err := atomicfile.Write(opt.Out, true, 0o644, write); err != nil {
+	} else if err := atomicfile.Write(opt.Out, opt.Force, 0o644, write); err != nil {
 		return study.Counts{}, fmt.Errorf("write %s: %w", opt.Out, err)
 	}
 	c := res.Counts()
@@ -255,7 +218,7 @@ func writePulled(opt pullOptions, res *study.Result, stdout io.Writer) (study.Co
 			"records": c.Records, mapping.StatusComplete: c.Complete, mapping.StatusPartial: c.Partial,
 			mapping.StatusEmpty: c.Empty, mapping.StatusMissing: c.Missing, mapping.StatusUnreadable: c.Unreadable, "errors": c.Errors, "warnings": c.Warnings,
 		}, problems}
-		err := atomicfile.Write(opt.Report, true, 0o644, func(w io.Writer) error {
+		err := atomicfile.Write(opt.Report, opt.Force, 0o644, func(w io.Writer) error {
 			enc := json.NewEncoder(w)
 			enc.SetIndent("", "  ")
 			enc.SetEscapeHTML(false)
