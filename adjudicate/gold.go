@@ -10,11 +10,9 @@ import (
 	"github.com/annosheet/annosheet/templates"
 )
 
-// Ways of resolving the items nobody decided.
-const (
-	ResolveNone     = ""         // they stay unresolved
-	ResolveMajority = "majority" // they take their suggestion; ties stay unresolved
-)
+// ResolveMajority resolves the items nobody decided by their suggestion,
+// ties staying unresolved; the zero Resolve leaves them all unresolved.
+const ResolveMajority = "majority"
 
 // GoldOptions say how Gold resolves what it is given.
 type GoldOptions struct {

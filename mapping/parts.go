@@ -120,14 +120,8 @@ func RowHeight(s string, width float64) float64 {
 var (
 	// StyleHeader is a header row's cell.
 	StyleHeader = styleHeader
-	// StyleContext is a read-only context cell.
-	StyleContext = styleContext
 	// FillContext is a read-only context cell's fill.
 	FillContext = fillContext
-	// FillHeader is the header row's fill.
-	FillHeader = fillHeader
-	// FontHint is the colour of hints and empty markers.
-	FontHint = fontHint
 )
 
 // Instructions builds an Instructions sheet in the look of an annotation

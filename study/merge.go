@@ -35,8 +35,8 @@ func (c Conflict) Error() string {
 	return fmt.Sprintf("%s and %s answer unit %s%s differently: %s vs %s", c.Files[0], c.Files[1], mapping.UnitName(c.Unit, c.Shown), by(c.Annotator), c.Answers[0], c.Answers[1])
 }
 
-// Merged is what Merge makes of the copies of one batch.
-type Merged struct {
+// merged is what merge makes of the copies of one batch.
+type merged struct {
 	Records   []*mapping.Annotation
 	Problems  mapping.Problems
 	Conflicts []Conflict
@@ -71,7 +71,7 @@ func spansWithoutRows(spans []mapping.SpanAnswer) []mapping.SpanAnswer {
 	return out
 }
 
-// Merge gives the records of one batch read from one or more workbooks:
+// merge gives the records of one batch read from one or more workbooks:
 // the original and the copies annotators returned, or the copies of a
 // shared workbook that each annotator filled in part.
 //
@@ -84,9 +84,9 @@ func spansWithoutRows(spans []mapping.SpanAnswer) []mapping.SpanAnswer {
 // claimed in another (even if its row is gone there) is that someone's.
 // Problems of copies whose records were not kept are dropped with them;
 // problems of whole workbooks stay.
-func Merge(books []*copyOf) Merged {
+func merge(books []*copyOf) merged {
 	if len(books) == 1 {
-		return Merged{Records: books[0].Pulled.Records, Problems: books[0].Pulled.Problems}
+		return merged{Records: books[0].Pulled.Records, Problems: books[0].Pulled.Problems}
 	}
 	type version struct {
 		book int
@@ -126,7 +126,7 @@ func Merge(books []*copyOf) Merged {
 		unit string
 	}
 	kept := map[bookUnit]bool{}
-	var out Merged
+	var out merged
 	for _, k := range order {
 		vs := versions[k]
 		if k.annotator == "" && claimed[k.unit] && !slices.ContainsFunc(vs, func(v version) bool { return answered(v.rec) }) {

@@ -36,7 +36,7 @@ func workbook(path string, units []string, recs []*mapping.Annotation, probs ...
 	return &copyOf{Path: path, Pulled: p}
 }
 
-// another is the warning Merge gives about every copy after the first.
+// another is the warning merge gives about every copy after the first.
 func another(path, first string) *mapping.Problem {
 	return &mapping.Problem{Severity: mapping.Warning, File: path,
 		Message: "another copy of batch b01 (so is " + first + "): their answers are merged, unit by unit"}
@@ -68,13 +68,13 @@ func TestMerge(t *testing.T) {
 	for _, c := range []struct {
 		name  string
 		books []*copyOf
-		want  Merged
+		want  merged
 	}{
 		{
 			name: "one workbook is itself",
 			books: []*copyOf{workbook(orig, units, []*mapping.Annotation{rec("u1", "ak", mapping.StatusComplete, yes)},
 				wbProblem)},
-			want: Merged{Records: []*mapping.Annotation{rec("u1", "ak", mapping.StatusComplete, yes)},
+			want: merged{Records: []*mapping.Annotation{rec("u1", "ak", mapping.StatusComplete, yes)},
 				Problems: mapping.Problems{wbProblem}},
 		},
 		{
@@ -91,7 +91,7 @@ func TestMerge(t *testing.T) {
 					rec("u3", "ak", mapping.StatusEmpty, nil),
 				}),
 			},
-			want: Merged{
+			want: merged{
 				Records: []*mapping.Annotation{
 					rec("u1", "ak", mapping.StatusComplete, yes),
 					rec("u2", "ak", mapping.StatusPartial, yes),
@@ -106,7 +106,7 @@ func TestMerge(t *testing.T) {
 				workbook(orig, units, []*mapping.Annotation{rec("u1", "ak", mapping.StatusMissing, nil)}),
 				workbook(returned, units, []*mapping.Annotation{rec("u1", "ak", mapping.StatusEmpty, nil)}),
 			},
-			want: Merged{
+			want: merged{
 				Records:  []*mapping.Annotation{rec("u1", "ak", mapping.StatusEmpty, nil)},
 				Problems: mapping.Problems{another(returned, orig)},
 			},
@@ -117,7 +117,7 @@ func TestMerge(t *testing.T) {
 				workbook(orig, units, []*mapping.Annotation{rec("u1", "ak", mapping.StatusComplete, yes)}),
 				workbook(returned, units, []*mapping.Annotation{rec("u1", "ak", mapping.StatusComplete, map[string]any{"q": "yes"})}),
 			},
-			want: Merged{
+			want: merged{
 				Records:  []*mapping.Annotation{rec("u1", "ak", mapping.StatusComplete, yes)},
 				Problems: mapping.Problems{another(returned, orig)},
 			},
@@ -134,7 +134,7 @@ func TestMerge(t *testing.T) {
 					rec("u2", "ak", mapping.StatusComplete, no),
 				}),
 			},
-			want: Merged{
+			want: merged{
 				Records: []*mapping.Annotation{clashed, rec("u2", "ak", mapping.StatusComplete, no)},
 				Problems: mapping.Problems{
 					{Severity: mapping.Error, File: returned, Record: "u1", Err: ErrConflict, Message: clashMsg},
@@ -162,7 +162,7 @@ func TestMerge(t *testing.T) {
 					rec("u3", "", mapping.StatusEmpty, nil),
 				}),
 			},
-			want: Merged{
+			want: merged{
 				Records: []*mapping.Annotation{
 					rec("u1", "ak", mapping.StatusComplete, yes),
 					rec("u2", "bt", mapping.StatusComplete, no),
@@ -177,7 +177,7 @@ func TestMerge(t *testing.T) {
 				workbook(orig, units, []*mapping.Annotation{rec("u1", "ak", mapping.StatusEmpty, nil)}),
 				workbook(returned, units, []*mapping.Annotation{rec("u1", " AK ", mapping.StatusComplete, yes)}),
 			},
-			want: Merged{
+			want: merged{
 				Records:  []*mapping.Annotation{rec("u1", " AK ", mapping.StatusComplete, yes)},
 				Problems: mapping.Problems{another(returned, orig)},
 			},
@@ -191,7 +191,7 @@ func TestMerge(t *testing.T) {
 					rec("u2", "cm", mapping.StatusComplete, no),
 				}),
 			},
-			want: Merged{
+			want: merged{
 				Records: []*mapping.Annotation{
 					rec("u1", "bt", mapping.StatusComplete, no),
 					rec("u2", "cm", mapping.StatusComplete, no),
@@ -208,7 +208,7 @@ func TestMerge(t *testing.T) {
 				workbook(returned, units, []*mapping.Annotation{rec("u1", "ak", mapping.StatusComplete, yes, unitWarn)},
 					keptProblem),
 			},
-			want: Merged{
+			want: merged{
 				Records:  []*mapping.Annotation{rec("u1", "ak", mapping.StatusComplete, yes, unitWarn)},
 				Problems: mapping.Problems{wbProblem, keptProblem, another(returned, orig)},
 			},
@@ -216,7 +216,7 @@ func TestMerge(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			got := Merge(c.books)
+			got := merge(c.books)
 			if diff := cmp.Diff(c.want, got, sentinels, cmpopts.EquateEmpty()); diff != "" {
 				t.Errorf("Merge (-want +got):\n%s", diff)
 			}
@@ -230,7 +230,7 @@ func TestMerge(t *testing.T) {
 func TestMergeConflictIsAnError(t *testing.T) {
 	t.Parallel()
 	first := rec("u1", "ak", mapping.StatusComplete, map[string]any{"q": "yes"})
-	m := Merge([]*copyOf{
+	m := merge([]*copyOf{
 		workbook("a/b01.xlsx", []string{"u1"}, []*mapping.Annotation{first}),
 		workbook("b/b01.xlsx", []string{"u1"}, []*mapping.Annotation{rec("u1", "ak", mapping.StatusComplete, map[string]any{"q": "no"})}),
 	})

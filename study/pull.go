@@ -183,7 +183,7 @@ func Pull(ctx context.Context, src *Sources, opt PullOptions) (*Result, error) {
 			p.res.Problems = append(p.res.Problems, &mapping.Problem{Severity: mapping.Error, File: ref.Path, Err: cause,
 				Message: fmt.Sprintf("the workbook of batch %s %s; its units are read from the other copies", k.batch, p.why[k])})
 		}
-		m := Merge(books)
+		m := merge(books)
 		if ref, ok := p.listed[k]; ok && ref.Batch != nil {
 			m.Records = p.checkUnits(ref, m.Records, books[0])
 		}

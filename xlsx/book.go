@@ -60,18 +60,6 @@ type sheetEntry struct {
 	worksheet  bool // chartsheets and dialog sheets have no cells
 }
 
-// readBook opens the workbook package at file for reading as the grid of
-// name. It reads the workbook part and its relationships at once; each
-// sheet is read when the grid's Rows asks for it, the shared strings and
-// styles before the first.
-func readBook(file, name string, lim readLimits) (*backend.Grid, func() error, error) {
-	b, err := openPackage(file, name, lim)
-	if err != nil {
-		return nil, nil, err
-	}
-	return b.grid(), b.close, nil
-}
-
 // openPackage opens the workbook package at file and reads its workbook
 // part and relationships.
 func openPackage(file, name string, lim readLimits) (*book, error) {

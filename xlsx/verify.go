@@ -32,27 +32,6 @@ var ErrTooLarge = errors.New("the workbook is beyond annosheet's limits")
 // which no spreadsheet application writes.
 var ErrDTD = errors.New("a part declares a DTD or entities")
 
-// verify reads every part of a workbook once, before anything else reads
-// it: each part must inflate whole (its CRC checked) within the limits,
-// and no XML part may declare a DTD or entities. A damaged or hostile
-// file is refused here, before any of it is parsed; the reader checks
-// what it reads again, so it does not depend on this pass for safety.
-//
-// It stops soon after ctx ends (Ctrl-C), with ctx's error: a workbook of
-// gigabytes takes seconds to read.
-func verify(ctx context.Context, file, name string) error {
-	c, err := newChecker(file, name)
-	if err != nil {
-		return err
-	}
-	defer c.zr.Close()
-	err = c.sizes(c.zr.File)
-	if err == nil {
-		err = c.check(ctx, c.zr.File)
-	}
-	return named(c.name, err)
-}
-
 // lateCheckBytes is the compressed size from which openBook puts off
 // checking a part until the workbook is closed, and checks it then only
 // if no reader read it to its end: inflating a large sheet twice would
