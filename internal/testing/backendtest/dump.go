@@ -2,16 +2,15 @@ package backendtest
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/internal/testing/pin"
 	"github.com/annosheet/annosheet/mapping"
 )
 
@@ -92,17 +91,10 @@ func sections(s string) map[string][]string {
 	return out
 }
 
-// short quotes a text, cut to a prefix and a hash of the whole when long.
-func short(s string) string {
-	if utf8.RuneCountInString(s) <= longCell {
-		return strconv.Quote(s)
-	}
-	r := []rune(s)
-	sum := sha256.Sum256([]byte(s))
-	return fmt.Sprintf("%q… (%d characters, sha256 %x)", string(r[:longCell*2/3]), len(r), sum[:8])
-}
+// short quotes a text, pinned by a prefix and a hash of the whole when
+// long.
+func short(s string) string { return pin.Text(s, longCell) }
 
-// letters names 0-based columns.
 func letters(cols []int) string {
 	out := make([]string, len(cols))
 	for i, c := range cols {

@@ -11,15 +11,16 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/annosheet/annosheet/internal/testing/pin"
 	"github.com/xuri/excelize/v2"
 )
 
 // Options tune a dump.
 type Options struct {
-	// MaxText cuts cell text longer than this many characters (0: 48),
-	// noting the full length, so that dumps of long context stay readable.
+	// MaxText pins cell text longer than this many characters (0: 48) by
+	// a prefix, its length and a hash of the whole, so that dumps of long
+	// context stay readable and any edit of it still shows.
 	MaxText int
 }
 
@@ -137,10 +138,10 @@ func (d *dumper) sheet(name string, active bool) error {
 			d.printf(" error-style=%s", *v.ErrorStyle)
 		}
 		if v.PromptTitle != nil || v.Prompt != nil {
-			d.printf(" prompt=%q/%q", deref(v.PromptTitle), d.cut(deref(v.Prompt)))
+			d.printf(" prompt=%q/%s", deref(v.PromptTitle), d.cut(deref(v.Prompt)))
 		}
 		if v.Error != nil {
-			d.printf(" error=%q", d.cut(deref(v.Error)))
+			d.printf(" error=%s", d.cut(deref(v.Error)))
 		}
 		d.printf("\n")
 	}
@@ -158,7 +159,7 @@ func (d *dumper) sheet(name string, active bool) error {
 		for _, p := range c.Paragraph {
 			text += p.Text
 		}
-		d.printf("  note %s %q\n", c.Cell, d.cut(text))
+		d.printf("  note %s %s\n", c.Cell, d.cut(text))
 	}
 	for i, r := range rows {
 		row := i + 1
@@ -206,17 +207,12 @@ func (d *dumper) value(v string, typ excelize.CellType) string {
 			return `""`
 		}
 	}
-	return kind + fmt.Sprintf("%q", d.cut(v))
+	return kind + d.cut(v)
 }
 
-// cut shortens long text, noting its full length.
-func (d *dumper) cut(s string) string {
-	n := utf8.RuneCountInString(s)
-	if n <= d.opt.MaxText {
-		return s
-	}
-	return string([]rune(s)[:d.opt.MaxText]) + fmt.Sprintf("…(%d chars)", n)
-}
+// cut quotes text, pinning long text by a prefix, its length and a hash
+// of the whole.
+func (d *dumper) cut(s string) string { return pin.Text(s, d.opt.MaxText) }
 
 // style renders the parts of a style that matter to annotators.
 func (d *dumper) style(id int) string {
