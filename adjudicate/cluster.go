@@ -4,7 +4,7 @@ import (
 	"cmp"
 	"slices"
 
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 )
 
 // clusterOf is one cluster of a unit's spans with every annotator's part
@@ -20,10 +20,10 @@ type clusterOf struct {
 // span in the text (missing information, or a span not found) cluster by
 // their label. Every cluster has an answer for every record, with no
 // spans for an annotator who marked nothing there.
-func clusters(recs []*mapping.Annotation) []clusterOf {
+func clusters(recs []*records.Annotation) []clusterOf {
 	type placed struct {
 		rec, rank int
-		span      mapping.SpanAnswer
+		span      records.SpanAnswer
 	}
 	var at []placed                // spans in the text
 	loose := map[string][]placed{} // the others, by label

@@ -4,14 +4,13 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/annosheet/annosheet/records"
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/annosheet/annosheet/mapping"
 )
 
 // spansOf is a span list as "start-end code" texts, "- code" for a row
 // without a span, and "field:start-end code" for a field other than text.
-func spansOf(spans []mapping.SpanAnswer) []string {
+func spansOf(spans []records.SpanAnswer) []string {
 	out := []string{}
 	for _, s := range spans {
 		switch {
@@ -33,7 +32,7 @@ func spansOf(spans []mapping.SpanAnswer) []string {
 // annotator, empty for one who marked nothing there.
 func TestClusters(t *testing.T) {
 	t.Parallel()
-	other := func(start, end int, code string) mapping.SpanAnswer {
+	other := func(start, end int, code string) records.SpanAnswer {
 		s := sp(start, end, code)
 		s.Field = "title"
 		return s
@@ -44,13 +43,13 @@ func TestClusters(t *testing.T) {
 	}
 	cases := []struct {
 		name string
-		a, b []mapping.SpanAnswer
+		a, b []records.SpanAnswer
 		want []cl
 	}{
 		{
 			name: "disjoint",
-			a:    []mapping.SpanAnswer{sp(0, 3, "bad"), sp(8, 13, "odd")},
-			b:    []mapping.SpanAnswer{sp(4, 7, "bad")},
+			a:    []records.SpanAnswer{sp(0, 3, "bad"), sp(8, 13, "odd")},
+			b:    []records.SpanAnswer{sp(4, 7, "bad")},
 			want: []cl{
 				{"text 0-3", map[string][]string{"a": {"0-3 bad"}, "b": {}}},
 				{"text 4-7", map[string][]string{"a": {}, "b": {"4-7 bad"}}},
@@ -59,14 +58,14 @@ func TestClusters(t *testing.T) {
 		},
 		{
 			name: "a chain is one cluster though its ends do not overlap",
-			a:    []mapping.SpanAnswer{sp(0, 5, "bad"), sp(8, 13, "bad")},
-			b:    []mapping.SpanAnswer{sp(4, 9, "odd")},
+			a:    []records.SpanAnswer{sp(0, 5, "bad"), sp(8, 13, "bad")},
+			b:    []records.SpanAnswer{sp(4, 9, "odd")},
 			want: []cl{{"text 0-13", map[string][]string{"a": {"0-5 bad", "8-13 bad"}, "b": {"4-9 odd"}}}},
 		},
 		{
 			name: "touching spans do not overlap",
-			a:    []mapping.SpanAnswer{sp(0, 5, "bad")},
-			b:    []mapping.SpanAnswer{sp(5, 9, "bad")},
+			a:    []records.SpanAnswer{sp(0, 5, "bad")},
+			b:    []records.SpanAnswer{sp(5, 9, "bad")},
 			want: []cl{
 				{"text 0-5", map[string][]string{"a": {"0-5 bad"}, "b": {}}},
 				{"text 5-9", map[string][]string{"a": {}, "b": {"5-9 bad"}}},
@@ -74,26 +73,26 @@ func TestClusters(t *testing.T) {
 		},
 		{
 			name: "identical spans",
-			a:    []mapping.SpanAnswer{sp(4, 7, "bad")},
-			b:    []mapping.SpanAnswer{sp(4, 7, "odd")},
+			a:    []records.SpanAnswer{sp(4, 7, "bad")},
+			b:    []records.SpanAnswer{sp(4, 7, "odd")},
 			want: []cl{{"text 4-7", map[string][]string{"a": {"4-7 bad"}, "b": {"4-7 odd"}}}},
 		},
 		{
 			name: "a zero-length span inside another is in its cluster",
-			a:    []mapping.SpanAnswer{sp(0, 7, "bad")},
-			b:    []mapping.SpanAnswer{sp(3, 3, "bad")},
+			a:    []records.SpanAnswer{sp(0, 7, "bad")},
+			b:    []records.SpanAnswer{sp(3, 3, "bad")},
 			want: []cl{{"text 0-7", map[string][]string{"a": {"0-7 bad"}, "b": {"3-3 bad"}}}},
 		},
 		{
 			name: "zero-length spans at one place are one cluster",
-			a:    []mapping.SpanAnswer{sp(3, 3, "bad")},
-			b:    []mapping.SpanAnswer{sp(3, 3, "odd")},
+			a:    []records.SpanAnswer{sp(3, 3, "bad")},
+			b:    []records.SpanAnswer{sp(3, 3, "odd")},
 			want: []cl{{"text 3-3", map[string][]string{"a": {"3-3 bad"}, "b": {"3-3 odd"}}}},
 		},
 		{
 			name: "a zero-length span where another ends is not in it",
-			a:    []mapping.SpanAnswer{sp(0, 3, "bad")},
-			b:    []mapping.SpanAnswer{sp(3, 3, "bad")},
+			a:    []records.SpanAnswer{sp(0, 3, "bad")},
+			b:    []records.SpanAnswer{sp(3, 3, "bad")},
 			want: []cl{
 				{"text 0-3", map[string][]string{"a": {"0-3 bad"}, "b": {}}},
 				{"text 3-3", map[string][]string{"a": {}, "b": {"3-3 bad"}}},
@@ -101,8 +100,8 @@ func TestClusters(t *testing.T) {
 		},
 		{
 			name: "spans of different fields never cluster",
-			a:    []mapping.SpanAnswer{sp(0, 5, "bad")},
-			b:    []mapping.SpanAnswer{other(0, 5, "bad")},
+			a:    []records.SpanAnswer{sp(0, 5, "bad")},
+			b:    []records.SpanAnswer{other(0, 5, "bad")},
 			want: []cl{
 				{"text 0-5", map[string][]string{"a": {"0-5 bad"}, "b": {}}},
 				{"title 0-5", map[string][]string{"a": {}, "b": {"title:0-5 bad"}}},
@@ -110,8 +109,8 @@ func TestClusters(t *testing.T) {
 		},
 		{
 			name: "rows without a span cluster by label, after the spans",
-			a:    []mapping.SpanAnswer{missing("odd"), missing("bad"), sp(0, 3, "bad")},
-			b:    []mapping.SpanAnswer{missing("odd")},
+			a:    []records.SpanAnswer{missing("odd"), missing("bad"), sp(0, 3, "bad")},
+			b:    []records.SpanAnswer{missing("odd")},
 			want: []cl{
 				{"text 0-3", map[string][]string{"a": {"0-3 bad"}, "b": {}}},
 				{"bad", map[string][]string{"a": {"- bad"}, "b": {}}},
@@ -120,8 +119,8 @@ func TestClusters(t *testing.T) {
 		},
 		{
 			name: "an annotator with two spans in one cluster",
-			a:    []mapping.SpanAnswer{sp(8, 13, "odd"), sp(4, 7, "bad")},
-			b:    []mapping.SpanAnswer{sp(4, 13, "bad")},
+			a:    []records.SpanAnswer{sp(8, 13, "odd"), sp(4, 7, "bad")},
+			b:    []records.SpanAnswer{sp(4, 13, "bad")},
 			want: []cl{{"text 4-13", map[string][]string{"a": {"4-7 bad", "8-13 odd"}, "b": {"4-13 bad"}}}},
 		},
 		{
@@ -133,7 +132,7 @@ func TestClusters(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			got := clusters([]*mapping.Annotation{rec(tp, "u1", "a", nil, c.a...), rec(tp, "u1", "b", nil, c.b...)})
+			got := clusters([]*records.Annotation{rec(tp, "u1", "a", nil, c.a...), rec(tp, "u1", "b", nil, c.b...)})
 			var have []cl
 			for _, co := range got {
 				x := co.cluster

@@ -20,7 +20,7 @@ import (
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/internal/testing/backendtest"
 	"github.com/annosheet/annosheet/internal/testing/xlsxdump"
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/sheets"
 	"github.com/annosheet/annosheet/sheets/sheetsfake"
 	"github.com/annosheet/annosheet/templates"
@@ -64,19 +64,19 @@ questions:
 type adjCase struct {
 	name     string
 	template func(t *testing.T) *templates.Template
-	records  []*mapping.Annotation
+	records  []*records.Annotation
 	context  map[string]map[string]string // unit -> context name -> text
 	fields   map[string]string            // unit -> the text edited spans are found in
 	fill     map[[2]string]any
 }
 
-func record(t *templates.Template, unit, who string, values map[string]any, spans ...mapping.SpanAnswer) *mapping.Annotation {
-	return &mapping.Annotation{Schema: mapping.AnnotationSchema, Template: mapping.TemplateID{Name: t.Name, Version: t.Version},
-		Batch: "b01", Unit: unit, Item: unit, Annotator: who, Status: mapping.StatusComplete, Values: values, Spans: spans}
+func record(t *templates.Template, unit, who string, values map[string]any, spans ...records.SpanAnswer) *records.Annotation {
+	return &records.Annotation{Schema: records.AnnotationSchema, Template: records.TemplateID{Name: t.Name, Version: t.Version},
+		Batch: "b01", Unit: unit, Item: unit, Annotator: who, Status: records.StatusComplete, Values: values, Spans: spans}
 }
 
-func span(field string, start int, text, label, code string, values map[string]any) mapping.SpanAnswer {
-	s := mapping.SpanAnswer{Question: "mqm", Field: field, Text: text, Label: label, Code: code, Values: values}
+func span(field string, start int, text, label, code string, values map[string]any) records.SpanAnswer {
+	s := records.SpanAnswer{Question: "mqm", Field: field, Text: text, Label: label, Code: code, Values: values}
 	if start >= 0 {
 		end := start + len([]rune(text))
 		s.Start, s.End = &start, &end
@@ -97,7 +97,7 @@ func adjCases(t *testing.T) []adjCase {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := func(unit, who string, verdict string, score int, flagged bool, tags []string, comment string) *mapping.Annotation {
+	v := func(unit, who string, verdict string, score int, flagged bool, tags []string, comment string) *records.Annotation {
 		vals := map[string]any{"verdict": verdict, "score": score, "flagged": flagged, "tags": tags}
 		if comment != "" {
 			vals["comment"] = comment
@@ -107,11 +107,11 @@ func adjCases(t *testing.T) []adjCase {
 	const vote, omitted = "The vote was narrow but clearly.", "In winter the museum closes."
 	minor := map[string]any{"severity": "minor", "confidence": 2}
 	major := map[string]any{"severity": "major", "confidence": 3}
-	omission := map[string]any{"severity": "major", "source_span": mapping.SpanValue{Field: "source", Text: "um 16 Uhr"}}
+	omission := map[string]any{"severity": "major", "source_span": records.SpanValue{Field: "source", Text: "um 16 Uhr"}}
 	return []adjCase{{
 		name:     "values",
 		template: func(*testing.T) *templates.Template { return values },
-		records: []*mapping.Annotation{
+		records: []*records.Annotation{
 			v("u1", "ak", "ok", 4, true, []string{"a"}, "typo"),
 			v("u1", "bt", "ok", 4, true, []string{"a"}, ""),
 			v("u1", "cm", "bad", 2, false, []string{"a", "b"}, ""),
@@ -136,7 +136,7 @@ func adjCases(t *testing.T) []adjCase {
 	}, {
 		name:     "spans",
 		template: func(*testing.T) *templates.Template { return mqm },
-		records: []*mapping.Annotation{
+		records: []*records.Annotation{
 			record(mqm, "news-1-002", "ak", map[string]any{"no_errors": false}, span("translation", 24, "clearly", "Fluency: grammar", "fluency/grammar", minor)),
 			record(mqm, "news-1-002", "bt", map[string]any{"no_errors": false}, span("translation", 20, "but clearly", "Fluency: grammar", "fluency/grammar", major)),
 			record(mqm, "news-1-002", "cm", map[string]any{"no_errors": true}),
@@ -494,7 +494,7 @@ func (c adjCase) run(t *testing.T, s side) string {
 	}
 	gold, gp := adjudicate.Gold(tp, found.Units, items, decided, adjudicate.GoldOptions{
 		Adjudicator: func(*adjudicate.Item) string { return "lead" }, File: func(*adjudicate.Item) string { return "adjudication" },
-		Source: mapping.RecordSource{Kind: "adjudication", File: "adjudication", Rows: []int{}},
+		Source: records.RecordSource{Kind: "adjudication", File: "adjudication", Rows: []int{}},
 	})
 	fmt.Fprintln(&b, "# problems")
 	for _, p := range append(probs, gp...) {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -30,7 +31,7 @@ type Correction struct {
 	Yours, Gold Answer
 	// Provenance is how the gold answer was decided: adjudicated, with
 	// its reason and note, or majority.
-	Provenance *mapping.Provenance
+	Provenance *records.Provenance
 }
 
 // Corrections finds, for each annotator, the answers the gold set
@@ -39,7 +40,7 @@ type Correction struct {
 // answer accepted by a majority (--min-agreement) that the annotator did
 // not give. Items nobody decided are left out. The corrections come in
 // the units' order, questions in the template's, span clusters last.
-func Corrections(t *templates.Template, m *Manifest, decided map[string]*Decision, recs []*mapping.Annotation) map[string][]*Correction {
+func Corrections(t *templates.Template, m *Manifest, decided map[string]*Decision, recs []*records.Annotation) map[string][]*Correction {
 	out := map[string][]*Correction{}
 	add := func(a, gold Answer, c *Correction) {
 		c.Yours, c.Gold = a, gold
@@ -88,19 +89,19 @@ func clusterStart(c *Correction) int {
 // decidedAnswer is what an adjudicator's decision of an item makes the
 // gold answer, resolved as Gold resolves it; ok is false when the item is
 // unresolved.
-func (g *golden) decidedAnswer(it *Item) (Answer, *mapping.Provenance, bool) {
+func (g *golden) decidedAnswer(it *Item) (Answer, *records.Provenance, bool) {
 	d := g.decided[it.ID]
 	if d == nil || d.Bad {
 		return Answer{}, nil, false
 	}
-	rec := &mapping.Annotation{Unit: it.Unit, Values: map[string]any{}, Provenance: map[string]*mapping.Provenance{}}
+	rec := &records.Annotation{Unit: it.Unit, Values: map[string]any{}, Provenance: map[string]*records.Provenance{}}
 	g.resolve(rec, it)
 	p := rec.Provenance[it.Question]
 	if it.Kind == KindValue {
-		if p == nil || p.Kind != mapping.ProvenanceAdjudicated {
+		if p == nil || p.Kind != records.ProvenanceAdjudicated {
 			return Answer{}, nil, false
 		}
-		return Answer{Annotator: mapping.GoldAnnotator, Value: rec.Values[it.Question]}, p, true
+		return Answer{Annotator: records.GoldAnnotator, Value: rec.Values[it.Question]}, p, true
 	}
 	if p != nil || d.Bad { // an unresolved cluster marks the question
 		return Answer{}, nil, false
@@ -110,46 +111,46 @@ func (g *golden) decidedAnswer(it *Item) (Answer, *mapping.Provenance, bool) {
 	} else { // dropped
 		p = g.adjudicated(it, d, countSpans(it, nil))
 	}
-	return Answer{Annotator: mapping.GoldAnnotator, Spans: rec.Spans}, p, true
+	return Answer{Annotator: records.GoldAnnotator, Spans: rec.Spans}, p, true
 }
 
 // outvoted are the answers a majority outvoted: for each unit the
 // annotators accepted by --min-agreement, the records' answers that differ
 // from the one accepted.
-func outvoted(t *templates.Template, m *Manifest, recs []*mapping.Annotation) []*Correction {
-	byUnit := map[string][]*mapping.Annotation{}
+func outvoted(t *templates.Template, m *Manifest, recs []*records.Annotation) []*Correction {
+	byUnit := map[string][]*records.Annotation{}
 	for _, r := range recs {
-		if r.Status == mapping.StatusComplete && r.Annotator != "" && r.Annotator != mapping.GoldAnnotator {
+		if r.Status == records.StatusComplete && r.Annotator != "" && r.Annotator != records.GoldAnnotator {
 			byUnit[r.Unit] = append(byUnit[r.Unit], r)
 		}
 	}
 	var out []*Correction
 	for _, u := range m.Units {
-		var rs []*mapping.Annotation
+		var rs []*records.Annotation
 		for _, r := range byUnit[u.Unit] {
-			if slices.Contains(u.Annotators, r.Annotator) && !slices.ContainsFunc(rs, func(p *mapping.Annotation) bool { return p.Annotator == r.Annotator }) {
+			if slices.Contains(u.Annotators, r.Annotator) && !slices.ContainsFunc(rs, func(p *records.Annotation) bool { return p.Annotator == r.Annotator }) {
 				rs = append(rs, r)
 			}
 		}
 		if len(rs) != len(u.Annotators) {
 			continue // the records are not those the adjudication compared
 		}
-		slices.SortFunc(rs, func(a, b *mapping.Annotation) int { return strings.Compare(a.Annotator, b.Annotator) })
+		slices.SortFunc(rs, func(a, b *records.Annotation) int { return strings.Compare(a.Annotator, b.Annotator) })
 		for i := range t.Questions {
 			q := &t.Questions[i]
 			p := u.Provenance[q.Name]
-			if p == nil || p.Kind != mapping.ProvenanceMajority {
+			if p == nil || p.Kind != records.ProvenanceMajority {
 				continue
 			}
-			gold := Answer{Annotator: mapping.GoldAnnotator, Value: u.Values[q.Name]}
+			gold := Answer{Annotator: records.GoldAnnotator, Value: u.Values[q.Name]}
 			for _, r := range rs {
 				if key(value(q, r.Values[q.Name])) != key(value(q, gold.Value)) {
 					out = append(out, &Correction{Unit: u.Unit, Kind: KindValue, Question: q.Name, Yours: Answer{Annotator: r.Annotator, Value: r.Values[q.Name]}, Gold: gold, Provenance: p})
 				}
 			}
 		}
-		if !slices.ContainsFunc(u.Spans, func(s mapping.SpanAnswer) bool {
-			return s.Provenance != nil && s.Provenance.Kind == mapping.ProvenanceMajority
+		if !slices.ContainsFunc(u.Spans, func(s records.SpanAnswer) bool {
+			return s.Provenance != nil && s.Provenance.Kind == records.ProvenanceMajority
 		}) {
 			continue
 		}
@@ -163,7 +164,7 @@ func outvoted(t *templates.Template, m *Manifest, recs []*mapping.Annotation) []
 			if !ok || win.count == votes.n {
 				continue
 			}
-			gold := Answer{Annotator: mapping.GoldAnnotator, Spans: c.answers[win.first].Spans}
+			gold := Answer{Annotator: records.GoldAnnotator, Spans: c.answers[win.first].Spans}
 			if !allIn(spanKeys(gold.Spans), accepted) {
 				continue
 			}
@@ -268,7 +269,7 @@ func (f *Feedback) columns() []feedbackColumn {
 // decidedBy says how the gold answer was decided, without naming anyone.
 func decidedBy(c *Correction) string {
 	p := c.Provenance
-	if p.Kind == mapping.ProvenanceMajority {
+	if p.Kind == records.ProvenanceMajority {
 		return fmt.Sprintf("majority (%d of %d)", p.Agreeing, p.Annotators)
 	}
 	return "adjudicator"

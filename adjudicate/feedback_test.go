@@ -8,7 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/annosheet/annosheet/backend"
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -21,13 +21,13 @@ func builtin(t *testing.T, name string) *templates.Template {
 	return tp
 }
 
-func record(tp *templates.Template, unit, annotator string, values map[string]any, spans ...mapping.SpanAnswer) *mapping.Annotation {
-	return &mapping.Annotation{Template: mapping.TemplateID{Name: tp.Name, Version: tp.Version}, Unit: unit, Item: unit, Annotator: annotator, Status: mapping.StatusComplete, Values: values, Spans: spans}
+func record(tp *templates.Template, unit, annotator string, values map[string]any, spans ...records.SpanAnswer) *records.Annotation {
+	return &records.Annotation{Template: records.TemplateID{Name: tp.Name, Version: tp.Version}, Unit: unit, Item: unit, Annotator: annotator, Status: records.StatusComplete, Values: values, Spans: spans}
 }
 
 // adjudication finds the items of records and numbers them, as a run of
 // adjudicate would.
-func adjudication(t *testing.T, tp *templates.Template, recs []*mapping.Annotation, minAgreement int) *Manifest {
+func adjudication(t *testing.T, tp *templates.Template, recs []*records.Annotation, minAgreement int) *Manifest {
 	t.Helper()
 	f, err := Find(tp, recs, Options{MinAgreement: minAgreement})
 	if err != nil {
@@ -45,7 +45,7 @@ type row struct {
 }
 
 // corrections are Corrections by annotator as rows.
-func corrections(tp *templates.Template, m *Manifest, decided map[string]*Decision, recs []*mapping.Annotation) map[string][]row {
+func corrections(tp *templates.Template, m *Manifest, decided map[string]*Decision, recs []*records.Annotation) map[string][]row {
 	out := map[string][]row{}
 	for a, cs := range Corrections(tp, m, decided, recs) {
 		out[a] = rows(tp, cs)
@@ -72,7 +72,7 @@ func TestCorrectionsOfValues(t *testing.T) {
 	t.Parallel()
 	tp := builtin(t, "legal-gaps")
 	gaps := func(codes ...string) map[string]any { return map[string]any{"gaps": codes} }
-	var recs []*mapping.Annotation
+	var recs []*records.Annotation
 	for _, u := range []struct {
 		unit    string
 		a, b, c []string
@@ -100,13 +100,13 @@ func TestCorrectionsOfValues(t *testing.T) {
 		id["u7"]: {Final: []string{"0"}, HasFinal: true, Bad: true},
 	}
 	adjudicated := func(unit, yours, gold, reason, note string) row {
-		return row{Unit: unit, Yours: yours, Gold: gold, Kind: mapping.ProvenanceAdjudicated, Reason: reason, Note: note}
+		return row{Unit: unit, Yours: yours, Gold: gold, Kind: records.ProvenanceAdjudicated, Reason: reason, Note: note}
 	}
 	want := map[string][]row{
 		"a": {adjudicated("u3", "0 No gap", "1 Intrinsic error/LLM error", "guideline unclear", "")},
 		"b": {adjudicated("u2", "2 Target Mismatch", "1 Intrinsic error/LLM error", "annotator error", "1 ends the row")},
 		"c": {
-			{Unit: "u1", Yours: "3 Citation Error", Gold: "2 Target Mismatch", Kind: mapping.ProvenanceMajority},
+			{Unit: "u1", Yours: "3 Citation Error", Gold: "2 Target Mismatch", Kind: records.ProvenanceMajority},
 			adjudicated("u2", "0 No gap", "1 Intrinsic error/LLM error", "annotator error", "1 ends the row"),
 			adjudicated("u3", "2 Target Mismatch", "1 Intrinsic error/LLM error", "guideline unclear", ""),
 		},
@@ -125,12 +125,12 @@ func TestCorrectionsOfValues(t *testing.T) {
 func TestCorrectionsOfSpans(t *testing.T) {
 	t.Parallel()
 	tp := builtin(t, "qa-span-errors")
-	span := func(start, end int, code string) mapping.SpanAnswer {
+	span := func(start, end int, code string) records.SpanAnswer {
 		text := strings.Repeat("x", end-start)
-		return mapping.SpanAnswer{Question: "errors", Field: "prediction", Start: &start, End: &end, Text: text, Code: code, Label: tp.QuestionByName("error_type").Option(code).Label}
+		return records.SpanAnswer{Question: "errors", Field: "prediction", Start: &start, End: &end, Text: text, Code: code, Label: tp.QuestionByName("error_type").Option(code).Label}
 	}
 	checked := map[string]any{"checked": true}
-	recs := []*mapping.Annotation{
+	recs := []*records.Annotation{
 		record(tp, "s1", "a", checked, span(0, 5, "Irrelevant")),
 		record(tp, "s1", "b", checked, span(2, 7, "Redundant")),
 		record(tp, "s2", "a", checked, span(0, 4, "Irrelevant")),
@@ -148,8 +148,8 @@ func TestCorrectionsOfSpans(t *testing.T) {
 		m.Items[2].ID: {Choice: DecideKeep},                       // s3: keep on a tie: unresolved
 	}
 	want := map[string][]row{
-		"a": {{Unit: "s2", Yours: "«xxxx» · Irrelevant", Gold: noSpan, Kind: mapping.ProvenanceAdjudicated, Note: "not an error"}},
-		"b": {{Unit: "s1", Yours: "«xxxxx» · Repetitive", Gold: "«xxxxx» · Irrelevant", Kind: mapping.ProvenanceAdjudicated, Reason: "annotator error"}},
+		"a": {{Unit: "s2", Yours: "«xxxx» · Irrelevant", Gold: noSpan, Kind: records.ProvenanceAdjudicated, Note: "not an error"}},
+		"b": {{Unit: "s1", Yours: "«xxxxx» · Repetitive", Gold: "«xxxxx» · Irrelevant", Kind: records.ProvenanceAdjudicated, Reason: "annotator error"}},
 	}
 	if diff := cmp.Diff(want, corrections(tp, m, decided, recs)); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
@@ -176,8 +176,8 @@ func TestFeedbackPlan(t *testing.T) {
 	t.Parallel()
 	tp := builtin(t, "legal-gaps")
 	c := &Correction{Unit: "gpt4o-11", Kind: KindValue, Question: "gaps",
-		Yours: Answer{Annotator: "ann1", Value: []string{"0"}}, Gold: Answer{Annotator: mapping.GoldAnnotator, Value: []string{"2", "3"}},
-		Provenance: &mapping.Provenance{Kind: mapping.ProvenanceAdjudicated, Reason: "annotator error", Note: "ann2 saw it", Adjudicator: "lead"}}
+		Yours: Answer{Annotator: "ann1", Value: []string{"0"}}, Gold: Answer{Annotator: records.GoldAnnotator, Value: []string{"2", "3"}},
+		Provenance: &records.Provenance{Kind: records.ProvenanceAdjudicated, Reason: "annotator error", Note: "ann2 saw it", Adjudicator: "lead"}}
 	p := FeedbackPlan(&Feedback{Template: tp, Annotator: "ann1", Others: []string{"ann1", "ann2"}, Corrections: []*Correction{c},
 		Shown:   func(string) string { return "item-0001" },
 		Context: func(string) map[string]string { return map[string]string{"generation": "The generation."} },

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -38,7 +38,7 @@ const (
 type Answer struct {
 	Annotator string               `json:"annotator"`
 	Value     any                  `json:"value,omitempty"`
-	Spans     []mapping.SpanAnswer `json:"spans,omitempty"`
+	Spans     []records.SpanAnswer `json:"spans,omitempty"`
 	// Order is each span's place among the spans of the annotator's
 	// record: the gold set keeps the order in which annotators wrote them.
 	Order []int `json:"order,omitempty"`
@@ -93,9 +93,9 @@ type Accepted struct {
 	Batch      string                         `json:"batch,omitempty"`
 	Annotators []string                       `json:"annotators"`
 	Values     map[string]any                 `json:"values,omitempty"`
-	Spans      []mapping.SpanAnswer           `json:"spans,omitempty"`
+	Spans      []records.SpanAnswer           `json:"spans,omitempty"`
 	Order      []int                          `json:"order,omitempty"` // of Spans, as Answer.Order
-	Provenance map[string]*mapping.Provenance `json:"provenance,omitempty"`
+	Provenance map[string]*records.Provenance `json:"provenance,omitempty"`
 }
 
 // Found is what Find sorted the records into.
@@ -113,16 +113,16 @@ type Found struct {
 }
 
 // Find sorts complete records into accepted answers and items to decide.
-// Records must be typed (as pull and export.ReadRecords give them), with
+// Records must be typed (as pull and records.Read give them), with
 // their candidates in place. Item IDs are left empty for the caller to
 // number (see Number).
-func Find(t *templates.Template, recs []*mapping.Annotation, opt Options) (*Found, error) {
+func Find(t *templates.Template, recs []*records.Annotation, opt Options) (*Found, error) {
 	f := &Found{}
-	byUnit := map[string][]*mapping.Annotation{}
+	byUnit := map[string][]*records.Annotation{}
 	var order []string
 	coders := map[string]bool{}
 	// Every unit seen, complete or not, with a record of it.
-	var seen []*mapping.Annotation
+	var seen []*records.Annotation
 	seenUnit := map[string]bool{}
 	for _, r := range recs {
 		if r.Template.Name != t.Name || r.Template.Version != t.Version {
@@ -131,11 +131,11 @@ func Find(t *templates.Template, recs []*mapping.Annotation, opt Options) (*Foun
 		if r.Shuffled {
 			return nil, fmt.Errorf("%w: unit %s by %s still has its candidates in the order shown; pull through the study's manifest, which puts them back", ErrAdjudicate, r.Unit, r.Annotator)
 		}
-		if r.Annotator != mapping.GoldAnnotator && !seenUnit[r.Unit] {
+		if r.Annotator != records.GoldAnnotator && !seenUnit[r.Unit] {
 			seenUnit[r.Unit] = true
 			seen = append(seen, r)
 		}
-		if r.Status != mapping.StatusComplete || r.Annotator == "" || r.Annotator == mapping.GoldAnnotator {
+		if r.Status != records.StatusComplete || r.Annotator == "" || r.Annotator == records.GoldAnnotator {
 			f.Left++
 			continue
 		}
@@ -164,8 +164,8 @@ func Find(t *templates.Template, recs []*mapping.Annotation, opt Options) (*Foun
 	need := opt.MinAgreement
 	for _, u := range order {
 		rs := byUnit[u]
-		slices.SortFunc(rs, func(a, b *mapping.Annotation) int { return strings.Compare(a.Annotator, b.Annotator) })
-		acc := &Accepted{Unit: u, Item: rs[0].Item, Batch: rs[0].Batch, Values: map[string]any{}, Provenance: map[string]*mapping.Provenance{}}
+		slices.SortFunc(rs, func(a, b *records.Annotation) int { return strings.Compare(a.Annotator, b.Annotator) })
+		acc := &Accepted{Unit: u, Item: rs[0].Item, Batch: rs[0].Batch, Values: map[string]any{}, Provenance: map[string]*records.Provenance{}}
 		for _, r := range rs {
 			acc.Annotators = append(acc.Annotators, r.Annotator)
 		}
@@ -237,11 +237,11 @@ func Find(t *templates.Template, recs []*mapping.Annotation, opt Options) (*Foun
 
 // carriedAnswers is the provenance of a question that is not adjudicated, on
 // which the annotators differ: each one's answer, none kept.
-func carriedAnswers(answers []Answer) *mapping.Provenance {
-	p := &mapping.Provenance{Kind: mapping.ProvenanceCarried, Annotators: len(answers)}
+func carriedAnswers(answers []Answer) *records.Provenance {
+	p := &records.Provenance{Kind: records.ProvenanceCarried, Annotators: len(answers)}
 	for _, a := range answers {
 		if a.Value != nil {
-			p.Answers = append(p.Answers, mapping.CarriedAnswer{Annotator: a.Annotator, Value: a.Value})
+			p.Answers = append(p.Answers, records.CarriedAnswer{Annotator: a.Annotator, Value: a.Value})
 		}
 	}
 	return p
@@ -273,7 +273,7 @@ func key(v any) string {
 
 // spanKeys is what a list of spans says, without where the rows were
 // or how they were decided: equal lists are the same answer.
-func spanKeys(spans []mapping.SpanAnswer) []string {
+func spanKeys(spans []records.SpanAnswer) []string {
 	out := make([]string, 0, len(spans))
 	for _, s := range spans {
 		s.Row, s.Provenance = 0, nil
@@ -345,10 +345,10 @@ func (v votes) suggested() int {
 	return -1
 }
 
-func (v votes) provenance(g group) *mapping.Provenance {
-	kind := mapping.ProvenanceMajority
+func (v votes) provenance(g group) *records.Provenance {
+	kind := records.ProvenanceMajority
 	if g.count == v.n {
-		kind = mapping.ProvenanceUnanimous
+		kind = records.ProvenanceUnanimous
 	}
-	return &mapping.Provenance{Kind: kind, Agreeing: g.count, Annotators: v.n}
+	return &records.Provenance{Kind: kind, Agreeing: g.count, Annotators: v.n}
 }

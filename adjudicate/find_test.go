@@ -6,13 +6,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/annosheet/annosheet/records"
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/annosheet/annosheet/mapping"
 )
 
 // provOf is a provenance as "kind agreeing/annotators".
-func provOf(p *mapping.Provenance) string {
+func provOf(p *records.Provenance) string {
 	if p == nil {
 		return ""
 	}
@@ -26,8 +25,8 @@ func TestFind(t *testing.T) {
 	t.Parallel()
 	tp := loadTemplate(t, recordTemplate)
 	v := func(verdict string) map[string]any { return map[string]any{"verdict": verdict, "tags": []string{"a"}} }
-	r := func(unit, who string, vals map[string]any) *mapping.Annotation { return rec(tp, unit, who, vals) }
-	with := func(a *mapping.Annotation, f func(a *mapping.Annotation)) *mapping.Annotation { f(a); return a }
+	r := func(unit, who string, vals map[string]any) *records.Annotation { return rec(tp, unit, who, vals) }
+	with := func(a *records.Annotation, f func(a *records.Annotation)) *records.Annotation { f(a); return a }
 	type item struct {
 		Unit, Question string
 		Suggested      int
@@ -41,71 +40,71 @@ func TestFind(t *testing.T) {
 	cases := []struct {
 		name  string
 		min   int
-		recs  []*mapping.Annotation
+		recs  []*records.Annotation
 		units map[string]unit
 		items []item
 		left  int
 	}{
 		{
 			name:  "unanimous is accepted without an item",
-			recs:  []*mapping.Annotation{r("u1", "a", v("good")), r("u1", "b", v("good")), r("u1", "c", v("good"))},
+			recs:  []*records.Annotation{r("u1", "a", v("good")), r("u1", "b", v("good")), r("u1", "c", v("good"))},
 			units: map[string]unit{"u1": {[]string{"a", "b", "c"}, v("good"), map[string]string{"verdict": "unanimous 3/3", "tags": "unanimous 3/3"}}},
 		},
 		{
 			name:  "2 against 1 with every annotator required is an item suggesting the majority",
-			recs:  []*mapping.Annotation{r("u1", "c", v("good")), r("u1", "a", v("bad")), r("u1", "b", v("good"))},
+			recs:  []*records.Annotation{r("u1", "c", v("good")), r("u1", "a", v("bad")), r("u1", "b", v("good"))},
 			units: map[string]unit{"u1": {[]string{"a", "b", "c"}, map[string]any{"tags": []string{"a"}}, map[string]string{"tags": "unanimous 3/3"}}},
 			items: []item{{"u1", "verdict", 1, []string{`a="bad"`, `b="good"`, `c="good"`}}},
 		},
 		{
 			name:  "a tie leaves no suggestion",
-			recs:  []*mapping.Annotation{r("u1", "a", v("bad")), r("u1", "b", v("good"))},
+			recs:  []*records.Annotation{r("u1", "a", v("bad")), r("u1", "b", v("good"))},
 			units: map[string]unit{"u1": {[]string{"a", "b"}, map[string]any{"tags": []string{"a"}}, map[string]string{"tags": "unanimous 2/2"}}},
 			items: []item{{"u1", "verdict", -1, []string{`a="bad"`, `b="good"`}}},
 		},
 		{
 			name:  "three different answers tie",
-			recs:  []*mapping.Annotation{r("u1", "a", v("bad")), r("u1", "b", v("good")), r("u1", "c", v("meh"))},
+			recs:  []*records.Annotation{r("u1", "a", v("bad")), r("u1", "b", v("good")), r("u1", "c", v("meh"))},
 			units: map[string]unit{"u1": {[]string{"a", "b", "c"}, map[string]any{"tags": []string{"a"}}, map[string]string{"tags": "unanimous 3/3"}}},
 			items: []item{{"u1", "verdict", -1, []string{`a="bad"`, `b="good"`, `c="meh"`}}},
 		},
 		{
 			name:  "min agreement 2 accepts 2 against 1 as a majority",
 			min:   2,
-			recs:  []*mapping.Annotation{r("u1", "a", v("bad")), r("u1", "b", v("good")), r("u1", "c", v("good"))},
+			recs:  []*records.Annotation{r("u1", "a", v("bad")), r("u1", "b", v("good")), r("u1", "c", v("good"))},
 			units: map[string]unit{"u1": {[]string{"a", "b", "c"}, v("good"), map[string]string{"verdict": "majority 2/3", "tags": "unanimous 3/3"}}},
 		},
 		{
 			name:  "min agreement 2 with 2 against 2 is an item",
 			min:   2,
-			recs:  []*mapping.Annotation{r("u1", "a", v("bad")), r("u1", "b", v("good")), r("u1", "c", v("good")), r("u1", "d", v("bad"))},
+			recs:  []*records.Annotation{r("u1", "a", v("bad")), r("u1", "b", v("good")), r("u1", "c", v("good")), r("u1", "d", v("bad"))},
 			units: map[string]unit{"u1": {[]string{"a", "b", "c", "d"}, map[string]any{"tags": []string{"a"}}, map[string]string{"tags": "unanimous 4/4"}}},
 			items: []item{{"u1", "verdict", -1, []string{`a="bad"`, `b="good"`, `c="good"`, `d="bad"`}}},
 		},
 		{
 			name:  "min agreement 3 of 3 with 2 against 1 is an item",
 			min:   3,
-			recs:  []*mapping.Annotation{r("u1", "a", v("bad")), r("u1", "b", v("good")), r("u1", "c", v("good"))},
+			recs:  []*records.Annotation{r("u1", "a", v("bad")), r("u1", "b", v("good")), r("u1", "c", v("good"))},
 			units: map[string]unit{"u1": {[]string{"a", "b", "c"}, map[string]any{"tags": []string{"a"}}, map[string]string{"tags": "unanimous 3/3"}}},
 			items: []item{{"u1", "verdict", 1, []string{`a="bad"`, `b="good"`, `c="good"`}}},
 		},
 		{
 			name:  "a unit answered by one complete annotator is theirs",
-			recs:  []*mapping.Annotation{r("u1", "b", v("meh")), with(r("u1", "a", v("bad")), func(a *mapping.Annotation) { a.Status = mapping.StatusPartial })},
+			recs:  []*records.Annotation{r("u1", "b", v("meh")), with(r("u1", "a", v("bad")), func(a *records.Annotation) { a.Status = records.StatusPartial })},
 			units: map[string]unit{"u1": {[]string{"b"}, v("meh"), map[string]string{"verdict": "unanimous 1/1", "tags": "unanimous 1/1"}}},
 			left:  1,
 		},
 		{
 			name:  "min agreement 2 on a unit one annotator completed leaves every question to decide",
 			min:   2,
-			recs:  []*mapping.Annotation{r("u1", "b", v("meh")), with(r("u1", "a", v("bad")), func(a *mapping.Annotation) { a.Status = mapping.StatusPartial })},
+			recs:  []*records.Annotation{r("u1", "b", v("meh")), with(r("u1", "a", v("bad")), func(a *records.Annotation) { a.Status = records.StatusPartial })},
 			units: map[string]unit{"u1": {[]string{"b"}, nil, map[string]string{}}},
 			items: []item{{"u1", "verdict", 0, []string{`b="meh"`}}, {"u1", "tags", 0, []string{`b=["a"]`}}},
 			left:  1,
 		},
 		{
 			name: "a multi left blank on a complete record is the empty set",
-			recs: []*mapping.Annotation{
+			recs: []*records.Annotation{
 				r("u1", "a", map[string]any{"verdict": "good"}), r("u1", "b", map[string]any{"verdict": "good", "tags": []string{}}),
 				r("u2", "a", map[string]any{"verdict": "good"}), r("u2", "b", map[string]any{"verdict": "good", "tags": []string{"b"}}),
 			},
@@ -117,56 +116,56 @@ func TestFind(t *testing.T) {
 		},
 		{
 			name:  "an optional question left blank by all has no value and no provenance",
-			recs:  []*mapping.Annotation{r("u1", "a", map[string]any{"verdict": "good", "tags": []string{}}), r("u1", "b", map[string]any{"verdict": "good", "tags": []string{}})},
+			recs:  []*records.Annotation{r("u1", "a", map[string]any{"verdict": "good", "tags": []string{}}), r("u1", "b", map[string]any{"verdict": "good", "tags": []string{}})},
 			units: map[string]unit{"u1": {[]string{"a", "b"}, map[string]any{"verdict": "good", "tags": []string{}}, map[string]string{"verdict": "unanimous 2/2", "tags": "unanimous 2/2"}}},
 		},
 		{
 			name: "an optional question left blank by one is an item",
-			recs: []*mapping.Annotation{r("u1", "a", v("good")), with(r("u1", "b", v("good")), func(a *mapping.Annotation) { a.Values["score"] = 4 })},
+			recs: []*records.Annotation{r("u1", "a", v("good")), with(r("u1", "b", v("good")), func(a *records.Annotation) { a.Values["score"] = 4 })},
 			units: map[string]unit{"u1": {[]string{"a", "b"}, v("good"),
 				map[string]string{"verdict": "unanimous 2/2", "tags": "unanimous 2/2"}}},
 			items: []item{{"u1", "score", -1, []string{`a=null`, `b=4`}}},
 		},
 		{
 			name: "partial, empty, unnamed and gold records are left out",
-			recs: []*mapping.Annotation{
+			recs: []*records.Annotation{
 				r("u1", "a", v("good")),
-				with(r("u1", "b", v("bad")), func(a *mapping.Annotation) { a.Status = mapping.StatusPartial }),
-				with(r("u1", "c", nil), func(a *mapping.Annotation) { a.Status = mapping.StatusEmpty }),
-				with(r("u1", "d", nil), func(a *mapping.Annotation) { a.Status = mapping.StatusMissing }),
+				with(r("u1", "b", v("bad")), func(a *records.Annotation) { a.Status = records.StatusPartial }),
+				with(r("u1", "c", nil), func(a *records.Annotation) { a.Status = records.StatusEmpty }),
+				with(r("u1", "d", nil), func(a *records.Annotation) { a.Status = records.StatusMissing }),
 				r("u1", "", v("bad")),
-				r("u1", mapping.GoldAnnotator, v("bad")),
-				with(r("u2", "b", v("bad")), func(a *mapping.Annotation) { a.Status = mapping.StatusPartial }),
+				r("u1", records.GoldAnnotator, v("bad")),
+				with(r("u2", "b", v("bad")), func(a *records.Annotation) { a.Status = records.StatusPartial }),
 			},
 			units: map[string]unit{"u1": {[]string{"a"}, v("good"), map[string]string{"verdict": "unanimous 1/1", "tags": "unanimous 1/1"}}},
 			left:  6,
 		},
 		{
 			name: "free text written by one annotator and not another is carried, not decided",
-			recs: []*mapping.Annotation{with(r("u1", "a", v("good")), func(a *mapping.Annotation) { a.Values["remark"] = "see the second citation" }), r("u1", "b", v("good"))},
+			recs: []*records.Annotation{with(r("u1", "a", v("good")), func(a *records.Annotation) { a.Values["remark"] = "see the second citation" }), r("u1", "b", v("good"))},
 			units: map[string]unit{"u1": {[]string{"a", "b"}, v("good"),
 				map[string]string{"verdict": "unanimous 2/2", "tags": "unanimous 2/2", "remark": "carried 0/2"}}},
 		},
 		{
 			name: "free text written alike by all is accepted",
-			recs: []*mapping.Annotation{with(r("u1", "a", v("good")), func(a *mapping.Annotation) { a.Values["remark"] = "odd" }), with(r("u1", "b", v("good")), func(a *mapping.Annotation) { a.Values["remark"] = "odd" })},
+			recs: []*records.Annotation{with(r("u1", "a", v("good")), func(a *records.Annotation) { a.Values["remark"] = "odd" }), with(r("u1", "b", v("good")), func(a *records.Annotation) { a.Values["remark"] = "odd" })},
 			units: map[string]unit{"u1": {[]string{"a", "b"}, map[string]any{"verdict": "good", "tags": []string{"a"}, "remark": "odd"},
 				map[string]string{"verdict": "unanimous 2/2", "tags": "unanimous 2/2", "remark": "unanimous 2/2"}}},
 		},
 		{
 			name: "free text is carried even where min agreement would take a majority",
 			min:  2,
-			recs: []*mapping.Annotation{
-				with(r("u1", "a", v("good")), func(a *mapping.Annotation) { a.Values["remark"] = "x" }),
-				with(r("u1", "b", v("good")), func(a *mapping.Annotation) { a.Values["remark"] = "x" }),
-				with(r("u1", "c", v("good")), func(a *mapping.Annotation) { a.Values["remark"] = "y" }),
+			recs: []*records.Annotation{
+				with(r("u1", "a", v("good")), func(a *records.Annotation) { a.Values["remark"] = "x" }),
+				with(r("u1", "b", v("good")), func(a *records.Annotation) { a.Values["remark"] = "x" }),
+				with(r("u1", "c", v("good")), func(a *records.Annotation) { a.Values["remark"] = "y" }),
 			},
 			units: map[string]unit{"u1": {[]string{"a", "b", "c"}, v("good"),
 				map[string]string{"verdict": "unanimous 3/3", "tags": "unanimous 3/3", "remark": "carried 0/3"}}},
 		},
 		{
 			name:  "a record repeated as it was is read once",
-			recs:  []*mapping.Annotation{r("u1", "a", v("good")), r("u1", "b", v("good")), r("u1", "a", v("good"))},
+			recs:  []*records.Annotation{r("u1", "a", v("good")), r("u1", "b", v("good")), r("u1", "a", v("good"))},
 			units: map[string]unit{"u1": {[]string{"a", "b"}, v("good"), map[string]string{"verdict": "unanimous 2/2", "tags": "unanimous 2/2"}}},
 		},
 	}
@@ -212,25 +211,25 @@ func TestFind(t *testing.T) {
 func TestFindRefuses(t *testing.T) {
 	t.Parallel()
 	tp := loadTemplate(t, recordTemplate)
-	good := func(who string) *mapping.Annotation { return rec(tp, "u1", who, map[string]any{"verdict": "good"}) }
+	good := func(who string) *records.Annotation { return rec(tp, "u1", who, map[string]any{"verdict": "good"}) }
 	cases := []struct {
 		name string
-		bad  *mapping.Annotation
+		bad  *records.Annotation
 	}{
-		{"another template", func() *mapping.Annotation { a := good("b"); a.Template.Name = "other"; return a }()},
-		{"another version", func() *mapping.Annotation { a := good("b"); a.Template.Version = 2; return a }()},
-		{"another template, even partial", func() *mapping.Annotation {
+		{"another template", func() *records.Annotation { a := good("b"); a.Template.Name = "other"; return a }()},
+		{"another version", func() *records.Annotation { a := good("b"); a.Template.Version = 2; return a }()},
+		{"another template, even partial", func() *records.Annotation {
 			a := good("b")
-			a.Template.Name, a.Status = "other", mapping.StatusPartial
+			a.Template.Name, a.Status = "other", records.StatusPartial
 			return a
 		}()},
-		{"shuffled", func() *mapping.Annotation { a := good("b"); a.Shuffled = true; return a }()},
+		{"shuffled", func() *records.Annotation { a := good("b"); a.Shuffled = true; return a }()},
 		{"two records of one annotator differ in a value", rec(tp, "u1", "a", map[string]any{"verdict": "bad"})},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			_, err := Find(tp, []*mapping.Annotation{good("a"), c.bad}, Options{})
+			_, err := Find(tp, []*records.Annotation{good("a"), c.bad}, Options{})
 			if !errors.Is(err, ErrAdjudicate) {
 				t.Errorf("err = %v, want ErrAdjudicate", err)
 			}
@@ -239,7 +238,7 @@ func TestFindRefuses(t *testing.T) {
 	t.Run("two records of one annotator differ in their spans", func(t *testing.T) {
 		t.Parallel()
 		bt := loadTemplate(t, blockTemplate)
-		_, err := Find(bt, []*mapping.Annotation{rec(bt, "u1", "a", nil, sp(0, 3, "bad")), rec(bt, "u1", "a", nil, sp(0, 3, "odd"))}, Options{})
+		_, err := Find(bt, []*records.Annotation{rec(bt, "u1", "a", nil, sp(0, 3, "bad")), rec(bt, "u1", "a", nil, sp(0, 3, "odd"))}, Options{})
 		if !errors.Is(err, ErrAdjudicate) {
 			t.Errorf("err = %v, want ErrAdjudicate", err)
 		}
@@ -257,41 +256,41 @@ func TestFindSpans(t *testing.T) {
 	cases := []struct {
 		name     string
 		min      int
-		a, b, c  []mapping.SpanAnswer
+		a, b, c  []records.SpanAnswer
 		accepted []string // "start-end code provenance"
 		items    []string // "where suggested"
 	}{
 		{
 			name:     "all alike",
-			a:        []mapping.SpanAnswer{sp(0, 3, "bad"), missing("odd")},
-			b:        []mapping.SpanAnswer{missing("odd"), sp(0, 3, "bad")},
-			c:        []mapping.SpanAnswer{sp(0, 3, "bad"), missing("odd")},
+			a:        []records.SpanAnswer{sp(0, 3, "bad"), missing("odd")},
+			b:        []records.SpanAnswer{missing("odd"), sp(0, 3, "bad")},
+			c:        []records.SpanAnswer{sp(0, 3, "bad"), missing("odd")},
 			accepted: []string{"0-3 bad unanimous 3/3", "- odd unanimous 3/3"},
 		},
 		{
 			name:  "a span two marked and one did not",
-			a:     []mapping.SpanAnswer{sp(0, 3, "bad")},
-			b:     []mapping.SpanAnswer{sp(0, 3, "bad")},
+			a:     []records.SpanAnswer{sp(0, 3, "bad")},
+			b:     []records.SpanAnswer{sp(0, 3, "bad")},
 			items: []string{"text 0-3 suggests 0"},
 		},
 		{
 			name:     "a span two marked and one did not, with min agreement 2",
 			min:      2,
-			a:        []mapping.SpanAnswer{sp(0, 3, "bad")},
-			b:        []mapping.SpanAnswer{sp(0, 3, "bad")},
+			a:        []records.SpanAnswer{sp(0, 3, "bad")},
+			b:        []records.SpanAnswer{sp(0, 3, "bad")},
 			accepted: []string{"0-3 bad majority 2/3"},
 		},
 		{
 			name:     "a span one marked, with min agreement 2, is dropped",
 			min:      2,
-			c:        []mapping.SpanAnswer{sp(0, 3, "bad")},
+			c:        []records.SpanAnswer{sp(0, 3, "bad")},
 			accepted: nil,
 		},
 		{
 			name:  "three versions tie",
-			a:     []mapping.SpanAnswer{sp(0, 3, "bad")},
-			b:     []mapping.SpanAnswer{sp(0, 7, "bad")},
-			c:     []mapping.SpanAnswer{sp(0, 3, "odd")},
+			a:     []records.SpanAnswer{sp(0, 3, "bad")},
+			b:     []records.SpanAnswer{sp(0, 7, "bad")},
+			c:     []records.SpanAnswer{sp(0, 3, "odd")},
 			items: []string{"text 0-7 suggests -1"},
 		},
 	}
@@ -301,7 +300,7 @@ func TestFindSpans(t *testing.T) {
 			f := find(t, tp, Options{MinAgreement: c.min}, rec(tp, "u1", "a", done, c.a...), rec(tp, "u1", "b", done, c.b...), rec(tp, "u1", "c", done, c.c...))
 			var accepted []string
 			for _, s := range f.Units[0].Spans {
-				accepted = append(accepted, spansOf([]mapping.SpanAnswer{s})[0]+" "+provOf(s.Provenance))
+				accepted = append(accepted, spansOf([]records.SpanAnswer{s})[0]+" "+provOf(s.Provenance))
 				if s.Row != 0 {
 					t.Errorf("an accepted span keeps row %d", s.Row)
 				}
@@ -351,12 +350,12 @@ func TestFindAdjudicateKey(t *testing.T) {
 	if diff := cmp.Diff([]string{"remark"}, items); diff != "" {
 		t.Errorf("items (-want +got):\n%s", diff)
 	}
-	want := &mapping.Provenance{Kind: mapping.ProvenanceCarried, Annotators: 2, Answers: []mapping.CarriedAnswer{{Annotator: "a", Value: 2}, {Annotator: "b", Value: 4}}}
+	want := &records.Provenance{Kind: records.ProvenanceCarried, Annotators: 2, Answers: []records.CarriedAnswer{{Annotator: "a", Value: 2}, {Annotator: "b", Value: 4}}}
 	if diff := cmp.Diff(want, f.Units[0].Provenance["score"]); diff != "" {
 		t.Errorf("the score's provenance (-want +got):\n%s", diff)
 	}
 	gold, _ := Gold(tp, f.Units, number(f.Items), map[string]*Decision{}, GoldOptions{Resolve: ResolveMajority})
-	if g := gold[0]; g.Values["score"] != nil || g.Provenance["score"].Kind != mapping.ProvenanceCarried {
+	if g := gold[0]; g.Values["score"] != nil || g.Provenance["score"].Kind != records.ProvenanceCarried {
 		t.Errorf("the gold record's score: %v, %+v", g.Values["score"], g.Provenance["score"])
 	}
 
@@ -365,7 +364,7 @@ func TestFindAdjudicateKey(t *testing.T) {
 	req := loadTemplate(t, strings.Replace(recordTemplate, "{name: remark, header: Remark, type: text}", "{name: remark, header: Remark, type: text, required: true}", 1))
 	f = find(t, req, Options{}, rec(req, "u1", "a", vals(4, "fine")), rec(req, "u1", "b", vals(4, "odd")))
 	gold, _ = Gold(req, f.Units, number(f.Items), map[string]*Decision{}, GoldOptions{})
-	if g := gold[0]; len(f.Items) != 0 || g.Status != mapping.StatusPartial {
+	if g := gold[0]; len(f.Items) != 0 || g.Status != records.StatusPartial {
 		t.Errorf("a required free text that differs: %d items, gold %s", len(f.Items), g.Status)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -23,7 +24,7 @@ type GoldOptions struct {
 	// leaves edited spans unplaced, with a problem.
 	Fields func(unit string) map[string]string
 	// Source is the records' source.
-	Source mapping.RecordSource
+	Source records.RecordSource
 	// File names the workbook an item is in, for problems.
 	File func(it *Item) string
 }
@@ -31,19 +32,19 @@ type GoldOptions struct {
 // Gold makes one gold record per unit from what the annotators agreed on
 // and what the adjudicators decided: every value with its provenance, and
 // every item nobody decided unresolved, with a problem naming its row.
-func Gold(t *templates.Template, units []*Accepted, items []*Item, decided map[string]*Decision, opt GoldOptions) ([]*mapping.Annotation, mapping.Problems) {
+func Gold(t *templates.Template, units []*Accepted, items []*Item, decided map[string]*Decision, opt GoldOptions) ([]*records.Annotation, mapping.Problems) {
 	g := &golden{t: t, opt: opt, decided: decided, items: map[string]*Item{}}
 	byUnit := map[string][]*Item{}
 	for _, it := range items {
 		byUnit[it.Unit] = append(byUnit[it.Unit], it)
 		g.items[it.ID] = it
 	}
-	var out []*mapping.Annotation
+	var out []*records.Annotation
 	for _, u := range units {
-		rec := &mapping.Annotation{
-			Schema: mapping.AnnotationSchema, Template: mapping.TemplateID{Name: t.Name, Version: t.Version},
-			Batch: u.Batch, Unit: u.Unit, Item: u.Item, Annotator: mapping.GoldAnnotator,
-			Values: map[string]any{}, Provenance: map[string]*mapping.Provenance{}, Source: opt.Source, Problems: []mapping.UnitProblem{},
+		rec := &records.Annotation{
+			Schema: records.AnnotationSchema, Template: records.TemplateID{Name: t.Name, Version: t.Version},
+			Batch: u.Batch, Unit: u.Unit, Item: u.Item, Annotator: records.GoldAnnotator,
+			Values: map[string]any{}, Provenance: map[string]*records.Provenance{}, Source: opt.Source, Problems: []records.UnitProblem{},
 		}
 		for k, v := range u.Values {
 			rec.Values[k] = v
@@ -65,8 +66,8 @@ func Gold(t *templates.Template, units []*Accepted, items []*Item, decided map[s
 		if len(u.Annotators) == 0 && len(byUnit[u.Unit]) == 0 {
 			// Nobody has completed it yet: its gold record says so,
 			// rather than the unit being absent from the gold set.
-			rec.Status, rec.Provenance = mapping.StatusEmpty, nil
-			rec.Problems = append(rec.Problems, mapping.UnitProblem{Severity: mapping.Warning, Message: NoAnswer})
+			rec.Status, rec.Provenance = records.StatusEmpty, nil
+			rec.Problems = append(rec.Problems, records.UnitProblem{Severity: mapping.Warning, Message: NoAnswer})
 			out = append(out, rec)
 			continue
 		}
@@ -104,8 +105,8 @@ func at(order []int, k int) int {
 
 // unresolved marks an item undecided in its record, and names its row in
 // a problem unless one was reported already (reported).
-func (g *golden) unresolved(rec *mapping.Annotation, it *Item, d *Decision, why string, reported bool) {
-	p := &mapping.Provenance{Kind: mapping.ProvenanceUnresolved, Annotators: len(it.Answers), Decision: it.ID}
+func (g *golden) unresolved(rec *records.Annotation, it *Item, d *Decision, why string, reported bool) {
+	p := &records.Provenance{Kind: records.ProvenanceUnresolved, Annotators: len(it.Answers), Decision: it.ID}
 	if d != nil {
 		p.Cell = d.Cell("")
 	}
@@ -116,19 +117,19 @@ func (g *golden) unresolved(rec *mapping.Annotation, it *Item, d *Decision, why 
 		rec.Provenance[it.Question] = p
 	}
 	msg := fmt.Sprintf("%s (%s) is unresolved: %s", it.ID, describe(g.t, it), why)
-	rec.Problems = append(rec.Problems, mapping.UnitProblem{Severity: mapping.Warning, Cell: p.Cell, Message: msg})
+	rec.Problems = append(rec.Problems, records.UnitProblem{Severity: mapping.Warning, Cell: p.Cell, Message: msg})
 	if d != nil && !reported {
 		g.probs = append(g.probs, &mapping.Problem{Severity: mapping.Warning, File: g.file(it), Sheet: d.Sheet, Cell: strings.TrimPrefix(p.Cell, quoteSheet(d.Sheet)+"!"), Record: it.Unit, Message: msg, Err: ErrUnresolved})
 	}
 }
 
 // adjudicated is the provenance of a decision.
-func (g *golden) adjudicated(it *Item, d *Decision, agreeing int) *mapping.Provenance {
+func (g *golden) adjudicated(it *Item, d *Decision, agreeing int) *records.Provenance {
 	cell := d.Cell("")
 	if !d.HasFinal && d.Use != "" {
 		cell = d.Cell(colUse) // decided by Or use
 	}
-	p := &mapping.Provenance{Kind: mapping.ProvenanceAdjudicated, Agreeing: agreeing, Annotators: len(it.Answers), Reason: d.Reason, Note: d.Note, Decision: it.ID, Cell: cell}
+	p := &records.Provenance{Kind: records.ProvenanceAdjudicated, Agreeing: agreeing, Annotators: len(it.Answers), Reason: d.Reason, Note: d.Note, Decision: it.ID, Cell: cell}
 	if g.opt.Adjudicator != nil {
 		p.Adjudicator = g.opt.Adjudicator(it)
 	}
@@ -136,7 +137,7 @@ func (g *golden) adjudicated(it *Item, d *Decision, agreeing int) *mapping.Prove
 }
 
 // suggested resolves an item by its suggestion, when Resolve allows.
-func (g *golden) suggested(it *Item) (*mapping.Provenance, bool) {
+func (g *golden) suggested(it *Item) (*records.Provenance, bool) {
 	if g.opt.Resolve != ResolveMajority || it.Suggested < 0 {
 		return nil, false
 	}
@@ -146,13 +147,13 @@ func (g *golden) suggested(it *Item) (*mapping.Provenance, bool) {
 			n++
 		}
 	}
-	return &mapping.Provenance{Kind: mapping.ProvenanceMajority, Agreeing: n, Annotators: len(it.Answers), Decision: it.ID}, true
+	return &records.Provenance{Kind: records.ProvenanceMajority, Agreeing: n, Annotators: len(it.Answers), Decision: it.ID}, true
 }
 
 // undecided resolves an item nobody decided by its suggestion, where
 // Resolve allows; otherwise it is unresolved (ok false), the empty column
 // named.
-func (g *golden) undecided(rec *mapping.Annotation, it *Item, d *Decision, column string) (*mapping.Provenance, bool) {
+func (g *golden) undecided(rec *records.Annotation, it *Item, d *Decision, column string) (*records.Provenance, bool) {
 	if p, ok := g.suggested(it); ok {
 		return p, true
 	}
@@ -182,7 +183,7 @@ func agreeing(it *Item, v any) int {
 	return n
 }
 
-func (g *golden) resolve(rec *mapping.Annotation, it *Item) {
+func (g *golden) resolve(rec *records.Annotation, it *Item) {
 	d := g.decided[it.ID]
 	if it.Superseded != "" || it.Kept && !d.Decides() {
 		return // the item that superseded it, or the agreed answer, stands
@@ -192,7 +193,7 @@ func (g *golden) resolve(rec *mapping.Annotation, it *Item) {
 		return
 	}
 	var v any
-	var prov *mapping.Provenance
+	var prov *records.Provenance
 	switch {
 	case d != nil && d.Bad:
 		g.unresolved(rec, it, d, "a cell of its row cannot be read (see the problem above)", true)
@@ -239,10 +240,10 @@ func (g *golden) use(it *Item, who string) (Answer, bool) {
 	return Answer{}, false
 }
 
-func (g *golden) resolveSpans(rec *mapping.Annotation, it *Item, d *Decision) {
-	var spans []mapping.SpanAnswer
+func (g *golden) resolveSpans(rec *records.Annotation, it *Item, d *Decision) {
+	var spans []records.SpanAnswer
 	var order []int
-	var prov *mapping.Provenance
+	var prov *records.Provenance
 	switch {
 	case d != nil && d.Bad:
 		g.unresolved(rec, it, d, "a cell of its row cannot be read (see the problem above)", true)
@@ -258,7 +259,7 @@ func (g *golden) resolveSpans(rec *mapping.Annotation, it *Item, d *Decision) {
 			g.unresolved(rec, it, d, why, bad != nil)
 			return
 		}
-		spans, order = []mapping.SpanAnswer{s}, []int{firstOrder(it)}
+		spans, order = []records.SpanAnswer{s}, []int{firstOrder(it)}
 		prov = g.adjudicated(it, d, countSpans(it, spans))
 	case d != nil && d.Choice != "":
 		a, ok := g.use(it, d.Choice)
@@ -295,11 +296,11 @@ func (g *golden) resolveSpans(rec *mapping.Annotation, it *Item, d *Decision) {
 
 // dropAccepted removes from a record the accepted spans of a cluster's
 // place.
-func (g *golden) dropAccepted(rec *mapping.Annotation, c *Cluster) {
+func (g *golden) dropAccepted(rec *records.Annotation, c *Cluster) {
 	keep := rec.Spans[:0]
 	order := g.order[:0]
 	for k, s := range rec.Spans {
-		accepted := s.Provenance != nil && (s.Provenance.Kind == mapping.ProvenanceUnanimous || s.Provenance.Kind == mapping.ProvenanceMajority)
+		accepted := s.Provenance != nil && (s.Provenance.Kind == records.ProvenanceUnanimous || s.Provenance.Kind == records.ProvenanceMajority)
 		var here bool
 		if s.Start != nil && s.End != nil && s.Field != "" {
 			here = c.Start >= 0 && s.Field == c.Field && *s.Start < c.End && c.Start < *s.End
@@ -329,7 +330,7 @@ func firstOrder(it *Item) int {
 }
 
 // countSpans counts the annotators whose spans of an item are these.
-func countSpans(it *Item, spans []mapping.SpanAnswer) int {
+func countSpans(it *Item, spans []records.SpanAnswer) int {
 	n := 0
 	for _, a := range it.Answers {
 		if key(spanKeys(a.Spans)) == key(spanKeys(spans)) {
@@ -340,7 +341,7 @@ func countSpans(it *Item, spans []mapping.SpanAnswer) int {
 }
 
 // retyped is a copy of spans, with another label when code is set.
-func (g *golden) retyped(spans []mapping.SpanAnswer, code string) []mapping.SpanAnswer {
+func (g *golden) retyped(spans []records.SpanAnswer, code string) []records.SpanAnswer {
 	out := slices.Clone(spans)
 	if code != "" {
 		for k := range out {
@@ -351,7 +352,7 @@ func (g *golden) retyped(spans []mapping.SpanAnswer, code string) []mapping.Span
 }
 
 // retype gives a span another label.
-func (g *golden) retype(s mapping.SpanAnswer, code string) mapping.SpanAnswer {
+func (g *golden) retype(s records.SpanAnswer, code string) records.SpanAnswer {
 	s.Code = code
 	if q := g.t.QuestionByName(g.t.Rows.Label); q != nil {
 		if o := q.Option(code); o != nil {
@@ -365,7 +366,7 @@ func (g *golden) retype(s mapping.SpanAnswer, code string) mapping.SpanAnswer {
 // cluster's field, the occurrence in or nearest the cluster; evidence and
 // other answers from the version it replaces. A Final span not in the
 // text is a problem naming its cell (bad).
-func (g *golden) edited(unit string, it *Item, d *Decision) (_ mapping.SpanAnswer, why string, bad *mapping.Problem) {
+func (g *golden) edited(unit string, it *Item, d *Decision) (_ records.SpanAnswer, why string, bad *mapping.Problem) {
 	c := it.Cluster
 	code := d.Type
 	base := g.base(it, code)
@@ -373,7 +374,7 @@ func (g *golden) edited(unit string, it *Item, d *Decision) (_ mapping.SpanAnswe
 		code = base.Code
 	}
 	if code == "" {
-		return mapping.SpanAnswer{}, "edit needs a Final type", nil
+		return records.SpanAnswer{}, "edit needs a Final type", nil
 	}
 	s := g.retype(base, code)
 	s.Question, s.Row, s.Provenance = it.Question, 0, nil
@@ -381,7 +382,7 @@ func (g *golden) edited(unit string, it *Item, d *Decision) (_ mapping.SpanAnswe
 	text := strings.TrimSpace(d.Span)
 	if text == "" {
 		if c.Start >= 0 {
-			return mapping.SpanAnswer{}, "edit needs the span's text in Final span", nil
+			return records.SpanAnswer{}, "edit needs the span's text in Final span", nil
 		}
 		return s, "", nil
 	}
@@ -396,15 +397,15 @@ func (g *golden) edited(unit string, it *Item, d *Decision) (_ mapping.SpanAnswe
 	case g.opt.Fields != nil && g.opt.Fields(unit) != nil:
 		var ok bool
 		if ft, ok = g.opt.Fields(unit)[field]; !ok {
-			return mapping.SpanAnswer{}, "the unit has no text " + field + " to find the edited span in", nil
+			return records.SpanAnswer{}, "the unit has no text " + field + " to find the edited span in", nil
 		}
 	default:
-		return mapping.SpanAnswer{}, "the study's inputs were not at hand when the adjudication was made, so the edited span cannot be placed (run adjudicate again with the study's manifest)", nil
+		return records.SpanAnswer{}, "the study's inputs were not at hand when the adjudication was made, so the edited span cannot be placed (run adjudicate again with the study's manifest)", nil
 	}
 	places, _ := mapping.FindSpan(ft, text)
 	if len(places) == 0 {
 		msg := fmt.Sprintf("Final span %q is not in the text of %s", text, field)
-		return mapping.SpanAnswer{}, "its Final span is not in the text", g.cellProblem(it, d, colSpan, msg)
+		return records.SpanAnswer{}, "its Final span is not in the text", g.cellProblem(it, d, colSpan, msg)
 	}
 	best := places[0]
 	dist := func(p mapping.SpanPlace) int {
@@ -427,8 +428,8 @@ func abs(n int) int { return max(n, -n) }
 
 // base is the version an edited span takes its other answers from: the
 // suggested one, else the first with the same label, else the first.
-func (g *golden) base(it *Item, code string) mapping.SpanAnswer {
-	var all []mapping.SpanAnswer
+func (g *golden) base(it *Item, code string) records.SpanAnswer {
+	var all []records.SpanAnswer
 	if it.Suggested >= 0 {
 		all = append(all, it.Answers[it.Suggested].Spans...)
 	}
@@ -445,7 +446,7 @@ func (g *golden) base(it *Item, code string) mapping.SpanAnswer {
 		s.Evidence, s.Values = nil, nil
 		return s
 	}
-	return mapping.SpanAnswer{Question: it.Question}
+	return records.SpanAnswer{Question: it.Question}
 }
 
 // spanField is the field of the template's block span question.
@@ -475,10 +476,10 @@ func (g *golden) cellProblem(it *Item, d *Decision, key, msg string) *mapping.Pr
 // that does not hold is a problem at the cell that decided its first
 // question (or at the record), and an error-level one leaves the record
 // partial.
-func (g *golden) checkRules(rec *mapping.Annotation) (broken bool) {
+func (g *golden) checkRules(rec *records.Annotation) (broken bool) {
 	t := g.t
 	whole := func(q string) (any, bool) { v, ok := rec.Values[q]; return v, ok }
-	report := func(r *templates.Rule, prov *mapping.Provenance) {
+	report := func(r *templates.Rule, prov *records.Provenance) {
 		p := &mapping.Problem{Severity: r.Severity, Record: rec.Unit, Message: "the gold answer breaks a rule: " + r.Message, Err: mapping.ErrRule}
 		if prov != nil && prov.Cell != "" {
 			sheet, cell, _ := strings.Cut(prov.Cell, "!")
@@ -491,7 +492,7 @@ func (g *golden) checkRules(rec *mapping.Annotation) (broken bool) {
 		if prov != nil {
 			cell = prov.Cell
 		}
-		rec.Problems = append(rec.Problems, mapping.UnitProblem{Severity: p.Severity, Cell: cell, Message: p.Message})
+		rec.Problems = append(rec.Problems, records.UnitProblem{Severity: p.Severity, Cell: cell, Message: p.Message})
 		g.probs = append(g.probs, p)
 		broken = broken || r.Severity == mapping.Error
 	}
@@ -506,7 +507,7 @@ func (g *golden) checkRules(rec *mapping.Annotation) (broken bool) {
 		}
 		if !rowRule {
 			if r.When.Holds(whole) && !r.Then.Holds(whole) {
-				var prov *mapping.Provenance
+				var prov *records.Provenance
 				for _, q := range qs {
 					if p := rec.Provenance[q]; p != nil && prov == nil {
 						prov = p
@@ -533,7 +534,7 @@ func (g *golden) checkRules(rec *mapping.Annotation) (broken bool) {
 }
 
 // spanAnswers are a gold span's answers by question, as its row gave them.
-func (g *golden) spanAnswers(s mapping.SpanAnswer) map[string]any {
+func (g *golden) spanAnswers(s records.SpanAnswer) map[string]any {
 	t := g.t
 	out := map[string]any{}
 	for k, v := range s.Values {
@@ -547,7 +548,7 @@ func (g *golden) spanAnswers(s mapping.SpanAnswer) map[string]any {
 		switch {
 		case q.Type == templates.TypeSpan && q.Name == g.primary():
 			if s.Text != "" || s.Start != nil {
-				out[q.Name] = mapping.SpanValue{Field: s.Field, Start: s.Start, End: s.End, Text: s.Text}
+				out[q.Name] = records.SpanValue{Field: s.Field, Start: s.Start, End: s.End, Text: s.Text}
 			}
 		case q.Name == t.Rows.Label:
 			if s.Code != "" {
@@ -602,7 +603,7 @@ func ruleQuestions(r *templates.Rule) []string {
 // finish orders a gold record's spans and sets its status: complete when
 // nothing is unresolved, every required question has a value and no rule
 // of severity error is broken.
-func (g *golden) finish(rec *mapping.Annotation) {
+func (g *golden) finish(rec *records.Annotation) {
 	// In the order annotators wrote them, then by place in the text.
 	idx := make([]int, len(rec.Spans))
 	for k := range idx {
@@ -612,7 +613,7 @@ func (g *golden) finish(rec *mapping.Annotation) {
 		a, b := rec.Spans[i], rec.Spans[j]
 		return cmp.Or(cmp.Compare(at(g.order, i), at(g.order, j)), cmp.Compare(a.Field, b.Field), cmp.Compare(pos(a.Start), pos(b.Start)), cmp.Compare(pos(a.End), pos(b.End)), cmp.Compare(a.Code, b.Code))
 	})
-	sorted := make([]mapping.SpanAnswer, len(idx))
+	sorted := make([]records.SpanAnswer, len(idx))
 	for k, i := range idx {
 		sorted[k] = rec.Spans[i]
 	}
@@ -620,13 +621,13 @@ func (g *golden) finish(rec *mapping.Annotation) {
 	for k := range rec.Spans {
 		rec.Spans[k].Row = 0
 	}
-	rec.Status = mapping.StatusComplete
+	rec.Status = records.StatusComplete
 	if g.checkRules(rec) {
-		rec.Status = mapping.StatusPartial
+		rec.Status = records.StatusPartial
 	}
 	for _, p := range rec.Provenance {
-		if p.Kind == mapping.ProvenanceUnresolved {
-			rec.Status = mapping.StatusPartial
+		if p.Kind == records.ProvenanceUnresolved {
+			rec.Status = records.StatusPartial
 		}
 	}
 	for i := range g.t.Questions {
@@ -635,12 +636,12 @@ func (g *golden) finish(rec *mapping.Annotation) {
 			// A question carried has nothing left to decide, but no
 			// value either: a required one leaves the record partial.
 			if _, ok := rec.Values[q.Name]; !ok {
-				rec.Status = mapping.StatusPartial
+				rec.Status = records.StatusPartial
 			}
 		}
 	}
-	if len(rec.Values) == 0 && len(rec.Spans) == 0 && rec.Status == mapping.StatusComplete && len(rec.Provenance) == 0 {
-		rec.Status = mapping.StatusEmpty
+	if len(rec.Values) == 0 && len(rec.Spans) == 0 && rec.Status == records.StatusComplete && len(rec.Provenance) == 0 {
+		rec.Status = records.StatusEmpty
 	}
 	if len(rec.Provenance) == 0 {
 		rec.Provenance = nil

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/annosheet/annosheet/backend"
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -27,10 +27,10 @@ func TestGoldRules(t *testing.T) {
 		status string
 		probs  []string // "severity cell: message part"; F2 is the first Final
 	}{
-		{"a Final within the rules", []string{"2"}, mapping.StatusComplete, nil},
-		{"0 with another code breaks a rule of severity error", []string{"0", "1"}, mapping.StatusPartial,
+		{"a Final within the rules", []string{"2"}, records.StatusComplete, nil},
+		{"0 with another code breaks a rule of severity error", []string{"0", "1"}, records.StatusPartial,
 			[]string{"error Gaps!F2: the gold answer breaks a rule: 0 (no gap) cannot be combined", "warning Gaps!F2: the gold answer breaks a rule: 1 (intrinsic error) normally ends the row"}},
-		{"3 without 2 is a warning", []string{"3"}, mapping.StatusComplete,
+		{"3 without 2 is a warning", []string{"3"}, records.StatusComplete,
 			[]string{"warning Gaps!F2: the gold answer breaks a rule: 3 (citation error) is considered after 2"}},
 	}
 	for _, c := range cases {
@@ -61,7 +61,7 @@ func TestGoldRules(t *testing.T) {
 					t.Errorf("problem %q, want %q…", got[k], want)
 				}
 			}
-			if c.probs != nil && !slices.ContainsFunc(gold[0].Problems, func(p mapping.UnitProblem) bool { return strings.Contains(p.Message, "breaks a rule") }) {
+			if c.probs != nil && !slices.ContainsFunc(gold[0].Problems, func(p records.UnitProblem) bool { return strings.Contains(p.Message, "breaks a rule") }) {
 				t.Errorf("the record's problems %+v do not say which rule", gold[0].Problems)
 			}
 		})

@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -17,14 +18,14 @@ type fill struct{ sheet, id, header, text string }
 
 // goldOf is a gold record's values and provenance as texts: "value kind
 // agreeing/annotators", then the adjudicated's reason, note and cell.
-func goldOf(r *mapping.Annotation) map[string]string {
+func goldOf(r *records.Annotation) map[string]string {
 	out := map[string]string{}
 	for q, p := range r.Provenance {
 		s := provOf(p)
 		if v, ok := r.Values[q]; ok {
 			s = key(v) + " " + s
 		}
-		if p.Kind == mapping.ProvenanceAdjudicated {
+		if p.Kind == records.ProvenanceAdjudicated {
 			s += fmt.Sprintf(" by %s (%s; %s)", p.Adjudicator, p.Reason, p.Note)
 		}
 		if p.Decision != "" {
@@ -44,7 +45,7 @@ func goldOf(r *mapping.Annotation) map[string]string {
 }
 
 // goldRun fills an adjudication workbook, reads it and makes the gold.
-func goldRun(t *testing.T, tp *templates.Template, f *Found, fills []fill, resolve string) ([]*mapping.Annotation, mapping.Problems, mapping.Problems) {
+func goldRun(t *testing.T, tp *templates.Template, f *Found, fills []fill, resolve string) ([]*records.Annotation, mapping.Problems, mapping.Problems) {
 	t.Helper()
 	m, rd := book(t, tp, f)
 	for _, c := range fills {
@@ -61,8 +62,8 @@ func goldRun(t *testing.T, tp *templates.Template, f *Found, fills []fill, resol
 func TestGoldValues(t *testing.T) {
 	t.Parallel()
 	tp := loadTemplate(t, recordTemplate)
-	recs := func() []*mapping.Annotation {
-		return []*mapping.Annotation{
+	recs := func() []*records.Annotation {
+		return []*records.Annotation{
 			// d0001 verdict (suggests good), d0002 tags (a tie), d0003
 			// fine (suggests no answer); score is unanimous.
 			rec(tp, "u1", "a", map[string]any{"verdict": "bad", "tags": []string{"a"}, "fine": true, "score": 3}),
@@ -99,7 +100,7 @@ func TestGoldValues(t *testing.T) {
 				"score":   score,
 			},
 			u2:     map[string]string{"verdict": `"good" adjudicated 1/2 by lead (; ) d0004 Verdict!G3`, "tags": tags},
-			status: [2]string{mapping.StatusComplete, mapping.StatusComplete},
+			status: [2]string{records.StatusComplete, records.StatusComplete},
 		},
 		{
 			name: "Or use takes the suggestion or an annotator's answer",
@@ -116,7 +117,7 @@ func TestGoldValues(t *testing.T) {
 				"score":   score,
 			},
 			u2:     map[string]string{"verdict": `"bad" adjudicated 1/2 by lead (; ) d0004 Verdict!H3`, "tags": tags},
-			status: [2]string{mapping.StatusComplete, mapping.StatusComplete},
+			status: [2]string{records.StatusComplete, records.StatusComplete},
 		},
 		{
 			name: "a multi with a reason and no tick is the empty set; an optional answer adjudicated to none",
@@ -133,7 +134,7 @@ func TestGoldValues(t *testing.T) {
 				"score":   score,
 			},
 			u2:     map[string]string{"verdict": `"bad" adjudicated 1/2 by lead (; ) d0004 Verdict!G3`, "tags": tags},
-			status: [2]string{mapping.StatusComplete, mapping.StatusComplete},
+			status: [2]string{records.StatusComplete, records.StatusComplete},
 		},
 		{
 			name:  "empty rows and suggested on a tie are unresolved",
@@ -145,7 +146,7 @@ func TestGoldValues(t *testing.T) {
 				"score":   score,
 			},
 			u2:     map[string]string{"verdict": `unresolved 0/2 d0004 Verdict!G3`, "tags": tags},
-			status: [2]string{mapping.StatusPartial, mapping.StatusPartial},
+			status: [2]string{records.StatusPartial, records.StatusPartial},
 			probs:  []string{"warning Verdict!G2 u1", "warning Tags!G2 u1", "warning It's fine!!G2 u1", "warning Verdict!G3 u2"},
 		},
 		{
@@ -159,7 +160,7 @@ func TestGoldValues(t *testing.T) {
 				"score":   score,
 			},
 			u2:     map[string]string{"verdict": `"meh" adjudicated 0/2 by lead (; ) d0004 Verdict!G3`, "tags": tags},
-			status: [2]string{mapping.StatusPartial, mapping.StatusComplete},
+			status: [2]string{records.StatusPartial, records.StatusComplete},
 			probs:  []string{"warning Tags!G2 u1"},
 		},
 	}
@@ -175,7 +176,7 @@ func TestGoldValues(t *testing.T) {
 			}
 			for k, want := range []map[string]string{c.u1, c.u2} {
 				g := gold[k]
-				if g.Annotator != mapping.GoldAnnotator || g.Unit != fmt.Sprint("u", k+1) || g.Status != c.status[k] {
+				if g.Annotator != records.GoldAnnotator || g.Unit != fmt.Sprint("u", k+1) || g.Status != c.status[k] {
 					t.Errorf("record %d: %s by %s, %s; want u%d by gold, %s", k, g.Unit, g.Annotator, g.Status, k+1, c.status[k])
 				}
 				if diff := cmp.Diff(want, goldOf(g)); diff != "" {
@@ -211,10 +212,10 @@ func TestGoldNothingDecided(t *testing.T) {
 	if len(probs) != 0 {
 		t.Errorf("problems %q", problemsOf(probs))
 	}
-	if gold[0].Status != mapping.StatusPartial || len(gold[0].Problems) != 1 || !strings.Contains(gold[0].Problems[0].Message, "nobody decided it") {
+	if gold[0].Status != records.StatusPartial || len(gold[0].Problems) != 1 || !strings.Contains(gold[0].Problems[0].Message, "nobody decided it") {
 		t.Errorf("u1: %s, %+v", gold[0].Status, gold[0].Problems)
 	}
-	if gold[1].Status != mapping.StatusComplete || len(gold[1].Problems) != 0 {
+	if gold[1].Status != records.StatusComplete || len(gold[1].Problems) != 0 {
 		t.Errorf("u2: %s, %+v", gold[1].Status, gold[1].Problems)
 	}
 	want := map[string]string{"verdict": `"good" unanimous 2/2`, "tags": `[] unanimous 2/2`}
@@ -262,7 +263,7 @@ func TestGoldSpans(t *testing.T) {
 			// In the order the annotators wrote them: b's missing
 			// information came last.
 			spans:  []string{"0-7 bad adjudicated 1/3 d0001 Spans!H2", "8-13 odd adjudicated 2/3 d0002 Spans!H3", accepted, "- bad adjudicated 1/3 d0004 Spans!H5"},
-			status: mapping.StatusComplete,
+			status: records.StatusComplete,
 		},
 		{
 			name: "a Final type retypes what is kept, and alone the suggestion",
@@ -273,7 +274,7 @@ func TestGoldSpans(t *testing.T) {
 				{s, "d0004", "Decision", "drop"},
 			},
 			spans:  []string{"0-3 odd adjudicated 0/3 d0001 Spans!H2", "8-13 bad adjudicated 1/3 d0002 Spans!H3", accepted, "18-22 bad adjudicated 1/3 d0003 Spans!H4"},
-			status: mapping.StatusComplete,
+			status: records.StatusComplete,
 		},
 		{
 			name: "edit finds the text in or nearest its cluster",
@@ -287,7 +288,7 @@ func TestGoldSpans(t *testing.T) {
 			// wrote a span of its cluster in (d0002's: c's first; d0003's:
 			// c's third), then its place in the text.
 			spans:  []string{"0-3 bad adjudicated 1/3 d0001 Spans!H2", "14-17 bad adjudicated 0/3 d0002 Spans!H3", "4-13 bad adjudicated 0/3 d0003 Spans!H4", accepted, "- odd adjudicated 0/3 d0004 Spans!H5"},
-			status: mapping.StatusComplete,
+			status: records.StatusComplete,
 		},
 		{
 			name: "edit with a text not in the field, or without a text, and keep on a tie are unresolved",
@@ -298,7 +299,7 @@ func TestGoldSpans(t *testing.T) {
 				{s, "d0004", "Decision", "keep"},
 			},
 			spans:  []string{accepted},
-			status: mapping.StatusPartial,
+			status: records.StatusPartial,
 			probs:  []string{"warning Spans!H2 u1", "error Spans!J3 u1", "warning Spans!H4 u1"},
 		},
 	}
@@ -312,7 +313,7 @@ func TestGoldSpans(t *testing.T) {
 			g := gold[0]
 			var spans []string
 			for _, sa := range g.Spans {
-				x := spansOf([]mapping.SpanAnswer{sa})[0] + " " + provOf(sa.Provenance)
+				x := spansOf([]records.SpanAnswer{sa})[0] + " " + provOf(sa.Provenance)
 				if p := sa.Provenance; p.Decision != "" {
 					x += " " + p.Decision + " " + p.Cell
 				}

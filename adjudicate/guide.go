@@ -8,6 +8,7 @@ import (
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/internal/words"
 	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -117,7 +118,7 @@ func (b *Book) instructions(sheets []*sheetOf) *backend.Sheet {
 	in.Bullet("Reason: why the final answer is what it is: " + strings.Join(Reasons, ", ") + ". Note: anything else worth keeping.")
 	in.Bullet("A row you leave undecided stays unresolved: the gold set has no value there, and pull names the row's cell.")
 	in.Bullet("Sort, filter and move rows as you like: pull finds each row by its Decision ID. Do not change the IDs, and do not delete rows: a deleted row is reported, and its question stays unresolved.")
-	in.Bullet(fmt.Sprintf("When you are done, return the workbook; the coordinator runs pull on the adjudication's folder, which writes the gold set with annotator %q and, for every value, how it was decided.", mapping.GoldAnnotator))
+	in.Bullet(fmt.Sprintf("When you are done, return the workbook; the coordinator runs pull on the adjudication's folder, which writes the gold set with annotator %q and, for every value, how it was decided.", records.GoldAnnotator))
 	if strings.TrimSpace(t.Instructions) != "" {
 		in.Heading("The annotators' guideline")
 		in.Prose(t.Instructions)

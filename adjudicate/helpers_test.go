@@ -2,8 +2,10 @@ package adjudicate
 
 import (
 	"fmt"
-	"github.com/annosheet/annosheet/internal/testing/backendtest"
 	"testing"
+
+	"github.com/annosheet/annosheet/internal/testing/backendtest"
+	"github.com/annosheet/annosheet/records"
 
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/mapping"
@@ -66,26 +68,26 @@ func loadTemplate(t *testing.T, src string) *templates.Template {
 }
 
 // rec is a complete record of a unit by an annotator.
-func rec(tp *templates.Template, unit, who string, vals map[string]any, spans ...mapping.SpanAnswer) *mapping.Annotation {
+func rec(tp *templates.Template, unit, who string, vals map[string]any, spans ...records.SpanAnswer) *records.Annotation {
 	if vals == nil {
 		vals = map[string]any{}
 	}
-	return &mapping.Annotation{
-		Schema: mapping.AnnotationSchema, Template: mapping.TemplateID{Name: tp.Name, Version: tp.Version},
-		Unit: unit, Item: unit, Annotator: who, Status: mapping.StatusComplete, Values: vals, Spans: spans,
+	return &records.Annotation{
+		Schema: records.AnnotationSchema, Template: records.TemplateID{Name: tp.Name, Version: tp.Version},
+		Unit: unit, Item: unit, Annotator: who, Status: records.StatusComplete, Values: vals, Spans: spans,
 	}
 }
 
 func ptr(n int) *int { return &n }
 
 // sp is a span of blockText's field, [start, end) in code points.
-func sp(start, end int, code string) mapping.SpanAnswer {
-	return mapping.SpanAnswer{Question: "errors", Field: "text", Start: ptr(start), End: ptr(end), Text: mapping.Substring(blockText, start, end), Code: code, Label: label(code)}
+func sp(start, end int, code string) records.SpanAnswer {
+	return records.SpanAnswer{Question: "errors", Field: "text", Start: ptr(start), End: ptr(end), Text: mapping.Substring(blockText, start, end), Code: code, Label: label(code)}
 }
 
 // missing is an answer row without a span, of a kind.
-func missing(code string) mapping.SpanAnswer {
-	return mapping.SpanAnswer{Question: "errors", Code: code, Label: label(code)}
+func missing(code string) records.SpanAnswer {
+	return records.SpanAnswer{Question: "errors", Code: code, Label: label(code)}
 }
 
 func label(code string) string {
@@ -172,7 +174,7 @@ func number(items []*Item) []*Item {
 }
 
 // find is Find that fails the test on an error.
-func find(t *testing.T, tp *templates.Template, opt Options, recs ...*mapping.Annotation) *Found {
+func find(t *testing.T, tp *templates.Template, opt Options, recs ...*records.Annotation) *Found {
 	t.Helper()
 	f, err := Find(tp, recs, opt)
 	if err != nil {

@@ -8,7 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/annosheet/annosheet/backend"
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 )
 
 // firstRun is the items of a first adjudication: numbered by Merge, then
@@ -163,7 +163,7 @@ func TestMergeClusters(t *testing.T) {
 	t.Parallel()
 	tp := loadTemplate(t, blockTemplate)
 	done := map[string]any{"done": true}
-	r := func(who string, spans ...mapping.SpanAnswer) *mapping.Annotation {
+	r := func(who string, spans ...records.SpanAnswer) *records.Annotation {
 		return rec(tp, "u1", who, done, spans...)
 	}
 	before := find(t, tp, Options{},

@@ -6,11 +6,14 @@ import (
 	"fmt"
 	"strings"
 
+	"slices"
+
 	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/internal/suggest"
 	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 	"golang.org/x/text/unicode/norm"
-	"slices"
 )
 
 // ErrNotAdjudication says a workbook carries no adjudication metadata.
@@ -469,7 +472,7 @@ func (r *reader) parse(it *Item, d *Decision) {
 			return ""
 		}
 		words := append(allowed, r.namesOf(it)...)
-		bad(key, &mapping.CellProblem{Severity: mapping.Error, Err: mapping.ErrInvalidAnswer, Message: fmt.Sprintf("%s is not one of: %s%s", mapping.QuoteCell(c.Text()), strings.Join(words, "; "), mapping.DidYouMean(c.Text(), words))})
+		bad(key, &mapping.CellProblem{Severity: mapping.Error, Err: mapping.ErrInvalidAnswer, Message: fmt.Sprintf("%s is not one of: %s%s", mapping.QuoteCell(c.Text()), strings.Join(words, "; "), suggest.Words(c.Text(), words))})
 		return ""
 	}
 	if c, ok := d.Cells[colReason]; ok {
@@ -525,7 +528,7 @@ func (r *reader) parse(it *Item, d *Decision) {
 		bad(colFinal, p)
 		if ok {
 			if q.Type == templates.TypeSpan {
-				v = mapping.SpanValue{Field: q.Field, Text: v.(string)}
+				v = records.SpanValue{Field: q.Field, Text: v.(string)}
 			}
 			d.Final, d.HasFinal = v, true
 		}

@@ -10,7 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/annosheet/annosheet/backend"
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -43,16 +43,16 @@ func TestReadUntouched(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
 		name, src string
-		recs      func(tp *templates.Template) []*mapping.Annotation
+		recs      func(tp *templates.Template) []*records.Annotation
 	}{
-		{"values", recordTemplate, func(tp *templates.Template) []*mapping.Annotation {
-			return []*mapping.Annotation{
+		{"values", recordTemplate, func(tp *templates.Template) []*records.Annotation {
+			return []*records.Annotation{
 				rec(tp, "u1", "a", map[string]any{"verdict": "bad", "tags": []string{"a"}, "fine": true, "score": 3, "remark": "x"}),
 				rec(tp, "u1", "b", map[string]any{"verdict": "good", "tags": []string{}, "score": 2}),
 			}
 		}},
-		{"spans", blockTemplate, func(tp *templates.Template) []*mapping.Annotation {
-			return []*mapping.Annotation{
+		{"spans", blockTemplate, func(tp *templates.Template) []*records.Annotation {
+			return []*records.Annotation{
 				rec(tp, "u1", "a", map[string]any{"done": true}, sp(0, 3, "bad"), missing("odd")),
 				rec(tp, "u1", "b", map[string]any{"done": false}, sp(0, 7, "bad")),
 			}
@@ -86,7 +86,7 @@ func TestReadUntouched(t *testing.T) {
 func TestRead(t *testing.T) {
 	t.Parallel()
 	tp := loadTemplate(t, recordTemplate)
-	recs := []*mapping.Annotation{
+	recs := []*records.Annotation{
 		rec(tp, "u1", "a", map[string]any{"verdict": "bad"}), rec(tp, "u1", "b", map[string]any{"verdict": "good"}), rec(tp, "u1", "c", map[string]any{"verdict": "good"}),
 		rec(tp, "u2", "a", map[string]any{"verdict": "bad"}), rec(tp, "u2", "b", map[string]any{"verdict": "good"}),
 		rec(tp, "u3", "a", map[string]any{"verdict": "meh"}), rec(tp, "u3", "b", map[string]any{"verdict": "good"}), rec(tp, "u3", "c", map[string]any{"verdict": "good"}),
@@ -339,7 +339,7 @@ func TestRead(t *testing.T) {
 			gold, _ := Gold(tp, f.Units, f.Items, decided, GoldOptions{})
 			var unresolved []string
 			for _, g := range gold {
-				if p := g.Provenance["verdict"]; p.Kind == mapping.ProvenanceUnresolved {
+				if p := g.Provenance["verdict"]; p.Kind == records.ProvenanceUnresolved {
 					unresolved = append(unresolved, p.Decision)
 				}
 			}

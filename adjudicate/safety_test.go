@@ -11,6 +11,7 @@ import (
 
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -165,10 +166,10 @@ func TestGoldKeptValue(t *testing.T) {
 		want  any
 		kind  string
 	}{
-		{"a note", map[string]backend.ReadCell{colNote: {Value: "look again"}}, "good", mapping.ProvenanceUnanimous},
-		{"a reason", map[string]backend.ReadCell{colReason: {Value: "other"}}, "good", mapping.ProvenanceUnanimous},
-		{"a Final", map[string]backend.ReadCell{colFinal: {Value: "Meh"}, colNote: {Value: "neither"}}, "meh", mapping.ProvenanceAdjudicated},
-		{"an Or use", map[string]backend.ReadCell{colUse: {Value: "Annotator 2"}}, "bad", mapping.ProvenanceAdjudicated},
+		{"a note", map[string]backend.ReadCell{colNote: {Value: "look again"}}, "good", records.ProvenanceUnanimous},
+		{"a reason", map[string]backend.ReadCell{colReason: {Value: "other"}}, "good", records.ProvenanceUnanimous},
+		{"a Final", map[string]backend.ReadCell{colFinal: {Value: "Meh"}, colNote: {Value: "neither"}}, "meh", records.ProvenanceAdjudicated},
+		{"an Or use", map[string]backend.ReadCell{colUse: {Value: "Annotator 2"}}, "bad", records.ProvenanceAdjudicated},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
@@ -186,7 +187,7 @@ func TestGoldKeptValue(t *testing.T) {
 			if got, p := r.Values["verdict"], r.Provenance["verdict"]; got != c.want || p == nil || p.Kind != c.kind {
 				t.Errorf("verdict %v (%+v), want %v %s", got, p, c.want, c.kind)
 			}
-			if r.Status != mapping.StatusComplete || len(r.Problems) != 0 {
+			if r.Status != records.StatusComplete || len(r.Problems) != 0 {
 				t.Errorf("status %s, problems %v", r.Status, r.Problems)
 			}
 		})
@@ -194,7 +195,7 @@ func TestGoldKeptValue(t *testing.T) {
 }
 
 // spanKeysOf lists a record's spans as "start-end code provenance".
-func spanKeysOf(r *mapping.Annotation) []string {
+func spanKeysOf(r *records.Annotation) []string {
 	var out []string
 	for _, s := range r.Spans {
 		k := fmt.Sprintf("%d-%d %s", pos(s.Start), pos(s.End), s.Code)
@@ -299,7 +300,7 @@ func TestMergeBridge(t *testing.T) {
 			t.Errorf("span %d-%d decided by %s (%q), want d0003's carried decision", pos(s.Start), pos(s.End), s.Provenance.Decision, s.Provenance.Reason)
 		}
 	}
-	if len(probs) != 0 || recs[0].Status != mapping.StatusComplete {
+	if len(probs) != 0 || recs[0].Status != records.StatusComplete {
 		t.Errorf("status %s, problems %v", recs[0].Status, problemsOf(probs))
 	}
 	// The next run on the same records keeps both rows as they are.
@@ -345,8 +346,8 @@ func TestFeedbackRedactsReason(t *testing.T) {
 	t.Parallel()
 	tp := builtin(t, "legal-gaps")
 	c := &Correction{Unit: "u1", Kind: KindValue, Question: "gaps",
-		Yours: Answer{Annotator: "ann1", Value: []string{"0"}}, Gold: Answer{Annotator: mapping.GoldAnnotator, Value: []string{"2"}},
-		Provenance: &mapping.Provenance{Kind: mapping.ProvenanceAdjudicated, Reason: "ann2 was right", Note: "so did ANN3"}}
+		Yours: Answer{Annotator: "ann1", Value: []string{"0"}}, Gold: Answer{Annotator: records.GoldAnnotator, Value: []string{"2"}},
+		Provenance: &records.Provenance{Kind: records.ProvenanceAdjudicated, Reason: "ann2 was right", Note: "so did ANN3"}}
 	p := FeedbackPlan(&Feedback{Template: tp, Annotator: "ann1", Others: []string{"ann1", "ann2", "ann3"}, Corrections: []*Correction{c}, Limits: backend.XLSX})
 	var rows [][]string
 	if err := p.Sheets[0].Rows(func(r backend.Row) error {

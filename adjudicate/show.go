@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -48,13 +48,13 @@ func show(t *templates.Template, q *templates.Question, v any) string {
 		return "not ticked"
 	case int:
 		return strconv.Itoa(x)
-	case mapping.SpanValue:
+	case records.SpanValue:
 		return "«" + x.Text + "»"
-	case *mapping.SpanValue:
+	case *records.SpanValue:
 		return "«" + x.Text + "»"
-	case mapping.Evidence:
+	case records.Evidence:
 		return showEvidence(&x)
-	case *mapping.Evidence:
+	case *records.Evidence:
 		return showEvidence(x)
 	}
 	return fmt.Sprint(v)
@@ -74,7 +74,7 @@ func optionName(q *templates.Question, code string) string {
 	return code
 }
 
-func showEvidence(e *mapping.Evidence) string {
+func showEvidence(e *records.Evidence) string {
 	var s []string
 	for _, n := range e.Sentences {
 		s = append(s, strconv.Itoa(n))
@@ -84,7 +84,7 @@ func showEvidence(e *mapping.Evidence) string {
 
 // showSpans is one annotator's spans of a cluster, one line each: the
 // text, its type, its evidence and any other answer of its row.
-func showSpans(t *templates.Template, spans []mapping.SpanAnswer) string {
+func showSpans(t *templates.Template, spans []records.SpanAnswer) string {
 	if len(spans) == 0 {
 		return noSpan
 	}

@@ -4,7 +4,7 @@
 // keyed by id, starting from the input records themselves where the
 // native file is the input with answers filled in).
 //
-//	recs, origins, err := export.ReadRecords(f, name, resolve) // canonical JSON Lines
+//	recs, origins, err := records.Read(f, name, resolve) // canonical JSON Lines
 //	files, err := export.Native(tmpl, recs, items, export.Options{Origins: origins})
 //	// files[0].Data is the native file
 //
@@ -19,7 +19,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"reflect"
 	"slices"
 	"sort"
 	"strconv"
@@ -27,6 +26,7 @@ import (
 
 	"github.com/annosheet/annosheet/internal/ojson"
 	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -47,9 +47,9 @@ type Options struct {
 	// PerAnnotator writes a file per annotator even when the template's
 	// native format is one file for all.
 	PerAnnotator bool
-	// Origins name where records were read from (ReadRecords gives them);
+	// Origins name where records were read from (records.Read gives them);
 	// other records are named by the sheet they were pulled from.
-	Origins Origins
+	Origins records.Origins
 }
 
 // File is one native file to write.
@@ -69,14 +69,14 @@ type File struct {
 // annotator when the template's export says per_annotator. Records that
 // contradict each other are refused and identical copies kept once, as
 // Distinct says.
-func Native(t *templates.Template, recs []*mapping.Annotation, items []*mapping.SourceItem, opt Options) ([]File, error) {
+func Native(t *templates.Template, recs []*records.Annotation, items []*mapping.SourceItem, opt Options) ([]File, error) {
 	e := t.Export
 	if e == nil {
 		return nil, fmt.Errorf("%w: template %s declares no native format", ErrExport, t.Name)
 	}
-	x := &exporter{t: t, e: e, items: map[string]*mapping.SourceItem{}, opt: opt, where: map[*mapping.Annotation]string{}}
+	x := &exporter{t: t, e: e, items: map[string]*mapping.SourceItem{}, opt: opt, where: map[*records.Annotation]string{}}
 	for _, r := range recs {
-		x.where[r] = opt.Origins.name(r)
+		x.where[r] = opt.Origins.Name(r)
 		if r.Template.Name != t.Name || r.Template.Version != t.Version {
 			return nil, fmt.Errorf("%s: %w: a record of template %s version %d among those of %s version %d", x.where[r], ErrExport, r.Template.Name, r.Template.Version, t.Name, t.Version)
 		}
@@ -84,13 +84,13 @@ func Native(t *templates.Template, recs []*mapping.Annotation, items []*mapping.
 	if err := stillOpaque(recs, x.where); err != nil {
 		return nil, err
 	}
-	recs, dups, err := Distinct(recs, opt.Origins)
+	recs, dups, err := records.Distinct(recs, opt.Origins)
 	if err != nil {
 		return nil, err
 	}
 	if len(opt.Annotators) > 0 {
-		recs = slices.DeleteFunc(recs, func(r *mapping.Annotation) bool { return !slices.Contains(opt.Annotators, r.Annotator) })
-		dups = slices.DeleteFunc(dups, func(d Duplicate) bool { return !slices.Contains(opt.Annotators, d.Annotator) })
+		recs = slices.DeleteFunc(recs, func(r *records.Annotation) bool { return !slices.Contains(opt.Annotators, r.Annotator) })
+		dups = slices.DeleteFunc(dups, func(d records.Duplicate) bool { return !slices.Contains(opt.Annotators, d.Annotator) })
 	}
 	for i, r := range recs {
 		c, err := unshuffled(t, r, opt.Orders, x.where[r])
@@ -125,7 +125,7 @@ func Native(t *templates.Template, recs []*mapping.Annotation, items []*mapping.
 		return []File{{Data: data, Records: n, Warnings: append(dupWarnings(dups, nil), warnings...)}}, nil
 	}
 	var names []string
-	by := map[string][]*mapping.Annotation{}
+	by := map[string][]*records.Annotation{}
 	for _, r := range recs {
 		if r.Annotator == "" {
 			continue // nobody's work: nothing to export per annotator
@@ -142,7 +142,7 @@ func Native(t *templates.Template, recs []*mapping.Annotation, items []*mapping.
 		if err != nil {
 			return nil, err
 		}
-		mine := func(d Duplicate) bool { return d.Annotator == a }
+		mine := func(d records.Duplicate) bool { return d.Annotator == a }
 		out = append(out, File{Annotator: a, Data: data, Records: n, Warnings: append(dupWarnings(dups, mine), warnings...)})
 	}
 	return out, nil
@@ -150,7 +150,7 @@ func Native(t *templates.Template, recs []*mapping.Annotation, items []*mapping.
 
 // dupWarnings are the warnings of the duplicates that keep says concern a
 // file (all when keep is nil).
-func dupWarnings(dups []Duplicate, keep func(Duplicate) bool) []string {
+func dupWarnings(dups []records.Duplicate, keep func(records.Duplicate) bool) []string {
 	var out []string
 	for _, d := range dups {
 		if keep == nil || keep(d) {
@@ -166,100 +166,14 @@ type exporter struct {
 	items map[string]*mapping.SourceItem
 	order []string // item ids in input order
 	opt   Options
-	where map[*mapping.Annotation]string // where each record was read
-}
-
-// name says where a record was read: its line, or its sheet.
-func (o Origins) name(r *mapping.Annotation) string {
-	if where, ok := o[r]; ok {
-		return where
-	}
-	s := r.Source
-	where := s.File
-	if s.Sheet != "" {
-		where += ": " + s.Sheet
-	}
-	if len(s.Rows) > 0 {
-		where += " row " + strconv.Itoa(s.Rows[0])
-	}
-	if where == "" {
-		where = "unit " + r.Unit
-	}
-	return where
-}
-
-// Duplicate is a record given more than once, the same each time (a
-// pulled file concatenated with itself, say). It is kept once: the copies
-// lose nothing, but they are named so that the file can be put right.
-type Duplicate struct {
-	Unit, Annotator string
-	// Where names every copy in the order given ("both.jsonl:1",
-	// "both.jsonl:6"); the first is the one kept.
-	Where []string
-}
-
-// String is the warning that names the copies, starting with where they
-// are.
-func (d Duplicate) String() string {
-	times := "twice"
-	if n := len(d.Where); n > 2 {
-		times = strconv.Itoa(n) + " times"
-	}
-	where := strings.Join(d.Where[:len(d.Where)-1], ", ") + " and " + d.Where[len(d.Where)-1]
-	whose := fmt.Sprintf("of annotator %q", d.Annotator)
-	if d.Annotator == "" {
-		whose = "(unclaimed)"
-	}
-	return fmt.Sprintf("%s: unit %s %s is recorded %s, identically; kept once", where, d.Unit, whose, times)
-}
-
-// Distinct checks records against each other before anything is selected
-// from them, so that leaving some out cannot hide a contradiction: two
-// records of one unit by one annotator (pulled twice, say) are an error
-// when they differ, and a complete record must have answers. Identical
-// copies are kept once (the first) and returned as duplicates. origins
-// name the records in errors and duplicates, as in Options.
-func Distinct(recs []*mapping.Annotation, origins Origins) ([]*mapping.Annotation, []Duplicate, error) {
-	type key struct {
-		unit, annotator string
-		// copies: nobody's unanswered unit, which may be in several
-		// batches' copies that differ.
-		copies bool
-	}
-	kept := map[key][]*mapping.Annotation{}
-	dupOf := map[*mapping.Annotation]int{} // kept record -> its entry in dups
-	var dups []Duplicate
-	out := make([]*mapping.Annotation, 0, len(recs))
-	for _, r := range recs {
-		if r.Status == mapping.StatusComplete && len(r.Values) == 0 && len(r.Spans) == 0 {
-			return nil, nil, fmt.Errorf("%s: %w: unit %s is %q but has no values and no spans", origins.name(r), ErrExport, r.Unit, r.Status)
-		}
-		k := key{r.Unit, r.Annotator, r.Annotator == "" && (r.Status == mapping.StatusEmpty || !mapping.InHand(r.Status))}
-		if i := slices.IndexFunc(kept[k], func(p *mapping.Annotation) bool { return reflect.DeepEqual(p, r) }); i >= 0 {
-			first := kept[k][i]
-			d, ok := dupOf[first]
-			if !ok {
-				d = len(dups)
-				dupOf[first] = d
-				dups = append(dups, Duplicate{Unit: r.Unit, Annotator: r.Annotator, Where: []string{origins.name(first)}})
-			}
-			dups[d].Where = append(dups[d].Where, origins.name(r))
-			continue
-		}
-		if prev := kept[k]; len(prev) > 0 && !k.copies {
-			return nil, nil, fmt.Errorf("%s and %s: %w: unit %s of annotator %q is recorded twice, differently; keep one of them", origins.name(prev[0]), origins.name(r), ErrExport, r.Unit, r.Annotator)
-		}
-		kept[k] = append(kept[k], r)
-		out = append(out, r)
-	}
-	return out, dups, nil
+	where map[*records.Annotation]string // where each record was read
 }
 
 // unshuffled is a record with its answers on their own candidates: the
 // record itself, or, when it is still in the order its candidates were
 // shown in, a copy put back with the study's orders (the caller's record
 // stays as it is). where names it in errors.
-func unshuffled(t *templates.Template, r *mapping.Annotation, orders map[string][]string, where string) (*mapping.Annotation, error) {
+func unshuffled(t *templates.Template, r *records.Annotation, orders map[string][]string, where string) (*records.Annotation, error) {
 	if !r.Shuffled {
 		return r, nil
 	}
@@ -277,22 +191,22 @@ func unshuffled(t *templates.Template, r *mapping.Annotation, orders map[string]
 }
 
 // included reports whether a record goes into the native file.
-func (x *exporter) included(r *mapping.Annotation) bool {
+func (x *exporter) included(r *records.Annotation) bool {
 	if x.e.Include == "all" {
-		return mapping.InHand(r.Status)
+		return records.InHand(r.Status)
 	}
-	return r.Status != mapping.StatusEmpty && mapping.InHand(r.Status)
+	return r.Status != records.StatusEmpty && records.InHand(r.Status)
 }
 
 // file builds one native file from records (of one annotator, when set).
-func (x *exporter) file(recs []*mapping.Annotation, annotator string) ([]byte, int, []string, error) {
+func (x *exporter) file(recs []*records.Annotation, annotator string) ([]byte, int, []string, error) {
 	e := x.e
 	var outs []any
 	var keys []string
 	seenKey := map[string]bool{}
 	n := 0
 	var warnings []string
-	add := func(r *mapping.Annotation) error {
+	add := func(r *records.Annotation) error {
 		v, err := x.record(r)
 		if err != nil {
 			return err
@@ -322,7 +236,7 @@ func (x *exporter) file(recs []*mapping.Annotation, annotator string) ([]byte, i
 		// The native file is the input with answers filled in: every
 		// input record, in input order; records without answers keep
 		// their input values (or get the declared defaults).
-		byItem := map[string][]*mapping.Annotation{}
+		byItem := map[string][]*records.Annotation{}
 		for _, r := range recs {
 			if x.included(r) {
 				byItem[r.Item] = append(byItem[r.Item], r)
@@ -331,7 +245,7 @@ func (x *exporter) file(recs []*mapping.Annotation, annotator string) ([]byte, i
 		for _, id := range x.order {
 			rs := byItem[id]
 			if len(rs) == 0 && e.Include == "all" {
-				rs = []*mapping.Annotation{{Item: id, Unit: id, Annotator: annotator, Status: mapping.StatusEmpty, Values: map[string]any{}}}
+				rs = []*records.Annotation{{Item: id, Unit: id, Annotator: annotator, Status: records.StatusEmpty, Values: map[string]any{}}}
 			}
 			for _, r := range rs {
 				if err := add(r); err != nil {
@@ -384,7 +298,7 @@ func (x *exporter) file(recs []*mapping.Annotation, annotator string) ([]byte, i
 
 // ctx is the evaluation context of a record, or of one of its spans.
 type ctx struct {
-	rec     *mapping.Annotation
+	rec     *records.Annotation
 	item    *mapping.SourceItem
 	element any
 	values  map[string]any // the unit's answers, or one span row's
@@ -392,7 +306,7 @@ type ctx struct {
 	json    map[string]any // values in JSON form, once a path needs them
 }
 
-func (x *exporter) ctx(r *mapping.Annotation, span map[string]any) *ctx {
+func (x *exporter) ctx(r *records.Annotation, span map[string]any) *ctx {
 	c := &ctx{rec: r, item: x.items[r.Item], values: r.Values}
 	if c.item != nil && c.item.Elements != nil {
 		c.element = c.item.Elements[r.Unit]
@@ -404,7 +318,7 @@ func (x *exporter) ctx(r *mapping.Annotation, span map[string]any) *ctx {
 }
 
 // record builds one native record.
-func (x *exporter) record(r *mapping.Annotation) (any, error) {
+func (x *exporter) record(r *records.Annotation) (any, error) {
 	var obj *ojson.Object
 	if x.e.From == "input" {
 		it := x.items[r.Item]
@@ -555,7 +469,7 @@ func (x *exporter) source(e *templates.Expr, c *ctx) (any, bool, error) {
 // spanAnswers turns a span entry back into the answers of its row, keyed
 // by question: the span question's SpanValue, the label question's code,
 // the evidence question's Evidence and the rest of the row's values.
-func (x *exporter) spanAnswers(s mapping.SpanAnswer) map[string]any {
+func (x *exporter) spanAnswers(s records.SpanAnswer) map[string]any {
 	row := map[string]any{}
 	for k, v := range s.Values {
 		row[k] = v
@@ -567,7 +481,7 @@ func (x *exporter) spanAnswers(s mapping.SpanAnswer) map[string]any {
 		switch {
 		case q.Type == templates.TypeSpan && q.Before == "" && row[q.Name] == nil:
 			if s.Text != "" {
-				row[q.Name] = mapping.SpanValue{Field: s.Field, Start: s.Start, End: s.End, Text: s.Text}
+				row[q.Name] = records.SpanValue{Field: s.Field, Start: s.Start, End: s.End, Text: s.Text}
 			}
 		case q.Name == x.t.Rows.Label:
 			if s.Code != "" {
@@ -625,7 +539,7 @@ func jsonValue(v any) any {
 			out[i] = num(x)
 		}
 		return out
-	case mapping.SpanValue:
+	case records.SpanValue:
 		out := map[string]any{"field": v.Field, "text": v.Text}
 		if v.Start != nil {
 			out["start"] = num(*v.Start)
@@ -634,7 +548,7 @@ func jsonValue(v any) any {
 			out["end"] = num(*v.End)
 		}
 		return out
-	case mapping.Evidence:
+	case records.Evidence:
 		return map[string]any{"passage": num(v.Passage), "sentences": jsonValue(v.Sentences)}
 	}
 	return v
@@ -699,4 +613,15 @@ func convert(v any, as string) (any, error) {
 		return out, nil
 	}
 	return v, nil
+}
+
+// stillOpaque refuses records that keep their workbook's opaque IDs: the
+// native file needs the real ones, which only the study's manifest holds.
+func stillOpaque(recs []*records.Annotation, where map[*records.Annotation]string) error {
+	for _, r := range recs {
+		if r.OpaqueIDs {
+			return fmt.Errorf("%s: %w: unit %s has the opaque ID its workbook shows (%w); export with the study's manifest, which holds the real IDs", where[r], ErrExport, r.Unit, mapping.ErrOpaqueIDs)
+		}
+	}
+	return nil
 }

@@ -8,13 +8,15 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/annosheet/annosheet/export"
+	"github.com/annosheet/annosheet/internal/testing/recordtest"
 	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 )
 
 // opaqueLine is a record pulled without the study's manifest from a
 // workbook that shows opaque IDs.
 func opaqueLine(unit, values string) string {
-	return strings.Replace(line(unit, "ann", "complete", values), `"status"`, `"opaque_ids":true,"status"`, 1)
+	return strings.Replace(recordtest.Line(unit, "ann", "complete", values), `"status"`, `"opaque_ids":true,"status"`, 1)
 }
 
 // TestOpaqueIDs: records that keep their workbook's opaque IDs are
@@ -24,7 +26,7 @@ func opaqueLine(unit, values string) string {
 // is one record.
 func TestOpaqueIDs(t *testing.T) {
 	t.Parallel()
-	tp := tmpl(t)
+	tp := recordtest.Template(t)
 	key := map[string]string{"item-0001": "u1", "item-0002": "u2"}
 	for _, c := range []struct {
 		name  string
@@ -42,13 +44,13 @@ func TestOpaqueIDs(t *testing.T) {
 		},
 		{
 			name:  "pulled with the manifest and without: the same record, kept once",
-			lines: []string{line("u1", "ann", "complete", `{"pick":"y"}`), opaqueLine("item-0001", `{"pick":"y"}`)},
+			lines: []string{recordtest.Line("u1", "ann", "complete", `{"pick":"y"}`), opaqueLine("item-0001", `{"pick":"y"}`)},
 			key:   key,
 			want:  "{\"unit\":\"u1\",\"who\":\"ann\",\"pick\":\"y\",\"labels\":[]}\n",
 		},
 		{
 			name:  "pulled with the manifest and without, answered differently: refused",
-			lines: []string{line("u1", "ann", "complete", `{"pick":"y"}`), opaqueLine("item-0001", `{"pick":"n"}`)},
+			lines: []string{recordtest.Line("u1", "ann", "complete", `{"pick":"y"}`), opaqueLine("item-0001", `{"pick":"n"}`)},
 			key:   key,
 			err:   "ann.jsonl:1 and ann.jsonl:2",
 		},
@@ -62,18 +64,18 @@ func TestOpaqueIDs(t *testing.T) {
 			name:  "a key without the unit",
 			lines: []string{opaqueLine("item-0001", `{"pick":"y"}`), opaqueLine("item-0003", `{"pick":"y"}`)},
 			key:   key,
-			err:   "ann.jsonl:2: cannot export: unit item-0003: workbook of another template or study: the study's key has no real ID for it",
-			is:    []error{export.ErrExport, mapping.ErrOtherStudy},
+			err:   "ann.jsonl:2: unit item-0003: not of this study: the study's key has no real ID for it",
+			is:    []error{records.ErrNotInStudy},
 		},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			recs, origins, err := read(t, tp, c.lines...)
+			recs, origins, err := recordtest.Read(t, tp, c.lines...)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if c.key != nil {
-				err = export.RestoreIDs(recs, c.key, origins)
+				err = records.RestoreIDs(recs, c.key, origins)
 			}
 			var files []export.File
 			if err == nil {

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -58,11 +58,11 @@ type TableOptions struct {
 	// records still in the order shown.
 	Orders map[string][]string
 	// Origins name where records were read from, for errors.
-	Origins Origins
+	Origins records.Origins
 	// Gold is a gold set (the pull of an adjudication) to put beside the
 	// annotators: records of annotator "gold", which the records given
 	// may hold too.
-	Gold []*mapping.Annotation
+	Gold []*records.Annotation
 }
 
 // listSeparator joins the sentence numbers of an evidence answer in a
@@ -113,16 +113,16 @@ const WideNames = "unit, item: the unit and its input record\n" +
 // them in the table's order, the gold set last: every record of the
 // template, with its real IDs, its answers on their own candidates, one
 // per unit and annotator (identical copies kept once).
-func prepareTable(t *templates.Template, recs []*mapping.Annotation, opt TableOptions) ([]*mapping.Annotation, error) {
+func prepareTable(t *templates.Template, recs []*records.Annotation, opt TableOptions) ([]*records.Annotation, error) {
 	for _, r := range opt.Gold {
-		if r.Annotator != mapping.GoldAnnotator {
-			return nil, fmt.Errorf("%s: %w: unit %s is a record of annotator %q; a gold set's records are annotator %q's", opt.Origins.name(r), ErrExport, r.Unit, r.Annotator, mapping.GoldAnnotator)
+		if r.Annotator != records.GoldAnnotator {
+			return nil, fmt.Errorf("%s: %w: unit %s is a record of annotator %q; a gold set's records are annotator %q's", opt.Origins.Name(r), ErrExport, r.Unit, r.Annotator, records.GoldAnnotator)
 		}
 	}
 	recs = slices.Concat(recs, opt.Gold)
-	where := map[*mapping.Annotation]string{}
+	where := map[*records.Annotation]string{}
 	for _, r := range recs {
-		where[r] = opt.Origins.name(r)
+		where[r] = opt.Origins.Name(r)
 		if r.Template.Name != t.Name || r.Template.Version != t.Version {
 			return nil, fmt.Errorf("%s: %w: a record of template %s version %d among those of %s version %d", where[r], ErrExport, r.Template.Name, r.Template.Version, t.Name, t.Version)
 		}
@@ -130,18 +130,18 @@ func prepareTable(t *templates.Template, recs []*mapping.Annotation, opt TableOp
 	if err := stillOpaque(recs, where); err != nil {
 		return nil, err
 	}
-	recs, _, err := Distinct(recs, opt.Origins)
+	recs, _, err := records.Distinct(recs, opt.Origins)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]*mapping.Annotation, 0, len(recs))
-	var gold []*mapping.Annotation
+	out := make([]*records.Annotation, 0, len(recs))
+	var gold []*records.Annotation
 	for _, r := range recs {
 		r, err := unshuffled(t, r, opt.Orders, where[r])
 		if err != nil {
 			return nil, err
 		}
-		if r.Annotator == mapping.GoldAnnotator {
+		if r.Annotator == records.GoldAnnotator {
 			gold = append(gold, r)
 		} else {
 			out = append(out, r)
@@ -177,7 +177,7 @@ func unitQuestions(t *templates.Template) []*templates.Question {
 // one it carries the annotators' answers of, "carried"). A
 // record without any of these (empty, missing) has one row, with the
 // question empty, so that every unit and its status can be counted.
-func Long(t *templates.Template, recs []*mapping.Annotation, opt TableOptions) (*Table, error) {
+func Long(t *templates.Template, recs []*records.Annotation, opt TableOptions) (*Table, error) {
 	recs, err := prepareTable(t, recs, opt)
 	if err != nil {
 		return nil, err
@@ -195,8 +195,8 @@ func Long(t *templates.Template, recs []*mapping.Annotation, opt TableOptions) (
 			row[col["annotator"]], row[col["status"]] = r.Annotator, r.Status
 			return row
 		}
-		provenance := func(p *mapping.Provenance) any {
-			if p == nil || r.Annotator != mapping.GoldAnnotator {
+		provenance := func(p *records.Provenance) any {
+			if p == nil || r.Annotator != records.GoldAnnotator {
 				return nil
 			}
 			return p.Kind
@@ -241,7 +241,7 @@ func Long(t *templates.Template, recs []*mapping.Annotation, opt TableOptions) (
 				}
 			}
 		}
-		if r.Annotator == mapping.GoldAnnotator {
+		if r.Annotator == records.GoldAnnotator {
 			for _, name := range unsettled(t, r) {
 				row := base()
 				row[col["question"]], row[col["question_type"]] = name, questionType(t, name)
@@ -259,7 +259,7 @@ func Long(t *templates.Template, recs []*mapping.Annotation, opt TableOptions) (
 // unsettled names the questions (and the spans) a gold record has no
 // value for, left unresolved or with the annotators' answers carried, in
 // the template's order.
-func unsettled(t *templates.Template, r *mapping.Annotation) []string {
+func unsettled(t *templates.Template, r *records.Annotation) []string {
 	var names []string
 	for _, q := range unitQuestions(t) {
 		names = append(names, q.Name)
@@ -305,12 +305,12 @@ func answerCells(q *templates.Question, v any) []map[string]any {
 		return []map[string]any{{"value": strconv.Itoa(v), "number": int64(v)}}
 	case bool:
 		return []map[string]any{{"value": strconv.FormatBool(v)}}
-	case mapping.SpanValue:
+	case records.SpanValue:
 		return []map[string]any{{"span_field": text(v.Field), "span_start": intCell(v.Start), "span_end": intCell(v.End), "span_text": v.Text}}
-	case mapping.Evidence:
+	case records.Evidence:
 		return []map[string]any{{"evidence_passage": int64(v.Passage), "evidence_sentences": sentences(v.Sentences)}}
 	}
-	// Typed records hold nothing else (mapping.TypedValues).
+	// Typed records hold nothing else (records.TypedValues).
 	return []map[string]any{{"value": fmt.Sprint(v)}}
 }
 

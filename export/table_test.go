@@ -14,7 +14,9 @@ import (
 
 	"github.com/annosheet/annosheet/export"
 	"github.com/annosheet/annosheet/internal/csvsafe"
+	"github.com/annosheet/annosheet/internal/testing/recordtest"
 	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -52,23 +54,23 @@ func load(t *testing.T, src string) *templates.Template {
 func ptr(n int) *int { return &n }
 
 // record is a record of tp.
-func record(tp *templates.Template, unit, who, status string, vals map[string]any, spans ...mapping.SpanAnswer) *mapping.Annotation {
+func record(tp *templates.Template, unit, who, status string, vals map[string]any, spans ...records.SpanAnswer) *records.Annotation {
 	if vals == nil {
 		vals = map[string]any{}
 	}
-	return &mapping.Annotation{
-		Schema: mapping.AnnotationSchema, Template: mapping.TemplateID{Name: tp.Name, Version: tp.Version},
+	return &records.Annotation{
+		Schema: records.AnnotationSchema, Template: records.TemplateID{Name: tp.Name, Version: tp.Version},
 		Batch: "b-" + who, Unit: unit, Item: unit, Annotator: who, Status: status, Values: vals, Spans: spans,
-		Source: mapping.RecordSource{Kind: "xlsx", File: who + ".xlsx", Sheet: "Annotate", Rows: []int{2}},
+		Source: records.RecordSource{Kind: "xlsx", File: who + ".xlsx", Sheet: "Annotate", Rows: []int{2}},
 	}
 }
 
 // gold makes a record a gold one, with the provenance of its values.
-func gold(r *mapping.Annotation, prov map[string]string) *mapping.Annotation {
-	r.Annotator, r.Batch = mapping.GoldAnnotator, "b-gold"
-	r.Provenance = map[string]*mapping.Provenance{}
+func gold(r *records.Annotation, prov map[string]string) *records.Annotation {
+	r.Annotator, r.Batch = records.GoldAnnotator, "b-gold"
+	r.Provenance = map[string]*records.Provenance{}
 	for q, kind := range prov {
-		r.Provenance[q] = &mapping.Provenance{Kind: kind}
+		r.Provenance[q] = &records.Provenance{Kind: kind}
 	}
 	return r
 }
@@ -106,24 +108,24 @@ func project(t *testing.T, tb *export.Table, cols ...string) [][]string {
 // recordRecords: et records of two annotators and a gold set — every
 // type of answer, an empty selection, an empty and a missing unit, and a
 // value the gold set left unresolved.
-func recordRecords(tp *templates.Template) ([]*mapping.Annotation, []*mapping.Annotation) {
-	quote := mapping.SpanValue{Field: "text", Start: ptr(4), End: ptr(9), Text: "quick"}
-	recs := []*mapping.Annotation{
-		record(tp, "u1", "ak", mapping.StatusComplete, map[string]any{"pick": "y", "tags": []string{"1", "3"}, "score": 4, "quote": quote}),
-		record(tp, "u1", "bt", mapping.StatusComplete, map[string]any{"pick": "n", "tags": []string{}, "score": 2}),
-		record(tp, "u2", "ak", mapping.StatusEmpty, nil),
-		record(tp, "u2", "bt", mapping.StatusMissing, nil),
+func recordRecords(tp *templates.Template) ([]*records.Annotation, []*records.Annotation) {
+	quote := records.SpanValue{Field: "text", Start: ptr(4), End: ptr(9), Text: "quick"}
+	recs := []*records.Annotation{
+		record(tp, "u1", "ak", records.StatusComplete, map[string]any{"pick": "y", "tags": []string{"1", "3"}, "score": 4, "quote": quote}),
+		record(tp, "u1", "bt", records.StatusComplete, map[string]any{"pick": "n", "tags": []string{}, "score": 2}),
+		record(tp, "u2", "ak", records.StatusEmpty, nil),
+		record(tp, "u2", "bt", records.StatusMissing, nil),
 	}
-	g := []*mapping.Annotation{
-		gold(record(tp, "u1", "", mapping.StatusPartial, map[string]any{"tags": []string{"1"}, "score": 3}),
-			map[string]string{"pick": mapping.ProvenanceUnresolved, "tags": mapping.ProvenanceAdjudicated, "score": mapping.ProvenanceMajority}),
+	g := []*records.Annotation{
+		gold(record(tp, "u1", "", records.StatusPartial, map[string]any{"tags": []string{"1"}, "score": 3}),
+			map[string]string{"pick": records.ProvenanceUnresolved, "tags": records.ProvenanceAdjudicated, "score": records.ProvenanceMajority}),
 	}
 	return recs, g
 }
 
 func TestLongRecordLayout(t *testing.T) {
 	t.Parallel()
-	tp := tmpl(t)
+	tp := recordtest.Template(t)
 	recs, g := recordRecords(tp)
 	tb, err := export.Long(tp, recs, export.TableOptions{Gold: g})
 	if err != nil {
@@ -167,29 +169,29 @@ func TestLongRecordLayout(t *testing.T) {
 // evidence and a repeated text, missing information without offsets, a
 // block with no span, spans the gold set left unresolved, and gold spans
 // decided in different ways.
-func blockRecords(tp *templates.Template) ([]*mapping.Annotation, []*mapping.Annotation) {
-	span := func(start, end int, text, code, label string) mapping.SpanAnswer {
-		return mapping.SpanAnswer{Question: "errors", Field: "text", Start: ptr(start), End: ptr(end), Text: text, Code: code, Label: label}
+func blockRecords(tp *templates.Template) ([]*records.Annotation, []*records.Annotation) {
+	span := func(start, end int, text, code, label string) records.SpanAnswer {
+		return records.SpanAnswer{Question: "errors", Field: "text", Start: ptr(start), End: ptr(end), Text: text, Code: code, Label: label}
 	}
 	repeated := span(10, 13, "two", "odd", "Odd one")
-	repeated.Values = map[string]any{"repeated": mapping.SpanValue{Field: "text", Start: ptr(4), End: ptr(7), Text: "two"}}
-	missing := mapping.SpanAnswer{Question: "errors", Code: "bad", Label: "Bad", Evidence: &mapping.Evidence{Passage: 2, Sentences: []int{0, 3}}}
-	recs := []*mapping.Annotation{
-		record(tp, "q1", "ak", mapping.StatusComplete, map[string]any{"done": true, "note": "=1+1"}, span(0, 3, "one", "bad", "Bad"), repeated, missing),
-		record(tp, "q1", "bt", mapping.StatusComplete, map[string]any{"done": true}, span(0, 3, "one", "odd", "Odd one")),
-		record(tp, "q2", "ak", mapping.StatusComplete, map[string]any{"done": true}),
-		record(tp, "q2", "bt", mapping.StatusPartial, map[string]any{"done": false}),
+	repeated.Values = map[string]any{"repeated": records.SpanValue{Field: "text", Start: ptr(4), End: ptr(7), Text: "two"}}
+	missing := records.SpanAnswer{Question: "errors", Code: "bad", Label: "Bad", Evidence: &records.Evidence{Passage: 2, Sentences: []int{0, 3}}}
+	recs := []*records.Annotation{
+		record(tp, "q1", "ak", records.StatusComplete, map[string]any{"done": true, "note": "=1+1"}, span(0, 3, "one", "bad", "Bad"), repeated, missing),
+		record(tp, "q1", "bt", records.StatusComplete, map[string]any{"done": true}, span(0, 3, "one", "odd", "Odd one")),
+		record(tp, "q2", "ak", records.StatusComplete, map[string]any{"done": true}),
+		record(tp, "q2", "bt", records.StatusPartial, map[string]any{"done": false}),
 	}
 	kept := span(0, 3, "one", "bad", "Bad")
-	kept.Provenance = &mapping.Provenance{Kind: mapping.ProvenanceAdjudicated}
+	kept.Provenance = &records.Provenance{Kind: records.ProvenanceAdjudicated}
 	agreed := span(4, 7, "two", "odd", "Odd one")
-	agreed.Provenance = &mapping.Provenance{Kind: mapping.ProvenanceUnanimous}
-	g := []*mapping.Annotation{
-		gold(record(tp, "q1", "", mapping.StatusPartial, map[string]any{"done": true}, kept),
-			map[string]string{"done": mapping.ProvenanceUnanimous, "errors": mapping.ProvenanceUnresolved}),
+	agreed.Provenance = &records.Provenance{Kind: records.ProvenanceUnanimous}
+	g := []*records.Annotation{
+		gold(record(tp, "q1", "", records.StatusPartial, map[string]any{"done": true}, kept),
+			map[string]string{"done": records.ProvenanceUnanimous, "errors": records.ProvenanceUnresolved}),
 		// Spans decided in different ways: "mixed" in the wide table.
-		gold(record(tp, "q2", "", mapping.StatusComplete, map[string]any{"done": true}, kept, agreed),
-			map[string]string{"done": mapping.ProvenanceMajority}),
+		gold(record(tp, "q2", "", records.StatusComplete, map[string]any{"done": true}, kept, agreed),
+			map[string]string{"done": records.ProvenanceMajority}),
 	}
 	return recs, g
 }
@@ -231,12 +233,12 @@ func TestWide(t *testing.T) {
 	for _, c := range []struct {
 		name    string
 		tp      *templates.Template
-		records func(*templates.Template) ([]*mapping.Annotation, []*mapping.Annotation)
+		records func(*templates.Template) ([]*records.Annotation, []*records.Annotation)
 		// want has the columns, a column name followed by its cells in
 		// each row.
 		want [][]string
 	}{
-		{"record layout", tmpl(t), recordRecords, [][]string{
+		{"record layout", recordtest.Template(t), recordRecords, [][]string{
 			{"unit", "u1", "u2"},
 			{"item", "u1", "u2"},
 			{"batch__ak", "b-ak", "b-ak"}, {"batch__bt", "b-bt", "b-bt"}, {"batch__gold", "b-gold", "∅"},
@@ -316,7 +318,7 @@ func TestWideKinds(t *testing.T) {
 			t.Errorf("column %s is %v, want %v", name, got[name], kind)
 		}
 	}
-	tb, err = export.Wide(tmpl(t), nil, export.TableOptions{})
+	tb, err = export.Wide(recordtest.Template(t), nil, export.TableOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -330,18 +332,18 @@ func TestWideKinds(t *testing.T) {
 // and two rows of the long table.
 func TestWideUnclaimedCopies(t *testing.T) {
 	t.Parallel()
-	tp := tmpl(t)
-	a := record(tp, "u1", "", mapping.StatusEmpty, nil)
-	b := record(tp, "u1", "", mapping.StatusMissing, nil)
+	tp := recordtest.Template(t)
+	a := record(tp, "u1", "", records.StatusEmpty, nil)
+	b := record(tp, "u1", "", records.StatusMissing, nil)
 	a.Batch, b.Batch = "b01", "b02"
-	wide, err := export.Wide(tp, []*mapping.Annotation{a, b}, export.TableOptions{})
+	wide, err := export.Wide(tp, []*records.Annotation{a, b}, export.TableOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff([][]string{{"u1", "b01", "empty"}}, project(t, wide, "unit", "batch__", "status__")); diff != "" {
 		t.Errorf("wide (-want +got):\n%s", diff)
 	}
-	long, err := export.Long(tp, []*mapping.Annotation{a, b}, export.TableOptions{})
+	long, err := export.Long(tp, []*records.Annotation{a, b}, export.TableOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -352,35 +354,35 @@ func TestWideUnclaimedCopies(t *testing.T) {
 
 func TestTableErrors(t *testing.T) {
 	t.Parallel()
-	tp := tmpl(t)
+	tp := recordtest.Template(t)
 	pref, err := templates.Builtin("preference-likert")
 	if err != nil {
 		t.Fatal(err)
 	}
-	shuffled := record(pref, "t1", "ak", mapping.StatusComplete, map[string]any{"first_prediction_likert": 3})
+	shuffled := record(pref, "t1", "ak", records.StatusComplete, map[string]any{"first_prediction_likert": 3})
 	shuffled.Shuffled = true
-	opaque := record(tp, "item-0001", "ak", mapping.StatusEmpty, nil)
+	opaque := record(tp, "item-0001", "ak", records.StatusEmpty, nil)
 	opaque.OpaqueIDs = true
-	status := load(t, strings.Replace(tmplYAML, "  - {name: score,", "  - {name: status, header: Status, type: text}\n  - {name: score,", 1))
+	status := load(t, strings.Replace(recordtest.YAML, "  - {name: score,", "  - {name: status, header: Status, type: text}\n  - {name: score,", 1))
 	for _, c := range []struct {
 		name  string
 		tp    *templates.Template
-		recs  []*mapping.Annotation
+		recs  []*records.Annotation
 		opt   export.TableOptions
 		want  error
 		wants string
 	}{
-		{name: "another template", tp: tp, recs: []*mapping.Annotation{record(pref, "t1", "ak", mapping.StatusEmpty, nil)},
+		{name: "another template", tp: tp, recs: []*records.Annotation{record(pref, "t1", "ak", records.StatusEmpty, nil)},
 			want: export.ErrExport, wants: "ak.xlsx: Annotate row 2: cannot export: a record of template preference-likert version 1 among those of et version 2"},
-		{name: "shuffled without the orders", tp: pref, recs: []*mapping.Annotation{shuffled},
+		{name: "shuffled without the orders", tp: pref, recs: []*records.Annotation{shuffled},
 			want: export.ErrExport, wants: "in the order its candidates were shown in; export with the study's manifest"},
-		{name: "opaque IDs", tp: tp, recs: []*mapping.Annotation{opaque}, want: mapping.ErrOpaqueIDs},
-		{name: "a gold set of an annotator", tp: tp, opt: export.TableOptions{Gold: []*mapping.Annotation{record(tp, "u1", "ak", mapping.StatusEmpty, nil)}},
+		{name: "opaque IDs", tp: tp, recs: []*records.Annotation{opaque}, want: mapping.ErrOpaqueIDs},
+		{name: "a gold set of an annotator", tp: tp, opt: export.TableOptions{Gold: []*records.Annotation{record(tp, "u1", "ak", records.StatusEmpty, nil)}},
 			want: export.ErrExport, wants: `unit u1 is a record of annotator "ak"; a gold set's records are annotator "gold"'s`},
-		{name: "two different records of a unit", tp: tp, recs: []*mapping.Annotation{
-			record(tp, "u1", "ak", mapping.StatusComplete, map[string]any{"pick": "y"}), record(tp, "u1", "ak", mapping.StatusComplete, map[string]any{"pick": "n"})},
-			want: export.ErrExport, wants: "recorded twice, differently"},
-		{name: "two wide columns of one name", tp: status, recs: []*mapping.Annotation{record(status, "u1", "x", mapping.StatusEmpty, nil)},
+		{name: "two different records of a unit", tp: tp, recs: []*records.Annotation{
+			record(tp, "u1", "ak", records.StatusComplete, map[string]any{"pick": "y"}), record(tp, "u1", "ak", records.StatusComplete, map[string]any{"pick": "n"})},
+			want: records.ErrConflict, wants: "recorded twice, differently"},
+		{name: "two wide columns of one name", tp: status, recs: []*records.Annotation{record(status, "u1", "x", records.StatusEmpty, nil)},
 			want: export.ErrExport, wants: `two columns named "status__x": from the status column and annotator "x" and from question "status" and annotator "x"`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -508,9 +510,9 @@ func TestTableUnshuffles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := record(pref, "t1", "ak", mapping.StatusPartial, map[string]any{"best_prediction_topic": "first", "first_prediction_likert": 5, "third_prediction_likert": 1})
+	r := record(pref, "t1", "ak", records.StatusPartial, map[string]any{"best_prediction_topic": "first", "first_prediction_likert": 5, "third_prediction_likert": 1})
 	r.Shuffled = true
-	tb, err := export.Long(pref, []*mapping.Annotation{r}, export.TableOptions{Orders: map[string][]string{"t1": {"second", "third", "first"}}})
+	tb, err := export.Long(pref, []*records.Annotation{r}, export.TableOptions{Orders: map[string][]string{"t1": {"second", "third", "first"}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -13,7 +13,7 @@ import (
 // annotator.
 type wideUnit struct {
 	unit, item string
-	by         map[string]*mapping.Annotation
+	by         map[string]*records.Annotation
 }
 
 // wideColumn is a column of the wide table and how a unit fills it.
@@ -38,7 +38,7 @@ type wideColumn struct {
 // annotator has no record of the unit or did not answer. A unit nobody
 // claimed that is in several batches (its copies all unanswered) shows
 // its first copy.
-func Wide(t *templates.Template, recs []*mapping.Annotation, opt TableOptions) (*Table, error) {
+func Wide(t *templates.Template, recs []*records.Annotation, opt TableOptions) (*Table, error) {
 	recs, err := prepareTable(t, recs, opt)
 	if err != nil {
 		return nil, err
@@ -49,7 +49,7 @@ func Wide(t *templates.Template, recs []*mapping.Annotation, opt TableOptions) (
 	for _, r := range recs {
 		u := byID[r.Unit]
 		if u == nil {
-			u = &wideUnit{unit: r.Unit, item: r.Item, by: map[string]*mapping.Annotation{}}
+			u = &wideUnit{unit: r.Unit, item: r.Item, by: map[string]*records.Annotation{}}
 			byID[r.Unit] = u
 			units = append(units, u)
 		}
@@ -61,14 +61,14 @@ func Wide(t *templates.Template, recs []*mapping.Annotation, opt TableOptions) (
 	}
 	var names []string
 	for a := range seen {
-		if a != mapping.GoldAnnotator {
+		if a != records.GoldAnnotator {
 			names = append(names, a)
 		}
 	}
 	slices.Sort(names)
-	gold := seen[mapping.GoldAnnotator]
+	gold := seen[records.GoldAnnotator]
 	if gold {
-		names = append(names, mapping.GoldAnnotator)
+		names = append(names, records.GoldAnnotator)
 	}
 
 	cols := []wideColumn{
@@ -76,7 +76,7 @@ func Wide(t *templates.Template, recs []*mapping.Annotation, opt TableOptions) (
 		{Column{Name: "item", Kind: KindString}, func(u *wideUnit) any { return u.item }, "the input record"},
 	}
 	// perAnnotator adds a column per annotator, named prefix__ID.
-	perAnnotator := func(prefix string, kind Kind, from string, cell func(r *mapping.Annotation) any) {
+	perAnnotator := func(prefix string, kind Kind, from string, cell func(r *records.Annotation) any) {
 		for _, a := range names {
 			cols = append(cols, wideColumn{Column{Name: prefix + WideSeparator + a, Kind: kind}, func(u *wideUnit) any {
 				if r := u.by[a]; r != nil {
@@ -86,14 +86,14 @@ func Wide(t *templates.Template, recs []*mapping.Annotation, opt TableOptions) (
 			}, fmt.Sprintf("%s and annotator %q", from, a)})
 		}
 	}
-	perAnnotator("batch", KindString, "the batch column", func(r *mapping.Annotation) any { return r.Batch })
-	perAnnotator("status", KindString, "the status column", func(r *mapping.Annotation) any { return r.Status })
-	provenance := func(name string, kind func(r *mapping.Annotation) any) {
+	perAnnotator("batch", KindString, "the batch column", func(r *records.Annotation) any { return r.Batch })
+	perAnnotator("status", KindString, "the status column", func(r *records.Annotation) any { return r.Status })
+	provenance := func(name string, kind func(r *records.Annotation) any) {
 		if !gold {
 			return
 		}
-		cols = append(cols, wideColumn{Column{Name: name + WideSeparator + mapping.GoldAnnotator + "_provenance", Kind: KindString}, func(u *wideUnit) any {
-			if r := u.by[mapping.GoldAnnotator]; r != nil {
+		cols = append(cols, wideColumn{Column{Name: name + WideSeparator + records.GoldAnnotator + "_provenance", Kind: KindString}, func(u *wideUnit) any {
+			if r := u.by[records.GoldAnnotator]; r != nil {
 				return kind(r)
 			}
 			return nil
@@ -103,7 +103,7 @@ func Wide(t *templates.Template, recs []*mapping.Annotation, opt TableOptions) (
 		from := fmt.Sprintf("question %q", q.Name)
 		if q.Type == templates.TypeMulti {
 			for _, o := range q.Options {
-				perAnnotator(q.Name+"="+o.Code, KindBool, fmt.Sprintf("%s, code %q", from, o.Code), func(r *mapping.Annotation) any {
+				perAnnotator(q.Name+"="+o.Code, KindBool, fmt.Sprintf("%s, code %q", from, o.Code), func(r *records.Annotation) any {
 					codes, ok := r.Values[q.Name].([]string)
 					if !ok {
 						return nil
@@ -112,9 +112,9 @@ func Wide(t *templates.Template, recs []*mapping.Annotation, opt TableOptions) (
 				})
 			}
 		} else {
-			perAnnotator(q.Name, wideKind(q.Type), from, func(r *mapping.Annotation) any { return wideCell(r.Values[q.Name]) })
+			perAnnotator(q.Name, wideKind(q.Type), from, func(r *records.Annotation) any { return wideCell(r.Values[q.Name]) })
 		}
-		provenance(q.Name, func(r *mapping.Annotation) any {
+		provenance(q.Name, func(r *records.Annotation) any {
 			if p := r.Provenance[q.Name]; p != nil {
 				return p.Kind
 			}
@@ -124,7 +124,7 @@ func Wide(t *templates.Template, recs []*mapping.Annotation, opt TableOptions) (
 	if t.Rows.Per == templates.PerBlock {
 		spans := t.Rows.Spans
 		from := fmt.Sprintf("the spans %q", spans)
-		perAnnotator(spans, KindInt, from, func(r *mapping.Annotation) any {
+		perAnnotator(spans, KindInt, from, func(r *records.Annotation) any {
 			if !counted(r) {
 				return nil
 			}
@@ -132,7 +132,7 @@ func Wide(t *templates.Template, recs []*mapping.Annotation, opt TableOptions) (
 		})
 		if label := t.QuestionByName(t.Rows.Label); label != nil {
 			for _, o := range label.Options {
-				perAnnotator(spans+"="+o.Code, KindInt, fmt.Sprintf("%s, type %q", from, o.Code), func(r *mapping.Annotation) any {
+				perAnnotator(spans+"="+o.Code, KindInt, fmt.Sprintf("%s, type %q", from, o.Code), func(r *records.Annotation) any {
 					if !counted(r) {
 						return nil
 					}
@@ -169,14 +169,14 @@ func Wide(t *templates.Template, recs []*mapping.Annotation, opt TableOptions) (
 }
 
 // answered reports whether a record has any answer.
-func answered(r *mapping.Annotation) bool {
+func answered(r *records.Annotation) bool {
 	return len(r.Values) > 0 || len(r.Spans) > 0
 }
 
 // counted reports whether a record's spans are counted: it was read and
 // answered, so that no span is an answer too.
-func counted(r *mapping.Annotation) bool {
-	return r.Status == mapping.StatusComplete || r.Status == mapping.StatusPartial
+func counted(r *records.Annotation) bool {
+	return r.Status == records.StatusComplete || r.Status == records.StatusPartial
 }
 
 // wideKind is the kind of a question's wide column (all but multi).
@@ -200,9 +200,9 @@ func wideCell(v any) any {
 		return v
 	case int:
 		return int64(v)
-	case mapping.SpanValue:
+	case records.SpanValue:
 		return v.Text
-	case mapping.Evidence:
+	case records.Evidence:
 		return strconv.Itoa(v.Passage) + ":" + sentences(v.Sentences)
 	}
 	return fmt.Sprint(v)
@@ -211,8 +211,8 @@ func wideCell(v any) any {
 // spansProvenance is the provenance of a gold record's spans: the
 // record's own for them when it has one (unresolved), else the kind
 // all its spans share, else "mixed" (the long table has each).
-func spansProvenance(spans string) func(r *mapping.Annotation) any {
-	return func(r *mapping.Annotation) any {
+func spansProvenance(spans string) func(r *records.Annotation) any {
+	return func(r *records.Annotation) any {
 		if p := r.Provenance[spans]; p != nil {
 			return p.Kind
 		}

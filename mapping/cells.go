@@ -11,6 +11,8 @@ import (
 	"unicode"
 
 	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/internal/suggest"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 	"golang.org/x/text/unicode/norm"
 )
@@ -38,11 +40,8 @@ var (
 	ErrRequired = errors.New("required answer missing")
 )
 
-// fold normalises text for lenient matching: trimmed, inner white space
-// collapsed, case folded.
-func fold(s string) string {
-	return strings.ToLower(strings.Join(strings.Fields(norm.NFC.String(s)), " "))
-}
+// fold normalises text for lenient matching (see suggest.Fold).
+func fold(s string) string { return suggest.Fold(s) }
 
 // cellIssue is what reading one cell found: an error or a warning.
 type cellIssue struct {
@@ -79,7 +78,7 @@ func parseChoice(q *templates.Question, cell string) (string, *cellIssue) {
 			return o.Code, normalised("%s read as %q; pick it from the list", QuoteCell(cell), o.Label)
 		}
 	}
-	return "", invalid("%s is not one of: %s%s", QuoteCell(cell), labelList(q), didYouMean(cell, labelCandidates(q)))
+	return "", invalid("%s is not one of: %s%s", QuoteCell(cell), labelList(q), q.SuggestLabel(cell))
 }
 
 func labelList(q *templates.Question) string {
@@ -180,7 +179,7 @@ func parseCodeList(q *templates.Question, cell string) ([]string, *cellIssue) {
 			for _, o := range q.Options {
 				all = append(all, o.Code)
 			}
-			return nil, invalid("%s in %s is not one of the codes %s%s", QuoteCell(part), QuoteCell(cell), strings.Join(all, ", "), didYouMean(part, codeCandidates(q)))
+			return nil, invalid("%s in %s is not one of the codes %s%s", QuoteCell(part), QuoteCell(cell), strings.Join(all, ", "), q.SuggestCode(part))
 		}
 		if !slices.Contains(codes, code) {
 			codes = append(codes, code)
@@ -198,7 +197,7 @@ var sentenceSep = regexp.MustCompile(`[\s,;]+`)
 
 // parseEvidence reads a passage number and a list of sentence numbers
 // ("3", "3, 4", "3-5", "S3") and checks them against the record's passages.
-func parseEvidence(passageCell, sentencesCell string, counts []int) (*Evidence, *cellIssue, *cellIssue) {
+func parseEvidence(passageCell, sentencesCell string, counts []int) (*records.Evidence, *cellIssue, *cellIssue) {
 	p, ok := parseWhole(strings.TrimPrefix(strings.TrimSpace(strings.ToUpper(passageCell)), "P"))
 	var pIssue, sIssue *cellIssue
 	switch {
@@ -245,7 +244,7 @@ func parseEvidence(passageCell, sentencesCell string, counts []int) (*Evidence, 
 	if pIssue != nil || sIssue != nil {
 		return nil, pIssue, sIssue
 	}
-	return &Evidence{Passage: p, Sentences: sentences}, nil, nil
+	return &records.Evidence{Passage: p, Sentences: sentences}, nil, nil
 }
 
 // hasText reports whether a cell holds anything but white space.

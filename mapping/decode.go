@@ -10,6 +10,7 @@ import (
 	"unicode"
 
 	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -37,7 +38,7 @@ func (a *answers) get(q string) (any, bool) {
 }
 
 // decode turns the rows of every unit into records.
-func (p *puller) decode() []*Annotation {
+func (p *puller) decode() []*records.Annotation {
 	annotators := p.annotators()
 	// Problems found so far that concern a unit (its annotator).
 	byUnit := map[string]Problems{}
@@ -46,9 +47,9 @@ func (p *puller) decode() []*Annotation {
 			byUnit[pr.Record] = append(byUnit[pr.Record], pr)
 		}
 	}
-	out := make([]*Annotation, 0, len(p.units))
+	out := make([]*records.Annotation, 0, len(p.units))
 	// The records, in one allocation rather than one each.
-	slab := make([]Annotation, len(p.units))
+	slab := make([]records.Annotation, len(p.units))
 	for k := range p.units {
 		u := p.unit(k)
 		if who := p.declared(p.meta.Annotator); who != "" {
@@ -60,19 +61,19 @@ func (p *puller) decode() []*Annotation {
 			annotators[k] = who
 		}
 		rec := &slab[k]
-		*rec = Annotation{
-			Schema:    AnnotationSchema,
-			Template:  TemplateID{Name: p.t.Name, Version: p.t.Version},
+		*rec = records.Annotation{
+			Schema:    records.AnnotationSchema,
+			Template:  records.TemplateID{Name: p.t.Name, Version: p.t.Version},
 			Batch:     p.meta.Batch,
 			Unit:      u.ID,
 			Item:      u.Item,
 			Annotator: annotators[k],
 			Shuffled:  p.meta.Shuffled,
-			Problems:  []UnitProblem{},
+			Problems:  []records.UnitProblem{},
 		}
 		first := len(p.probs)
 		rows := p.rows[k]
-		rec.Source = RecordSource{Kind: p.g.Kind, File: p.g.Name, Sheet: p.sheet, Rows: make([]int, 0, len(rows))}
+		rec.Source = records.RecordSource{Kind: p.g.Kind, File: p.g.Name, Sheet: p.sheet, Rows: make([]int, 0, len(rows))}
 		for _, r := range rows {
 			rec.Source.Rows = append(rec.Source.Rows, r.n)
 		}
@@ -146,13 +147,13 @@ func plural(n int, one, many string) string {
 // unjudged reports, for templates where an annotator claims a whole
 // instance, the rows of a claimed instance that nobody has judged yet: the
 // instance is not done until every row is.
-func (p *puller) unjudged(recs []*Annotation) {
+func (p *puller) unjudged(recs []*records.Annotation) {
 	if p.t.Annotator.Claim != templates.ClaimInstance || p.t.Rows.Per != templates.PerElement {
 		return
 	}
 	started := map[string]string{} // item -> annotator who has judged some row
 	for _, r := range recs {
-		if r.Status != StatusEmpty && r.Status != StatusMissing && r.Annotator != "" {
+		if r.Status != records.StatusEmpty && r.Status != records.StatusMissing && r.Annotator != "" {
 			if _, ok := started[r.Item]; !ok {
 				started[r.Item] = r.Annotator
 			}
@@ -160,7 +161,7 @@ func (p *puller) unjudged(recs []*Annotation) {
 	}
 	for _, r := range recs {
 		who, ok := started[r.Item]
-		if !ok || r.Status != StatusEmpty {
+		if !ok || r.Status != records.StatusEmpty {
 			continue
 		}
 		pr := p.problem(Warning, ErrRequired, r.Unit, r.Source.Rows[0], -1, "instance %s is claimed by %s, but this row is not judged yet", p.named(r.Item), who)
@@ -172,24 +173,24 @@ func (p *puller) unjudged(recs []*Annotation) {
 func unitStatus(present, answered bool, probs Problems) string {
 	switch {
 	case !present:
-		return StatusMissing
+		return records.StatusMissing
 	case !answered:
-		return StatusEmpty
+		return records.StatusEmpty
 	}
 	for _, pr := range probs {
 		if pr.Severity == Error || pr.Err == ErrRequired {
-			return StatusPartial
+			return records.StatusPartial
 		}
 	}
-	return StatusComplete
+	return records.StatusComplete
 }
 
-func (pr *Problem) unitProblem() UnitProblem {
+func (pr *Problem) unitProblem() records.UnitProblem {
 	cell := ""
 	if pr.Cell != "" {
 		cell = pr.Sheet + "!" + pr.Cell
 	}
-	return UnitProblem{Severity: pr.Severity, Cell: cell, Message: pr.Message}
+	return records.UnitProblem{Severity: pr.Severity, Cell: cell, Message: pr.Message}
 }
 
 // dedupe leaves a one-row unit that is on several rows (a copied row)
@@ -412,7 +413,7 @@ func joinInts(ns []int) string {
 
 // decodeRow reads a unit that is one row; it reports whether anything was
 // answered.
-func (p *puller) decodeRow(u unitRow, r sheetRow, rec *Annotation) bool {
+func (p *puller) decodeRow(u unitRow, r sheetRow, rec *records.Annotation) bool {
 	a := p.readAnswers(u, r, "", nil)
 	rec.Values = a.valid()
 	p.checkAnswers(u, a, "", a.touched)
@@ -424,7 +425,7 @@ func (p *puller) decodeRow(u unitRow, r sheetRow, rec *Annotation) bool {
 
 // decodeBlock reads a block: its block questions, asked once, and one span
 // entry per answer row. It reports whether anything was answered.
-func (p *puller) decodeBlock(u unitRow, rows []sheetRow, rec *Annotation) bool {
+func (p *puller) decodeBlock(u unitRow, rows []sheetRow, rec *records.Annotation) bool {
 	// Block questions: whichever row holds the answer (rows may have been
 	// moved); two different answers are an error.
 	block := &answers{vals: map[string]any{}, cells: map[string]int{}}
@@ -476,9 +477,9 @@ func (p *puller) decodeBlock(u unitRow, rows []sheetRow, rec *Annotation) bool {
 }
 
 // spanEntry turns one answer row of a block into its canonical entry.
-func (p *puller) spanEntry(r sheetRow, a *answers) SpanAnswer {
+func (p *puller) spanEntry(r sheetRow, a *answers) records.SpanAnswer {
 	t := p.t
-	e := SpanAnswer{Question: t.Rows.Spans, Row: r.n}
+	e := records.SpanAnswer{Question: t.Rows.Spans, Row: r.n}
 	primary := p.primarySpan()
 	var evidence string
 	for _, q := range t.Questions {
@@ -490,14 +491,14 @@ func (p *puller) spanEntry(r sheetRow, a *answers) SpanAnswer {
 	for name, v := range a.valid() {
 		switch {
 		case name == primary:
-			s := v.(SpanValue)
+			s := v.(records.SpanValue)
 			e.Field, e.Start, e.End, e.Text = s.Field, s.Start, s.End, s.Text
 		case name == t.Rows.Label:
 			code := v.(string)
 			e.Code = code
 			e.Label = t.QuestionByName(name).Option(code).Label
 		case name == evidence:
-			ev := v.(Evidence)
+			ev := v.(records.Evidence)
 			e.Evidence = &ev
 		default:
 			if e.Values == nil {
@@ -723,8 +724,8 @@ type invalidAnswer struct{}
 // locate finds a span's text in its field, using the occurrence column
 // when the text occurs more than once, and checking that a span anchored
 // before another does precede it.
-func (p *puller) locate(u unitRow, q *templates.Question, text, occCell string, a *answers) (SpanValue, *cellIssue) {
-	v := SpanValue{Field: q.Field, Text: text}
+func (p *puller) locate(u unitRow, q *templates.Question, text, occCell string, a *answers) (records.SpanValue, *cellIssue) {
+	v := records.SpanValue{Field: q.Field, Text: text}
 	field, ok := u.fields[q.Field]
 	if !ok {
 		return v, invalid("the text of %q is not in the workbook's metadata; the span cannot be located", q.Field)
@@ -749,7 +750,7 @@ func (p *puller) locate(u unitRow, q *templates.Question, text, occCell string, 
 		pick = n - 1
 	}
 	if q.Before != "" {
-		anchor, ok := a.vals[q.Before].(SpanValue)
+		anchor, ok := a.vals[q.Before].(records.SpanValue)
 		if ok && anchor.Start != nil {
 			before := -1
 			for i, m := range matches {

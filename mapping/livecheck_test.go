@@ -11,6 +11,7 @@ import (
 
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -55,7 +56,7 @@ func TestCheckColumnIsNeverAnswers(t *testing.T) {
 			if diff := cmp.Diff(probs(want.Problems), probs(got.Problems), cmpErr, cmpopts.EquateEmpty()); diff != "" {
 				t.Errorf("problems (-without +with the Check cells):\n%s", diff)
 			}
-			if s := record(got, "r2").Status; s != mapping.StatusEmpty {
+			if s := record(got, "r2").Status; s != records.StatusEmpty {
 				t.Errorf("a row with only a Check cell is %s, not empty", s)
 			}
 		})

@@ -16,7 +16,7 @@ import (
 // several units (one row per list element) shows item-0001#1,
 // item-0001#2 … for them. The key from opaque to real ID is the
 // coordinator's (Result.OpaqueIDs, kept in the manifest): pull with it
-// gives back the real IDs (RestoreIDs), and pull without it keeps the
+// gives back the real IDs (records.RestoreIDs), and pull without it keeps the
 // opaque ones and says so.
 
 // ErrOpaqueIDs marks records whose unit and item are still the opaque IDs
@@ -208,21 +208,4 @@ func opaqueExample(units []Unit) string {
 		}
 	}
 	return least
-}
-
-// RestoreIDs gives a record pulled without the study's manifest, which
-// keeps the opaque IDs its workbook shows (OpaqueIDs), its real unit and
-// item IDs from the study's key (the manifest's opaque_ids). An ID the
-// key lacks is an error: the record is not of that study.
-func RestoreIDs(a *Annotation, key map[string]string) error {
-	if !a.OpaqueIDs {
-		return nil
-	}
-	unit, ok1 := key[a.Unit]
-	item, ok2 := key[a.Item]
-	if !ok1 || !ok2 {
-		return fmt.Errorf("unit %s: %w: the study's key has no real ID for it", a.Unit, ErrOtherStudy)
-	}
-	a.Unit, a.Item, a.OpaqueIDs = unit, item, false
-	return nil
 }

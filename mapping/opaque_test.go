@@ -2,7 +2,6 @@ package mapping_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -16,6 +15,7 @@ import (
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/input"
 	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -371,33 +371,6 @@ func TestOpaqueIDsShuffled(t *testing.T) {
 	}
 }
 
-func TestRestoreIDs(t *testing.T) {
-	t.Parallel()
-	key := map[string]string{"item-0001": "model-x-17", "item-0001#2": "model-x-17#2"}
-	for _, c := range []struct {
-		name       string
-		in         mapping.Annotation
-		unit, item string
-		err        error
-	}{
-		{"opaque", mapping.Annotation{Unit: "item-0001#2", Item: "item-0001", OpaqueIDs: true}, "model-x-17#2", "model-x-17", nil},
-		{"already real", mapping.Annotation{Unit: "item-0001#2", Item: "item-0001"}, "item-0001#2", "item-0001", nil},
-		{"not in the key", mapping.Annotation{Unit: "item-0009", Item: "item-0009", OpaqueIDs: true}, "item-0009", "item-0009", mapping.ErrOtherStudy},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			t.Parallel()
-			a := c.in
-			err := mapping.RestoreIDs(&a, key)
-			if !errors.Is(err, c.err) || (err == nil) != (c.err == nil) {
-				t.Errorf("error %v, want %v", err, c.err)
-			}
-			if a.Unit != c.unit || a.Item != c.item || a.OpaqueIDs != (err != nil) {
-				t.Errorf("got unit %s, item %s, opaque %v", a.Unit, a.Item, a.OpaqueIDs)
-			}
-		})
-	}
-}
-
 // TestOpaqueIDsBlocks: a block's rows are numbered after its opaque ID
 // (item-0001#2), so its answers come back in the order written, under the
 // real ID, however the sheet was sorted.
@@ -421,7 +394,7 @@ func TestOpaqueIDsBlocks(t *testing.T) {
 	for _, s := range r.Spans {
 		got = append(got, s.Code)
 	}
-	if diff := cmp.Diff([]string{"n", "y", "n"}, got); diff != "" || r.Item != "model-y-17" || r.Status == mapping.StatusMissing {
+	if diff := cmp.Diff([]string{"n", "y", "n"}, got); diff != "" || r.Item != "model-y-17" || r.Status == records.StatusMissing {
 		t.Errorf("record %s (item %s, %s): answers in the order written (-want +got):\n%s", r.Unit, r.Item, r.Status, diff)
 	}
 	for _, pr := range p.Problems {

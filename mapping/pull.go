@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -60,7 +61,7 @@ type Pulled struct {
 	Units []Unit
 	// Records has one record per unit (and annotator), in the workbook's
 	// unit order, missing units included.
-	Records []*Annotation
+	Records []*records.Annotation
 	// Problems lists every problem found, sorted by row and column; each
 	// unit's own problems are in its record too.
 	Problems Problems
@@ -210,7 +211,7 @@ func Pull(g *backend.Grid, opt PullOptions) (*Pulled, error) {
 
 // unshuffle puts answers back on their candidates with the study's
 // orders, or says once that they are still in the order shown.
-func (p *puller) unshuffle(recs []*Annotation, orders map[string][]string) error {
+func (p *puller) unshuffle(recs []*records.Annotation, orders map[string][]string) error {
 	if orders == nil {
 		p.problem(Warning, ErrShuffled, "", 0, -1, "the candidates were shown in a shuffled order; the answers stay in the order shown (\"shuffled\": true) until pulled with the study's manifest")
 		return nil

@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -106,7 +107,7 @@ func TestPullAnnotatorIDs(t *testing.T) {
 				t.Errorf("problems (-want +got):\n%s", diff)
 			}
 			for _, r := range p.Records {
-				if r.Status != mapping.StatusComplete && len(c.probs) == 0 {
+				if r.Status != records.StatusComplete && len(c.probs) == 0 {
 					t.Errorf("%s: %s %v", r.Unit, r.Status, r.Problems)
 				}
 			}

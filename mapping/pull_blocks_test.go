@@ -9,6 +9,7 @@ import (
 
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -60,8 +61,8 @@ func insertRow(m *memBook, before int, row []string) {
 	m.sheets[backend.SheetAnnotate] = slices.Insert(m.annotate(), before-1, row)
 }
 
-func span(row, start, end int, text, label string) mapping.SpanAnswer {
-	return mapping.SpanAnswer{Question: "errors", Row: row, Field: "text", Start: ptr(start), End: ptr(end), Text: text, Label: label, Code: map[string]string{"Bad": "bad", "Odd": "odd"}[label]}
+func span(row, start, end int, text, label string) records.SpanAnswer {
+	return records.SpanAnswer{Question: "errors", Row: row, Field: "text", Start: ptr(start), End: ptr(end), Text: text, Label: label, Code: map[string]string{"Bad": "bad", "Odd": "odd"}[label]}
 }
 
 // TestPullBlockRows changes the rows of filled blocks the way annotators
@@ -71,11 +72,11 @@ func span(row, start, end int, text, label string) mapping.SpanAnswer {
 func TestPullBlockRows(t *testing.T) {
 	type unit struct {
 		Status string
-		Spans  []mapping.SpanAnswer
+		Spans  []records.SpanAnswer
 		Rows   []int
 	}
-	b1 := []mapping.SpanAnswer{span(2, 0, 3, "one", "Bad"), span(3, 4, 7, "two", "Odd")}
-	b2 := []mapping.SpanAnswer{span(5, 5, 9, "five", "Odd")}
+	b1 := []records.SpanAnswer{span(2, 0, 3, "one", "Bad"), span(3, 4, 7, "two", "Odd")}
+	b2 := []records.SpanAnswer{span(5, 5, 9, "five", "Odd")}
 	cases := []struct {
 		name  string
 		edit  func(m *memBook)
@@ -90,7 +91,7 @@ func TestPullBlockRows(t *testing.T) {
 			m.sheets[backend.SheetAnnotate] = slices.Delete(m.annotate(), 3, 4)
 		}, want: map[string]unit{
 			"b1": {"partial", b1, []int{2, 3}},
-			"b2": {"complete", []mapping.SpanAnswer{span(4, 5, 9, "five", "Odd")}, []int{4, 5, 6}},
+			"b2": {"complete", []records.SpanAnswer{span(4, 5, 9, "five", "Odd")}, []int{4, 5, 6}},
 		}, probs: []prob{
 			{"error", "2:3", "b1", `block "b1" had 3 rows when generated (rows 2-4); 1 is not in the sheet: deleted, with any answers it held; the block is now on rows 2, 3`, mapping.ErrDeletedRow},
 		}},
@@ -98,7 +99,7 @@ func TestPullBlockRows(t *testing.T) {
 			m.sheets[backend.SheetAnnotate] = slices.Delete(m.annotate(), 2, 3)
 		}, want: map[string]unit{
 			"b1": {"partial", b1[:1], []int{2, 3}},
-			"b2": {"complete", []mapping.SpanAnswer{span(4, 5, 9, "five", "Odd")}, []int{4, 5, 6}},
+			"b2": {"complete", []records.SpanAnswer{span(4, 5, 9, "five", "Odd")}, []int{4, 5, 6}},
 		}, probs: []prob{
 			{"error", "2:3", "b1", `block "b1" had 3 rows when generated (rows 2-4); 1 is not in the sheet: deleted, with any answers it held; the block is now on rows 2, 3`, mapping.ErrDeletedRow},
 		}},
@@ -106,7 +107,7 @@ func TestPullBlockRows(t *testing.T) {
 			insertRow(m, 3, blockRow("", "three", "Bad", "AK"))
 			m.sheets[backend.SheetAnnotate] = slices.Delete(m.annotate(), 3, 4)
 		}, want: map[string]unit{
-			"b1": {"partial", []mapping.SpanAnswer{span(2, 0, 3, "one", "Bad"), span(3, 8, 13, "three", "Bad")}, []int{2, 3, 4}},
+			"b1": {"partial", []records.SpanAnswer{span(2, 0, 3, "one", "Bad"), span(3, 8, 13, "three", "Bad")}, []int{2, 3, 4}},
 			"b2": {"complete", b2, []int{5, 6, 7}},
 		}, probs: []prob{
 			{"error", "2:4", "b1", `block "b1" had 3 rows when generated (rows 2-4); 1 is not in the sheet: deleted, with any answers it held; the block is now on rows 2, 3, 4`, mapping.ErrDeletedRow},
@@ -114,29 +115,29 @@ func TestPullBlockRows(t *testing.T) {
 		{name: "the blocks swapped", edit: func(m *memBook) {
 			moveRows(m, 5, 7, 2)
 		}, want: map[string]unit{
-			"b1": {"complete", []mapping.SpanAnswer{span(5, 0, 3, "one", "Bad"), span(6, 4, 7, "two", "Odd")}, []int{5, 6, 7}},
-			"b2": {"complete", []mapping.SpanAnswer{span(2, 5, 9, "five", "Odd")}, []int{2, 3, 4}},
+			"b1": {"complete", []records.SpanAnswer{span(5, 0, 3, "one", "Bad"), span(6, 4, 7, "two", "Odd")}, []int{5, 6, 7}},
+			"b2": {"complete", []records.SpanAnswer{span(2, 5, 9, "five", "Odd")}, []int{2, 3, 4}},
 		}},
 		{name: "a row inserted, then the blocks swapped", edit: func(m *memBook) {
 			insertRow(m, 3, blockRow("", "three", "Bad", "AK"))
 			moveRows(m, 6, 8, 2)
 		}, want: map[string]unit{
-			"b1": {"complete", []mapping.SpanAnswer{span(5, 0, 3, "one", "Bad"), span(6, 8, 13, "three", "Bad"), span(7, 4, 7, "two", "Odd")}, []int{5, 6, 7, 8}},
-			"b2": {"complete", []mapping.SpanAnswer{span(2, 5, 9, "five", "Odd")}, []int{2, 3, 4}},
+			"b1": {"complete", []records.SpanAnswer{span(5, 0, 3, "one", "Bad"), span(6, 8, 13, "three", "Bad"), span(7, 4, 7, "two", "Odd")}, []int{5, 6, 7, 8}},
+			"b2": {"complete", []records.SpanAnswer{span(2, 5, 9, "five", "Odd")}, []int{2, 3, 4}},
 		}},
 		{name: "rows inserted in both blocks, then moved apart", edit: func(m *memBook) {
 			insertRow(m, 3, blockRow("", "three", "Bad", "AK"))
 			insertRow(m, 8, blockRow("", "four", "Bad", "AK"))
 			moveRows(m, 6, 9, 2) // b2, its inserted row included, to the top
 		}, want: map[string]unit{
-			"b1": {"complete", []mapping.SpanAnswer{span(6, 0, 3, "one", "Bad"), span(7, 8, 13, "three", "Bad"), span(8, 4, 7, "two", "Odd")}, []int{6, 7, 8, 9}},
-			"b2": {"complete", []mapping.SpanAnswer{span(2, 5, 9, "five", "Odd"), span(4, 0, 4, "four", "Bad")}, []int{2, 3, 4, 5}},
+			"b1": {"complete", []records.SpanAnswer{span(6, 0, 3, "one", "Bad"), span(7, 8, 13, "three", "Bad"), span(8, 4, 7, "two", "Odd")}, []int{6, 7, 8, 9}},
+			"b2": {"complete", []records.SpanAnswer{span(2, 5, 9, "five", "Odd"), span(4, 0, 4, "four", "Bad")}, []int{2, 3, 4, 5}},
 		}},
 		{name: "a row inserted at the top", edit: func(m *memBook) {
 			insertRow(m, 2, blockRow("", "three", "Bad", "AK"))
 		}, want: map[string]unit{
-			"b1": {"complete", []mapping.SpanAnswer{span(2, 8, 13, "three", "Bad"), span(3, 0, 3, "one", "Bad"), span(4, 4, 7, "two", "Odd")}, []int{2, 3, 4, 5}},
-			"b2": {"complete", []mapping.SpanAnswer{span(6, 5, 9, "five", "Odd")}, []int{6, 7, 8}},
+			"b1": {"complete", []records.SpanAnswer{span(2, 8, 13, "three", "Bad"), span(3, 0, 3, "one", "Bad"), span(4, 4, 7, "two", "Odd")}, []int{2, 3, 4, 5}},
+			"b2": {"complete", []records.SpanAnswer{span(6, 5, 9, "five", "Odd")}, []int{6, 7, 8}},
 		}},
 		{name: "an inserted row left with no block", edit: func(m *memBook) {
 			m.sheets[backend.SheetAnnotate] = append(m.annotate()[:1], blockRow("", "three", "Bad", "AK"))
@@ -165,7 +166,7 @@ func TestPullBlockRows(t *testing.T) {
 				t.Errorf("problems (-want +got):\n%s", diff)
 			}
 			for _, pr := range p.Problems {
-				if r := record(p, pr.Record); r != nil && !slices.ContainsFunc(r.Problems, func(u mapping.UnitProblem) bool { return u.Message == pr.Message }) {
+				if r := record(p, pr.Record); r != nil && !slices.ContainsFunc(r.Problems, func(u records.UnitProblem) bool { return u.Message == pr.Message }) {
 					t.Errorf("record %s lacks its problem %q", r.Unit, pr.Message)
 				}
 			}

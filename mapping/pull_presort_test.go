@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 )
 
 // missingRow is a row an annotator inserts in a qa-span-errors block for
@@ -26,7 +27,7 @@ func missingRow(m *memBook, sentences string) []string {
 // sorts the sheet: each block reads its rows in the order they had, where
 // the sheet tells it, and says so, by cell, where it does not.
 func TestPullPresort(t *testing.T) {
-	texts := func(spans []mapping.SpanAnswer) []string {
+	texts := func(spans []records.SpanAnswer) []string {
 		var out []string
 		for _, s := range spans {
 			out = append(out, s.Text+"/"+s.Code)
@@ -253,7 +254,7 @@ func relabel(m *memBook, note int) {
 
 // blockRowsRead are the rows of a block record's spans, in the order the
 // record has them: the sheet rows it read, as answers.
-func blockRowsRead(r *mapping.Annotation) []int {
+func blockRowsRead(r *records.Annotation) []int {
 	var out []int
 	for _, s := range r.Spans {
 		out = append(out, s.Row)

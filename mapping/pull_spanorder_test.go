@@ -13,6 +13,7 @@ import (
 
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -140,24 +141,24 @@ func TestBlockRowsNumbered(t *testing.T) {
 // sheet was sorted since. Only the Row fields and Source.Rows, which say
 // where rows are now, change.
 func TestPullSpanOrder(t *testing.T) {
-	qaSpan := func(start, end int, text, label, code string) mapping.SpanAnswer {
-		return mapping.SpanAnswer{Question: "errors", Field: "prediction", Start: ptr(start), End: ptr(end), Text: text, Label: label, Code: code}
+	qaSpan := func(start, end int, text, label, code string) records.SpanAnswer {
+		return records.SpanAnswer{Question: "errors", Field: "prediction", Start: ptr(start), End: ptr(end), Text: text, Label: label, Code: code}
 	}
 	paris := qaSpan(0, 12, "Paris is big", "Irrelevant", "Irrelevant")
 	rains := qaSpan(14, 22, "It rains", "Unverifiable Fact", "Unverifiable")
 	cats := qaSpan(24, 32, "Cats fly", "Incoherent", "Incoherent")
 	wet := qaSpan(17, 22, "rains", "Unverifiable Fact", "Unverifiable")
 	fly := qaSpan(29, 32, "fly", "Incoherent", "Incoherent")
-	deleted := mapping.UnitProblem{Severity: "error", Cell: "Annotate!2:9", Message: `block "q0000" had 8 rows when generated (rows 2-9); 1 is not in the sheet: deleted, with any answers it held; the block is now on rows 2, 3, 4, 5, 6, 7, 8, 9`}
+	deleted := records.UnitProblem{Severity: "error", Cell: "Annotate!2:9", Message: `block "q0000" had 8 rows when generated (rows 2-9); 1 is not in the sheet: deleted, with any answers it held; the block is now on rows 2, 3, 4, 5, 6, 7, 8, 9`}
 	// unknown is the warning about an inserted row on a given row of a
 	// sorted sheet whose places are not known.
-	unknown := func(row int) mapping.UnitProblem {
-		return mapping.UnitProblem{Severity: "warning", Cell: fmt.Sprintf("Annotate!%d:%d", row, row), Message: `the row was inserted in block "q0000", and the sheet has been sorted since: where in the block it was cannot be known (the workbook does not record where its rows were), so it is read where the sheet has it now`}
+	unknown := func(row int) records.UnitProblem {
+		return records.UnitProblem{Severity: "warning", Cell: fmt.Sprintf("Annotate!%d:%d", row, row), Message: `the row was inserted in block "q0000", and the sheet has been sorted since: where in the block it was cannot be known (the workbook does not record where its rows were), so it is read where the sheet has it now`}
 	}
 	// unsure is the warning about an inserted row that could have been in
 	// more than one place of its block.
-	unsure := func(row int) mapping.UnitProblem {
-		return mapping.UnitProblem{Severity: "warning", Cell: fmt.Sprintf("Annotate!%d:%d", row, row), Message: `the row was inserted in block "q0000", and the sheet has been sorted since: where in the block it was cannot be known, so it is read after the block's other rows`}
+	unsure := func(row int) records.UnitProblem {
+		return records.UnitProblem{Severity: "warning", Cell: fmt.Sprintf("Annotate!%d:%d", row, row), Message: `the row was inserted in block "q0000", and the sheet has been sorted since: where in the block it was cannot be known, so it is read after the block's other rows`}
 	}
 	insertWet := func(m *memBook) { insertRow(m, 4, blockRowQA(m, "rains", "Unverifiable Fact")) }
 	insertWetAndFly := func(m *memBook) {
@@ -175,102 +176,102 @@ func TestPullSpanOrder(t *testing.T) {
 		// edit changes the sheet before the application computes the
 		// places (inserted, moved, copied rows); sort after.
 		edit, sort func(m *memBook)
-		spans      []mapping.SpanAnswer
-		probs      []mapping.UnitProblem
+		spans      []records.SpanAnswer
+		probs      []records.UnitProblem
 	}{
-		{name: "as filled", spans: []mapping.SpanAnswer{paris, rains, cats}},
-		{name: "the sheet reversed", sort: reverse, spans: []mapping.SpanAnswer{paris, rains, cats}},
-		{name: "sorted by error type, blocks interleaved", sort: by("q:error_type", false), spans: []mapping.SpanAnswer{paris, rains, cats}},
-		{name: "sorted by error type, descending", sort: by("q:error_type", true), spans: []mapping.SpanAnswer{paris, rains, cats}},
-		{name: "sorted by the span column", sort: by("q:span", false), spans: []mapping.SpanAnswer{paris, rains, cats}},
+		{name: "as filled", spans: []records.SpanAnswer{paris, rains, cats}},
+		{name: "the sheet reversed", sort: reverse, spans: []records.SpanAnswer{paris, rains, cats}},
+		{name: "sorted by error type, blocks interleaved", sort: by("q:error_type", false), spans: []records.SpanAnswer{paris, rains, cats}},
+		{name: "sorted by error type, descending", sort: by("q:error_type", true), spans: []records.SpanAnswer{paris, rains, cats}},
+		{name: "sorted by the span column", sort: by("q:span", false), spans: []records.SpanAnswer{paris, rains, cats}},
 		{name: "the third span's row moved to the top", edit: func(m *memBook) {
 			moveRows(m, 4, 4, 2)
-		}, spans: []mapping.SpanAnswer{paris, rains, cats}},
+		}, spans: []records.SpanAnswer{paris, rains, cats}},
 		{name: "the first span's row moved below the other block", edit: func(m *memBook) {
 			moveRows(m, 2, 2, 18)
-		}, spans: []mapping.SpanAnswer{paris, rains, cats}},
-		{name: "a row inserted after the second", edit: insertWet, spans: []mapping.SpanAnswer{paris, rains, wet, cats}},
+		}, spans: []records.SpanAnswer{paris, rains, cats}},
+		{name: "a row inserted after the second", edit: insertWet, spans: []records.SpanAnswer{paris, rains, wet, cats}},
 		{name: "a row inserted after the second, both moved to the top", edit: func(m *memBook) {
 			insertWet(m)
 			moveRows(m, 3, 4, 2)
-		}, spans: []mapping.SpanAnswer{paris, rains, wet, cats}},
+		}, spans: []records.SpanAnswer{paris, rains, wet, cats}},
 		// A row inserted between the second and the third, then the sheet
 		// sorted by any column: the row goes back to its place.
-		{name: "a row inserted after the second, then sorted by ID", edit: insertWet, sort: by("id", false), spans: []mapping.SpanAnswer{paris, rains, wet, cats}},
-		{name: "a row inserted after the second, then sorted by ID, descending", edit: insertWet, sort: by("id", true), spans: []mapping.SpanAnswer{paris, rains, wet, cats}},
-		{name: "a row inserted after the second, then sorted by error type", edit: insertWet, sort: by("q:error_type", false), spans: []mapping.SpanAnswer{paris, rains, wet, cats}},
-		{name: "a row inserted after the second, then sorted by error type, descending", edit: insertWet, sort: by("q:error_type", true), spans: []mapping.SpanAnswer{paris, rains, wet, cats}},
-		{name: "a row inserted after the second, then sorted by span", edit: insertWet, sort: by("q:span", false), spans: []mapping.SpanAnswer{paris, rains, wet, cats}},
-		{name: "a row inserted after the second, then sorted by annotator, descending", edit: insertWet, sort: by("annotator", true), spans: []mapping.SpanAnswer{paris, rains, wet, cats}},
-		{name: "a row inserted after the second, then the sheet reversed", edit: insertWet, sort: reverse, spans: []mapping.SpanAnswer{paris, rains, wet, cats}},
+		{name: "a row inserted after the second, then sorted by ID", edit: insertWet, sort: by("id", false), spans: []records.SpanAnswer{paris, rains, wet, cats}},
+		{name: "a row inserted after the second, then sorted by ID, descending", edit: insertWet, sort: by("id", true), spans: []records.SpanAnswer{paris, rains, wet, cats}},
+		{name: "a row inserted after the second, then sorted by error type", edit: insertWet, sort: by("q:error_type", false), spans: []records.SpanAnswer{paris, rains, wet, cats}},
+		{name: "a row inserted after the second, then sorted by error type, descending", edit: insertWet, sort: by("q:error_type", true), spans: []records.SpanAnswer{paris, rains, wet, cats}},
+		{name: "a row inserted after the second, then sorted by span", edit: insertWet, sort: by("q:span", false), spans: []records.SpanAnswer{paris, rains, wet, cats}},
+		{name: "a row inserted after the second, then sorted by annotator, descending", edit: insertWet, sort: by("annotator", true), spans: []records.SpanAnswer{paris, rains, wet, cats}},
+		{name: "a row inserted after the second, then the sheet reversed", edit: insertWet, sort: reverse, spans: []records.SpanAnswer{paris, rains, wet, cats}},
 		{name: "a row inserted after the second, then sorted twice", edit: insertWet, sort: func(m *memBook) {
 			sortBody(m, "q:error_type", false)
 			sortBody(m, "id", true)
-		}, spans: []mapping.SpanAnswer{paris, rains, wet, cats}},
+		}, spans: []records.SpanAnswer{paris, rains, wet, cats}},
 		{name: "a row inserted with the block's ID typed in, then sorted by ID", edit: func(m *memBook) {
 			insertWet(m)
 			m.setRow(4, "id", "q0000")
-		}, sort: by("id", true), spans: []mapping.SpanAnswer{paris, rains, wet, cats}},
+		}, sort: by("id", true), spans: []records.SpanAnswer{paris, rains, wet, cats}},
 		// Two rows of one block in two places: after a sort, which was
 		// where is not known (their order in the sorted sheet is the
 		// sort's): each is read last, and said.
 		{name: "rows inserted after the second and the third, the sheet reversed", edit: insertWetAndFly, sort: reverse,
-			spans: []mapping.SpanAnswer{paris, rains, cats, fly, wet}, probs: []mapping.UnitProblem{unsure(15), unsure(17)}},
+			spans: []records.SpanAnswer{paris, rains, cats, fly, wet}, probs: []records.UnitProblem{unsure(15), unsure(17)}},
 		{name: "rows inserted after the second and the third, sorted by ID", edit: insertWetAndFly, sort: by("id", false),
-			spans: []mapping.SpanAnswer{paris, rains, cats, wet, fly}, probs: []mapping.UnitProblem{unsure(18), unsure(19)}},
+			spans: []records.SpanAnswer{paris, rains, cats, wet, fly}, probs: []records.UnitProblem{unsure(18), unsure(19)}},
 		{name: "rows inserted after the second and the third, sorted by annotator", edit: insertWetAndFly, sort: by("annotator", false),
-			spans: []mapping.SpanAnswer{paris, rains, cats, wet, fly}, probs: []mapping.UnitProblem{unsure(4), unsure(6)}},
+			spans: []records.SpanAnswer{paris, rains, cats, wet, fly}, probs: []records.UnitProblem{unsure(4), unsure(6)}},
 		{name: "a row copied below itself", edit: func(m *memBook) {
 			copyRow(m, 3, 4)
 			m.setRow(4, "q:span", "rains")
-		}, spans: []mapping.SpanAnswer{paris, rains, wet, cats}},
+		}, spans: []records.SpanAnswer{paris, rains, wet, cats}},
 		// Sorted, a row and its copy cannot be told apart: the first is
 		// read as the row, with a warning.
 		{name: "a row copied below itself, then the sheet sorted by span", edit: func(m *memBook) {
 			copyRow(m, 3, 4)
 			m.setRow(4, "q:span", "rains")
-		}, sort: by("q:span", true), spans: []mapping.SpanAnswer{paris, wet, rains, cats}, probs: []mapping.UnitProblem{
+		}, sort: by("q:span", true), spans: []records.SpanAnswer{paris, wet, rains, cats}, probs: []records.UnitProblem{
 			{Severity: "warning", Cell: "Annotate!2:2", Message: `rows 2, 4 are row 2 of block "q0000" and copies of it, and the sheet has been sorted since: which of them is the copy cannot be known, so row 2 is read as the row generated there`},
 		}},
 		{name: "a row copied below the next one", edit: func(m *memBook) {
 			copyRow(m, 3, 5)
 			m.setRow(5, "q:span", "rains")
-		}, spans: []mapping.SpanAnswer{paris, rains, cats, wet}},
+		}, spans: []records.SpanAnswer{paris, rains, cats, wet}},
 		{name: "a row copied below itself, then moved to the top with it", edit: func(m *memBook) {
 			copyRow(m, 3, 4)
 			m.setRow(4, "q:span", "rains")
 			moveRows(m, 3, 4, 2)
-		}, spans: []mapping.SpanAnswer{paris, rains, wet, cats}},
+		}, spans: []records.SpanAnswer{paris, rains, wet, cats}},
 		{name: "a row copied, another deleted", edit: func(m *memBook) {
 			copyRow(m, 3, 4)
 			m.setRow(4, "q:span", "rains")
 			m.sheets[backend.SheetAnnotate] = slices.Delete(m.annotate(), 5, 6) // q0000#4, empty
-		}, spans: []mapping.SpanAnswer{paris, rains, wet, cats}, probs: []mapping.UnitProblem{deleted}},
+		}, spans: []records.SpanAnswer{paris, rains, wet, cats}, probs: []records.UnitProblem{deleted}},
 		// Made before places were recorded: a sort that moved an inserted
 		// row away from its block's rows is said, and it is read where it
 		// is; one that did not is not.
 		{name: "no places: a row inserted after the second, then sorted by error type", noPlaces: true, edit: insertWet, sort: by("q:error_type", false),
-			spans: []mapping.SpanAnswer{paris, rains, wet, cats}, probs: []mapping.UnitProblem{unknown(6)}},
+			spans: []records.SpanAnswer{paris, rains, wet, cats}, probs: []records.UnitProblem{unknown(6)}},
 		{name: "no places: a row inserted with its block's ID, then sorted by ID", noPlaces: true, edit: func(m *memBook) {
 			insertWet(m)
 			m.setRow(4, "id", "q0000")
-		}, sort: by("id", true), spans: []mapping.SpanAnswer{paris, rains, wet, cats}},
+		}, sort: by("id", true), spans: []records.SpanAnswer{paris, rains, wet, cats}},
 		{name: "no places: rows inserted after the second and the third, the sheet reversed", noPlaces: true, edit: insertWetAndFly, sort: reverse,
-			spans: []mapping.SpanAnswer{paris, rains, cats, wet, fly}, probs: []mapping.UnitProblem{unknown(15), unknown(17)}},
-		{name: "old workbook, as filled", old: true, spans: []mapping.SpanAnswer{paris, rains, cats}},
-		{name: "old workbook, the sheet reversed: sheet order", old: true, sort: reverse, spans: []mapping.SpanAnswer{cats, rains, paris}},
+			spans: []records.SpanAnswer{paris, rains, cats, wet, fly}, probs: []records.UnitProblem{unknown(15), unknown(17)}},
+		{name: "old workbook, as filled", old: true, spans: []records.SpanAnswer{paris, rains, cats}},
+		{name: "old workbook, the sheet reversed: sheet order", old: true, sort: reverse, spans: []records.SpanAnswer{cats, rains, paris}},
 		{name: "old workbook, a row moved to the top: sheet order", old: true, edit: func(m *memBook) {
 			moveRows(m, 4, 4, 2)
-		}, spans: []mapping.SpanAnswer{cats, paris, rains}},
+		}, spans: []records.SpanAnswer{cats, paris, rains}},
 		{name: "old workbook, a row copied, another deleted: not seen", old: true, edit: func(m *memBook) {
 			copyRow(m, 3, 4)
 			m.setRow(4, "q:span", "rains")
 			m.sheets[backend.SheetAnnotate] = slices.Delete(m.annotate(), 5, 6)
-		}, spans: []mapping.SpanAnswer{paris, rains, wet, cats}},
+		}, spans: []records.SpanAnswer{paris, rains, wet, cats}},
 	}
 	ignoreRows := cmp.Options{
-		cmpopts.IgnoreFields(mapping.SpanAnswer{}, "Row"),
-		cmpopts.IgnoreFields(mapping.RecordSource{}, "Rows"),
+		cmpopts.IgnoreFields(records.SpanAnswer{}, "Row"),
+		cmpopts.IgnoreFields(records.RecordSource{}, "Rows"),
 		cmpopts.EquateEmpty(),
 	}
 	for _, c := range cases {
@@ -283,8 +284,8 @@ func TestPullSpanOrder(t *testing.T) {
 			base.recalc()
 			want := record(pullMem(t, base, mapping.PullOptions{}), "q0000")
 			want.Spans, want.Problems = c.spans, c.probs
-			if slices.ContainsFunc(c.probs, func(p mapping.UnitProblem) bool { return p.Severity == mapping.Error }) {
-				want.Status = mapping.StatusPartial
+			if slices.ContainsFunc(c.probs, func(p records.UnitProblem) bool { return p.Severity == mapping.Error }) {
+				want.Status = records.StatusPartial
 			}
 			m := filledQA(t)
 			switch {
@@ -305,7 +306,7 @@ func TestPullSpanOrder(t *testing.T) {
 			if diff := cmp.Diff(want, got, ignoreRows); diff != "" {
 				t.Errorf("q0000 (-want +got):\n%s", diff)
 			}
-			if q1 := record(p, "q0001"); q1.Status != mapping.StatusComplete || len(q1.Spans) != 1 {
+			if q1 := record(p, "q0001"); q1.Status != records.StatusComplete || len(q1.Spans) != 1 {
 				t.Errorf("q0001: %s, spans %+v, problems %+v", q1.Status, q1.Spans, q1.Problems)
 			}
 			// Row and Source.Rows still say where the rows are now.
@@ -317,7 +318,7 @@ func TestPullSpanOrder(t *testing.T) {
 			}
 			var now []int
 			for i, r := range rows[1:] {
-				if strings.HasPrefix(r[m.col("unit")], "q0000") || slices.ContainsFunc(got.Spans, func(s mapping.SpanAnswer) bool { return s.Row == i+2 }) {
+				if strings.HasPrefix(r[m.col("unit")], "q0000") || slices.ContainsFunc(got.Spans, func(s records.SpanAnswer) bool { return s.Row == i+2 }) {
 					now = append(now, i+2)
 				}
 			}

@@ -19,10 +19,10 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/annosheet/annosheet/backend"
-	"github.com/annosheet/annosheet/export"
 	"github.com/annosheet/annosheet/input"
 	"github.com/annosheet/annosheet/internal/testing/goldtest"
 	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -211,7 +211,7 @@ questions:
   - {name: note, header: Note, type: text}
   - {name: quote, header: Quote, type: span, field: text, occurrence: true}
   - {name: earlier, header: Earlier, type: span, field: text, before: quote}
-  - {name: ev, header: Evidence, type: evidence, passages: passages}
+  - {name: ev, header: records.Evidence, type: evidence, passages: passages}
 rules:
   - {question: tags, exclusive: a}
   - {when: {question: pick, any_of: [n]}, then: {question: note, answered: true}, severity: warning, message: say why not}
@@ -260,7 +260,7 @@ func pullMem(t *testing.T, m *memBook, opt mapping.PullOptions) *mapping.Pulled 
 	return p
 }
 
-func record(p *mapping.Pulled, unit string) *mapping.Annotation {
+func record(p *mapping.Pulled, unit string) *records.Annotation {
 	for _, r := range p.Records {
 		if r.Unit == unit {
 			return r
@@ -292,16 +292,16 @@ func TestPullCells(t *testing.T) {
 				"q:score": "4", "q:ok": "FALSE", "q:note": "fine", "q:quote": "the mat", "q:earlier": "cat",
 				"q:ev#passage": "1", "q:ev#sentences": "1, 2", "annotator": "AK"},
 			values: map[string]any{"pick": "u", "tags": []string{"b"}, "codes": []string{"1", "3"}, "score": 4, "ok": false, "note": "fine",
-				"quote":   mapping.SpanValue{Field: "text", Start: ptr(15), End: ptr(22), Text: "the mat"},
-				"earlier": mapping.SpanValue{Field: "text", Start: ptr(4), End: ptr(7), Text: "cat"},
-				"ev":      mapping.Evidence{Passage: 1, Sentences: []int{1, 2}}},
-			status: mapping.StatusComplete,
+				"quote":   records.SpanValue{Field: "text", Start: ptr(15), End: ptr(22), Text: "the mat"},
+				"earlier": records.SpanValue{Field: "text", Start: ptr(4), End: ptr(7), Text: "cat"},
+				"ev":      records.Evidence{Passage: 1, Sentences: []int{1, 2}}},
+			status: records.StatusComplete,
 		},
 		{
 			name:   "choice and code list read leniently, with warnings",
 			cells:  map[string]string{"q:pick": "  yes ", "q:codes": "3; 1", "annotator": "AK"},
 			values: map[string]any{"pick": "y", "codes": []string{"1", "3"}},
-			status: mapping.StatusComplete,
+			status: records.StatusComplete,
 			probs: []prob{
 				{"warning", "C2", "r1", `"  yes " read as "Yes"; pick it from the list`, mapping.ErrNormalised},
 				{"warning", "G2", "r1", `"3; 1" read as "1,3"`, mapping.ErrNormalised},
@@ -311,7 +311,7 @@ func TestPullCells(t *testing.T) {
 			name:   "values outside what the question allows",
 			cells:  map[string]string{"q:pick": "maybe", "q:tags=a": "perhaps", "q:codes": "1,4", "q:score": "6", "q:ok": "dunno", "annotator": "AK"},
 			values: map[string]any{},
-			status: mapping.StatusPartial,
+			status: records.StatusPartial,
 			probs: []prob{
 				{"error", "C2", "r1", `"maybe" is not one of: Yes; No; Unsure, really`, mapping.ErrInvalidAnswer},
 				{"error", "D2", "r1", `"perhaps" is not a checkbox value; use TRUE or FALSE`, mapping.ErrInvalidAnswer},
@@ -324,7 +324,7 @@ func TestPullCells(t *testing.T) {
 			name:   "a mistyped option is told the closest",
 			cells:  map[string]string{"q:pick": "Unsure, realy", "q:codes": "2", "annotator": "AK"},
 			values: map[string]any{"codes": []string{"2"}},
-			status: mapping.StatusPartial,
+			status: records.StatusPartial,
 			probs: []prob{
 				{"error", "C2", "r1", `"Unsure, realy" is not one of: Yes; No; Unsure, really; did you mean "Unsure, really"?`, mapping.ErrInvalidAnswer},
 			},
@@ -333,74 +333,74 @@ func TestPullCells(t *testing.T) {
 			name:   "checkbox spellings and numbers typed as text",
 			cells:  map[string]string{"q:pick": "No", "q:note": "why", "q:tags=a": "x", "q:tags=b": "0", "q:score": "4.0", "q:ok": "yes", "annotator": "AK"},
 			values: map[string]any{"pick": "n", "note": "why", "tags": []string{"a"}, "score": 4, "ok": true},
-			status: mapping.StatusComplete,
+			status: records.StatusComplete,
 		},
 		{
 			name:   "the not-yet-answered value and fractions",
 			cells:  map[string]string{"q:pick": "No", "q:note": "n", "q:score": "0", "annotator": "AK"},
 			values: map[string]any{"pick": "n", "note": "n"},
-			status: mapping.StatusComplete,
+			status: records.StatusComplete,
 		},
 		{
 			name:   "a fraction on a scale",
 			cells:  map[string]string{"q:pick": "Yes", "q:score": "3.5", "annotator": "AK"},
 			values: map[string]any{"pick": "y"},
-			status: mapping.StatusPartial,
+			status: records.StatusPartial,
 			probs:  []prob{{"error", "H2", "r1", `"3.5" is not a whole number from 1 to 5`, mapping.ErrInvalidAnswer}},
 		},
 		{
 			name:   "a span that occurs twice needs its occurrence",
 			cells:  map[string]string{"q:pick": "Yes", "q:quote": "the cat", "annotator": "AK"},
-			values: map[string]any{"pick": "y", "quote": mapping.SpanValue{Field: "text", Text: "the cat"}},
-			status: mapping.StatusPartial,
+			values: map[string]any{"pick": "y", "quote": records.SpanValue{Field: "text", Text: "the cat"}},
+			status: records.StatusPartial,
 			probs:  []prob{{"error", "K2", "r1", `"the cat" occurs 2 times in "Text"; say which in the occurrence column`, mapping.ErrInvalidAnswer}},
 		},
 		{
 			name:   "the occurrence column picks one",
 			cells:  map[string]string{"q:pick": "Yes", "q:quote": "the cat", "q:quote#occurrence": "2", "annotator": "AK"},
-			values: map[string]any{"pick": "y", "quote": mapping.SpanValue{Field: "text", Start: ptr(24), End: ptr(31), Text: "the cat"}},
-			status: mapping.StatusComplete,
+			values: map[string]any{"pick": "y", "quote": records.SpanValue{Field: "text", Start: ptr(24), End: ptr(31), Text: "the cat"}},
+			status: records.StatusComplete,
 		},
 		{
 			name:   "an occurrence that is not there",
 			cells:  map[string]string{"q:pick": "Yes", "q:quote": "the cat", "q:quote#occurrence": "3", "annotator": "AK"},
-			values: map[string]any{"pick": "y", "quote": mapping.SpanValue{Field: "text", Text: "the cat"}},
-			status: mapping.StatusPartial,
+			values: map[string]any{"pick": "y", "quote": records.SpanValue{Field: "text", Text: "the cat"}},
+			status: records.StatusPartial,
 			probs:  []prob{{"error", "L2", "r1", `occurrence "3": the span occurs 2 time(s) in "Text"`, mapping.ErrInvalidAnswer}},
 		},
 		{
 			name:   "a span not in its field, and one that is not before its anchor",
 			cells:  map[string]string{"q:pick": "Yes", "q:quote": "the cat sat", "q:earlier": "left", "annotator": "AK"},
-			values: map[string]any{"pick": "y", "quote": mapping.SpanValue{Field: "text", Start: ptr(0), End: ptr(11), Text: "the cat sat"}, "earlier": mapping.SpanValue{Field: "text", Text: "left"}},
-			status: mapping.StatusPartial,
+			values: map[string]any{"pick": "y", "quote": records.SpanValue{Field: "text", Start: ptr(0), End: ptr(11), Text: "the cat sat"}, "earlier": records.SpanValue{Field: "text", Text: "left"}},
+			status: records.StatusPartial,
 			probs:  []prob{{"error", "M2", "r1", `"left" does not occur before the quote in "Text"`, mapping.ErrInvalidAnswer}},
 		},
 		{
 			name:   "a span that is nowhere",
 			cells:  map[string]string{"q:pick": "Yes", "q:quote": "the dog", "annotator": "AK"},
-			values: map[string]any{"pick": "y", "quote": mapping.SpanValue{Field: "text", Text: "the dog"}},
-			status: mapping.StatusPartial,
+			values: map[string]any{"pick": "y", "quote": records.SpanValue{Field: "text", Text: "the dog"}},
+			status: records.StatusPartial,
 			probs:  []prob{{"error", "K2", "r1", `"the dog" is not in "Text"; copy the span exactly`, mapping.ErrInvalidAnswer}},
 		},
 		{
 			name:   "evidence ranges and bad evidence",
 			cells:  map[string]string{"q:pick": "Yes", "q:ev#passage": "3", "q:ev#sentences": "0-2", "annotator": "AK"},
 			values: map[string]any{"pick": "y"},
-			status: mapping.StatusPartial,
+			status: records.StatusPartial,
 			probs:  []prob{{"error", "N2", "r1", "there is no passage 3; this record has passages 1 to 2", mapping.ErrInvalidAnswer}},
 		},
 		{
 			name:   "evidence sentence out of range, and a passage without sentences",
 			cells:  map[string]string{"q:pick": "Yes", "q:ev#passage": "2", "q:ev#sentences": "S1, 4", "annotator": "AK"},
 			values: map[string]any{"pick": "y"},
-			status: mapping.StatusPartial,
+			status: records.StatusPartial,
 			probs:  []prob{{"error", "O2", "r1", "passage 2 has sentences 0 to 1; there is no sentence 4", mapping.ErrInvalidAnswer}},
 		},
 		{
 			name:   "rules: an exclusive option and a warning",
 			cells:  map[string]string{"q:pick": "No", "q:tags=a": "TRUE", "q:tags=b": "TRUE", "annotator": "AK"},
 			values: map[string]any{"pick": "n", "tags": []string{"a", "b"}},
-			status: mapping.StatusPartial,
+			status: records.StatusPartial,
 			probs: []prob{
 				{"error", "E2", "r1", `when "Tags" is one of a (Alpha), "Tags" has nothing but a (Alpha)`, mapping.ErrRule},
 				{"warning", "J2", "r1", "say why not", mapping.ErrRule},
@@ -410,7 +410,7 @@ func TestPullCells(t *testing.T) {
 			name:   "a required answer missing, and no annotator",
 			cells:  map[string]string{"q:score": "2"},
 			values: map[string]any{"score": 2},
-			status: mapping.StatusPartial,
+			status: records.StatusPartial,
 			probs: []prob{
 				{"warning", "C2", "r1", `"Pick" is required and not answered yet`, mapping.ErrRequired},
 				{"error", "P2", "r1", "the row has answers but no annotator ID", mapping.ErrAnnotator},
@@ -421,14 +421,14 @@ func TestPullCells(t *testing.T) {
 			cells:  map[string]string{"q:pick": "Yes", "annotator": "AK"},
 			typed:  map[string]backend.ReadCell{"q:ok": {Value: "TRUE", Type: backend.CellBool}, "q:note": {Value: "45356", Type: backend.CellDate, Shown: "2024-03-05"}, "q:tags=b": {Value: "TRUE", Type: backend.CellBool}},
 			values: map[string]any{"pick": "y", "ok": true, "note": "2024-03-05", "tags": []string{"b"}},
-			status: mapping.StatusComplete,
+			status: records.StatusComplete,
 		},
 		{
 			name:   "a boolean and a date are not scores, a date is not a checkbox",
 			cells:  map[string]string{"q:pick": "Yes", "annotator": "AK"},
 			typed:  map[string]backend.ReadCell{"q:score": {Value: "TRUE", Type: backend.CellBool}, "q:tags=b": {Value: "45356", Type: backend.CellDate, Shown: "2024-03-05"}, "q:codes": {Value: "45293", Type: backend.CellDate, Shown: "2024-01-02"}},
 			values: map[string]any{"pick": "y"},
-			status: mapping.StatusPartial,
+			status: records.StatusPartial,
 			probs: []prob{
 				{"error", "E2", "r1", "the cell shows the date 2024-03-05, not a checkbox value; use TRUE or FALSE", mapping.ErrInvalidAnswer},
 				{"error", "G2", "r1", "the cell shows the date 2024-01-02: the spreadsheet application turned what was typed into a date; type it again starting with an apostrophe (')", mapping.ErrInvalidAnswer},
@@ -440,7 +440,7 @@ func TestPullCells(t *testing.T) {
 			cells:  map[string]string{"q:pick": "Yes", "annotator": "AK"},
 			typed:  map[string]backend.ReadCell{"q:score": {Value: "FALSE", Type: backend.CellBool}},
 			values: map[string]any{"pick": "y"},
-			status: mapping.StatusPartial,
+			status: records.StatusPartial,
 			probs:  []prob{{"error", "H2", "r1", "FALSE is a true/false value, not a whole number from 1 to 5", mapping.ErrInvalidAnswer}},
 		},
 		{
@@ -448,7 +448,7 @@ func TestPullCells(t *testing.T) {
 			cells:  map[string]string{"annotator": "AK"},
 			typed:  map[string]backend.ReadCell{"q:pick": {Type: backend.CellNoValue, Formula: `IF(1,"Yes")`}, "q:note": {Value: "#N/A", Type: backend.CellError}},
 			values: map[string]any{},
-			status: mapping.StatusPartial,
+			status: records.StatusPartial,
 			probs: []prob{
 				{"error", "C2", "r1", `a formula with no saved value (=IF(1,"Yes")): open the workbook in a spreadsheet application and save it, or type the value`, mapping.ErrInvalidAnswer},
 				{"error", "J2", "r1", "the cell shows the formula error #N/A; type the answer instead", mapping.ErrInvalidAnswer},
@@ -476,7 +476,7 @@ func TestPullCells(t *testing.T) {
 				t.Errorf("problems (-want +got):\n%s", diff)
 			}
 			for _, other := range []string{"r2", "r3"} {
-				if s := record(p, other).Status; s != mapping.StatusEmpty {
+				if s := record(p, other).Status; s != records.StatusEmpty {
 					t.Errorf("%s: status %s", other, s)
 				}
 			}
@@ -495,7 +495,7 @@ func TestPullSpanNormalised(t *testing.T) {
 	m.set("r2", "q:quote", `"Quoted" text here`)
 	m.set("r2", "annotator", "AK")
 	p := pullMem(t, m, mapping.PullOptions{})
-	want := mapping.SpanValue{Field: "text", Start: ptr(0), End: ptr(21), Text: "“Quoted”   text  here"}
+	want := records.SpanValue{Field: "text", Start: ptr(0), End: ptr(21), Text: "“Quoted”   text  here"}
 	r := record(p, "r2")
 	if diff := cmp.Diff(want, r.Values["quote"]); diff != "" {
 		t.Errorf("span (-want +got):\n%s", diff)
@@ -507,11 +507,11 @@ func TestPullSpanNormalised(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	recs, _, err := export.ReadRecords(bytes.NewReader(line), "r.jsonl", func(mapping.TemplateID) (*templates.Template, error) { return tp, nil })
+	recs, _, err := records.Read(bytes.NewReader(line), "r.jsonl", func(records.TemplateID) (*templates.Template, error) { return tp, nil })
 	if err != nil {
 		t.Fatalf("the pulled record does not read back: %v", err)
 	}
-	if probs := mapping.SpanTextProblems(recs[0], map[string]string{"text": "“Quoted”   text  here"}); len(probs) > 0 {
+	if probs := records.SpanTextProblems(recs[0], map[string]string{"text": "“Quoted”   text  here"}); len(probs) > 0 {
 		t.Errorf("the pulled span is not the field's text: %q", probs)
 	}
 }
@@ -611,7 +611,7 @@ func TestPullSurvives(t *testing.T) {
 			got := valuesByUnit(p)
 			for u, v := range want {
 				if slices.Contains(c.missing, u) {
-					if r := record(p, u); r.Status != mapping.StatusMissing || len(r.Values) != 0 {
+					if r := record(p, u); r.Status != records.StatusMissing || len(r.Values) != 0 {
 						t.Errorf("%s: status %s, values %v; want missing", u, r.Status, r.Values)
 					}
 					continue
@@ -714,14 +714,14 @@ func TestPullBlocks(t *testing.T) {
 	m.setRow(7, "annotator", "BT")
 	p := pullMem(t, m, mapping.PullOptions{})
 	b1 := record(p, "b1")
-	wantSpans := []mapping.SpanAnswer{
+	wantSpans := []records.SpanAnswer{
 		{Question: "errors", Row: 2, Field: "text", Start: ptr(4), End: ptr(7), Text: "two", Label: "Bad", Code: "bad"},
 		{Question: "errors", Row: 4, Field: "text", Start: ptr(8), End: ptr(13), Text: "three", Label: "Odd", Code: "odd"},
 	}
 	if diff := cmp.Diff(wantSpans, b1.Spans); diff != "" {
 		t.Errorf("b1 spans (-want +got):\n%s", diff)
 	}
-	if b1.Values["done"] != true || b1.Annotator != "AK" || b1.Status != mapping.StatusComplete || !slices.Equal(b1.Source.Rows, []int{2, 3, 4, 5}) {
+	if b1.Values["done"] != true || b1.Annotator != "AK" || b1.Status != records.StatusComplete || !slices.Equal(b1.Source.Rows, []int{2, 3, 4, 5}) {
 		t.Errorf("b1: %+v", b1)
 	}
 	wantProbs := []prob{
@@ -731,7 +731,7 @@ func TestPullBlocks(t *testing.T) {
 	if diff := cmp.Diff(wantProbs, probs(p.Problems), cmpErr); diff != "" {
 		t.Errorf("problems (-want +got):\n%s", diff)
 	}
-	if b2 := record(p, "b2"); b2.Status != mapping.StatusPartial || len(b2.Spans) != 1 {
+	if b2 := record(p, "b2"); b2.Status != records.StatusPartial || len(b2.Spans) != 1 {
 		t.Errorf("b2: status %s, %d spans", b2.Status, len(b2.Spans))
 	}
 }
@@ -811,7 +811,7 @@ func TestPullEdgeCases(t *testing.T) {
 		m.set("r2\u00a0", "annotator", "AK")
 		p := pullMem(t, m, mapping.PullOptions{})
 		for _, u := range []string{"r1 ", "r2\u00a0"} {
-			if r := record(p, u); r.Status != mapping.StatusComplete {
+			if r := record(p, u); r.Status != records.StatusComplete {
 				t.Errorf("%q: %s %v", u, r.Status, r.Problems)
 			}
 		}
@@ -841,7 +841,7 @@ func TestPullEdgeCases(t *testing.T) {
 		m.sheets[backend.SheetAnnotate] = slices.Insert(m.annotate(), 1, blank)
 		p := pullMem(t, m, mapping.PullOptions{})
 		r := record(p, "r1")
-		if r.Status != mapping.StatusComplete || r.Values["pick"] != "n" || r.Annotator != "AK" {
+		if r.Status != records.StatusComplete || r.Values["pick"] != "n" || r.Annotator != "AK" {
 			t.Errorf("r1: %s %v %q", r.Status, r.Values, r.Annotator)
 		}
 		want := []prob{{"warning", "2:2", "r1", `row 2 repeats unit "r1" of row 3; it is read once`, mapping.ErrLayout}}
@@ -864,7 +864,7 @@ func TestPullEdgeCases(t *testing.T) {
 		m := newMemBook(t, tp, ksRecords)
 		m.set("r1", "q:score", "0")
 		p := pullMem(t, m, mapping.PullOptions{})
-		if r := record(p, "r1"); r.Status != mapping.StatusEmpty || len(p.Problems) != 0 {
+		if r := record(p, "r1"); r.Status != records.StatusEmpty || len(p.Problems) != 0 {
 			t.Errorf("r1: %s, problems %v", r.Status, p.Problems)
 		}
 	})
@@ -967,7 +967,7 @@ func TestPullRenamedSheet(t *testing.T) {
 	m.set("r1", "annotator", "AK")
 	rename(m, "Mine")
 	p := pullMem(t, m, mapping.PullOptions{})
-	if r := record(p, "r1"); r.Status != mapping.StatusComplete || r.Values["pick"] != "y" || r.Source.Sheet != "Mine" {
+	if r := record(p, "r1"); r.Status != records.StatusComplete || r.Values["pick"] != "y" || r.Source.Sheet != "Mine" {
 		t.Errorf("r1: %s %v from sheet %q", r.Status, r.Values, r.Source.Sheet)
 	}
 	want := []prob{{Severity: "warning", Message: `the sheet Annotate was renamed "Mine"; it is read as Annotate`, Err: mapping.ErrLayout}}
@@ -1005,7 +1005,7 @@ func TestPullIgnoresReadSheet(t *testing.T) {
 	row[m.col("q:pick")] = "No"
 	m.sheets[backend.SheetRead] = append(m.sheets[backend.SheetRead], hdr, row)
 	p := pullMem(t, m, mapping.PullOptions{})
-	if r := record(p, "r1"); r == nil || r.Status != mapping.StatusComplete || r.Values["pick"] != "y" {
+	if r := record(p, "r1"); r == nil || r.Status != records.StatusComplete || r.Values["pick"] != "y" {
 		t.Errorf("r1 = %+v", r)
 	}
 	if len(p.Problems) != 0 {

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -57,7 +58,7 @@ func (b *builder) shown(it *item, cx *templates.Context) *templates.Context {
 
 // Unshuffle puts a record's answers back on their candidates, given the
 // order its instance was shown in (see UnshuffleValues).
-func Unshuffle(t *templates.Template, a *Annotation, order []string) error {
+func Unshuffle(t *templates.Template, a *records.Annotation, order []string) error {
 	if t.Shuffle == nil || !a.Shuffled {
 		return nil
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -61,18 +62,18 @@ func TestSpanSources(t *testing.T) {
 		records string
 		edits   []edit
 		probs   []prob
-		spans   map[string]mapping.SpanValue // unit -> its quote
+		spans   map[string]records.SpanValue // unit -> its quote
 	}{
 		{
 			name: "untouched", tp: ks, records: ksRecords,
 			edits: []edit{{row: 2, key: "q:quote", text: "the mat"}, {row: 2, key: "annotator", text: "AK"}, {row: 2, key: "q:pick", text: "Yes"}},
-			spans: map[string]mapping.SpanValue{"r1": {Field: "text", Start: ptr(15), End: ptr(22), Text: "the mat"}},
+			spans: map[string]records.SpanValue{"r1": {Field: "text", Start: ptr(15), End: ptr(22), Text: "the mat"}},
 		},
 		{
 			name: "changed: the span is found in the text as generated", tp: ks, records: ksRecords,
 			edits: []edit{{row: 2, key: "context:text", text: "the dog sat"}, {row: 2, key: "q:quote", text: "the mat"}, {row: 2, key: "annotator", text: "AK"}, {row: 2, key: "q:pick", text: "Yes"}},
 			probs: []prob{{"B2", "r1", `the text of "Text" was changed here; the change is ignored: spans are found in the text as it was generated`}},
-			spans: map[string]mapping.SpanValue{"r1": {Field: "text", Start: ptr(15), End: ptr(22), Text: "the mat"}},
+			spans: map[string]records.SpanValue{"r1": {Field: "text", Start: ptr(15), End: ptr(22), Text: "the mat"}},
 		},
 		{
 			name: "deleted on a row that showed it", tp: ks, records: ksRecords,
@@ -82,7 +83,7 @@ func TestSpanSources(t *testing.T) {
 		{
 			name: "other line breaks are the same text", tp: bs, records: bsRecords,
 			edits: []edit{{row: 2, key: "context:text", text: "one two\r\nthree two"}, {row: 2, key: "q:quote", text: "three"}},
-			spans: map[string]mapping.SpanValue{"b1": {Field: "text", Start: ptr(8), End: ptr(13), Text: "three"}},
+			spans: map[string]records.SpanValue{"b1": {Field: "text", Start: ptr(8), End: ptr(13), Text: "three"}},
 		},
 		{
 			name: "typed below a block's first row, and deleted on a first row", tp: bs, records: bsRecords,
@@ -95,7 +96,7 @@ func TestSpanSources(t *testing.T) {
 		{
 			name: "text cut to fit its cell is the text generated", tp: bs, records: long,
 			edits: []edit{{row: 2, key: "q:quote", text: "end"}},
-			spans: map[string]mapping.SpanValue{"long": {Field: "text", Start: ptr(40006), End: ptr(40009), Text: "end"}},
+			spans: map[string]records.SpanValue{"long": {Field: "text", Start: ptr(40006), End: ptr(40009), Text: "end"}},
 		},
 		{
 			name: "its tail, saved with other line breaks, too", tp: bsTail, records: long,
@@ -149,7 +150,7 @@ func TestSpanSources(t *testing.T) {
 				var quote any = r.Values["quote"]
 				if len(r.Spans) > 0 {
 					s := r.Spans[0]
-					quote = mapping.SpanValue{Field: s.Field, Start: s.Start, End: s.End, Text: s.Text}
+					quote = records.SpanValue{Field: s.Field, Start: s.Start, End: s.End, Text: s.Text}
 				}
 				if diff := cmp.Diff(want, quote); diff != "" {
 					t.Errorf("%s: quote (-want +got):\n%s", unit, diff)

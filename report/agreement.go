@@ -9,7 +9,7 @@ import (
 	"strconv"
 
 	"github.com/annosheet/annosheet/agreement"
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/study"
 	"github.com/annosheet/annosheet/templates"
 )
@@ -136,10 +136,10 @@ func resamples(units int) int {
 
 // agree computes the agreement as agree does with its default options,
 // and its interval, and what the page draws of each question.
-func agree(ctx context.Context, t *templates.Template, recs []*mapping.Annotation, opt Options) (agreed, error) {
+func agree(ctx context.Context, t *templates.Template, recs []*records.Annotation, opt Options) (agreed, error) {
 	units := map[string]bool{}
 	for _, r := range recs {
-		if r.Status == mapping.StatusComplete {
+		if r.Status == records.StatusComplete {
 			units[r.Unit] = true
 		}
 	}
@@ -399,7 +399,7 @@ func unitF1(a, b []agreement.Span) (float64, bool) {
 
 // spanTexts gives the spans of the examples their labels and their text
 // as the annotators' records have it, and names the field they are in.
-func spanTexts(t *templates.Template, recs []*mapping.Annotation, examples []*SpanExample) {
+func spanTexts(t *templates.Template, recs []*records.Annotation, examples []*SpanExample) {
 	if len(examples) == 0 {
 		return
 	}
@@ -427,18 +427,18 @@ func spanTexts(t *templates.Template, recs []*mapping.Annotation, examples []*Sp
 	}
 	for _, r := range recs {
 		k := key{r.Unit, r.Annotator}
-		if !want[k] || r.Status != mapping.StatusComplete {
+		if !want[k] || r.Status != records.StatusComplete {
 			continue
 		}
 		for _, v := range r.Values {
-			if sv, ok := v.(mapping.SpanValue); ok {
+			if sv, ok := v.(records.SpanValue); ok {
 				add(k, sv.Field, sv.Start, sv.End, sv.Text)
 			}
 		}
 		for _, s := range r.Spans {
 			add(k, s.Field, s.Start, s.End, s.Text)
 			for _, v := range s.Values {
-				if sv, ok := v.(mapping.SpanValue); ok {
+				if sv, ok := v.(records.SpanValue); ok {
 					add(k, sv.Field, sv.Start, sv.End, sv.Text)
 				}
 			}

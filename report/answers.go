@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -145,7 +145,7 @@ func (t *tally) done() Chart {
 }
 
 // answers counts every question's answers, annotator by annotator.
-func answers(t *templates.Template, recs []*mapping.Annotation, annotators []string) []Answers {
+func answers(t *templates.Template, recs []*records.Annotation, annotators []string) []Answers {
 	at := map[string]int{}
 	for i, a := range annotators {
 		at[a] = i
@@ -178,7 +178,7 @@ func answers(t *templates.Template, recs []*mapping.Annotation, annotators []str
 			who := at[r.Annotator]
 			if !rows {
 				v, ok := r.Values[q.Name]
-				if !ok && q.Type == templates.TypeMulti && r.Status == mapping.StatusComplete {
+				if !ok && q.Type == templates.TypeMulti && r.Status == records.StatusComplete {
 					v, ok = []string{}, true // nothing ticked on a complete unit: the empty selection
 				}
 				if ok && c.add(v, "", who) {
@@ -202,13 +202,13 @@ func answers(t *templates.Template, recs []*mapping.Annotation, annotators []str
 // rowAnswer is an answer row's answer to question q (the block's span
 // question, its label question, its evidence question, or another): its
 // value, whether it has one, and for the span question the row's label.
-func rowAnswer(t *templates.Template, q *templates.Question, s mapping.SpanAnswer, primary, evidence string) (any, bool, string) {
+func rowAnswer(t *templates.Template, q *templates.Question, s records.SpanAnswer, primary, evidence string) (any, bool, string) {
 	switch q.Name {
 	case primary:
 		if s.Start == nil && s.Text == "" {
 			return nil, false, ""
 		}
-		return mapping.SpanValue{Field: s.Field, Start: s.Start, End: s.End, Text: s.Text}, true, s.Code
+		return records.SpanValue{Field: s.Field, Start: s.Start, End: s.End, Text: s.Text}, true, s.Code
 	case t.Rows.Label:
 		return s.Code, s.Code != "", ""
 	case evidence:
@@ -316,16 +316,16 @@ func (c *counter) add(v any, label string, who int) bool {
 			c.main.add(c.main.category(code, optionLabel(c.q, code)), who)
 		}
 		c.main.chart.Totals[who]++
-	case mapping.Evidence:
+	case records.Evidence:
 		c.evidence(x, who)
-	case *mapping.Evidence:
+	case *records.Evidence:
 		if x == nil {
 			return false
 		}
 		c.evidence(*x, who)
-	case mapping.SpanValue:
+	case records.SpanValue:
 		c.span(x, label, who)
-	case *mapping.SpanValue:
+	case *records.SpanValue:
 		if x == nil {
 			return false
 		}
@@ -342,7 +342,7 @@ func (c *counter) count(cat, who int) {
 	c.main.chart.Totals[who]++
 }
 
-func (c *counter) evidence(e mapping.Evidence, who int) {
+func (c *counter) evidence(e records.Evidence, who int) {
 	p := strconv.Itoa(e.Passage)
 	c.count(c.main.category(p, "passage "+p), who)
 }
@@ -350,7 +350,7 @@ func (c *counter) evidence(e mapping.Evidence, who int) {
 // span counts a span by its label (when the question has labels) and by
 // its length: the characters between its offsets, or of its text when it
 // was not found.
-func (c *counter) span(s mapping.SpanValue, label string, who int) {
+func (c *counter) span(s records.SpanValue, label string, who int) {
 	if c.main != nil {
 		code, name := label, optionLabel(c.t.QuestionByName(c.t.Rows.Label), label)
 		if label == "" {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/report"
 	"github.com/annosheet/annosheet/study"
 	"github.com/annosheet/annosheet/templates"
@@ -64,9 +65,9 @@ func bigStudy(tp *templates.Template, n int) *study.Result {
 		unit := fmt.Sprintf("u%06d", u)
 		base := r.IntN(5) + 1
 		for k, a := range who {
-			rec := &mapping.Annotation{Schema: mapping.AnnotationSchema, Template: mapping.TemplateID{Name: tp.Name, Version: tp.Version},
-				Batch: fmt.Sprintf("%s-b%03d", a, u/500+1), Unit: unit, Item: unit, Annotator: a, Status: mapping.StatusComplete,
-				Values: map[string]any{}, Source: mapping.RecordSource{Kind: "xlsx", File: fmt.Sprintf("study/%s-%s-b%03d.xlsx", tp.Name, a, u/500+1), Sheet: "Annotate"}}
+			rec := &records.Annotation{Schema: records.AnnotationSchema, Template: records.TemplateID{Name: tp.Name, Version: tp.Version},
+				Batch: fmt.Sprintf("%s-b%03d", a, u/500+1), Unit: unit, Item: unit, Annotator: a, Status: records.StatusComplete,
+				Values: map[string]any{}, Source: records.RecordSource{Kind: "xlsx", File: fmt.Sprintf("study/%s-%s-b%03d.xlsx", tp.Name, a, u/500+1), Sheet: "Annotate"}}
 			switch tp.Name {
 			case "preference-likert":
 				codes := []string{"first", "second", "third"}
@@ -88,13 +89,13 @@ func bigStudy(tp *templates.Template, n int) *study.Result {
 					if r.IntN(8) == 0 {
 						code = types[r.IntN(len(types))]
 					}
-					rec.Spans = append(rec.Spans, mapping.SpanAnswer{Question: "errors", Row: s + 2, Field: "prediction",
+					rec.Spans = append(rec.Spans, records.SpanAnswer{Question: "errors", Row: s + 2, Field: "prediction",
 						Start: &start, End: &end, Text: fmt.Sprintf("span %d of %s", s, unit), Code: code, Label: code})
 				}
 			}
 			if u%50 == 49 && k == 2 {
-				rec.Status = mapping.StatusPartial
-				rec.Problems = []mapping.UnitProblem{{Severity: mapping.Error, Cell: "Annotate!F2", Message: "a required answer is missing"}}
+				rec.Status = records.StatusPartial
+				rec.Problems = []records.UnitProblem{{Severity: mapping.Error, Cell: "Annotate!F2", Message: "a required answer is missing"}}
 				res.Problems = append(res.Problems, &mapping.Problem{Severity: mapping.Error, File: rec.Source.File, Sheet: "Annotate", Cell: "F2", Record: unit, Message: "a required answer is missing", Err: mapping.ErrRequired})
 			}
 			res.Records = append(res.Records, rec)

@@ -3,7 +3,7 @@ package report
 import (
 	"slices"
 
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/study"
 	"github.com/annosheet/annosheet/templates"
 )
@@ -49,7 +49,7 @@ type Provenance struct {
 func gold(t *templates.Template, g *study.Gold, a *study.Against) *Gold {
 	out := &Gold{Name: g.Name, Records: len(g.Records), Provenance: []Provenance{}, Questions: []study.QuestionAgainst{}}
 	by := map[string]*Provenance{}
-	count := func(name string, p *mapping.Provenance) {
+	count := func(name string, p *records.Provenance) {
 		if p == nil {
 			return
 		}
@@ -59,23 +59,23 @@ func gold(t *templates.Template, g *study.Gold, a *study.Against) *Gold {
 			by[name] = c
 		}
 		switch p.Kind {
-		case mapping.ProvenanceUnanimous:
+		case records.ProvenanceUnanimous:
 			c.Unanimous++
-		case mapping.ProvenanceMajority:
+		case records.ProvenanceMajority:
 			c.Majority++
-		case mapping.ProvenanceAdjudicated:
+		case records.ProvenanceAdjudicated:
 			c.Adjudicated++
-		case mapping.ProvenanceUnresolved:
+		case records.ProvenanceUnresolved:
 			c.Unresolved++
-		case mapping.ProvenanceCarried:
+		case records.ProvenanceCarried:
 			c.Carried++
 		}
 	}
 	for _, r := range g.Records {
 		switch r.Status {
-		case mapping.StatusComplete:
+		case records.StatusComplete:
 			out.Complete++
-		case mapping.StatusPartial:
+		case records.StatusPartial:
 			out.Partial++
 		}
 		for name, p := range r.Provenance {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/annosheet/annosheet/internal/safetext"
 	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/study"
 )
 
@@ -100,15 +101,15 @@ func checkPage(t *testing.T, page string) {
 func TestReportWriteEscapes(t *testing.T) {
 	t.Parallel()
 	tp := builtin(t, "qa-span-errors")
-	var recs []*mapping.Annotation
+	var recs []*records.Annotation
 	for u, who := range []string{"ak", "bt", "ak", "bt"} {
 		unit := []string{"q1", "q1", "q2", "q2"}[u]
 		recs = append(recs, rec(tp, unit, who, "complete", map[string]any{"checked": u%2 == 0, "corrected_prediction": "x"},
 			span(u, u+4, []string{"Irrelevant", "Incoherent"}[u%2], "text")))
 	}
 	res := &study.Result{Records: recs, Problems: mapping.Problems{{Severity: "error", File: "b.xlsx", Sheet: "Annotate", Cell: "F2", Record: "q1", Message: "bad", Err: mapping.ErrInvalidAnswer}}}
-	gold := &study.Gold{Name: "gold.jsonl", Records: []*mapping.Annotation{rec(tp, "q1", "gold", "complete", map[string]any{"checked": true}, span(0, 4, "Irrelevant", "text"))}}
-	gold.Records[0].Provenance = map[string]*mapping.Provenance{"checked": {Kind: "unanimous"}}
+	gold := &study.Gold{Name: "gold.jsonl", Records: []*records.Annotation{rec(tp, "q1", "gold", "complete", map[string]any{"checked": true}, span(0, 4, "Irrelevant", "text"))}}
+	gold.Records[0].Provenance = map[string]*records.Provenance{"checked": {Kind: "unanimous"}}
 	rep, err := Build(context.Background(), tp, res, Options{Sources: []string{"study/"}, Gold: gold})
 	if err != nil {
 		t.Fatal(err)
@@ -137,7 +138,7 @@ func TestReportWriteEscapes(t *testing.T) {
 func TestReportWriteOffline(t *testing.T) {
 	t.Parallel()
 	tp := builtin(t, "preference-likert")
-	var recs []*mapping.Annotation
+	var recs []*records.Annotation
 	for _, who := range []string{"ak", "bt"} {
 		for _, u := range []string{"t1", "t2", "t3"} {
 			recs = append(recs, rec(tp, u, who, "complete", map[string]any{"best_prediction_reference": "first", "first_prediction_likert": len(u + who)}))

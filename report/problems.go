@@ -9,6 +9,7 @@ import (
 
 	"github.com/annosheet/annosheet/adjudicate"
 	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/study"
 )
 
@@ -82,7 +83,7 @@ func messageClass(msg string) string {
 // RecordProblems are the problems pulled records carry, for a report of
 // records read from files: each names the record's file and unit, and
 // the sheet and cell it gives.
-func RecordProblems(recs []*mapping.Annotation) mapping.Problems {
+func RecordProblems(recs []*records.Annotation) mapping.Problems {
 	var out mapping.Problems
 	for _, r := range recs {
 		for _, up := range r.Problems {

@@ -4,7 +4,7 @@ import (
 	"context"
 	"slices"
 
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/study"
 	"github.com/annosheet/annosheet/templates"
 )
@@ -98,7 +98,7 @@ func Build(ctx context.Context, t *templates.Template, res *study.Result, opt Op
 
 // annotators are the annotators of the records whose answers are in
 // hand (not the unclaimed units of a shared workbook, nor gold), sorted.
-func annotators(recs []*mapping.Annotation) []string {
+func annotators(recs []*records.Annotation) []string {
 	seen := map[string]bool{}
 	for _, r := range recs {
 		if counted(r) {
@@ -115,9 +115,9 @@ func annotators(recs []*mapping.Annotation) []string {
 
 // counted reports whether a record's answers count in the distributions:
 // an annotator's, complete or partial.
-func counted(r *mapping.Annotation) bool {
-	return r.Annotator != "" && r.Annotator != mapping.GoldAnnotator &&
-		(r.Status == mapping.StatusComplete || r.Status == mapping.StatusPartial)
+func counted(r *records.Annotation) bool {
+	return r.Annotator != "" && r.Annotator != records.GoldAnnotator &&
+		(r.Status == records.StatusComplete || r.Status == records.StatusPartial)
 }
 
 // optionLabel is what the page shows for an option: its label, or its

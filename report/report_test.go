@@ -13,6 +13,7 @@ import (
 
 	"github.com/annosheet/annosheet/agreement"
 	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/study"
 	"github.com/annosheet/annosheet/templates"
 )
@@ -27,20 +28,20 @@ func builtin(t testing.TB, name string) *templates.Template {
 }
 
 // rec is a record of template tp.
-func rec(tp *templates.Template, unit, who, status string, values map[string]any, spans ...mapping.SpanAnswer) *mapping.Annotation {
+func rec(tp *templates.Template, unit, who, status string, values map[string]any, spans ...records.SpanAnswer) *records.Annotation {
 	if values == nil {
 		values = map[string]any{}
 	}
-	return &mapping.Annotation{Schema: mapping.AnnotationSchema, Template: mapping.TemplateID{Name: tp.Name, Version: tp.Version},
+	return &records.Annotation{Schema: records.AnnotationSchema, Template: records.TemplateID{Name: tp.Name, Version: tp.Version},
 		Batch: who + "-b01", Unit: unit, Item: unit, Annotator: who, Status: status, Values: values, Spans: spans,
-		Source: mapping.RecordSource{Kind: "xlsx", File: "study/" + who + ".xlsx", Sheet: "Annotate"}}
+		Source: records.RecordSource{Kind: "xlsx", File: "study/" + who + ".xlsx", Sheet: "Annotate"}}
 }
 
 func ptr(n int) *int { return &n }
 
 // span is an answer row of qa-span-errors with a span.
-func span(start, end int, code, text string) mapping.SpanAnswer {
-	return mapping.SpanAnswer{Question: "errors", Field: "prediction", Start: ptr(start), End: ptr(end), Text: text, Code: code, Label: code}
+func span(start, end int, code, text string) records.SpanAnswer {
+	return records.SpanAnswer{Question: "errors", Field: "prediction", Start: ptr(start), End: ptr(end), Text: text, Code: code, Label: code}
 }
 
 // chart finds a question's chart by title.
@@ -74,7 +75,7 @@ func TestReportAnswers(t *testing.T) {
 	tests := []struct {
 		name     string
 		tp       *templates.Template
-		recs     []*mapping.Annotation
+		recs     []*records.Annotation
 		question string
 		title    string
 		want     Chart
@@ -82,7 +83,7 @@ func TestReportAnswers(t *testing.T) {
 	}{
 		{
 			name: "choice", tp: pref, question: "best_prediction_reference", title: "answers",
-			recs: []*mapping.Annotation{
+			recs: []*records.Annotation{
 				rec(pref, "t1", "ak", "complete", map[string]any{"best_prediction_reference": "second"}),
 				rec(pref, "t2", "ak", "partial", map[string]any{"best_prediction_reference": "second"}),
 				rec(pref, "t1", "bt", "complete", map[string]any{"best_prediction_reference": "zeroth"}), // not declared
@@ -98,7 +99,7 @@ func TestReportAnswers(t *testing.T) {
 		},
 		{
 			name: "scale", tp: pref, question: "first_prediction_likert", title: "ratings",
-			recs: []*mapping.Annotation{
+			recs: []*records.Annotation{
 				rec(pref, "t1", "ak", "complete", map[string]any{"first_prediction_likert": 5}),
 				rec(pref, "t2", "ak", "partial", map[string]any{"first_prediction_likert": 0}), // not yet answered
 				rec(pref, "t3", "ak", "complete", map[string]any{"first_prediction_likert": 5}),
@@ -110,7 +111,7 @@ func TestReportAnswers(t *testing.T) {
 		},
 		{
 			name: "multi", tp: legal, question: "gaps", title: "units selecting each option",
-			recs: []*mapping.Annotation{
+			recs: []*records.Annotation{
 				rec(legal, "g1", "ak", "complete", map[string]any{"gaps": []string{"1", "3"}}),
 				rec(legal, "g2", "ak", "complete", nil), // nothing ticked
 				rec(legal, "g3", "ak", "partial", nil),  // no answer
@@ -123,7 +124,7 @@ func TestReportAnswers(t *testing.T) {
 		},
 		{
 			name: "text", tp: legal, question: "note", title: "length of the answer (characters)",
-			recs: []*mapping.Annotation{
+			recs: []*records.Annotation{
 				rec(legal, "g1", "ak", "complete", map[string]any{"note": "short"}),
 				rec(legal, "g2", "ak", "complete", map[string]any{"note": strings.Repeat("é", 501)}),
 			},
@@ -133,10 +134,10 @@ func TestReportAnswers(t *testing.T) {
 		},
 		{
 			name: "block spans by type", tp: qa, question: "span", title: "spans per Error type",
-			recs: []*mapping.Annotation{
+			recs: []*records.Annotation{
 				rec(qa, "q1", "ak", "complete", map[string]any{"checked": true},
 					span(0, 4, "Irrelevant", "abcd"), span(5, 9, "Irrelevant", "efgh"),
-					mapping.SpanAnswer{Question: "errors", Code: "Missing-Answer", Evidence: &mapping.Evidence{Passage: 2, Sentences: []int{1}}}),
+					records.SpanAnswer{Question: "errors", Code: "Missing-Answer", Evidence: &records.Evidence{Passage: 2, Sentences: []int{1}}}),
 			},
 			want: Chart{Title: "spans per Error type", Categories: []Category{
 				{Code: "Irrelevant", Label: "Irrelevant"}, {Code: "Redundant", Label: "Repetitive"}, {Code: "Incoherent", Label: "Incoherent"},
@@ -148,7 +149,7 @@ func TestReportAnswers(t *testing.T) {
 		},
 		{
 			name: "block span lengths", tp: qa, question: "span", title: "span length (characters)",
-			recs: []*mapping.Annotation{
+			recs: []*records.Annotation{
 				rec(qa, "q1", "ak", "complete", nil, span(0, 4, "Irrelevant", "abcd"), span(10, 40, "Incoherent", "x")),
 			},
 			want: Chart{Title: "span length (characters)", Histogram: true, Categories: lengthCategories(),
@@ -157,10 +158,10 @@ func TestReportAnswers(t *testing.T) {
 		},
 		{
 			name: "block rows' evidence", tp: qa, question: "evidence", title: "passages cited",
-			recs: []*mapping.Annotation{
+			recs: []*records.Annotation{
 				rec(qa, "q1", "ak", "complete", nil,
-					mapping.SpanAnswer{Question: "errors", Code: "Missing-Answer", Evidence: &mapping.Evidence{Passage: 2, Sentences: []int{1}}},
-					mapping.SpanAnswer{Question: "errors", Code: "Missing-Answer", Evidence: &mapping.Evidence{Passage: 10, Sentences: []int{1}}},
+					records.SpanAnswer{Question: "errors", Code: "Missing-Answer", Evidence: &records.Evidence{Passage: 2, Sentences: []int{1}}},
+					records.SpanAnswer{Question: "errors", Code: "Missing-Answer", Evidence: &records.Evidence{Passage: 10, Sentences: []int{1}}},
 					span(0, 4, "Irrelevant", "abcd")),
 			},
 			want: Chart{Title: "passages cited", Categories: []Category{{Code: "2", Label: "passage 2"}, {Code: "10", Label: "passage 10"}},
@@ -169,7 +170,7 @@ func TestReportAnswers(t *testing.T) {
 		},
 		{
 			name: "block-scoped bool", tp: qa, question: "checked", title: "answers",
-			recs: []*mapping.Annotation{
+			recs: []*records.Annotation{
 				rec(qa, "q1", "ak", "complete", map[string]any{"checked": true}),
 				rec(qa, "q2", "ak", "partial", map[string]any{"checked": false}),
 			},
@@ -256,12 +257,12 @@ func TestReportProblems(t *testing.T) {
 
 	tp := builtin(t, "legal-gaps")
 	r := rec(tp, "u9", "ak", "partial", nil)
-	r.Problems = []mapping.UnitProblem{{Severity: "error", Cell: "Annotate!D7", Message: `"maybe" is not a checkbox value`}, {Severity: "warning", Message: "no cell"}}
+	r.Problems = []records.UnitProblem{{Severity: "error", Cell: "Annotate!D7", Message: `"maybe" is not a checkbox value`}, {Severity: "warning", Message: "no cell"}}
 	wantPs := mapping.Problems{
 		{Severity: "error", File: "study/ak.xlsx", Sheet: "Annotate", Cell: "D7", Record: "u9", Message: `"maybe" is not a checkbox value`},
 		{Severity: "warning", File: "study/ak.xlsx", Record: "u9", Message: "no cell"},
 	}
-	if d := cmp.Diff(wantPs, RecordProblems([]*mapping.Annotation{r})); d != "" {
+	if d := cmp.Diff(wantPs, RecordProblems([]*records.Annotation{r})); d != "" {
 		t.Errorf("RecordProblems (-want +got):\n%s", d)
 	}
 }
@@ -270,7 +271,7 @@ func TestReportProblems(t *testing.T) {
 func TestReportProgressIsStatus(t *testing.T) {
 	t.Parallel()
 	tp := builtin(t, "legal-gaps")
-	res := &study.Result{Records: []*mapping.Annotation{
+	res := &study.Result{Records: []*records.Annotation{
 		rec(tp, "g1", "ak", "complete", map[string]any{"gaps": []string{"0"}}),
 		rec(tp, "g2", "ak", "partial", map[string]any{"note": "x"}),
 		rec(tp, "g1", "bt", "empty", nil),
@@ -309,7 +310,7 @@ func TestReportConfusion(t *testing.T) {
 	t.Parallel()
 	tp := builtin(t, "preference-likert")
 	answers := map[string][2]string{"t1": {"first", "first"}, "t2": {"first", "second"}, "t3": {"third", "second"}, "t4": {"second", ""}}
-	var recs []*mapping.Annotation
+	var recs []*records.Annotation
 	for u, a := range answers {
 		for i, who := range []string{"bt", "ak"} {
 			if a[i] != "" {
@@ -347,7 +348,7 @@ func TestReportConfusion(t *testing.T) {
 func TestReportStopped(t *testing.T) {
 	t.Parallel()
 	tp := builtin(t, "preference-likert")
-	var recs []*mapping.Annotation
+	var recs []*records.Annotation
 	for u := range 50 {
 		for _, who := range []string{"ak", "bt", "cm"} {
 			recs = append(recs, rec(tp, fmt.Sprintf("t%02d", u), who, "complete", map[string]any{"best_prediction_reference": "first", "first_prediction_likert": 1 + u%5}))
@@ -398,7 +399,7 @@ func TestReportSpanExamples(t *testing.T) {
 	t.Parallel()
 	tp := builtin(t, "qa-span-errors")
 	text := "The cat sat on the mat. " + strings.Repeat("Filler text. ", 40) + "The end."
-	var recs []*mapping.Annotation
+	var recs []*records.Annotation
 	for u := range 6 {
 		unit := fmt.Sprintf("q%d", u)
 		recs = append(recs, rec(tp, unit, "ak", "complete", map[string]any{"checked": true}, span(4, 7, "Irrelevant", "cat")))
@@ -464,10 +465,10 @@ func TestReportSpanExamples(t *testing.T) {
 func TestReportGold(t *testing.T) {
 	t.Parallel()
 	tp := builtin(t, "legal-gaps")
-	prov := func(kind string) map[string]*mapping.Provenance {
-		return map[string]*mapping.Provenance{"gaps": {Kind: kind}}
+	prov := func(kind string) map[string]*records.Provenance {
+		return map[string]*records.Provenance{"gaps": {Kind: kind}}
 	}
-	var recs, gold []*mapping.Annotation
+	var recs, gold []*records.Annotation
 	for u, kind := range []string{"unanimous", "majority", "adjudicated", "unresolved"} {
 		unit := fmt.Sprintf("g%d", u)
 		recs = append(recs, rec(tp, unit, "ak", "complete", map[string]any{"gaps": []string{"1"}}), rec(tp, unit, "bt", "complete", map[string]any{"gaps": []string{"2"}}))

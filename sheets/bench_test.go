@@ -15,6 +15,7 @@ import (
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/internal/testing/benchdata"
 	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/sheets"
 )
 
@@ -160,7 +161,7 @@ func BenchmarkPull(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if len(p.Records) != rows || p.Records[rows-1].Status != mapping.StatusComplete {
+				if len(p.Records) != rows || p.Records[rows-1].Status != records.StatusComplete {
 					b.Fatalf("%d records, last %s", len(p.Records), p.Records[len(p.Records)-1].Status)
 				}
 			}

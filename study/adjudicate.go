@@ -21,6 +21,7 @@ import (
 	"github.com/annosheet/annosheet/internal/jsonkeys"
 	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -121,7 +122,7 @@ type Adjudicated struct {
 // annotators disagree on, and the adjudication's manifest. Run again on
 // the same folder, it keeps every decision made in the workbooks there and
 // adds the disagreements that are new.
-func Adjudicate(ctx context.Context, t *templates.Template, recs []*mapping.Annotation, opt AdjudicateOptions, read Backends, store backend.Store) (*Adjudicated, error) {
+func Adjudicate(ctx context.Context, t *templates.Template, recs []*records.Annotation, opt AdjudicateOptions, read Backends, store backend.Store) (*Adjudicated, error) {
 	if len(opt.Adjudicators) == 0 {
 		opt.Adjudicators = []string{"adjudicator"}
 	}
@@ -532,17 +533,17 @@ func summarise(t *templates.Template, units []*adjudicate.Accepted, annotators i
 		for _, u := range units {
 			if p := u.Provenance[n]; p != nil {
 				switch p.Kind {
-				case mapping.ProvenanceUnanimous:
+				case records.ProvenanceUnanimous:
 					c.Unanimous++
-				case mapping.ProvenanceMajority:
+				case records.ProvenanceMajority:
 					c.Majority++
-				case mapping.ProvenanceCarried:
+				case records.ProvenanceCarried:
 					c.Carried++
 				}
 			}
 			if n == t.Rows.Spans {
 				for _, sp := range u.Spans {
-					if sp.Provenance.Kind == mapping.ProvenanceUnanimous {
+					if sp.Provenance.Kind == records.ProvenanceUnanimous {
 						c.Unanimous++
 					} else {
 						c.Majority++
@@ -720,9 +721,9 @@ func checkAdjudication(t *templates.Template, m *adjudicate.Manifest) error {
 
 // typeManifest types the values the manifest holds, as records are typed.
 func typeManifest(t *templates.Template, m *adjudicate.Manifest) error {
-	typed := func(values map[string]any, spans []mapping.SpanAnswer) (map[string]any, []mapping.SpanAnswer, error) {
-		rec := &mapping.Annotation{Values: values, Spans: spans}
-		out, err := mapping.TypedRecord(t, rec)
+	typed := func(values map[string]any, spans []records.SpanAnswer) (map[string]any, []records.SpanAnswer, error) {
+		rec := &records.Annotation{Values: values, Spans: spans}
+		out, err := records.TypedRecord(t, rec)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -926,7 +927,7 @@ func bookReading(t *templates.Template, m *adjudicate.Manifest, w int, name stri
 
 // GoldSet is a pulled adjudication: one gold record per unit.
 type GoldSet struct {
-	Records  []*mapping.Annotation
+	Records  []*records.Annotation
 	Problems mapping.Problems
 	Manifest *adjudicate.Manifest
 	Template *templates.Template
@@ -997,7 +998,7 @@ func ResolveGold(t *templates.Template, f *adjudicate.Found, resolve, source str
 }
 
 func gold(t *templates.Template, m *adjudicate.Manifest, decided map[string]*adjudicate.Decision, probs mapping.Problems, path, resolve string) *GoldSet {
-	src := mapping.RecordSource{Kind: mapping.SourceAdjudication, File: path, Rows: []int{}}
+	src := records.RecordSource{Kind: records.SourceAdjudication, File: path, Rows: []int{}}
 	adjudicator := func(it *adjudicate.Item) string {
 		if it.Workbook >= 0 && it.Workbook < len(m.Workbooks) {
 			return m.Workbooks[it.Workbook].Adjudicator

@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/annosheet/annosheet/internal/testing/backendtest"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/annosheet/annosheet/internal/testing/backendtest"
+	"github.com/annosheet/annosheet/records"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -244,8 +246,8 @@ var tick = backend.ReadCell{Value: "TRUE", Type: backend.CellBool}
 
 // legalRecs makes complete legal-gaps records: each "unit annotator
 // codes [note]" line, codes separated by commas ("-" for none).
-func legalRecs(tp *templates.Template, lines ...string) []*mapping.Annotation {
-	var out []*mapping.Annotation
+func legalRecs(tp *templates.Template, lines ...string) []*records.Annotation {
+	var out []*records.Annotation
 	for _, l := range lines {
 		f := strings.Fields(l)
 		codes := []string{}
@@ -256,8 +258,8 @@ func legalRecs(tp *templates.Template, lines ...string) []*mapping.Annotation {
 		if len(f) > 3 {
 			vals["note"] = strings.Join(f[3:], " ")
 		}
-		out = append(out, &mapping.Annotation{Schema: mapping.AnnotationSchema, Template: mapping.TemplateID{Name: tp.Name, Version: tp.Version},
-			Batch: "b01", Unit: f[0], Item: f[0], Annotator: f[1], Status: mapping.StatusComplete, Values: vals})
+		out = append(out, &records.Annotation{Schema: records.AnnotationSchema, Template: records.TemplateID{Name: tp.Name, Version: tp.Version},
+			Batch: "b01", Unit: f[0], Item: f[0], Annotator: f[1], Status: records.StatusComplete, Values: vals})
 	}
 	return out
 }
@@ -300,11 +302,11 @@ func adjudicatingNotes(t *testing.T) *templates.Template {
 	return tp
 }
 
-func (a *adjRun) run(recs []*mapping.Annotation) (*Adjudicated, error) {
+func (a *adjRun) run(recs []*records.Annotation) (*Adjudicated, error) {
 	return Adjudicate(context.Background(), a.tp, recs, a.opt, a.store.backends(), a.store)
 }
 
-func (a *adjRun) mustRun(recs []*mapping.Annotation) *Adjudicated {
+func (a *adjRun) mustRun(recs []*records.Annotation) *Adjudicated {
 	a.t.Helper()
 	res, err := a.run(recs)
 	if err != nil {
@@ -337,13 +339,13 @@ func (a *adjRun) manifest() *adjudicate.Manifest {
 }
 
 // gold pulls the gold set, by unit.
-func (a *adjRun) gold() (map[string]*mapping.Annotation, *GoldSet) {
+func (a *adjRun) gold() (map[string]*records.Annotation, *GoldSet) {
 	a.t.Helper()
 	g, err := PullGold(context.Background(), a.dir, a.store.backends(), "")
 	if err != nil {
 		a.t.Fatal(err)
 	}
-	out := map[string]*mapping.Annotation{}
+	out := map[string]*records.Annotation{}
 	for _, r := range g.Records {
 		out[r.Unit] = r
 	}
@@ -363,7 +365,7 @@ func itemOf(t *testing.T, m *adjudicate.Manifest, unit, question string) string 
 }
 
 // gapsOf is a gold record's gaps and their provenance's kind.
-func gapsOf(r *mapping.Annotation) string {
+func gapsOf(r *records.Annotation) string {
 	if r == nil {
 		return "no record"
 	}
@@ -382,7 +384,7 @@ func gapsOf(r *mapping.Annotation) string {
 // with the same decision is no reason to refuse.
 func TestAdjudicateRefusesUnplacedCells(t *testing.T) {
 	t.Parallel()
-	recs := func(tp *templates.Template) []*mapping.Annotation {
+	recs := func(tp *templates.Template) []*records.Annotation {
 		return legalRecs(tp, "u1 ann1 1 odd", "u1 ann2 2 odd", "u2 ann1 0", "u2 ann2 3", "u3 ann1 2 x", "u3 ann2 2 y")
 	}
 	for _, c := range []struct {
@@ -472,15 +474,15 @@ func TestAdjudicateKeepsUnitsMissing(t *testing.T) {
 	all := "u1 ann1 1|u1 ann2 2|u2 ann1 0 same|u2 ann2 3 same|u3 ann1 2 a|u3 ann2 1 b"
 	for _, c := range []struct {
 		name  string
-		again func(recs []*mapping.Annotation) []*mapping.Annotation
+		again func(recs []*records.Annotation) []*records.Annotation
 	}{
-		{"left out", func(recs []*mapping.Annotation) []*mapping.Annotation {
-			return slices.DeleteFunc(recs, func(r *mapping.Annotation) bool { return r.Unit == "u2" })
+		{"left out", func(recs []*records.Annotation) []*records.Annotation {
+			return slices.DeleteFunc(recs, func(r *records.Annotation) bool { return r.Unit == "u2" })
 		}},
-		{"partial", func(recs []*mapping.Annotation) []*mapping.Annotation {
+		{"partial", func(recs []*records.Annotation) []*records.Annotation {
 			for _, r := range recs {
 				if r.Unit == "u2" {
-					r.Status = mapping.StatusPartial
+					r.Status = records.StatusPartial
 				}
 			}
 			return recs
@@ -558,7 +560,7 @@ func TestAdjudicateInterrupted(t *testing.T) {
 			t.Parallel()
 			a := newAdjRun(t, c.kind)
 			a.opt.BatchSize = 1
-			recs := func() []*mapping.Annotation {
+			recs := func() []*records.Annotation {
 				return legalRecs(a.tp, "u1 ann1 1", "u1 ann2 2", "u2 ann1 0", "u2 ann2 3")
 			}
 			first := a.mustRun(recs())
@@ -640,7 +642,7 @@ func TestAdjudicateInterrupted(t *testing.T) {
 func TestAdjudicateShowAnnotatorsToggled(t *testing.T) {
 	t.Parallel()
 	a := newAdjRun(t, backend.KindXLSX)
-	recs := func() []*mapping.Annotation { return legalRecs(a.tp, "u1 ann1 1", "u1 ann2 2") }
+	recs := func() []*records.Annotation { return legalRecs(a.tp, "u1 ann1 1", "u1 ann2 2") }
 	m := a.mustRun(recs()).Manifest
 	book, d1 := a.book(m, 0), itemOf(t, m, "u1", "gaps")
 	a.store.set(t, book, "Gaps", d1, "Or use", text("Annotator 2"))
@@ -668,7 +670,7 @@ func TestAdjudicateMinAgreementOneAnnotator(t *testing.T) {
 	a := newAdjRun(t, backend.KindXLSX)
 	a.opt.MinAgreement = 2
 	recs := legalRecs(a.tp, "u1 ann1 1 a note", "u1 ann2 2", "u2 ann1 3", "u2 ann2 3")
-	recs[1].Status = mapping.StatusPartial
+	recs[1].Status = records.StatusPartial
 	res := a.mustRun(recs)
 	var items []string
 	for _, it := range res.Manifest.Items {
@@ -687,7 +689,7 @@ func TestAdjudicateMinAgreementOneAnnotator(t *testing.T) {
 	if got := gapsOf(gold["u1"]); got != "<nil> unresolved" {
 		t.Errorf("u1 in the gold set: %s", got)
 	}
-	want := &mapping.Provenance{Kind: mapping.ProvenanceCarried, Annotators: 1, Answers: []mapping.CarriedAnswer{{Annotator: "ann1", Value: "a note"}}}
+	want := &records.Provenance{Kind: records.ProvenanceCarried, Annotators: 1, Answers: []records.CarriedAnswer{{Annotator: "ann1", Value: "a note"}}}
 	if diff := cmp.Diff(want, gold["u1"].Provenance["note"]); diff != "" || gold["u1"].Values["note"] != nil {
 		t.Errorf("u1's note in the gold set: %v (-want +got):\n%s", gold["u1"].Values["note"], diff)
 	}
@@ -826,15 +828,15 @@ func spanManifest(t testing.TB) []byte {
 		t.Fatal(err)
 	}
 	const text = "Paris is the capital. It is in Spain. It is big."
-	span := func(start, end int, code string) mapping.SpanAnswer {
-		return mapping.SpanAnswer{Question: "errors", Field: "prediction", Start: &start, End: &end, Text: mapping.Substring(text, start, end), Code: code}
+	span := func(start, end int, code string) records.SpanAnswer {
+		return records.SpanAnswer{Question: "errors", Field: "prediction", Start: &start, End: &end, Text: mapping.Substring(text, start, end), Code: code}
 	}
-	rec := func(who string, spans ...mapping.SpanAnswer) *mapping.Annotation {
-		return &mapping.Annotation{Schema: mapping.AnnotationSchema, Template: mapping.TemplateID{Name: tp.Name, Version: tp.Version},
-			Batch: "b01", Unit: "q0000", Item: "q0000", Annotator: who, Status: mapping.StatusComplete, Values: map[string]any{"checked": true}, Spans: spans}
+	rec := func(who string, spans ...records.SpanAnswer) *records.Annotation {
+		return &records.Annotation{Schema: records.AnnotationSchema, Template: records.TemplateID{Name: tp.Name, Version: tp.Version},
+			Batch: "b01", Unit: "q0000", Item: "q0000", Annotator: who, Status: records.StatusComplete, Values: map[string]any{"checked": true}, Spans: spans}
 	}
-	recs := []*mapping.Annotation{
-		rec("ann1", span(22, 37, "Wrong-Grounding"), span(38, 48, "Irrelevant"), mapping.SpanAnswer{Question: "errors", Code: "Missing-Answer"}),
+	recs := []*records.Annotation{
+		rec("ann1", span(22, 37, "Wrong-Grounding"), span(38, 48, "Irrelevant"), records.SpanAnswer{Question: "errors", Code: "Missing-Answer"}),
 		rec("ann2", span(28, 37, "Wrong-Grounding"), span(38, 48, "Irrelevant")),
 		rec("ann3", span(22, 37, "Unverifiable"), span(0, 5, "Incoherent")),
 	}
@@ -1022,7 +1024,7 @@ func TestAdjudicateSavedMeanwhile(t *testing.T) {
 // read.
 func TestAdjudicatorFileNames(t *testing.T) {
 	t.Parallel()
-	recs := func(a *adjRun) []*mapping.Annotation {
+	recs := func(a *adjRun) []*records.Annotation {
 		return legalRecs(a.tp, "u1 ann1 1", "u1 ann2 2", "u2 ann1 0", "u2 ann2 3")
 	}
 	for _, ids := range [][]string{{"a/b", "a_b"}, {"Lead", "lead"}} {
@@ -1092,19 +1094,19 @@ func TestGoldHasEveryUnit(t *testing.T) {
 	t.Parallel()
 	a := newAdjRun(t, backend.KindXLSX)
 	recs := legalRecs(a.tp, "u1 ann1 1", "u1 ann2 2", "u2 ann1 0", "u2 ann2 0", "u3 ann1 2")
-	recs[4].Status = mapping.StatusPartial
-	recs = append(recs, &mapping.Annotation{Schema: mapping.AnnotationSchema, Template: recs[0].Template, Batch: "b02", Unit: "u4", Item: "u4", Status: mapping.StatusEmpty})
+	recs[4].Status = records.StatusPartial
+	recs = append(recs, &records.Annotation{Schema: records.AnnotationSchema, Template: recs[0].Template, Batch: "b02", Unit: "u4", Item: "u4", Status: records.StatusEmpty})
 	a.opt.StudyUnits = []UnitRef{{"u1", "u1", "b01"}, {"u5", "u5", "b03"}, {"u2", "u2", "b01"}}
 	res := a.mustRun(recs)
 	if res.Found.Units[0].Unit != "u1" || len(res.Found.Units) != 2 {
 		t.Errorf("units with a complete answer: %d", len(res.Found.Units))
 	}
-	check := func(what string, records []*mapping.Annotation) {
+	check := func(what string, recs []*records.Annotation) {
 		t.Helper()
 		got := map[string]string{}
-		for _, r := range records {
+		for _, r := range recs {
 			got[r.Unit] = r.Batch + " " + r.Status
-			if r.Status == mapping.StatusEmpty && (len(r.Problems) != 1 || r.Problems[0].Message != adjudicate.NoAnswer || len(r.Values) != 0) {
+			if r.Status == records.StatusEmpty && (len(r.Problems) != 1 || r.Problems[0].Message != adjudicate.NoAnswer || len(r.Values) != 0) {
 				t.Errorf("%s: %s's empty gold record: %+v", what, r.Unit, r)
 			}
 		}
@@ -1114,7 +1116,7 @@ func TestGoldHasEveryUnit(t *testing.T) {
 		}
 	}
 	gold, _ := a.gold()
-	var all []*mapping.Annotation
+	var all []*records.Annotation
 	for _, r := range gold {
 		all = append(all, r)
 	}

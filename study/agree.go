@@ -13,7 +13,7 @@ import (
 
 	"github.com/annosheet/annosheet/agreement"
 	"github.com/annosheet/annosheet/internal/editdistance"
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -81,7 +81,7 @@ type AgreeOptions struct {
 // writes it (schema annosheet.agreement/1).
 type Agreement struct {
 	Schema    string              `json:"schema"`
-	Template  mapping.TemplateID  `json:"template"`
+	Template  records.TemplateID  `json:"template"`
 	Records   AgreeRecords        `json:"records"`
 	Questions []QuestionAgreement `json:"questions"`
 	Skipped   []SkippedQuestion   `json:"skipped,omitempty"`
@@ -137,13 +137,13 @@ type tableData struct {
 // manifest, so that shuffled candidates are back on their own, and with
 // one record per (unit, annotator). It stops with ctx's error when ctx is
 // done.
-func Agree(ctx context.Context, t *templates.Template, recs []*mapping.Annotation, opt AgreeOptions) (*Agreement, error) {
+func Agree(ctx context.Context, t *templates.Template, recs []*records.Annotation, opt AgreeOptions) (*Agreement, error) {
 	if err := opt.check(); err != nil {
 		return nil, err
 	}
 	// Questions is [] in the JSON where every question asked for is
 	// skipped, as the schema has it, never null.
-	out := &Agreement{Schema: AgreementSchema, Template: mapping.TemplateID{Name: t.Name, Version: t.Version}, Questions: []QuestionAgreement{}, options: opt}
+	out := &Agreement{Schema: AgreementSchema, Template: records.TemplateID{Name: t.Name, Version: t.Version}, Questions: []QuestionAgreement{}, options: opt}
 	for _, name := range opt.Questions {
 		if t.QuestionByName(name) == nil && name != t.Rows.Spans {
 			return nil, fmt.Errorf("--question %s: %w: template %s has no such question (it has %s)", name, ErrAgree, t.Name, strings.Join(questionNames(t), ", "))
@@ -406,8 +406,8 @@ func questionNames(t *templates.Template) []string {
 // agreeRecords picks the records agreement is computed on: complete ones
 // (and partial ones with IncludePartial) of the annotators asked for,
 // one per (unit, annotator); it fills in the counts.
-func agreeRecords(t *templates.Template, recs []*mapping.Annotation, opt AgreeOptions, n *AgreeRecords) (*recordSet, error) {
-	var used []*mapping.Annotation
+func agreeRecords(t *templates.Template, recs []*records.Annotation, opt AgreeOptions, n *AgreeRecords) (*recordSet, error) {
+	var used []*records.Annotation
 	for _, r := range recs {
 		if r.Template.Name != t.Name || r.Template.Version != t.Version {
 			return nil, fmt.Errorf("%w: unit %s by %s is a record of template %s version %d, not %s version %d", ErrAgree, r.Unit, r.Annotator, r.Template.Name, r.Template.Version, t.Name, t.Version)
@@ -416,8 +416,8 @@ func agreeRecords(t *templates.Template, recs []*mapping.Annotation, opt AgreeOp
 			return nil, fmt.Errorf("%w: unit %s by %s still has its candidates in the order shown; pull through the study's manifest, which puts them back", ErrAgree, r.Unit, r.Annotator)
 		}
 		switch r.Status {
-		case mapping.StatusComplete:
-		case mapping.StatusPartial:
+		case records.StatusComplete:
+		case records.StatusPartial:
 			if !opt.IncludePartial {
 				n.Partial++
 				continue
@@ -448,9 +448,9 @@ func agreeRecords(t *templates.Template, recs []*mapping.Annotation, opt AgreeOp
 // newRecordSet indexes records by unit and annotator, a record and its
 // identical copies once; two different records of one unit and
 // annotator are an error. It sorts recs in place.
-func newRecordSet(recs []*mapping.Annotation) (*recordSet, error) {
+func newRecordSet(recs []*records.Annotation) (*recordSet, error) {
 	// Sorted by unit and annotator, copies of a record are neighbours.
-	slices.SortStableFunc(recs, func(a, b *mapping.Annotation) int {
+	slices.SortStableFunc(recs, func(a, b *records.Annotation) int {
 		if c := strings.Compare(a.Unit, b.Unit); c != 0 {
 			return c
 		}
@@ -487,7 +487,7 @@ func newRecordSet(recs []*mapping.Annotation) (*recordSet, error) {
 // annotator), sorted by unit and annotator, with each record's unit (an
 // index into units, which are sorted) and annotator (into coders).
 type recordSet struct {
-	recs        []*mapping.Annotation
+	recs        []*records.Annotation
 	units       []string
 	coders      []string
 	unit, coder []int
@@ -495,7 +495,7 @@ type recordSet struct {
 
 // sameAnswers reports whether two records of one unit and annotator say
 // the same.
-func sameAnswers(a, b *mapping.Annotation) bool {
+func sameAnswers(a, b *records.Annotation) bool {
 	return fmt.Sprint(a.Values, a.Spans) == fmt.Sprint(b.Values, b.Spans)
 }
 
@@ -627,7 +627,7 @@ func unitTable(q *templates.Question, set *recordSet) tableData {
 
 // answerOf is a record's answer to a question: none where a gold record
 // says the question is still undecided.
-func answerOf(r *mapping.Annotation, name string) (any, bool) {
+func answerOf(r *records.Annotation, name string) (any, bool) {
 	if p := r.Provenance[name]; p != nil && !p.Settled() {
 		return nil, false
 	}
@@ -640,19 +640,19 @@ func answerOf(r *mapping.Annotation, name string) (any, bool) {
 // record does; a gold record whose provenance says how the question was
 // decided does whatever its status, unless it is still undecided, or
 // carries the annotators' answers rather than one.
-func blankAnswers(r *mapping.Annotation, name string) bool {
+func blankAnswers(r *records.Annotation, name string) bool {
 	if p := r.Provenance[name]; p != nil {
 		return p.Settled()
 	}
-	return r.Status == mapping.StatusComplete
+	return r.Status == records.StatusComplete
 }
 
 // rowsUndecided reports whether a gold record has a row nobody has
 // decided on yet: its block's rows are then no answer, as long as one of
 // them may still be kept or dropped.
-func rowsUndecided(r *mapping.Annotation) bool {
-	return slices.ContainsFunc(r.Spans, func(s mapping.SpanAnswer) bool {
-		return s.Provenance != nil && s.Provenance.Kind == mapping.ProvenanceUnresolved
+func rowsUndecided(r *records.Annotation) bool {
+	return slices.ContainsFunc(r.Spans, func(s records.SpanAnswer) bool {
+		return s.Provenance != nil && s.Provenance.Kind == records.ProvenanceUnresolved
 	})
 }
 
@@ -674,9 +674,9 @@ func tableValue(q *templates.Question, v any) (agreement.Value, bool) {
 		return agreement.Value{Num: float64(x)}, true
 	case []string:
 		return agreement.Value{Set: append([]string{}, x...)}, true // empty, not nil: an answer
-	case mapping.Evidence:
+	case records.Evidence:
 		return agreement.Value{Set: evidenceIDs(x)}, true
-	case *mapping.Evidence:
+	case *records.Evidence:
 		if x == nil {
 			return agreement.Value{}, false
 		}
@@ -686,7 +686,7 @@ func tableValue(q *templates.Question, v any) (agreement.Value, bool) {
 }
 
 // evidenceIDs names evidence sentences as "passage:sentence", sorted.
-func evidenceIDs(e mapping.Evidence) []string {
+func evidenceIDs(e records.Evidence) []string {
 	out := []string{}
 	for _, s := range e.Sentences {
 		out = append(out, fmt.Sprintf("%d:%d", e.Passage, s))
@@ -772,7 +772,7 @@ func (g spanGrid) table() agreement.SpanTable {
 // blockSpans are the spans of a block layout's rows (named name),
 // labelled by the label question's code. Rows without a span (missing
 // information) are no span.
-func blockSpans(name string, recs []*mapping.Annotation, coders []string) agreement.SpanTable {
+func blockSpans(name string, recs []*records.Annotation, coders []string) agreement.SpanTable {
 	g := newSpanGrid(coders)
 	for _, r := range recs {
 		if rowsUndecided(r) {
@@ -793,10 +793,10 @@ func blockSpans(name string, recs []*mapping.Annotation, coders []string) agreem
 // rowSpans are the spans of a span question asked per row (of a block,
 // or once per unit): each found span, unlabelled. A complete record
 // without one marked no span, which is an answer.
-func rowSpans(q *templates.Question, recs []*mapping.Annotation, coders []string) agreement.SpanTable {
+func rowSpans(q *templates.Question, recs []*records.Annotation, coders []string) agreement.SpanTable {
 	g := newSpanGrid(coders)
-	add := func(r *mapping.Annotation, v any) {
-		sv, ok := v.(mapping.SpanValue)
+	add := func(r *records.Annotation, v any) {
+		sv, ok := v.(records.SpanValue)
 		if ok && sv.Start != nil && sv.End != nil {
 			g.add(r.Unit, r.Annotator, agreement.Span{Start: *sv.Start, End: *sv.End})
 		}
@@ -822,7 +822,7 @@ func rowSpans(q *templates.Question, recs []*mapping.Annotation, coders []string
 
 // labelSets is, per unit, the set of label codes its rows (named rows)
 // give: the error types an annotator found, spans or not.
-func labelSets(rows string, recs []*mapping.Annotation, coders []string) agreement.Table {
+func labelSets(rows string, recs []*records.Annotation, coders []string) agreement.Table {
 	g := newGrid(coders)
 	for _, r := range recs {
 		if rowsUndecided(r) {
@@ -847,7 +847,7 @@ func labelSets(rows string, recs []*mapping.Annotation, coders []string) agreeme
 // of the evidence of the unit's rows of that label. An annotator who gave
 // no row of that label has no value there; a pair where no annotator
 // gives evidence is left out.
-func evidenceByLabel(recs []*mapping.Annotation, coders []string) agreement.Table {
+func evidenceByLabel(recs []*records.Annotation, coders []string) agreement.Table {
 	g := newGrid(coders)
 	for _, r := range recs {
 		if rowsUndecided(r) {
@@ -885,7 +885,7 @@ func evidenceByLabel(recs []*mapping.Annotation, coders []string) agreement.Tabl
 // AnnotatorHint says, of an annotator ID no record has, which of the
 // records' annotators was most likely meant, and who they are: "; did
 // you mean "bb"? (the records' annotators: ak, bb)".
-func AnnotatorHint(id string, recs []*mapping.Annotation) string {
+func AnnotatorHint(id string, recs []*records.Annotation) string {
 	seen := map[string]bool{}
 	var all []string
 	for _, r := range recs {

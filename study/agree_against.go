@@ -9,7 +9,7 @@ import (
 
 	"github.com/annosheet/annosheet/agreement"
 	"github.com/annosheet/annosheet/internal/words"
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -20,7 +20,7 @@ var ErrGold = errors.New("cannot score against the gold set")
 const Pooled = "*"
 
 // Gold is a gold set to score each annotator against: records of
-// annotator "gold" (mapping.GoldAnnotator), one per unit, as the pull of
+// annotator "gold" (records.GoldAnnotator), one per unit, as the pull of
 // an adjudication writes them. A gold record counts when it is complete
 // or partial; a question whose provenance says it is still undecided
 // (unresolved) has no gold value, nor do a block's rows while one of
@@ -28,14 +28,14 @@ const Pooled = "*"
 type Gold struct {
 	// Name names the set in the report and in errors: its file, as given.
 	Name    string
-	Records []*mapping.Annotation
+	Records []*records.Annotation
 	// Origins, when set, say where each record was read
 	// ("gold.jsonl:3"), for errors.
-	Origins map[*mapping.Annotation]string
+	Origins map[*records.Annotation]string
 }
 
 // where names a gold record in errors.
-func (g *Gold) where(r *mapping.Annotation) string {
+func (g *Gold) where(r *records.Annotation) string {
 	if w, ok := g.Origins[r]; ok {
 		return w
 	}
@@ -103,27 +103,27 @@ type AnnotatorScore struct {
 
 // against scores the annotators of set (the records agreement compares,
 // out of recs) against the gold set, question by question.
-func against(ctx context.Context, t *templates.Template, recs []*mapping.Annotation, set *recordSet, questions []agreeQuestion, g *Gold) (*Against, error) {
+func against(ctx context.Context, t *templates.Template, recs []*records.Annotation, set *recordSet, questions []agreeQuestion, g *Gold) (*Against, error) {
 	sources := map[string]bool{}
 	for _, r := range recs {
-		if r.Annotator == mapping.GoldAnnotator {
-			return nil, fmt.Errorf("%w: the sources hold records of annotator %q (unit %s); give them as the gold set alone", ErrGold, mapping.GoldAnnotator, r.Unit)
+		if r.Annotator == records.GoldAnnotator {
+			return nil, fmt.Errorf("%w: the sources hold records of annotator %q (unit %s); give them as the gold set alone", ErrGold, records.GoldAnnotator, r.Unit)
 		}
 		sources[r.Unit] = true
 	}
 	units := map[string]bool{}
-	var used []*mapping.Annotation
+	var used []*records.Annotation
 	for _, r := range g.Records {
 		switch {
-		case r.Annotator != mapping.GoldAnnotator:
-			return nil, fmt.Errorf("%s: %w: unit %s is a record of annotator %q; a gold set's records are annotator %q's", g.where(r), ErrGold, r.Unit, r.Annotator, mapping.GoldAnnotator)
+		case r.Annotator != records.GoldAnnotator:
+			return nil, fmt.Errorf("%s: %w: unit %s is a record of annotator %q; a gold set's records are annotator %q's", g.where(r), ErrGold, r.Unit, r.Annotator, records.GoldAnnotator)
 		case r.Template.Name != t.Name || r.Template.Version != t.Version:
 			return nil, fmt.Errorf("%s: %w: unit %s is a record of template %s version %d; the sources are of %s version %d", g.where(r), ErrGold, r.Unit, r.Template.Name, r.Template.Version, t.Name, t.Version)
 		case r.Shuffled:
 			return nil, fmt.Errorf("%s: %w: unit %s still has its candidates in the order shown; pull it through the study's manifest, which puts them back", g.where(r), ErrGold, r.Unit)
 		}
 		units[r.Unit] = true
-		if r.Status == mapping.StatusComplete || r.Status == mapping.StatusPartial {
+		if r.Status == records.StatusComplete || r.Status == records.StatusPartial {
 			used = append(used, r)
 		}
 	}
@@ -144,7 +144,7 @@ func against(ctx context.Context, t *templates.Template, recs []*mapping.Annotat
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", g.Name, err)
 	}
-	gold := slices.Index(all.coders, mapping.GoldAnnotator)
+	gold := slices.Index(all.coders, records.GoldAnnotator)
 	var cols []int
 	for _, c := range set.coders {
 		cols = append(cols, slices.Index(all.coders, c))
@@ -259,9 +259,9 @@ func (td tableData) score(ctx context.Context, coders []string, cols []int, gold
 		name = Pooled
 	}
 	// The two coders in sorted order, as a table has them.
-	pair, hyp := []string{name, mapping.GoldAnnotator}, 0
-	if mapping.GoldAnnotator < name {
-		pair, hyp = []string{mapping.GoldAnnotator, name}, 1
+	pair, hyp := []string{name, records.GoldAnnotator}, 0
+	if records.GoldAnnotator < name {
+		pair, hyp = []string{records.GoldAnnotator, name}, 1
 	}
 	id := func(unit string, c int) string {
 		if len(cols) > 1 {
@@ -285,7 +285,7 @@ func (td tableData) score(ctx context.Context, coders []string, cols []int, gold
 			func(id string, v []*agreement.Value) agreement.Unit { return agreement.Unit{ID: id, Values: v} },
 			cols, gold, hyp, id)}
 	}
-	res, err := two.result(ctx, two.table, AgreeOptions{Reference: mapping.GoldAnnotator})
+	res, err := two.result(ctx, two.table, AgreeOptions{Reference: records.GoldAnnotator})
 	if err != nil {
 		return AnnotatorScore{}, err
 	}

@@ -11,19 +11,19 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/annosheet/annosheet/agreement"
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
 
-func grec(t *templates.Template, unit, status string, values map[string]any, spans ...mapping.SpanAnswer) *mapping.Annotation {
-	return arec(t, unit, mapping.GoldAnnotator, status, values, spans...)
+func grec(t *templates.Template, unit, status string, values map[string]any, spans ...records.SpanAnswer) *records.Annotation {
+	return arec(t, unit, records.GoldAnnotator, status, values, spans...)
 }
 
 // decided gives a gold record the provenance of each question named.
-func decided(r *mapping.Annotation, kinds map[string]string) *mapping.Annotation {
-	r.Provenance = map[string]*mapping.Provenance{}
+func decided(r *records.Annotation, kinds map[string]string) *records.Annotation {
+	r.Provenance = map[string]*records.Provenance{}
 	for q, k := range kinds {
-		r.Provenance[q] = &mapping.Provenance{Kind: k, Agreeing: 1, Annotators: 2}
+		r.Provenance[q] = &records.Provenance{Kind: k, Agreeing: 1, Annotators: 2}
 	}
 	return r
 }
@@ -44,17 +44,17 @@ func TestAgainstScores(t *testing.T) {
 	pref := builtin(t, "preference-likert")
 	legal := builtin(t, "legal-gaps")
 	qa := builtin(t, "qa-span-errors")
-	span := func(start, end int, code string) mapping.SpanAnswer {
-		return mapping.SpanAnswer{Question: qa.Rows.Spans, Start: intPtr(start), End: intPtr(end), Code: code}
+	span := func(start, end int, code string) records.SpanAnswer {
+		return records.SpanAnswer{Question: qa.Rows.Spans, Start: intPtr(start), End: intPtr(end), Code: code}
 	}
-	choice := func(t *templates.Template, unit, who, v string, likert int) *mapping.Annotation {
+	choice := func(t *templates.Template, unit, who, v string, likert int) *records.Annotation {
 		return arec(t, unit, who, "complete", map[string]any{"best_prediction_reference": v, "first_prediction_likert": likert})
 	}
 	cases := []struct {
 		name     string
 		tp       *templates.Template
-		recs     []*mapping.Annotation
-		gold     []*mapping.Annotation
+		recs     []*records.Annotation
+		gold     []*records.Annotation
 		question string
 		opt      AgreeOptions
 		want     QuestionAgainst
@@ -66,13 +66,13 @@ func TestAgainstScores(t *testing.T) {
 			// and 2, 1, 1: p_e 5/16, κ 7/11. Pooled: 7 of 10, marginals
 			// 5, 3, 2 both: p_e 38/100, κ 16/31.
 			name: "choice", tp: pref, question: "best_prediction_reference",
-			recs: []*mapping.Annotation{
+			recs: []*records.Annotation{
 				choice(pref, "u1", "ak", "first", 5), choice(pref, "u2", "ak", "second", 4), choice(pref, "u3", "ak", "first", 2),
 				choice(pref, "u4", "ak", "first", 2), choice(pref, "u5", "ak", "third", 1), choice(pref, "u6", "ak", "first", 3),
 				choice(pref, "u1", "bt", "first", 5), choice(pref, "u2", "bt", "second", 5), choice(pref, "u3", "bt", "third", 3),
 				choice(pref, "u4", "bt", "second", 2), arec(pref, "u5", "bt", "partial", map[string]any{"best_prediction_reference": "second"}),
 			},
-			gold: []*mapping.Annotation{
+			gold: []*records.Annotation{
 				choice(pref, "u1", "gold", "first", 5), choice(pref, "u2", "gold", "second", 4), choice(pref, "u3", "gold", "third", 3),
 				choice(pref, "u4", "gold", "first", 2), choice(pref, "u5", "gold", "second", 1), choice(pref, "u6", "gold", "first", 0),
 			},
@@ -91,11 +91,11 @@ func TestAgainstScores(t *testing.T) {
 			// 0.59 (each of ak's levels' mean weight over gold's:
 			// 0.5, 0.65, 0.65, 0.65, 0.5), κ 0.36/0.41.
 			name: "scale", tp: pref, question: "first_prediction_likert", opt: AgreeOptions{Annotators: []string{"ak"}},
-			recs: []*mapping.Annotation{
+			recs: []*records.Annotation{
 				choice(pref, "u1", "ak", "first", 5), choice(pref, "u2", "ak", "second", 4), choice(pref, "u3", "ak", "first", 2),
 				choice(pref, "u4", "ak", "first", 2), choice(pref, "u5", "ak", "third", 1), choice(pref, "u6", "ak", "first", 3),
 			},
-			gold: []*mapping.Annotation{
+			gold: []*records.Annotation{
 				choice(pref, "u1", "gold", "first", 5), choice(pref, "u2", "gold", "second", 4), choice(pref, "u3", "gold", "third", 3),
 				choice(pref, "u4", "gold", "first", 2), choice(pref, "u5", "gold", "second", 1), choice(pref, "u6", "gold", "first", 0),
 			},
@@ -109,17 +109,17 @@ func TestAgainstScores(t *testing.T) {
 			// gold record: the empty selection, as ak's (1); gx only in
 			// gold.
 			name: "multi, by provenance", tp: legal, question: "gaps",
-			recs: []*mapping.Annotation{
+			recs: []*records.Annotation{
 				arec(legal, "g1", "ak", "complete", map[string]any{"gaps": []string{"2", "3"}}),
 				arec(legal, "g2", "ak", "complete", map[string]any{"gaps": []string{"1"}}),
 				arec(legal, "g3", "ak", "complete", map[string]any{"gaps": []string{"0"}}),
 				arec(legal, "g4", "ak", "complete", map[string]any{"gaps": []string{}}),
 			},
-			gold: []*mapping.Annotation{
+			gold: []*records.Annotation{
 				grec(legal, "g1", "complete", map[string]any{"gaps": []string{"2", "3"}}),
 				grec(legal, "g2", "complete", map[string]any{"note": "none"}),
-				decided(grec(legal, "g3", "complete", map[string]any{"gaps": []string{"0"}}), map[string]string{"gaps": mapping.ProvenanceUnresolved}),
-				decided(grec(legal, "g4", "partial", map[string]any{}), map[string]string{"gaps": mapping.ProvenanceAdjudicated, "note": mapping.ProvenanceUnresolved}),
+				decided(grec(legal, "g3", "complete", map[string]any{"gaps": []string{"0"}}), map[string]string{"gaps": records.ProvenanceUnresolved}),
+				decided(grec(legal, "g4", "partial", map[string]any{}), map[string]string{"gaps": records.ProvenanceAdjudicated, "note": records.ProvenanceUnresolved}),
 				grec(legal, "gx", "complete", map[string]any{"gaps": []string{"1"}}),
 			},
 			want: QuestionAgainst{Name: "gaps", Type: "multi", GoldUnits: 4,
@@ -133,21 +133,21 @@ func TestAgainstScores(t *testing.T) {
 			// gold row still undecided, and q5's gold record is partial
 			// without a row: neither is scored.
 			name: "spans, gold the reference", tp: qa, question: qa.Rows.Spans,
-			recs: []*mapping.Annotation{
+			recs: []*records.Annotation{
 				arec(qa, "q1", "ak", "complete", nil, span(0, 10, "Irrelevant"), span(25, 35, "Redundant")),
 				arec(qa, "q2", "ak", "complete", nil, span(5, 8, "Irrelevant")),
 				arec(qa, "q3", "ak", "complete", nil),
 				arec(qa, "q4", "ak", "complete", nil, span(0, 4, "Irrelevant")),
 				arec(qa, "q5", "ak", "complete", nil),
 			},
-			gold: []*mapping.Annotation{
+			gold: []*records.Annotation{
 				grec(qa, "q1", "complete", nil, span(0, 10, "Irrelevant"), span(20, 30, "Redundant")),
 				grec(qa, "q2", "complete", nil),
 				grec(qa, "q3", "complete", map[string]any{"checked": true}),
 				grec(qa, "q5", "partial", nil),
-				grec(qa, "q4", "partial", nil, span(0, 4, "Irrelevant"), func() mapping.SpanAnswer {
+				grec(qa, "q4", "partial", nil, span(0, 4, "Irrelevant"), func() records.SpanAnswer {
 					s := span(10, 12, "Redundant")
-					s.Provenance = &mapping.Provenance{Kind: mapping.ProvenanceUnresolved, Annotators: 2}
+					s.Provenance = &records.Provenance{Kind: records.ProvenanceUnresolved, Annotators: 2}
 					return s
 				}()),
 			},
@@ -175,7 +175,7 @@ func TestAgainstScores(t *testing.T) {
 			// The copies are the metrics' values, with gold the reference.
 			for _, s := range got.Annotators {
 				for _, m := range s.Metrics {
-					if m.Metric == "span_char_overlap_prf" && (m.Params["reference"] != mapping.GoldAnnotator || m.Params["hypothesis"] != s.Annotator) {
+					if m.Metric == "span_char_overlap_prf" && (m.Params["reference"] != records.GoldAnnotator || m.Params["hypothesis"] != s.Annotator) {
 						t.Errorf("%s: %s params %v, want gold the reference", s.Annotator, m.Metric, m.Params)
 					}
 					if m.Metric == "cohen_kappa" && m.Params["weights"] == "none" && s.Kappa != nil && m.Value != *s.Kappa {
@@ -192,12 +192,12 @@ func TestAgainstScores(t *testing.T) {
 func TestAgainstUnits(t *testing.T) {
 	t.Parallel()
 	legal := builtin(t, "legal-gaps")
-	recs := []*mapping.Annotation{
+	recs := []*records.Annotation{
 		arec(legal, "g1", "ak", "complete", map[string]any{"gaps": []string{"1"}}),
 		arec(legal, "g2", "ak", "complete", map[string]any{"gaps": []string{"1"}}),
 		arec(legal, "g3", "bt", "empty", nil),
 	}
-	gold := []*mapping.Annotation{
+	gold := []*records.Annotation{
 		grec(legal, "g1", "complete", map[string]any{"gaps": []string{"1"}}),
 		grec(legal, "g8", "complete", map[string]any{"gaps": []string{"1"}}),
 		grec(legal, "g9", "empty", nil),
@@ -231,36 +231,36 @@ func TestAgainstRefuses(t *testing.T) {
 	t.Parallel()
 	legal := builtin(t, "legal-gaps")
 	pref := builtin(t, "preference-likert")
-	recs := []*mapping.Annotation{arec(legal, "g1", "ak", "complete", map[string]any{"gaps": []string{"1"}})}
+	recs := []*records.Annotation{arec(legal, "g1", "ak", "complete", map[string]any{"gaps": []string{"1"}})}
 	good := grec(legal, "g1", "complete", map[string]any{"gaps": []string{"1"}})
 	shuffled := grec(legal, "g1", "complete", map[string]any{"gaps": []string{"1"}})
 	shuffled.Shuffled = true
 	other := grec(pref, "g1", "complete", map[string]any{"first_prediction_likert": 3})
 	cases := []struct {
 		name string
-		recs []*mapping.Annotation
-		gold []*mapping.Annotation
+		recs []*records.Annotation
+		gold []*records.Annotation
 		want string
 	}{
-		{"a record not of annotator gold", recs, []*mapping.Annotation{good, arec(legal, "g2", "ak", "complete", nil)},
+		{"a record not of annotator gold", recs, []*records.Annotation{good, arec(legal, "g2", "ak", "complete", nil)},
 			`gold.jsonl:2: cannot score against the gold set: unit g2 is a record of annotator "ak"; a gold set's records are annotator "gold"'s`},
-		{"another template", recs, []*mapping.Annotation{other},
+		{"another template", recs, []*records.Annotation{other},
 			"gold.jsonl:1: cannot score against the gold set: unit g1 is a record of template preference-likert version 1; the sources are of legal-gaps version 1"},
-		{"candidates in the order shown", recs, []*mapping.Annotation{shuffled},
+		{"candidates in the order shown", recs, []*records.Annotation{shuffled},
 			"gold.jsonl:1: cannot score against the gold set: unit g1 still has its candidates in the order shown; pull it through the study's manifest, which puts them back"},
-		{"no unit shared", recs, []*mapping.Annotation{grec(legal, "h1", "complete", map[string]any{"gaps": []string{"1"}}), grec(legal, "h2", "complete", map[string]any{"gaps": []string{"1"}})},
+		{"no unit shared", recs, []*records.Annotation{grec(legal, "h1", "complete", map[string]any{"gaps": []string{"1"}}), grec(legal, "h2", "complete", map[string]any{"gaps": []string{"1"}})},
 			"gold.jsonl: cannot score against the gold set: it shares no unit with the sources (its units: h1, h2; theirs: g1)"},
-		{"nothing decided", recs, []*mapping.Annotation{grec(legal, "g1", "empty", nil)},
+		{"nothing decided", recs, []*records.Annotation{grec(legal, "g1", "empty", nil)},
 			"gold.jsonl: cannot score against the gold set: none of its records is complete or partial"},
-		{"gold in the sources", append([]*mapping.Annotation{good}, recs...), []*mapping.Annotation{good},
+		{"gold in the sources", append([]*records.Annotation{good}, recs...), []*records.Annotation{good},
 			`cannot score against the gold set: the sources hold records of annotator "gold" (unit g1); give them as the gold set alone`},
-		{"two different records of a unit", recs, []*mapping.Annotation{good, grec(legal, "g1", "complete", map[string]any{"gaps": []string{"2"}})},
+		{"two different records of a unit", recs, []*records.Annotation{good, grec(legal, "g1", "complete", map[string]any{"gaps": []string{"2"}})},
 			"gold.jsonl: cannot compute agreement: unit g1 has two different records by gold; keep one (export says which lines)"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			origins := map[*mapping.Annotation]string{}
+			origins := map[*records.Annotation]string{}
 			for i, r := range c.gold {
 				origins[r] = fmt.Sprintf("gold.jsonl:%d", i+1)
 			}

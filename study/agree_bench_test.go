@@ -7,7 +7,7 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -21,13 +21,13 @@ func BenchmarkAgree100k(b *testing.B) {
 	}
 	r := rand.New(rand.NewPCG(1, 2))
 	codes := optionCodes(tp.QuestionByName("best_prediction_reference"))
-	var recs []*mapping.Annotation
+	var recs []*records.Annotation
 	for u := range 100_000 {
 		unit := fmt.Sprintf("u%06d", u)
 		base := r.IntN(5) + 1
 		for _, who := range []string{"ak", "bt", "cm"} {
 			v := func() int { return min(5, max(1, base+r.IntN(3)-1)) }
-			recs = append(recs, arec(tp, unit, who, mapping.StatusComplete, map[string]any{
+			recs = append(recs, arec(tp, unit, who, records.StatusComplete, map[string]any{
 				"best_prediction_reference": codes[r.IntN(len(codes))], "best_prediction_topic": codes[r.IntN(len(codes))],
 				"first_prediction_likert": v(), "second_prediction_likert": v(), "third_prediction_likert": v(),
 			}))

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/annosheet/annosheet/agreement"
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -21,7 +21,7 @@ func TestHeadlineInterval(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	pref, legal, qa := builtin(t, "preference-likert"), builtin(t, "legal-gaps"), builtin(t, "qa-span-errors")
 	codes := optionCodes(pref.QuestionByName("best_prediction_reference"))
-	var prefRecs, legalRecs, qaRecs []*mapping.Annotation
+	var prefRecs, legalRecs, qaRecs []*records.Annotation
 	for u := range 60 {
 		unit := fmt.Sprintf("u%03d", u)
 		base := r.IntN(5) + 1
@@ -30,7 +30,7 @@ func TestHeadlineInterval(t *testing.T) {
 				continue // a unit of two
 			}
 			v := func() int { return min(5, max(1, base+r.IntN(3)-1)) }
-			prefRecs = append(prefRecs, arec(pref, unit, who, mapping.StatusComplete, map[string]any{
+			prefRecs = append(prefRecs, arec(pref, unit, who, records.StatusComplete, map[string]any{
 				"best_prediction_reference": codes[(base+r.IntN(2))%3], "best_prediction_topic": codes[r.IntN(3)],
 				"first_prediction_likert": v(), "second_prediction_likert": v(), "third_prediction_likert": v(),
 			}))
@@ -38,19 +38,19 @@ func TestHeadlineInterval(t *testing.T) {
 			if r.IntN(3) == 0 {
 				gaps = append(gaps, fmt.Sprint((base+1)%4))
 			}
-			legalRecs = append(legalRecs, arec(legal, unit, who, mapping.StatusComplete, map[string]any{
+			legalRecs = append(legalRecs, arec(legal, unit, who, records.StatusComplete, map[string]any{
 				"gaps": gaps, "note": []string{"fine", "Fine ", "wrong case"}[r.IntN(3)],
 			}))
-			ev := &mapping.Evidence{Passage: 1 + base%2, Sentences: []int{r.IntN(3)}}
+			ev := &records.Evidence{Passage: 1 + base%2, Sentences: []int{r.IntN(3)}}
 			start, end := base*10, base*10+5+r.IntN(2)
-			qaRecs = append(qaRecs, arec(qa, unit, who, mapping.StatusComplete, map[string]any{"checked": r.IntN(4) > 0},
-				mapping.SpanAnswer{Question: qa.Rows.Spans, Code: []string{"Wrong-Grounding", "Missing-Answer"}[base%2], Evidence: ev},
-				mapping.SpanAnswer{Question: qa.Rows.Spans, Start: &start, End: &end, Code: []string{"Irrelevant", "Incoherent"}[r.IntN(2)]}))
+			qaRecs = append(qaRecs, arec(qa, unit, who, records.StatusComplete, map[string]any{"checked": r.IntN(4) > 0},
+				records.SpanAnswer{Question: qa.Rows.Spans, Code: []string{"Wrong-Grounding", "Missing-Answer"}[base%2], Evidence: ev},
+				records.SpanAnswer{Question: qa.Rows.Spans, Start: &start, End: &end, Code: []string{"Irrelevant", "Incoherent"}[r.IntN(2)]}))
 		}
 	}
 	for _, c := range []struct {
 		t    *templates.Template
-		recs []*mapping.Annotation
+		recs []*records.Annotation
 	}{{pref, prefRecs}, {legal, legalRecs}, {qa, qaRecs}} {
 		a, err := Agree(context.Background(), c.t, c.recs, AgreeOptions{CI: 0.9, Resamples: 150, Seed: 3})
 		if err != nil {

@@ -12,12 +12,12 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/annosheet/annosheet/agreement"
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
 
-func arec(t *templates.Template, unit, annotator, status string, values map[string]any, spans ...mapping.SpanAnswer) *mapping.Annotation {
-	return &mapping.Annotation{Schema: mapping.AnnotationSchema, Template: mapping.TemplateID{Name: t.Name, Version: t.Version},
+func arec(t *templates.Template, unit, annotator, status string, values map[string]any, spans ...records.SpanAnswer) *records.Annotation {
+	return &records.Annotation{Schema: records.AnnotationSchema, Template: records.TemplateID{Name: t.Name, Version: t.Version},
 		Unit: unit, Item: unit, Annotator: annotator, Status: status, Values: values, Spans: spans}
 }
 
@@ -67,7 +67,7 @@ func TestAgreeTables(t *testing.T) {
 	cases := []struct {
 		name     string
 		tp       *templates.Template
-		recs     func(tp *templates.Template) []*mapping.Annotation
+		recs     func(tp *templates.Template) []*records.Annotation
 		opt      AgreeOptions
 		question string
 		want     map[string][]string
@@ -75,8 +75,8 @@ func TestAgreeTables(t *testing.T) {
 	}{
 		{
 			name: "paired by unit, in any order; likert 0 is no rating", tp: pref, question: "first_prediction_likert",
-			recs: func(tp *templates.Template) []*mapping.Annotation {
-				return []*mapping.Annotation{
+			recs: func(tp *templates.Template) []*records.Annotation {
+				return []*records.Annotation{
 					arec(tp, "t2", "bt", "complete", map[string]any{"first_prediction_likert": 4}),
 					arec(tp, "t1", "ak", "complete", map[string]any{"first_prediction_likert": 5}),
 					arec(tp, "t2", "ak", "complete", map[string]any{"first_prediction_likert": 0}),
@@ -88,8 +88,8 @@ func TestAgreeTables(t *testing.T) {
 		},
 		{
 			name: "an empty selection is an answer; partial units are left out", tp: legal, question: "gaps",
-			recs: func(tp *templates.Template) []*mapping.Annotation {
-				return []*mapping.Annotation{
+			recs: func(tp *templates.Template) []*records.Annotation {
+				return []*records.Annotation{
 					arec(tp, "g1", "ak", "complete", map[string]any{"gaps": []string{}}),
 					arec(tp, "g1", "bt", "complete", map[string]any{"gaps": []string{"2", "3"}}),
 					arec(tp, "g2", "ak", "partial", map[string]any{"gaps": []string{"1"}}),
@@ -102,8 +102,8 @@ func TestAgreeTables(t *testing.T) {
 		},
 		{
 			name: "partial units with --include-partial", tp: legal, question: "gaps", opt: AgreeOptions{IncludePartial: true},
-			recs: func(tp *templates.Template) []*mapping.Annotation {
-				return []*mapping.Annotation{
+			recs: func(tp *templates.Template) []*records.Annotation {
+				return []*records.Annotation{
 					arec(tp, "g2", "ak", "partial", map[string]any{"gaps": []string{"1"}}),
 					arec(tp, "g2", "bt", "complete", map[string]any{"gaps": []string{"1"}}),
 				}
@@ -113,9 +113,9 @@ func TestAgreeTables(t *testing.T) {
 		},
 		{
 			name: "boxes left blank on a complete unit select nothing; on a partial one they are no answer", tp: fg, question: "flags", opt: AgreeOptions{IncludePartial: true},
-			recs: func(tp *templates.Template) []*mapping.Annotation {
+			recs: func(tp *templates.Template) []*records.Annotation {
 				judged := map[string]any{"span_ok": "Error", "explanation_ok": "Correct"}
-				return []*mapping.Annotation{
+				return []*records.Annotation{
 					arec(tp, "s1", "ak", "complete", judged),
 					arec(tp, "s1", "bt", "complete", map[string]any{"span_ok": "Error", "explanation_ok": "Correct", "flags": []string{"Too strict"}}),
 					arec(tp, "s2", "ak", "partial", map[string]any{"span_ok": "Error"}),
@@ -127,8 +127,8 @@ func TestAgreeTables(t *testing.T) {
 		},
 		{
 			name: "annotators narrowed", tp: legal, question: "gaps", opt: AgreeOptions{Annotators: []string{"ak", "cm"}},
-			recs: func(tp *templates.Template) []*mapping.Annotation {
-				return []*mapping.Annotation{
+			recs: func(tp *templates.Template) []*records.Annotation {
+				return []*records.Annotation{
 					arec(tp, "g1", "ak", "complete", map[string]any{"gaps": []string{"0"}}),
 					arec(tp, "g1", "bt", "complete", map[string]any{"gaps": []string{"1"}}),
 					arec(tp, "g1", "cm", "complete", map[string]any{"gaps": []string{"0"}}),
@@ -165,11 +165,11 @@ func TestAgreeRefuses(t *testing.T) {
 	pref := builtin(t, "preference-likert")
 	shuffled := arec(pref, "t1", "ak", "complete", map[string]any{"first_prediction_likert": 3})
 	shuffled.Shuffled = true
-	twice := []*mapping.Annotation{
+	twice := []*records.Annotation{
 		arec(pref, "t1", "ak", "complete", map[string]any{"first_prediction_likert": 3}),
 		arec(pref, "t1", "ak", "complete", map[string]any{"first_prediction_likert": 4}),
 	}
-	for name, recs := range map[string][]*mapping.Annotation{"shuffled": {shuffled}, "twice": twice} {
+	for name, recs := range map[string][]*records.Annotation{"shuffled": {shuffled}, "twice": twice} {
 		var n AgreeRecords
 		if _, err := agreeRecords(pref, recs, AgreeOptions{}, &n); !errors.Is(err, ErrAgree) {
 			t.Errorf("%s: %v, want ErrAgree", name, err)
@@ -177,7 +177,7 @@ func TestAgreeRefuses(t *testing.T) {
 	}
 	// The same record twice is one.
 	var n AgreeRecords
-	same := []*mapping.Annotation{twice[0], arec(pref, "t1", "ak", "complete", map[string]any{"first_prediction_likert": 3})}
+	same := []*records.Annotation{twice[0], arec(pref, "t1", "ak", "complete", map[string]any{"first_prediction_likert": 3})}
 	if set, err := agreeRecords(pref, same, AgreeOptions{}, &n); err != nil || len(set.recs) != 1 {
 		t.Errorf("the same record twice: %v", err)
 	}
@@ -190,15 +190,15 @@ func TestAgreeRefuses(t *testing.T) {
 func TestAgreeBlockTables(t *testing.T) {
 	t.Parallel()
 	qa := builtin(t, "qa-span-errors")
-	span := func(start, end int, code string, ev *mapping.Evidence) mapping.SpanAnswer {
-		return mapping.SpanAnswer{Question: qa.Rows.Spans, Start: intPtr(start), End: intPtr(end), Code: code, Evidence: ev}
+	span := func(start, end int, code string, ev *records.Evidence) records.SpanAnswer {
+		return records.SpanAnswer{Question: qa.Rows.Spans, Start: intPtr(start), End: intPtr(end), Code: code, Evidence: ev}
 	}
-	missing := func(code string, ev *mapping.Evidence) mapping.SpanAnswer {
-		return mapping.SpanAnswer{Question: qa.Rows.Spans, Code: code, Evidence: ev}
+	missing := func(code string, ev *records.Evidence) records.SpanAnswer {
+		return records.SpanAnswer{Question: qa.Rows.Spans, Code: code, Evidence: ev}
 	}
-	recs := []*mapping.Annotation{
-		arec(qa, "q1", "ak", "complete", nil, span(0, 5, "Irrelevant", nil), missing("Missing-Answer", &mapping.Evidence{Passage: 1, Sentences: []int{2, 1}})),
-		arec(qa, "q1", "bt", "complete", nil, span(3, 8, "Irrelevant", nil), missing("Missing-Answer", &mapping.Evidence{Passage: 1, Sentences: []int{1}})),
+	recs := []*records.Annotation{
+		arec(qa, "q1", "ak", "complete", nil, span(0, 5, "Irrelevant", nil), missing("Missing-Answer", &records.Evidence{Passage: 1, Sentences: []int{2, 1}})),
+		arec(qa, "q1", "bt", "complete", nil, span(3, 8, "Irrelevant", nil), missing("Missing-Answer", &records.Evidence{Passage: 1, Sentences: []int{1}})),
 		arec(qa, "q2", "ak", "complete", nil),
 		arec(qa, "q2", "bt", "complete", nil, span(1, 2, "Redundant", nil)),
 		arec(qa, "q3", "ak", "partial", nil),
@@ -244,10 +244,10 @@ func intPtr(n int) *int { return &n }
 func TestAgreeIntervals(t *testing.T) {
 	t.Parallel()
 	qa := builtin(t, "qa-span-errors")
-	span := func(start, end int, code string) mapping.SpanAnswer {
-		return mapping.SpanAnswer{Question: qa.Rows.Spans, Start: intPtr(start), End: intPtr(end), Code: code}
+	span := func(start, end int, code string) records.SpanAnswer {
+		return records.SpanAnswer{Question: qa.Rows.Spans, Start: intPtr(start), End: intPtr(end), Code: code}
 	}
-	var recs []*mapping.Annotation
+	var recs []*records.Annotation
 	for u := range 30 {
 		unit := "q" + strconv.Itoa(100+u)
 		recs = append(recs, arec(qa, unit, "ak", "complete", map[string]any{"checked": true}, span(u%7, u%7+5, "Irrelevant")))

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/annosheet/annosheet/internal/testing/stopping"
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -18,17 +18,17 @@ import (
 // most of them sharing no unit with one another; with common, every
 // annotator also does one unit all of them do, so that every pair of
 // them shares a unit.
-func crowdRecords(tp *templates.Template, annotators int, common bool) []*mapping.Annotation {
+func crowdRecords(tp *templates.Template, annotators int, common bool) []*records.Annotation {
 	r := rand.New(rand.NewPCG(61, 62))
 	codes := optionCodes(tp.QuestionByName("best_prediction_reference"))
-	rec := func(unit, who string) *mapping.Annotation {
+	rec := func(unit, who string) *records.Annotation {
 		v := func() int { return r.IntN(5) + 1 }
-		return arec(tp, unit, who, mapping.StatusComplete, map[string]any{
+		return arec(tp, unit, who, records.StatusComplete, map[string]any{
 			"best_prediction_reference": codes[r.IntN(len(codes))], "best_prediction_topic": codes[r.IntN(len(codes))],
 			"first_prediction_likert": v(), "second_prediction_likert": v(), "third_prediction_likert": v(),
 		})
 	}
-	var recs []*mapping.Annotation
+	var recs []*records.Annotation
 	for a := range annotators {
 		who := fmt.Sprintf("w%05d", a)
 		recs = append(recs, rec(fmt.Sprintf("u%05d", a/3), who))
@@ -68,7 +68,7 @@ func TestAgreeStopped(t *testing.T) {
 	}
 	t.Run("status", func(t *testing.T) {
 		t.Parallel()
-		res := &Result{Records: recs, studyOf: map[*mapping.Annotation]string{}, templateOf: map[templateKey]*templates.Template{{"s", recs[0].Template}: tp}}
+		res := &Result{Records: recs, studyOf: map[*records.Annotation]string{}, templateOf: map[templateKey]*templates.Template{{"s", recs[0].Template}: tp}}
 		for _, r := range recs {
 			res.studyOf[r] = "s"
 		}

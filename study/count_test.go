@@ -10,6 +10,7 @@ import (
 
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 )
 
 // TestCountStatusOfPull: the tallies of a pull with an answered batch, a
@@ -96,11 +97,11 @@ func TestCountStatus(t *testing.T) {
 		{
 			name: "a shared workbook: claims, unclaimed units, IDs folded",
 			res: &Result{
-				Records: []*mapping.Annotation{
-					rec("u1", "ak", mapping.StatusComplete, nil),
-					rec("u2", " AK ", mapping.StatusPartial, nil),
-					rec("u3", "bt", mapping.StatusComplete, nil),
-					rec("u4", "", mapping.StatusEmpty, nil),
+				Records: []*records.Annotation{
+					rec("u1", "ak", records.StatusComplete, nil),
+					rec("u2", " AK ", records.StatusPartial, nil),
+					rec("u3", "bt", records.StatusComplete, nil),
+					rec("u4", "", records.StatusEmpty, nil),
 				},
 				Problems: mapping.Problems{
 					problem(mapping.Error, "shared.xlsx", "u3"),
@@ -129,9 +130,9 @@ func TestCountStatus(t *testing.T) {
 		{
 			name: "a conflict is carried, and hides no batch",
 			res: &Result{
-				Records: []*mapping.Annotation{
-					{Batch: "b01", Unit: "u1", Annotator: "ak", Status: mapping.StatusPartial},
-					{Batch: "b02", Unit: "u2", Annotator: "bt", Status: mapping.StatusComplete},
+				Records: []*records.Annotation{
+					{Batch: "b01", Unit: "u1", Annotator: "ak", Status: records.StatusPartial},
+					{Batch: "b02", Unit: "u2", Annotator: "bt", Status: records.StatusComplete},
 				},
 				Problems:  mapping.Problems{{Severity: mapping.Error, File: "back/b01.xlsx", Record: "u1", Err: ErrConflict, Message: "m"}},
 				Workbooks: []Workbook{{File: "b01.xlsx", Batch: "b01"}, {File: "b02.xlsx", Batch: "b02"}, {File: "back/b01.xlsx", Batch: "b01"}},

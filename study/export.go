@@ -11,6 +11,7 @@ import (
 	"github.com/annosheet/annosheet/internal/words"
 	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 )
 
 // ErrInputChanged is wrapped when a study's input no longer has the
@@ -117,7 +118,7 @@ type SelectOptions struct {
 
 // Selection is what SelectForExport keeps and leaves out.
 type Selection struct {
-	Records []*mapping.Annotation
+	Records []*records.Annotation
 	// Left out, by status: with CompleteOnly, the partial, empty and
 	// missing units; always the missing and unreadable ones (there is
 	// nothing of them).
@@ -135,21 +136,21 @@ type Selection struct {
 // a value nobody decided unless AllowUnresolved; CompleteOnly keeps only
 // complete units. Every refusal is said at once: all the units of each
 // kind, one line per unresolved unit.
-func SelectForExport(recs []*mapping.Annotation, opt SelectOptions) (*Selection, error) {
+func SelectForExport(recs []*records.Annotation, opt SelectOptions) (*Selection, error) {
 	s := &Selection{}
 	var bad, unresolved []string
 	for _, r := range recs {
 		switch {
-		case r.Status == mapping.StatusMissing:
+		case r.Status == records.StatusMissing:
 			s.Missing++
 			continue
-		case r.Status == mapping.StatusUnreadable:
+		case r.Status == records.StatusUnreadable:
 			s.Unreadable++
 			continue
-		case opt.CompleteOnly && r.Status == mapping.StatusPartial:
+		case opt.CompleteOnly && r.Status == records.StatusPartial:
 			s.Partial++
 			continue
-		case opt.CompleteOnly && r.Status == mapping.StatusEmpty:
+		case opt.CompleteOnly && r.Status == records.StatusEmpty:
 			s.Empty++
 			continue
 		}
@@ -191,13 +192,13 @@ func SelectForExport(recs []*mapping.Annotation, opt SelectOptions) (*Selection,
 // Undecided says what of a gold record is still to decide, as "unit:
 // question (decision d0003, Gaps!H4), …"; "" for a record that is not
 // gold or has nothing unresolved.
-func Undecided(r *mapping.Annotation) string {
-	if r.Annotator != mapping.GoldAnnotator {
+func Undecided(r *records.Annotation) string {
+	if r.Annotator != records.GoldAnnotator {
 		return ""
 	}
 	var what []string
-	say := func(q string, p *mapping.Provenance) {
-		if p == nil || p.Kind != mapping.ProvenanceUnresolved {
+	say := func(q string, p *records.Provenance) {
+		if p == nil || p.Kind != records.ProvenanceUnresolved {
 			return
 		}
 		where := []string{}
@@ -227,7 +228,7 @@ func Undecided(r *mapping.Annotation) string {
 	return r.Unit + ": " + strings.Join(what, ", ") + " unresolved"
 }
 
-func hasError(r *mapping.Annotation) bool {
+func hasError(r *records.Annotation) bool {
 	for _, p := range r.Problems {
 		if p.Severity == mapping.Error {
 			return true

@@ -15,42 +15,43 @@ import (
 
 	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 )
 
 func TestSelectForExport(t *testing.T) {
 	t.Parallel()
-	bad := mapping.UnitProblem{Severity: mapping.Error, Cell: "Annotate!F2", Message: `"maybe" is not one of: Yes, No`}
-	warn := mapping.UnitProblem{Severity: mapping.Warning, Cell: "Annotate!F3", Message: "answer normalised"}
+	bad := records.UnitProblem{Severity: mapping.Error, Cell: "Annotate!F2", Message: `"maybe" is not one of: Yes, No`}
+	warn := records.UnitProblem{Severity: mapping.Warning, Cell: "Annotate!F3", Message: "answer normalised"}
 	var (
-		complete       = rec("c1", "ak", mapping.StatusComplete, map[string]any{"q": "yes"})
-		partial        = rec("p1", "ak", mapping.StatusPartial, map[string]any{"note": "n"})
-		partialErr     = rec("p2", "ak", mapping.StatusPartial, nil, bad)
-		empty          = rec("e1", "bt", mapping.StatusEmpty, nil)
-		missing        = rec("m1", "bt", mapping.StatusMissing, nil, mapping.UnitProblem{Severity: mapping.Error, Message: "the workbook is missing"})
-		completeErr    = rec("x1", "ak", mapping.StatusComplete, map[string]any{"q": "yes"}, bad)
-		completeWarned = rec("w1", "", mapping.StatusComplete, map[string]any{"q": "no"}, warn)
+		complete       = rec("c1", "ak", records.StatusComplete, map[string]any{"q": "yes"})
+		partial        = rec("p1", "ak", records.StatusPartial, map[string]any{"note": "n"})
+		partialErr     = rec("p2", "ak", records.StatusPartial, nil, bad)
+		empty          = rec("e1", "bt", records.StatusEmpty, nil)
+		missing        = rec("m1", "bt", records.StatusMissing, nil, records.UnitProblem{Severity: mapping.Error, Message: "the workbook is missing"})
+		completeErr    = rec("x1", "ak", records.StatusComplete, map[string]any{"q": "yes"}, bad)
+		completeWarned = rec("w1", "", records.StatusComplete, map[string]any{"q": "no"}, warn)
 	)
-	all := []*mapping.Annotation{complete, partial, partialErr, empty, missing, completeErr, completeWarned}
-	var many []*mapping.Annotation
+	all := []*records.Annotation{complete, partial, partialErr, empty, missing, completeErr, completeWarned}
+	var many []*records.Annotation
 	for i := range 7 {
-		many = append(many, rec(fmt.Sprintf("u%d", i), "", mapping.StatusComplete, nil, bad))
+		many = append(many, rec(fmt.Sprintf("u%d", i), "", records.StatusComplete, nil, bad))
 	}
 	const fix = ""
-	gold := func(unit string, prov map[string]*mapping.Provenance, spans ...mapping.SpanAnswer) *mapping.Annotation {
-		r := rec(unit, mapping.GoldAnnotator, mapping.StatusPartial, nil)
+	gold := func(unit string, prov map[string]*records.Provenance, spans ...records.SpanAnswer) *records.Annotation {
+		r := rec(unit, records.GoldAnnotator, records.StatusPartial, nil)
 		r.Provenance, r.Spans = prov, spans
 		return r
 	}
-	unresolved := gold("llama3-12", map[string]*mapping.Provenance{
-		"gaps": {Kind: mapping.ProvenanceUnresolved, Decision: "d0003", Cell: "Gaps!H4"},
-		"note": {Kind: mapping.ProvenanceCarried}})
-	spansOpen := gold("q7", nil, mapping.SpanAnswer{Question: "errors", Provenance: &mapping.Provenance{Kind: mapping.ProvenanceAdjudicated}},
-		mapping.SpanAnswer{Question: "errors", Provenance: &mapping.Provenance{Kind: mapping.ProvenanceUnresolved, Decision: "d0009"}})
-	decided := gold("gpt4o-12", map[string]*mapping.Provenance{"gaps": {Kind: mapping.ProvenanceAdjudicated}})
-	decided.Status = mapping.StatusComplete
+	unresolved := gold("llama3-12", map[string]*records.Provenance{
+		"gaps": {Kind: records.ProvenanceUnresolved, Decision: "d0003", Cell: "Gaps!H4"},
+		"note": {Kind: records.ProvenanceCarried}})
+	spansOpen := gold("q7", nil, records.SpanAnswer{Question: "errors", Provenance: &records.Provenance{Kind: records.ProvenanceAdjudicated}},
+		records.SpanAnswer{Question: "errors", Provenance: &records.Provenance{Kind: records.ProvenanceUnresolved, Decision: "d0009"}})
+	decided := gold("gpt4o-12", map[string]*records.Provenance{"gaps": {Kind: records.ProvenanceAdjudicated}})
+	decided.Status = records.StatusComplete
 	for _, c := range []struct {
 		name                        string
-		recs                        []*mapping.Annotation
+		recs                        []*records.Annotation
 		completeOnly, allowProblems bool
 		allowUnresolved             bool
 		want                        *Selection
@@ -59,20 +60,20 @@ func TestSelectForExport(t *testing.T) {
 	}{
 		{
 			name:    "gold values nobody decided are refused, a line per unit",
-			recs:    []*mapping.Annotation{decided, unresolved, spansOpen},
+			recs:    []*records.Annotation{decided, unresolved, spansOpen},
 			wantErr: "gold records with unresolved values: 2 gold units nobody decided:\n  llama3-12: gaps (decision d0003, Gaps!H4) unresolved\n  q7: errors (decision d0009) unresolved",
 			wantIs:  []error{ErrUnresolved},
 		},
 		{
 			name:            "allowed, they are kept and named",
-			recs:            []*mapping.Annotation{decided, unresolved, spansOpen},
+			recs:            []*records.Annotation{decided, unresolved, spansOpen},
 			allowUnresolved: true,
-			want: &Selection{Records: []*mapping.Annotation{decided, unresolved, spansOpen},
+			want: &Selection{Records: []*records.Annotation{decided, unresolved, spansOpen},
 				Unresolved: []string{"llama3-12: gaps (decision d0003, Gaps!H4) unresolved", "q7: errors (decision d0009) unresolved"}},
 		},
 		{
 			name:    "errors and unresolved values are said together",
-			recs:    []*mapping.Annotation{completeErr, unresolved},
+			recs:    []*records.Annotation{completeErr, unresolved},
 			wantErr: "records with errors: 1 unit with error-level problems (x1 by ak)\ngold records with unresolved values: 1 gold unit nobody decided:\n  llama3-12: gaps (decision d0003, Gaps!H4) unresolved",
 			wantIs:  []error{ErrProblems, ErrUnresolved},
 		},
@@ -85,7 +86,7 @@ func TestSelectForExport(t *testing.T) {
 			name:          "allowed, they are kept and counted; missing units are always left out",
 			recs:          all,
 			allowProblems: true,
-			want:          &Selection{Records: []*mapping.Annotation{complete, partial, partialErr, empty, completeErr, completeWarned}, Missing: 1, WithErrors: 2},
+			want:          &Selection{Records: []*records.Annotation{complete, partial, partialErr, empty, completeErr, completeWarned}, Missing: 1, WithErrors: 2},
 		},
 		{
 			name:         "complete only leaves out the rest before looking for errors",
@@ -98,12 +99,12 @@ func TestSelectForExport(t *testing.T) {
 			recs:          all,
 			completeOnly:  true,
 			allowProblems: true,
-			want:          &Selection{Records: []*mapping.Annotation{complete, completeErr, completeWarned}, Partial: 2, Empty: 1, Missing: 1, WithErrors: 1},
+			want:          &Selection{Records: []*records.Annotation{complete, completeErr, completeWarned}, Partial: 2, Empty: 1, Missing: 1, WithErrors: 1},
 		},
 		{
 			name: "warnings do not stop an export",
-			recs: []*mapping.Annotation{complete, completeWarned, partial, empty, missing},
-			want: &Selection{Records: []*mapping.Annotation{complete, completeWarned, partial, empty}, Missing: 1},
+			recs: []*records.Annotation{complete, completeWarned, partial, empty, missing},
+			want: &Selection{Records: []*records.Annotation{complete, completeWarned, partial, empty}, Missing: 1},
 		},
 		{
 			name:    "many records with errors: the first five are named",

@@ -12,6 +12,7 @@ import (
 	"github.com/annosheet/annosheet/internal/atomicfile"
 	"github.com/annosheet/annosheet/internal/filename"
 	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 )
 
 // FeedbackOptions say what an annotator's feedback shows and where it
@@ -22,7 +23,7 @@ type FeedbackOptions struct {
 	// Records are the annotators' records, to find the answers a
 	// majority outvoted (--min-agreement); nil shows only what the
 	// adjudicators decided.
-	Records []*mapping.Annotation
+	Records []*records.Annotation
 	// Items are the study's input records, for the context shown beside
 	// each row; nil shows none. Shown maps a unit to the ID its
 	// annotators saw (opaque IDs); nil shows the unit's own.

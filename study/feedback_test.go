@@ -14,7 +14,7 @@ import (
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/internal/atomicfile"
 	"github.com/annosheet/annosheet/internal/filename"
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -37,10 +37,10 @@ func TestFeedback(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var recs []*mapping.Annotation
+	var recs []*records.Annotation
 	add := func(unit, annotator string, codes ...string) {
-		recs = append(recs, &mapping.Annotation{Template: mapping.TemplateID{Name: tp.Name, Version: tp.Version}, Unit: unit, Item: unit,
-			Annotator: annotator, Status: mapping.StatusComplete, Values: map[string]any{"gaps": codes}})
+		recs = append(recs, &records.Annotation{Template: records.TemplateID{Name: tp.Name, Version: tp.Version}, Unit: unit, Item: unit,
+			Annotator: annotator, Status: records.StatusComplete, Values: map[string]any{"gaps": codes}})
 	}
 	add("u1", "ann2", "0")
 	add("u1", "ann3", "0")
@@ -139,10 +139,10 @@ func TestFeedbackFileNames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var recs []*mapping.Annotation
+	var recs []*records.Annotation
 	for _, a := range []struct{ unit, who, code string }{{"u1", "a/b", "1"}, {"u1", "a_b", "2"}} {
-		recs = append(recs, &mapping.Annotation{Template: mapping.TemplateID{Name: tp.Name, Version: tp.Version}, Unit: a.unit, Item: a.unit,
-			Annotator: a.who, Status: mapping.StatusComplete, Values: map[string]any{"gaps": []string{a.code}}})
+		recs = append(recs, &records.Annotation{Template: records.TemplateID{Name: tp.Name, Version: tp.Version}, Unit: a.unit, Item: a.unit,
+			Annotator: a.who, Status: records.StatusComplete, Values: map[string]any{"gaps": []string{a.code}}})
 	}
 	ctx := context.Background()
 	dir := t.TempDir()

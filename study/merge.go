@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 )
 
 // copyOf is one workbook of a batch as read: the original, or a copy an
@@ -37,22 +38,22 @@ func (c Conflict) Error() string {
 
 // merged is what merge makes of the copies of one batch.
 type merged struct {
-	Records   []*mapping.Annotation
+	Records   []*records.Annotation
 	Problems  mapping.Problems
 	Conflicts []Conflict
 }
 
 // answered says whether a record holds any answer.
-func answered(r *mapping.Annotation) bool {
-	return r.Status == mapping.StatusComplete || r.Status == mapping.StatusPartial
+func answered(r *records.Annotation) bool {
+	return r.Status == records.StatusComplete || r.Status == records.StatusPartial
 }
 
 // answers is what two copies must agree on, as JSON.
-func answers(r *mapping.Annotation) string {
+func answers(r *records.Annotation) string {
 	b, err := json.Marshal(struct {
 		Status   string               `json:"status"`
 		Values   map[string]any       `json:"values"`
-		Spans    []mapping.SpanAnswer `json:"spans,omitempty"`
+		Spans    []records.SpanAnswer `json:"spans,omitempty"`
 		Shuffled bool                 `json:"shuffled,omitempty"`
 	}{r.Status, r.Values, spansWithoutRows(r.Spans), r.Shuffled})
 	if err != nil {
@@ -63,7 +64,7 @@ func answers(r *mapping.Annotation) string {
 
 // spansWithoutRows drops where each span's row is now: two copies whose
 // rows were moved around still say the same.
-func spansWithoutRows(spans []mapping.SpanAnswer) []mapping.SpanAnswer {
+func spansWithoutRows(spans []records.SpanAnswer) []records.SpanAnswer {
 	out := slices.Clone(spans)
 	for i := range out {
 		out[i].Row = 0
@@ -90,7 +91,7 @@ func merge(books []*copyOf) merged {
 	}
 	type version struct {
 		book int
-		rec  *mapping.Annotation
+		rec  *records.Annotation
 	}
 	type key struct{ unit, annotator string }
 	var (
@@ -145,7 +146,7 @@ func merge(books []*copyOf) merged {
 				clash = append(clash, Conflict{Batch: books[0].Pulled.Meta.Batch, Unit: k.unit, Shown: books[0].Pulled.ShownAs(k.unit), Annotator: pick.rec.Annotator,
 					Files:   [2]string{books[pick.book].Path, books[v.book].Path},
 					Answers: [2]string{answers(pick.rec), answers(v.rec)}})
-			case !answered(pick.rec) && pick.rec.Status == mapping.StatusMissing && v.rec.Status == mapping.StatusEmpty:
+			case !answered(pick.rec) && pick.rec.Status == records.StatusMissing && v.rec.Status == records.StatusEmpty:
 				pick = v // there, if blank, beats deleted
 			}
 		}
@@ -155,11 +156,11 @@ func merge(books []*copyOf) merged {
 			c := *rec
 			c.Problems = slices.Clone(rec.Problems)
 			for _, cf := range clash {
-				c.Problems = append(c.Problems, mapping.UnitProblem{Severity: mapping.Error, Message: cf.Error()})
+				c.Problems = append(c.Problems, records.UnitProblem{Severity: mapping.Error, Message: cf.Error()})
 				out.Problems = append(out.Problems, &mapping.Problem{Severity: mapping.Error, File: cf.Files[1], Record: k.unit, Shown: cf.Shown, Err: ErrConflict, Message: cf.Error()})
 			}
-			if c.Status == mapping.StatusComplete {
-				c.Status = mapping.StatusPartial
+			if c.Status == records.StatusComplete {
+				c.Status = records.StatusPartial
 			}
 			rec = &c
 			out.Conflicts = append(out.Conflicts, clash...)

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 )
 
 // sentinels compares fields of type error (a problem's Err) as equal when
@@ -19,16 +20,16 @@ var sentinels = cmp.FilterPath(func(p cmp.Path) bool {
 }, cmp.Comparer(func(a, b error) bool { return errors.Is(a, b) && errors.Is(b, a) }))
 
 // rec is a record of batch b01 as a copy of its workbook gives it.
-func rec(unit, annotator, status string, values map[string]any, probs ...mapping.UnitProblem) *mapping.Annotation {
+func rec(unit, annotator, status string, values map[string]any, probs ...records.UnitProblem) *records.Annotation {
 	if values == nil {
 		values = map[string]any{}
 	}
-	return &mapping.Annotation{Batch: "b01", Unit: unit, Annotator: annotator, Status: status, Values: values, Problems: probs}
+	return &records.Annotation{Batch: "b01", Unit: unit, Annotator: annotator, Status: status, Values: values, Problems: probs}
 }
 
 // workbook is one copy of batch b01, read from path; its units are
 // units, in the workbook's order.
-func workbook(path string, units []string, recs []*mapping.Annotation, probs ...*mapping.Problem) *copyOf {
+func workbook(path string, units []string, recs []*records.Annotation, probs ...*mapping.Problem) *copyOf {
 	p := &mapping.Pulled{Meta: mapping.WorkbookMeta{Batch: "b01"}, Records: recs, Problems: probs}
 	for _, u := range units {
 		p.Units = append(p.Units, mapping.Unit{ID: u, Item: u})
@@ -52,14 +53,14 @@ func TestMerge(t *testing.T) {
 	units := []string{"u1", "u2", "u3"}
 	yes := map[string]any{"q": "yes"}
 	no := map[string]any{"q": "no"}
-	unitWarn := mapping.UnitProblem{Severity: mapping.Warning, Cell: "Annotate!D2", Message: "answer normalised"}
+	unitWarn := records.UnitProblem{Severity: mapping.Warning, Cell: "Annotate!D2", Message: "answer normalised"}
 
 	// A conflict: the original and the returned copy answer u1 differently.
 	clash := Conflict{Batch: "b01", Unit: "u1", Annotator: "ak", Files: [2]string{orig, returned},
 		Answers: [2]string{`{"status":"complete","values":{"q":"yes"}}`, `{"status":"complete","values":{"q":"no"}}`}}
 	const clashMsg = `study/legal-gaps-b01.xlsx and inbox/ak/legal-gaps-b01.xlsx answer unit "u1" by ak differently: ` +
 		`{"status":"complete","values":{"q":"yes"}} vs {"status":"complete","values":{"q":"no"}}`
-	clashed := rec("u1", "ak", mapping.StatusPartial, yes, mapping.UnitProblem{Severity: mapping.Error, Message: clashMsg})
+	clashed := rec("u1", "ak", records.StatusPartial, yes, records.UnitProblem{Severity: mapping.Error, Message: clashMsg})
 
 	wbProblem := &mapping.Problem{Severity: mapping.Warning, File: orig, Message: "a column was renamed"}
 	droppedProblem := &mapping.Problem{Severity: mapping.Warning, File: orig, Record: "u1", Cell: "D2", Message: "blank, dropped with its record"}
@@ -72,30 +73,30 @@ func TestMerge(t *testing.T) {
 	}{
 		{
 			name: "one workbook is itself",
-			books: []*copyOf{workbook(orig, units, []*mapping.Annotation{rec("u1", "ak", mapping.StatusComplete, yes)},
+			books: []*copyOf{workbook(orig, units, []*records.Annotation{rec("u1", "ak", records.StatusComplete, yes)},
 				wbProblem)},
-			want: merged{Records: []*mapping.Annotation{rec("u1", "ak", mapping.StatusComplete, yes)},
+			want: merged{Records: []*records.Annotation{rec("u1", "ak", records.StatusComplete, yes)},
 				Problems: mapping.Problems{wbProblem}},
 		},
 		{
 			name: "answers win over blanks, whichever copy holds them",
 			books: []*copyOf{
-				workbook(orig, units, []*mapping.Annotation{
-					rec("u1", "ak", mapping.StatusEmpty, nil),
-					rec("u2", "ak", mapping.StatusPartial, yes),
-					rec("u3", "ak", mapping.StatusEmpty, nil),
+				workbook(orig, units, []*records.Annotation{
+					rec("u1", "ak", records.StatusEmpty, nil),
+					rec("u2", "ak", records.StatusPartial, yes),
+					rec("u3", "ak", records.StatusEmpty, nil),
 				}),
-				workbook(returned, units, []*mapping.Annotation{
-					rec("u1", "ak", mapping.StatusComplete, yes),
-					rec("u2", "ak", mapping.StatusEmpty, nil),
-					rec("u3", "ak", mapping.StatusEmpty, nil),
+				workbook(returned, units, []*records.Annotation{
+					rec("u1", "ak", records.StatusComplete, yes),
+					rec("u2", "ak", records.StatusEmpty, nil),
+					rec("u3", "ak", records.StatusEmpty, nil),
 				}),
 			},
 			want: merged{
-				Records: []*mapping.Annotation{
-					rec("u1", "ak", mapping.StatusComplete, yes),
-					rec("u2", "ak", mapping.StatusPartial, yes),
-					rec("u3", "ak", mapping.StatusEmpty, nil),
+				Records: []*records.Annotation{
+					rec("u1", "ak", records.StatusComplete, yes),
+					rec("u2", "ak", records.StatusPartial, yes),
+					rec("u3", "ak", records.StatusEmpty, nil),
 				},
 				Problems: mapping.Problems{another(returned, orig)},
 			},
@@ -103,39 +104,39 @@ func TestMerge(t *testing.T) {
 		{
 			name: "a blank row beats a deleted one",
 			books: []*copyOf{
-				workbook(orig, units, []*mapping.Annotation{rec("u1", "ak", mapping.StatusMissing, nil)}),
-				workbook(returned, units, []*mapping.Annotation{rec("u1", "ak", mapping.StatusEmpty, nil)}),
+				workbook(orig, units, []*records.Annotation{rec("u1", "ak", records.StatusMissing, nil)}),
+				workbook(returned, units, []*records.Annotation{rec("u1", "ak", records.StatusEmpty, nil)}),
 			},
 			want: merged{
-				Records:  []*mapping.Annotation{rec("u1", "ak", mapping.StatusEmpty, nil)},
+				Records:  []*records.Annotation{rec("u1", "ak", records.StatusEmpty, nil)},
 				Problems: mapping.Problems{another(returned, orig)},
 			},
 		},
 		{
 			name: "identical answers are one record",
 			books: []*copyOf{
-				workbook(orig, units, []*mapping.Annotation{rec("u1", "ak", mapping.StatusComplete, yes)}),
-				workbook(returned, units, []*mapping.Annotation{rec("u1", "ak", mapping.StatusComplete, map[string]any{"q": "yes"})}),
+				workbook(orig, units, []*records.Annotation{rec("u1", "ak", records.StatusComplete, yes)}),
+				workbook(returned, units, []*records.Annotation{rec("u1", "ak", records.StatusComplete, map[string]any{"q": "yes"})}),
 			},
 			want: merged{
-				Records:  []*mapping.Annotation{rec("u1", "ak", mapping.StatusComplete, yes)},
+				Records:  []*records.Annotation{rec("u1", "ak", records.StatusComplete, yes)},
 				Problems: mapping.Problems{another(returned, orig)},
 			},
 		},
 		{
 			name: "different answers are a conflict naming both paths in full, and the record is kept",
 			books: []*copyOf{
-				workbook(orig, units, []*mapping.Annotation{
-					rec("u1", "ak", mapping.StatusComplete, yes),
-					rec("u2", "ak", mapping.StatusComplete, no),
+				workbook(orig, units, []*records.Annotation{
+					rec("u1", "ak", records.StatusComplete, yes),
+					rec("u2", "ak", records.StatusComplete, no),
 				}),
-				workbook(returned, units, []*mapping.Annotation{
-					rec("u1", "ak", mapping.StatusComplete, no),
-					rec("u2", "ak", mapping.StatusComplete, no),
+				workbook(returned, units, []*records.Annotation{
+					rec("u1", "ak", records.StatusComplete, no),
+					rec("u2", "ak", records.StatusComplete, no),
 				}),
 			},
 			want: merged{
-				Records: []*mapping.Annotation{clashed, rec("u2", "ak", mapping.StatusComplete, no)},
+				Records: []*records.Annotation{clashed, rec("u2", "ak", records.StatusComplete, no)},
 				Problems: mapping.Problems{
 					{Severity: mapping.Error, File: returned, Record: "u1", Err: ErrConflict, Message: clashMsg},
 					another(returned, orig),
@@ -146,27 +147,27 @@ func TestMerge(t *testing.T) {
 		{
 			name: "claims of copies of a shared workbook combine",
 			books: []*copyOf{
-				workbook("shared/a.xlsx", units, []*mapping.Annotation{
-					rec("u1", "ak", mapping.StatusComplete, yes),
-					rec("u2", "", mapping.StatusEmpty, nil),
-					rec("u3", "", mapping.StatusEmpty, nil),
+				workbook("shared/a.xlsx", units, []*records.Annotation{
+					rec("u1", "ak", records.StatusComplete, yes),
+					rec("u2", "", records.StatusEmpty, nil),
+					rec("u3", "", records.StatusEmpty, nil),
 				}),
-				workbook("shared/b.xlsx", units, []*mapping.Annotation{
-					rec("u1", "", mapping.StatusEmpty, nil),
-					rec("u2", "bt", mapping.StatusComplete, no),
-					rec("u3", "", mapping.StatusEmpty, nil),
+				workbook("shared/b.xlsx", units, []*records.Annotation{
+					rec("u1", "", records.StatusEmpty, nil),
+					rec("u2", "bt", records.StatusComplete, no),
+					rec("u3", "", records.StatusEmpty, nil),
 				}),
-				workbook("shared/c.xlsx", units, []*mapping.Annotation{
+				workbook("shared/c.xlsx", units, []*records.Annotation{
 					// u1's row is gone here; u2 claimed alike again.
-					rec("u2", "bt", mapping.StatusComplete, no),
-					rec("u3", "", mapping.StatusEmpty, nil),
+					rec("u2", "bt", records.StatusComplete, no),
+					rec("u3", "", records.StatusEmpty, nil),
 				}),
 			},
 			want: merged{
-				Records: []*mapping.Annotation{
-					rec("u1", "ak", mapping.StatusComplete, yes),
-					rec("u2", "bt", mapping.StatusComplete, no),
-					rec("u3", "", mapping.StatusEmpty, nil),
+				Records: []*records.Annotation{
+					rec("u1", "ak", records.StatusComplete, yes),
+					rec("u2", "bt", records.StatusComplete, no),
+					rec("u3", "", records.StatusEmpty, nil),
 				},
 				Problems: mapping.Problems{another("shared/b.xlsx", "shared/a.xlsx"), another("shared/c.xlsx", "shared/a.xlsx")},
 			},
@@ -174,28 +175,28 @@ func TestMerge(t *testing.T) {
 		{
 			name: "annotator IDs are compared without case or surrounding spaces",
 			books: []*copyOf{
-				workbook(orig, units, []*mapping.Annotation{rec("u1", "ak", mapping.StatusEmpty, nil)}),
-				workbook(returned, units, []*mapping.Annotation{rec("u1", " AK ", mapping.StatusComplete, yes)}),
+				workbook(orig, units, []*records.Annotation{rec("u1", "ak", records.StatusEmpty, nil)}),
+				workbook(returned, units, []*records.Annotation{rec("u1", " AK ", records.StatusComplete, yes)}),
 			},
 			want: merged{
-				Records:  []*mapping.Annotation{rec("u1", " AK ", mapping.StatusComplete, yes)},
+				Records:  []*records.Annotation{rec("u1", " AK ", records.StatusComplete, yes)},
 				Problems: mapping.Problems{another(returned, orig)},
 			},
 		},
 		{
 			name: "records come in the workbook's unit order",
 			books: []*copyOf{
-				workbook("shared/a.xlsx", units, []*mapping.Annotation{rec("u3", "ak", mapping.StatusComplete, yes)}),
-				workbook("shared/b.xlsx", units, []*mapping.Annotation{
-					rec("u1", "bt", mapping.StatusComplete, no),
-					rec("u2", "cm", mapping.StatusComplete, no),
+				workbook("shared/a.xlsx", units, []*records.Annotation{rec("u3", "ak", records.StatusComplete, yes)}),
+				workbook("shared/b.xlsx", units, []*records.Annotation{
+					rec("u1", "bt", records.StatusComplete, no),
+					rec("u2", "cm", records.StatusComplete, no),
 				}),
 			},
 			want: merged{
-				Records: []*mapping.Annotation{
-					rec("u1", "bt", mapping.StatusComplete, no),
-					rec("u2", "cm", mapping.StatusComplete, no),
-					rec("u3", "ak", mapping.StatusComplete, yes),
+				Records: []*records.Annotation{
+					rec("u1", "bt", records.StatusComplete, no),
+					rec("u2", "cm", records.StatusComplete, no),
+					rec("u3", "ak", records.StatusComplete, yes),
 				},
 				Problems: mapping.Problems{another("shared/b.xlsx", "shared/a.xlsx")},
 			},
@@ -203,13 +204,13 @@ func TestMerge(t *testing.T) {
 		{
 			name: "problems of copies not kept are dropped; workbook-level ones stay",
 			books: []*copyOf{
-				workbook(orig, units, []*mapping.Annotation{rec("u1", "ak", mapping.StatusEmpty, nil, unitWarn)},
+				workbook(orig, units, []*records.Annotation{rec("u1", "ak", records.StatusEmpty, nil, unitWarn)},
 					wbProblem, droppedProblem),
-				workbook(returned, units, []*mapping.Annotation{rec("u1", "ak", mapping.StatusComplete, yes, unitWarn)},
+				workbook(returned, units, []*records.Annotation{rec("u1", "ak", records.StatusComplete, yes, unitWarn)},
 					keptProblem),
 			},
 			want: merged{
-				Records:  []*mapping.Annotation{rec("u1", "ak", mapping.StatusComplete, yes, unitWarn)},
+				Records:  []*records.Annotation{rec("u1", "ak", records.StatusComplete, yes, unitWarn)},
 				Problems: mapping.Problems{wbProblem, keptProblem, another(returned, orig)},
 			},
 		},
@@ -229,15 +230,15 @@ func TestMerge(t *testing.T) {
 // they were.
 func TestMergeConflictIsAnError(t *testing.T) {
 	t.Parallel()
-	first := rec("u1", "ak", mapping.StatusComplete, map[string]any{"q": "yes"})
+	first := rec("u1", "ak", records.StatusComplete, map[string]any{"q": "yes"})
 	m := merge([]*copyOf{
-		workbook("a/b01.xlsx", []string{"u1"}, []*mapping.Annotation{first}),
-		workbook("b/b01.xlsx", []string{"u1"}, []*mapping.Annotation{rec("u1", "ak", mapping.StatusComplete, map[string]any{"q": "no"})}),
+		workbook("a/b01.xlsx", []string{"u1"}, []*records.Annotation{first}),
+		workbook("b/b01.xlsx", []string{"u1"}, []*records.Annotation{rec("u1", "ak", records.StatusComplete, map[string]any{"q": "no"})}),
 	})
 	if !errors.Is(m.Problems, ErrConflict) {
 		t.Errorf("problems %v: not ErrConflict", m.Problems)
 	}
-	if first.Status != mapping.StatusComplete || len(first.Problems) != 0 {
+	if first.Status != records.StatusComplete || len(first.Problems) != 0 {
 		t.Errorf("the first copy's record was changed in place: %+v", first)
 	}
 }

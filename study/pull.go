@@ -10,6 +10,7 @@ import (
 	"github.com/annosheet/annosheet/internal/words"
 	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -39,7 +40,7 @@ type Workbook struct {
 type Result struct {
 	// Records has one record per (unit, annotator): the batches in the
 	// order of the sources, units in workbook order; missing units too.
-	Records  []*mapping.Annotation
+	Records  []*records.Annotation
 	Problems mapping.Problems
 	// Workbooks lists the workbooks read.
 	Workbooks []Workbook
@@ -49,7 +50,7 @@ type Result struct {
 	Conflicts []Conflict
 
 	batchOf map[string]batchKey            // a problem's file -> its study and batch
-	studyOf map[*mapping.Annotation]string // record -> its study
+	studyOf map[*records.Annotation]string // record -> its study
 	// templateOf is the template the workbooks of a study carry, which
 	// their records were read with, by study and template.
 	templateOf map[templateKey]*templates.Template
@@ -58,7 +59,7 @@ type Result struct {
 // templateKey is a template of a study.
 type templateKey struct {
 	study string
-	id    mapping.TemplateID
+	id    records.TemplateID
 }
 
 // NothingRead says that no workbook was read and no study named: every
@@ -78,15 +79,15 @@ func (r *Result) Counts() Counts {
 	c := Counts{Records: len(r.Records)}
 	for _, rec := range r.Records {
 		switch rec.Status {
-		case mapping.StatusComplete:
+		case records.StatusComplete:
 			c.Complete++
-		case mapping.StatusPartial:
+		case records.StatusPartial:
 			c.Partial++
-		case mapping.StatusEmpty:
+		case records.StatusEmpty:
 			c.Empty++
-		case mapping.StatusMissing:
+		case records.StatusMissing:
 			c.Missing++
-		case mapping.StatusUnreadable:
+		case records.StatusUnreadable:
 			c.Unreadable++
 		}
 	}
@@ -129,7 +130,7 @@ type puller struct {
 // with a warning that names it. Several workbooks of one batch are merged
 // unit by unit (see Merge).
 func Pull(ctx context.Context, src *Sources, opt PullOptions) (*Result, error) {
-	p := &puller{src: src, opt: opt, res: &Result{batchOf: map[string]batchKey{}, studyOf: map[*mapping.Annotation]string{}, templateOf: map[templateKey]*templates.Template{}}, orders: map[string]map[string][]string{}, opaque: map[string]map[string]string{},
+	p := &puller{src: src, opt: opt, res: &Result{batchOf: map[string]batchKey{}, studyOf: map[*records.Annotation]string{}, templateOf: map[templateKey]*templates.Template{}}, orders: map[string]map[string][]string{}, opaque: map[string]map[string]string{},
 		noted: map[batchKey]bool{}, copies: map[batchKey][]*copyOf{}, listed: map[batchKey]Ref{}, why: map[batchKey]string{}, cause: map[batchKey]error{}}
 	for _, m := range src.Manifests {
 		if opt.Template != "" && m.Template.Name != opt.Template {
@@ -328,7 +329,7 @@ func (p *puller) read(ctx context.Context, ref Ref) error {
 	p.note(bk)
 	p.res.batchOf[ref.Path] = bk
 	p.copies[bk] = append(p.copies[bk], &copyOf{Path: ref.Path, Pulled: pulled})
-	tk := templateKey{pulled.Meta.Study, mapping.TemplateID{Name: pulled.Template.Name, Version: pulled.Template.Version}}
+	tk := templateKey{pulled.Meta.Study, records.TemplateID{Name: pulled.Template.Name, Version: pulled.Template.Version}}
 	if _, ok := p.res.templateOf[tk]; !ok {
 		p.res.templateOf[tk] = pulled.Template
 	}
@@ -448,9 +449,9 @@ func (p *puller) missingWorkbook(ref Ref, why string, cause error) {
 	}
 	// A workbook that is there but could not be read may hold answers:
 	// its units are unreadable, not missing.
-	status, reported := mapping.StatusMissing, "missing"
+	status, reported := records.StatusMissing, "missing"
 	if unreadable(cause) && !(ref.Batch.Spreadsheet != nil && ref.Batch.Spreadsheet.Status == manifest.Incomplete) {
-		status, reported = mapping.StatusUnreadable, "unreadable"
+		status, reported = records.StatusUnreadable, "unreadable"
 	}
 	p.res.Problems = append(p.res.Problems, &mapping.Problem{Severity: mapping.Error, File: name, Err: sentinel,
 		Message: fmt.Sprintf("the workbook of batch %s %s; its %s reported %s", ref.Batch.ID, why, words.Count(len(ref.Batch.Units), "unit")+map[bool]string{true: " is", false: " are"}[len(ref.Batch.Units) == 1], reported)})
@@ -463,7 +464,7 @@ func (p *puller) missingWorkbook(ref Ref, why string, cause error) {
 
 // absentRecord is the record of a unit the manifest lists whose answers
 // are not in hand.
-func absentRecord(ref Ref, u manifest.Unit, status, why string) *mapping.Annotation {
+func absentRecord(ref Ref, u manifest.Unit, status, why string) *records.Annotation {
 	kind, source := backend.KindXLSX, ref.Path
 	switch {
 	case ref.Spreadsheet != "":
@@ -472,12 +473,12 @@ func absentRecord(ref Ref, u manifest.Unit, status, why string) *mapping.Annotat
 		source = ref.Batch.File
 	}
 	m := ref.Manifest
-	return &mapping.Annotation{
-		Schema:   mapping.AnnotationSchema,
-		Template: mapping.TemplateID{Name: m.Template.Name, Version: m.Template.Version},
+	return &records.Annotation{
+		Schema:   records.AnnotationSchema,
+		Template: records.TemplateID{Name: m.Template.Name, Version: m.Template.Version},
 		Batch:    ref.Batch.ID, Unit: u.ID, Item: u.Item, Annotator: ref.Batch.Annotator, Status: status,
-		Values: map[string]any{}, Source: mapping.RecordSource{Kind: kind, File: source, Rows: []int{}},
-		Problems: []mapping.UnitProblem{{Severity: mapping.Error, Message: why}},
+		Values: map[string]any{}, Source: records.RecordSource{Kind: kind, File: source, Rows: []int{}},
+		Problems: []records.UnitProblem{{Severity: mapping.Error, Message: why}},
 	}
 }
 
@@ -487,7 +488,7 @@ func absentRecord(ref Ref, u manifest.Unit, status, why string) *mapping.Annotat
 // workbook has and the manifest does not, or has under another instance,
 // keeps its answers with an error. book is the workbook read, for the
 // problems.
-func (p *puller) checkUnits(ref Ref, recs []*mapping.Annotation, book *copyOf) []*mapping.Annotation {
+func (p *puller) checkUnits(ref Ref, recs []*records.Annotation, book *copyOf) []*records.Annotation {
 	file := book.Path
 	listed := make(map[string]string, len(ref.Batch.Units))
 	for _, u := range ref.Batch.Units {
@@ -506,14 +507,14 @@ func (p *puller) checkUnits(ref Ref, recs []*mapping.Annotation, book *copyOf) [
 		default:
 			continue
 		}
-		r.Problems = append(r.Problems, mapping.UnitProblem{Severity: mapping.Error, Message: msg})
+		r.Problems = append(r.Problems, records.UnitProblem{Severity: mapping.Error, Message: msg})
 		p.res.Problems = append(p.res.Problems, &mapping.Problem{Severity: mapping.Error, File: file, Record: r.Unit, Shown: book.Pulled.ShownAs(r.Unit), Err: mapping.ErrOtherStudy, Message: msg})
 	}
 	var absent []string
 	for _, u := range ref.Batch.Units {
 		if !seen[u.ID] {
 			absent = append(absent, u.ID)
-			recs = append(recs, absentRecord(ref, u, mapping.StatusMissing, "the workbook does not list this unit, which the manifest lists for its batch"))
+			recs = append(recs, absentRecord(ref, u, records.StatusMissing, "the workbook does not list this unit, which the manifest lists for its batch"))
 		}
 	}
 	if len(absent) > 0 {

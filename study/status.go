@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 )
 
 // Tally counts a group's units by status.
@@ -29,18 +30,18 @@ type Tally struct {
 	Warnings int `json:"warnings"`
 }
 
-func (t *Tally) add(r *mapping.Annotation) {
+func (t *Tally) add(r *records.Annotation) {
 	t.Units++
 	switch r.Status {
-	case mapping.StatusComplete:
+	case records.StatusComplete:
 		t.Complete++
-	case mapping.StatusPartial:
+	case records.StatusPartial:
 		t.Partial++
-	case mapping.StatusEmpty:
+	case records.StatusEmpty:
 		t.Empty++
-	case mapping.StatusMissing:
+	case records.StatusMissing:
 		t.Missing++
-	case mapping.StatusUnreadable:
+	case records.StatusUnreadable:
 		t.Unreadable++
 	}
 }
@@ -126,7 +127,7 @@ func CountProgress(res *Result) *Status {
 	for _, r := range res.Records {
 		k := batchKey{res.studyOf[r], r.Batch}
 		studies[k.study] = true
-		if _, ok := files[k]; !ok && !mapping.InHand(r.Status) {
+		if _, ok := files[k]; !ok && !records.InHand(r.Status) {
 			files[k] = r.Source.File
 		}
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/annosheet/annosheet/agreement"
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 )
 
 // StatusAgreement is the agreement so far of one study's records, as
@@ -18,7 +18,7 @@ import (
 type StatusAgreement struct {
 	// Study is the study, given when the sources hold several.
 	Study    string             `json:"study,omitempty"`
-	Template mapping.TemplateID `json:"template"`
+	Template records.TemplateID `json:"template"`
 	// Annotators lists the annotators whose complete units are compared,
 	// sorted.
 	Annotators []string `json:"annotators"`
@@ -58,7 +58,7 @@ type StatusQuestion struct {
 func agreementSoFar(ctx context.Context, res *Result) ([]StatusAgreement, error) {
 	type group struct {
 		key  templateKey
-		recs []*mapping.Annotation
+		recs []*records.Annotation
 		by   map[string]map[string]bool // unit -> annotators who completed it
 	}
 	var groups []*group
@@ -74,7 +74,7 @@ func agreementSoFar(ctx context.Context, res *Result) ([]StatusAgreement, error)
 			groups = append(groups, g)
 		}
 		g.recs = append(g.recs, r)
-		if r.Status == mapping.StatusComplete && r.Annotator != "" {
+		if r.Status == records.StatusComplete && r.Annotator != "" {
 			if g.by[r.Unit] == nil {
 				g.by[r.Unit] = map[string]bool{}
 			}
@@ -104,7 +104,7 @@ func agreementSoFar(ctx context.Context, res *Result) ([]StatusAgreement, error)
 		switch {
 		case t == nil:
 			sa.Note = "the template " + g.key.id.Name + " of these records is not known"
-		case slices.ContainsFunc(g.recs, func(r *mapping.Annotation) bool { return r.Shuffled }):
+		case slices.ContainsFunc(g.recs, func(r *records.Annotation) bool { return r.Shuffled }):
 			sa.Note = "the answers are still on the candidates in the order shown; give the study's folder or manifest, which has the orders"
 		}
 		if sa.Note != "" {

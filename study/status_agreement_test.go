@@ -14,7 +14,7 @@ import (
 
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/input"
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -282,64 +282,64 @@ func TestAgreementSoFarNotes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	other := mapping.TemplateID{Name: "other", Version: 1}
-	vrec := func(unit, annotator, status, holds string) *mapping.Annotation {
+	other := records.TemplateID{Name: "other", Version: 1}
+	vrec := func(unit, annotator, status, holds string) *records.Annotation {
 		r := arec(tp, unit, annotator, status, map[string]any{"holds": holds})
 		r.Batch = "b01"
 		return r
 	}
-	shuffled := vrec("u1", "bt", mapping.StatusComplete, "no")
+	shuffled := vrec("u1", "bt", records.StatusComplete, "no")
 	shuffled.Shuffled = true
-	twice := vrec("u2", "ak", mapping.StatusComplete, "no")
+	twice := vrec("u2", "ak", records.StatusComplete, "no")
 	twice.Batch = "b02"
-	otherRec := func(unit, annotator string) *mapping.Annotation {
-		r := vrec(unit, annotator, mapping.StatusComplete, "yes")
+	otherRec := func(unit, annotator string) *records.Annotation {
+		r := vrec(unit, annotator, records.StatusComplete, "yes")
 		r.Template = other
 		return r
 	}
-	known := map[templateKey]*templates.Template{{"s", mapping.TemplateID{Name: tp.Name, Version: tp.Version}}: tp}
+	known := map[templateKey]*templates.Template{{"s", records.TemplateID{Name: tp.Name, Version: tp.Version}}: tp}
 	for _, c := range []struct {
 		name      string
-		recs      []*mapping.Annotation
+		recs      []*records.Annotation
 		templates map[templateKey]*templates.Template
 		want      []string // per block: template and note, or its first question's value
 	}{
 		{
 			name: "no overlap: a unit each, a partial one, an unclaimed one",
-			recs: []*mapping.Annotation{vrec("u1", "ak", mapping.StatusComplete, "yes"), vrec("u2", "bt", mapping.StatusComplete, "no"),
-				vrec("u1", "bt", mapping.StatusPartial, "yes"), vrec("u2", "", mapping.StatusComplete, "no")},
+			recs: []*records.Annotation{vrec("u1", "ak", records.StatusComplete, "yes"), vrec("u2", "bt", records.StatusComplete, "no"),
+				vrec("u1", "bt", records.StatusPartial, "yes"), vrec("u2", "", records.StatusComplete, "no")},
 			templates: known,
 		},
 		{
 			name:      "the template is not known",
-			recs:      []*mapping.Annotation{vrec("u1", "ak", mapping.StatusComplete, "yes"), vrec("u1", "bt", mapping.StatusComplete, "yes")},
+			recs:      []*records.Annotation{vrec("u1", "ak", records.StatusComplete, "yes"), vrec("u1", "bt", records.StatusComplete, "yes")},
 			templates: map[templateKey]*templates.Template{},
 			want:      []string{"verdicts: the template verdicts of these records is not known"},
 		},
 		{
 			name:      "shuffled candidates not back in place",
-			recs:      []*mapping.Annotation{vrec("u1", "ak", mapping.StatusComplete, "yes"), shuffled},
+			recs:      []*records.Annotation{vrec("u1", "ak", records.StatusComplete, "yes"), shuffled},
 			templates: known,
 			want:      []string{"verdicts: the answers are still on the candidates in the order shown; give the study's folder or manifest, which has the orders"},
 		},
 		{
 			name: "two records of a unit by one annotator that differ",
-			recs: []*mapping.Annotation{vrec("u1", "ak", mapping.StatusComplete, "yes"), vrec("u1", "bt", mapping.StatusComplete, "yes"),
-				vrec("u2", "ak", mapping.StatusComplete, "yes"), twice},
+			recs: []*records.Annotation{vrec("u1", "ak", records.StatusComplete, "yes"), vrec("u1", "bt", records.StatusComplete, "yes"),
+				vrec("u2", "ak", records.StatusComplete, "yes"), twice},
 			templates: known,
 			want:      []string{"verdicts: unit u2 has two different records by ak; keep one (export says which lines)"},
 		},
 		{
 			name: "another template's records apart",
-			recs: []*mapping.Annotation{vrec("u1", "ak", mapping.StatusComplete, "yes"), otherRec("u1", "bt"),
-				vrec("u2", "ak", mapping.StatusComplete, "yes"), vrec("u2", "bt", mapping.StatusComplete, "no"), otherRec("u2", "ak")},
+			recs: []*records.Annotation{vrec("u1", "ak", records.StatusComplete, "yes"), otherRec("u1", "bt"),
+				vrec("u2", "ak", records.StatusComplete, "yes"), vrec("u2", "bt", records.StatusComplete, "no"), otherRec("u2", "ak")},
 			templates: known,
 			want:      []string{"verdicts: holds 0"},
 		},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			res := &Result{Records: c.recs, studyOf: map[*mapping.Annotation]string{}, templateOf: c.templates}
+			res := &Result{Records: c.recs, studyOf: map[*records.Annotation]string{}, templateOf: c.templates}
 			for _, r := range c.recs {
 				res.studyOf[r] = "s"
 			}

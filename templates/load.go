@@ -225,7 +225,7 @@ func (d *decoder) decodeFields(n *yaml.Node, v reflect.Value) {
 	d.pairs(n, func(k, val *yaml.Node) {
 		idx, ok := fields[k.Value]
 		if !ok {
-			d.errs.add(k.Line, "unknown field %q in %s%s", k.Value, structWord(t), suggest(k.Value, fields))
+			d.errs.add(k.Line, "unknown field %q in %s%s", k.Value, structWord(t), knownField(k.Value, fields))
 			return
 		}
 		d.decode(val, v.FieldByIndex(idx))
@@ -267,8 +267,8 @@ func yamlFields(t reflect.Type) map[string][]int {
 	return m
 }
 
-// suggest offers the known key closest to a misspelt one.
-func suggest(key string, fields map[string][]int) string {
+// knownField offers the known key closest to a misspelt one.
+func knownField(key string, fields map[string][]int) string {
 	names := make([]string, 0, len(fields))
 	for k := range fields {
 		names = append(names, k)

@@ -13,6 +13,7 @@ import (
 	"github.com/annosheet/annosheet/internal/testing/benchdata"
 	"github.com/annosheet/annosheet/internal/testing/testreaders"
 	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 	"github.com/annosheet/annosheet/xlsx"
 )
@@ -62,10 +63,10 @@ func TestOpenConverted(t *testing.T) {
 			if diff := cmp.Diff(withoutCheck(want[backend.SheetAnnotate]), withoutCheck(got[backend.SheetAnnotate])); diff != "" {
 				t.Errorf("Annotate sheet (-xlsx +%s):\n%s", c.ext, diff)
 			}
-			if len(wantPull.Records) != 12 || wantPull.Records[0].Status != mapping.StatusComplete {
+			if len(wantPull.Records) != 12 || wantPull.Records[0].Status != records.StatusComplete {
 				t.Fatalf("the original pulls to %d records, the first %s", len(wantPull.Records), wantPull.Records[0].Status)
 			}
-			ignore := cmpopts.IgnoreFields(mapping.RecordSource{}, "File")
+			ignore := cmpopts.IgnoreFields(records.RecordSource{}, "File")
 			if diff := cmp.Diff(wantPull.Records, gotPull.Records, ignore); diff != "" {
 				t.Errorf("records (-xlsx +%s):\n%s", c.ext, diff)
 			}

@@ -15,7 +15,7 @@ import (
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/internal/atomicfile"
 	"github.com/annosheet/annosheet/internal/words"
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/sheets"
 	"github.com/annosheet/annosheet/study"
 	"github.com/annosheet/annosheet/xlsx"
@@ -200,8 +200,8 @@ func runAdjudicate(ctx context.Context, opt adjudicateOptions, stdout, stderr io
 		}
 	}
 	fmt.Fprintf(stdout, "%s by %s: %s accepted (%d unanimous, %d by --min-agreement); %s to decide",
-		words.Count(len(f.Units), "unit"), words.Count(len(f.Annotators), "annotator"), words.Count(acc[mapping.ProvenanceUnanimous]+acc[mapping.ProvenanceMajority], "answer"),
-		acc[mapping.ProvenanceUnanimous], acc[mapping.ProvenanceMajority], words.Count(len(res.Manifest.Items), "disagreement"))
+		words.Count(len(f.Units), "unit"), words.Count(len(f.Annotators), "annotator"), words.Count(acc[records.ProvenanceUnanimous]+acc[records.ProvenanceMajority], "answer"),
+		acc[records.ProvenanceUnanimous], acc[records.ProvenanceMajority], words.Count(len(res.Manifest.Items), "disagreement"))
 	if res.Kept > 0 {
 		fmt.Fprintf(stdout, ", %d decided already and kept", res.Kept)
 	}
@@ -214,7 +214,7 @@ func runAdjudicate(ctx context.Context, opt adjudicateOptions, stdout, stderr io
 }
 
 // writeRecords writes canonical records as JSON Lines.
-func writeRecords(w io.Writer, recs []*mapping.Annotation) error {
+func writeRecords(w io.Writer, recs []*records.Annotation) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	for _, r := range recs {
@@ -272,7 +272,7 @@ func runPullGold(ctx context.Context, dir string, opt pullOptions, stdout, stder
 func emptyGold(g *study.GoldSet) string {
 	n := 0
 	for _, r := range g.Records {
-		if r.Status == mapping.StatusEmpty {
+		if r.Status == records.StatusEmpty {
 			n++
 		}
 	}

@@ -16,7 +16,7 @@ import (
 
 	"github.com/annosheet/annosheet/internal/testing/goldtest"
 	"github.com/annosheet/annosheet/internal/testing/testreaders"
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 )
 
 // adjAnnotators are the annotators of the studies adjudicated here.
@@ -197,7 +197,7 @@ func resave(t *testing.T, soffice, path string) {
 // pullGold pulls an adjudication folder into a gold file, checks it
 // against the annotation schema, and returns its records by unit and
 // pull's stderr.
-func pullGold(t *testing.T, adj string) (map[string]mapping.Annotation, string, []byte) {
+func pullGold(t *testing.T, adj string) (map[string]records.Annotation, string, []byte) {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "gold.jsonl")
 	code, _, stderr := runCLI(t, "pull", adj, "--out", out)
@@ -206,9 +206,9 @@ func pullGold(t *testing.T, adj string) (map[string]mapping.Annotation, string, 
 	}
 	b := readBytes(t, out)
 	goldtest.ValidateRecords(t, b)
-	recs := map[string]mapping.Annotation{}
+	recs := map[string]records.Annotation{}
 	for _, r := range readRecords(t, string(b)) {
-		if r.Annotator != mapping.GoldAnnotator {
+		if r.Annotator != records.GoldAnnotator {
 			t.Errorf("unit %s: annotator %q, want gold", r.Unit, r.Annotator)
 		}
 		if _, dup := recs[r.Unit]; dup {
@@ -456,17 +456,17 @@ func TestAdjudicateLegalGapsOverlap2(t *testing.T) {
 	cell := func(sheet string, row int, header string) string {
 		return sheet + "!" + adjCell(row, sheets[sheet].col(t, header))
 	}
-	unanimous := &mapping.Provenance{Kind: "unanimous", Agreeing: 2, Annotators: 2}
-	wantGold := map[string]mapping.Annotation{
-		u0: {Status: "complete", Values: map[string]any{"gaps": codes(2, 3)}, Provenance: map[string]*mapping.Provenance{
+	unanimous := &records.Provenance{Kind: "unanimous", Agreeing: 2, Annotators: 2}
+	wantGold := map[string]records.Annotation{
+		u0: {Status: "complete", Values: map[string]any{"gaps": codes(2, 3)}, Provenance: map[string]*records.Provenance{
 			"gaps": {Kind: "adjudicated", Agreeing: 1, Annotators: 2, Adjudicator: "lead", Reason: "annotator error", Note: "3 was missed", Decision: decision("Gaps", r0), Cell: cell("Gaps", r0, "Final: 0 No gap")}}},
-		u1: {Status: "complete", Values: map[string]any{"gaps": codes(2, 3), "note": "Check the second citation"}, Provenance: map[string]*mapping.Provenance{"gaps": unanimous, "note": unanimous}},
-		u2: {Status: "complete", Values: map[string]any{"gaps": codes(2, 3)}, Provenance: map[string]*mapping.Provenance{
+		u1: {Status: "complete", Values: map[string]any{"gaps": codes(2, 3), "note": "Check the second citation"}, Provenance: map[string]*records.Provenance{"gaps": unanimous, "note": unanimous}},
+		u2: {Status: "complete", Values: map[string]any{"gaps": codes(2, 3)}, Provenance: map[string]*records.Provenance{
 			// Decided by Or use: its cell is named.
 			"gaps": {Kind: "adjudicated", Agreeing: 1, Annotators: 2, Adjudicator: "lead", Reason: "guideline unclear", Decision: decision("Gaps", r2), Cell: cell("Gaps", r2, "Or use")}}},
-		u3: {Status: "complete", Values: map[string]any{"gaps": codes(1)}, Provenance: map[string]*mapping.Provenance{"gaps": unanimous,
-			"note": {Kind: "carried", Annotators: 2, Answers: []mapping.CarriedAnswer{{Annotator: first(u3), Value: "Repeats itself"}}}}},
-		u4: {Status: "partial", Values: map[string]any{}, Provenance: map[string]*mapping.Provenance{
+		u3: {Status: "complete", Values: map[string]any{"gaps": codes(1)}, Provenance: map[string]*records.Provenance{"gaps": unanimous,
+			"note": {Kind: "carried", Annotators: 2, Answers: []records.CarriedAnswer{{Annotator: first(u3), Value: "Repeats itself"}}}}},
+		u4: {Status: "partial", Values: map[string]any{}, Provenance: map[string]*records.Provenance{
 			"gaps": {Kind: "unresolved", Annotators: 2, Decision: decision("Gaps", rowOf["Gaps"][u4]), Cell: cell("Gaps", rowOf["Gaps"][u4], "Final: 0 No gap")}}},
 	}
 	checkGold(t, got, wantGold)
@@ -535,7 +535,7 @@ func TestAdjudicateLegalGapsOverlap2(t *testing.T) {
 			}
 			right, n := 0, 0
 			for u, want := range wantGold {
-				if !slices.Contains(units[u], a.Annotator) || want.Status != mapping.StatusComplete {
+				if !slices.Contains(units[u], a.Annotator) || want.Status != records.StatusComplete {
 					continue
 				}
 				n++
@@ -583,7 +583,7 @@ func TestAdjudicateLegalGapsOverlap3(t *testing.T) {
 		}
 		return gold[u], ""
 	})
-	unanimous := &mapping.Provenance{Kind: "unanimous", Agreeing: 3, Annotators: 3}
+	unanimous := &records.Provenance{Kind: "unanimous", Agreeing: 3, Annotators: 3}
 
 	t.Run("resolve majority", func(t *testing.T) {
 		t.Parallel()
@@ -597,9 +597,9 @@ func TestAdjudicateLegalGapsOverlap3(t *testing.T) {
 		}
 		b := readBytes(t, silver)
 		goldtest.ValidateRecords(t, b)
-		got := map[string]mapping.Annotation{}
+		got := map[string]records.Annotation{}
 		for _, r := range readRecords(t, string(b)) {
-			if r.Annotator != mapping.GoldAnnotator {
+			if r.Annotator != records.GoldAnnotator {
 				t.Errorf("%s: annotator %q", r.Unit, r.Annotator)
 			}
 			for _, p := range r.Provenance {
@@ -607,13 +607,13 @@ func TestAdjudicateLegalGapsOverlap3(t *testing.T) {
 			}
 			got[r.Unit] = r
 		}
-		majority := &mapping.Provenance{Kind: "majority", Agreeing: 2, Annotators: 3}
-		checkGold(t, got, map[string]mapping.Annotation{
-			u0: {Status: "complete", Values: map[string]any{"gaps": codes(2, 3)}, Provenance: map[string]*mapping.Provenance{"gaps": majority}},
-			u1: {Status: "complete", Values: map[string]any{"gaps": codes(2, 3)}, Provenance: map[string]*mapping.Provenance{"gaps": unanimous}},
-			u2: {Status: "partial", Values: map[string]any{}, Provenance: map[string]*mapping.Provenance{"gaps": {Kind: "unresolved", Annotators: 3}}},
-			u3: {Status: "complete", Values: map[string]any{"gaps": codes(0)}, Provenance: map[string]*mapping.Provenance{"gaps": majority}},
-			u4: {Status: "complete", Values: map[string]any{"gaps": codes(2)}, Provenance: map[string]*mapping.Provenance{"gaps": majority}},
+		majority := &records.Provenance{Kind: "majority", Agreeing: 2, Annotators: 3}
+		checkGold(t, got, map[string]records.Annotation{
+			u0: {Status: "complete", Values: map[string]any{"gaps": codes(2, 3)}, Provenance: map[string]*records.Provenance{"gaps": majority}},
+			u1: {Status: "complete", Values: map[string]any{"gaps": codes(2, 3)}, Provenance: map[string]*records.Provenance{"gaps": unanimous}},
+			u2: {Status: "partial", Values: map[string]any{}, Provenance: map[string]*records.Provenance{"gaps": {Kind: "unresolved", Annotators: 3}}},
+			u3: {Status: "complete", Values: map[string]any{"gaps": codes(0)}, Provenance: map[string]*records.Provenance{"gaps": majority}},
+			u4: {Status: "complete", Values: map[string]any{"gaps": codes(2)}, Provenance: map[string]*records.Provenance{"gaps": majority}},
 		})
 	})
 
@@ -657,24 +657,24 @@ func TestAdjudicateLegalGapsOverlap3(t *testing.T) {
 		got, _, _ := pullGold(t, adj)
 		// The provenance names the cell the decision was read from:
 		// Or use where it decided, else the first Final cell.
-		adjudicated := func(row, agreeing int, reason, note, column string) *mapping.Provenance {
-			return &mapping.Provenance{Kind: "adjudicated", Agreeing: agreeing, Annotators: 3, Adjudicator: "lead", Reason: reason, Note: note,
+		adjudicated := func(row, agreeing int, reason, note, column string) *records.Provenance {
+			return &records.Provenance{Kind: "adjudicated", Agreeing: agreeing, Annotators: 3, Adjudicator: "lead", Reason: reason, Note: note,
 				Decision: gaps.text(row, 0), Cell: "Gaps!" + adjCell(row, gaps.col(t, column))}
 		}
 		r4 := rows[u4]
-		checkGold(t, got, map[string]mapping.Annotation{
-			u0: {Status: "complete", Values: map[string]any{"gaps": codes(2, 3)}, Provenance: map[string]*mapping.Provenance{"gaps": adjudicated(r0, 2, "", "", "Or use")}},
-			u1: {Status: "complete", Values: map[string]any{"gaps": codes(2, 3)}, Provenance: map[string]*mapping.Provenance{"gaps": unanimous}},
-			u2: {Status: "complete", Values: map[string]any{"gaps": codes(2, 3)}, Provenance: map[string]*mapping.Provenance{"gaps": adjudicated(r2, 1, "other", "each saw part of it", "Final: 0 No gap")}},
-			u3: {Status: "complete", Values: map[string]any{"gaps": codes(1)}, Provenance: map[string]*mapping.Provenance{"gaps": adjudicated(r3, 1, "annotator error", "", "Or use")}},
-			u4: {Status: "partial", Values: map[string]any{}, Provenance: map[string]*mapping.Provenance{"gaps": {Kind: "unresolved", Annotators: 3, Decision: gaps.text(r4, 0), Cell: "Gaps!" + adjCell(r4, gaps.col(t, "Final: 0 No gap"))}}},
+		checkGold(t, got, map[string]records.Annotation{
+			u0: {Status: "complete", Values: map[string]any{"gaps": codes(2, 3)}, Provenance: map[string]*records.Provenance{"gaps": adjudicated(r0, 2, "", "", "Or use")}},
+			u1: {Status: "complete", Values: map[string]any{"gaps": codes(2, 3)}, Provenance: map[string]*records.Provenance{"gaps": unanimous}},
+			u2: {Status: "complete", Values: map[string]any{"gaps": codes(2, 3)}, Provenance: map[string]*records.Provenance{"gaps": adjudicated(r2, 1, "other", "each saw part of it", "Final: 0 No gap")}},
+			u3: {Status: "complete", Values: map[string]any{"gaps": codes(1)}, Provenance: map[string]*records.Provenance{"gaps": adjudicated(r3, 1, "annotator error", "", "Or use")}},
+			u4: {Status: "partial", Values: map[string]any{}, Provenance: map[string]*records.Provenance{"gaps": {Kind: "unresolved", Annotators: 3, Decision: gaps.text(r4, 0), Cell: "Gaps!" + adjCell(r4, gaps.col(t, "Final: 0 No gap"))}}},
 		})
 	})
 }
 
 // checkGold compares gold records with what the test decided: status,
 // values and provenance of each unit.
-func checkGold(t *testing.T, got, want map[string]mapping.Annotation) {
+func checkGold(t *testing.T, got, want map[string]records.Annotation) {
 	t.Helper()
 	if diff := cmp.Diff(slices.Sorted(mapKeys(want)), slices.Sorted(mapKeys(got))); diff != "" {
 		t.Errorf("gold units (-want +got):\n%s", diff)
@@ -687,7 +687,7 @@ func checkGold(t *testing.T, got, want map[string]mapping.Annotation) {
 		type view struct {
 			Status     string
 			Values     map[string]any
-			Provenance map[string]*mapping.Provenance
+			Provenance map[string]*records.Provenance
 		}
 		if diff := cmp.Diff(view{w.Status, w.Values, w.Provenance}, view{g.Status, g.Values, g.Provenance}); diff != "" {
 			t.Errorf("gold of %s (-want +got):\n%s", u, diff)
@@ -850,14 +850,14 @@ func TestAdjudicateQASpanErrors(t *testing.T) {
 	}
 	// Each decided cluster's spans carry the decision: the number of
 	// annotators whose version it is, and the reason.
-	prov := func(unit string, start int) *mapping.Provenance {
+	prov := func(unit string, start int) *records.Provenance {
 		for _, s := range gold[unit].Spans {
 			if s.Start != nil && *s.Start == start || s.Start == nil && start < 0 {
 				return s.Provenance
 			}
 		}
 		t.Errorf("%s: no gold span at %d", unit, start)
-		return &mapping.Provenance{}
+		return &records.Provenance{}
 	}
 	for _, c := range []struct {
 		unit              string

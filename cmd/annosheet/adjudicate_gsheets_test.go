@@ -15,7 +15,7 @@ import (
 	"github.com/annosheet/annosheet/adjudicate"
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/internal/testing/goldtest"
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/sheets"
 	"github.com/annosheet/annosheet/sheets/sheetsfake"
 	"github.com/annosheet/annosheet/study"
@@ -212,21 +212,21 @@ func TestAdjudicateGSheets(t *testing.T) {
 	// as the sheet s has them now.
 	type goldWant struct {
 		labels string
-		prov   mapping.Provenance
+		prov   records.Provenance
 	}
 	expect := func(s *adjSheet, unresolved ...*adjudicate.Item) map[string]goldWant {
 		first := func(d string) string { return "Gaps!" + backend.CellName(s.col["Final: 0 No gap"], s.row[d]) }
 		use := func(d string) string { return "Gaps!" + backend.CellName(s.col["Or use"], s.row[d]) }
 		out := map[string]goldWant{}
 		for _, r := range recs {
-			out[r.ID] = goldWant{fmt.Sprint(gold[r.ID]), mapping.Provenance{Kind: mapping.ProvenanceUnanimous, Agreeing: 2, Annotators: 2}}
+			out[r.ID] = goldWant{fmt.Sprint(gold[r.ID]), records.Provenance{Kind: records.ProvenanceUnanimous, Agreeing: 2, Annotators: 2}}
 		}
-		out[disputed[0]] = goldWant{"[2 3]", mapping.Provenance{Kind: mapping.ProvenanceAdjudicated, Agreeing: agreeingWith(gold[disputed[0]], []int{2, 3}), Annotators: 2,
+		out[disputed[0]] = goldWant{"[2 3]", records.Provenance{Kind: records.ProvenanceAdjudicated, Agreeing: agreeingWith(gold[disputed[0]], []int{2, 3}), Annotators: 2,
 			Adjudicator: "lead", Reason: "annotator error", Note: "3 too", Decision: d1, Cell: first(d1)}}
-		out[disputed[1]] = goldWant{"[0]", mapping.Provenance{Kind: mapping.ProvenanceAdjudicated, Agreeing: 1, Annotators: 2,
+		out[disputed[1]] = goldWant{"[0]", records.Provenance{Kind: records.ProvenanceAdjudicated, Agreeing: 1, Annotators: 2,
 			Adjudicator: "lead", Reason: "guideline unclear", Decision: d2, Cell: use(d2)}} // decided by Or use
 		for _, it := range unresolved {
-			out[it.Unit] = goldWant{"[]", mapping.Provenance{Kind: mapping.ProvenanceUnresolved, Annotators: 2, Decision: it.ID, Cell: first(it.ID)}}
+			out[it.Unit] = goldWant{"[]", records.Provenance{Kind: records.ProvenanceUnresolved, Annotators: 2, Decision: it.ID, Cell: first(it.ID)}}
 		}
 		return out
 	}
@@ -246,7 +246,7 @@ func TestAdjudicateGSheets(t *testing.T) {
 		for _, r := range got {
 			w := want[r.Unit]
 			p := r.Provenance["gaps"]
-			if r.Annotator != mapping.GoldAnnotator || p == nil {
+			if r.Annotator != records.GoldAnnotator || p == nil {
 				t.Errorf("%s: %s by %q, provenance %+v", run, r.Unit, r.Annotator, r.Provenance)
 				continue
 			}
@@ -258,7 +258,7 @@ func TestAdjudicateGSheets(t *testing.T) {
 				t.Errorf("%s: %s's provenance\n got %+v\nwant %+v", run, r.Unit, *p, w.prov)
 			}
 			// An unresolved row is reported by its cell.
-			if w.prov.Kind == mapping.ProvenanceUnresolved && !strings.Contains(errs, w.prov.Cell+": "+w.prov.Decision+" (Gaps) is unresolved") {
+			if w.prov.Kind == records.ProvenanceUnresolved && !strings.Contains(errs, w.prov.Cell+": "+w.prov.Decision+" (Gaps) is unresolved") {
 				t.Errorf("%s: %s is not reported at %s:\n%s", run, w.prov.Decision, w.prov.Cell, errs)
 			}
 		}

@@ -18,12 +18,12 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/annosheet/annosheet/agreement"
-	"github.com/annosheet/annosheet/export"
 	"github.com/annosheet/annosheet/internal/atomicfile"
 	"github.com/annosheet/annosheet/internal/csvsafe"
 	"github.com/annosheet/annosheet/internal/safetext"
 	"github.com/annosheet/annosheet/internal/words"
 	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/study"
 	"github.com/annosheet/annosheet/templates"
 )
@@ -168,14 +168,14 @@ func runAgree(ctx context.Context, opt agreeOptions, stdout, stderr io.Writer) e
 // agreeRecords reads the records of every source, and their template:
 // pulled records from .jsonl files, the rest pulled as pull would; and
 // the gold set of --against, when given.
-func agreeRecords(ctx context.Context, opt agreeOptions, stderr io.Writer) (*templates.Template, []*mapping.Annotation, *study.Gold, error) {
+func agreeRecords(ctx context.Context, opt agreeOptions, stderr io.Writer) (*templates.Template, []*records.Annotation, *study.Gold, error) {
 	t, recs, _, gold, err := sourceRecords(ctx, opt, stderr)
 	return t, recs, gold, err
 }
 
 // sourceRecords is agreeRecords, with the study's manifest when a source
 // named one.
-func sourceRecords(ctx context.Context, opt agreeOptions, stderr io.Writer) (*templates.Template, []*mapping.Annotation, *study.Manifest, *study.Gold, error) {
+func sourceRecords(ctx context.Context, opt agreeOptions, stderr io.Writer) (*templates.Template, []*records.Annotation, *study.Manifest, *study.Gold, error) {
 	var files, sources []string
 	for _, s := range opt.Sources {
 		if strings.EqualFold(filepath.Ext(s), ".jsonl") {
@@ -186,7 +186,7 @@ func sourceRecords(ctx context.Context, opt agreeOptions, stderr io.Writer) (*te
 	}
 	var t *templates.Template
 	var from string // the source whose records named t
-	resolve := func(man *study.Manifest, id mapping.TemplateID, where string) (*templates.Template, error) {
+	resolve := func(man *study.Manifest, id records.TemplateID, where string) (*templates.Template, error) {
 		if t != nil {
 			if id.Name != "" && (id.Name != t.Name || id.Version != t.Version) {
 				return nil, fmt.Errorf("%w: its records are of template %s version %d, and those of %s of %s version %d; give the records of one template", errMixedTemplates, id.Name, id.Version, from, t.Name, t.Version)
@@ -201,7 +201,7 @@ func sourceRecords(ctx context.Context, opt agreeOptions, stderr io.Writer) (*te
 		}
 		return t, err
 	}
-	var all []*mapping.Annotation
+	var all []*records.Annotation
 	var opaque map[string]string
 	var studyMan *study.Manifest
 	if len(sources) > 0 {
@@ -230,13 +230,13 @@ func sourceRecords(ctx context.Context, opt agreeOptions, stderr io.Writer) (*te
 		}
 		all = append(all, res.Records...)
 	}
-	origins := export.Origins{}
+	origins := records.Origins{}
 	for _, path := range files {
 		f, err := os.Open(path)
 		if err != nil {
 			return nil, nil, nil, nil, err
 		}
-		recs, o, err := export.ReadRecords(ctxReader{ctx, f}, path, func(id mapping.TemplateID) (*templates.Template, error) { return resolve(nil, id, path) })
+		recs, o, err := records.Read(ctxReader{ctx, f}, path, func(id records.TemplateID) (*templates.Template, error) { return resolve(nil, id, path) })
 		f.Close()
 		if err != nil {
 			return nil, nil, nil, nil, err
@@ -245,7 +245,7 @@ func sourceRecords(ctx context.Context, opt agreeOptions, stderr io.Writer) (*te
 		all = append(all, recs...)
 	}
 	if t == nil {
-		if _, err := resolve(nil, mapping.TemplateID{}, ""); err != nil {
+		if _, err := resolve(nil, records.TemplateID{}, ""); err != nil {
 			return nil, nil, nil, nil, err
 		}
 	}
@@ -290,7 +290,7 @@ func readGold(ctx context.Context, path string, t *templates.Template, opaque ma
 		return nil, err
 	}
 	defer f.Close()
-	recs, origins, err := export.ReadRecords(ctxReader{ctx, f}, path, func(id mapping.TemplateID) (*templates.Template, error) {
+	recs, origins, err := records.Read(ctxReader{ctx, f}, path, func(id records.TemplateID) (*templates.Template, error) {
 		if id.Name != "" && (id.Name != t.Name || id.Version != t.Version) {
 			return nil, fmt.Errorf("%w: its records are of template %s version %d; the sources are of %s version %d", study.ErrGold, id.Name, id.Version, t.Name, t.Version)
 		}
@@ -322,13 +322,13 @@ func (c ctxReader) Read(p []byte) (int, error) {
 // distinctRecords gives records that keep their workbook's opaque IDs
 // their real ones from the study's key, when there is one, and keeps
 // identical copies of a record once, with a warning that names them.
-func distinctRecords(recs []*mapping.Annotation, opaque map[string]string, origins export.Origins, stderr io.Writer) ([]*mapping.Annotation, error) {
+func distinctRecords(recs []*records.Annotation, opaque map[string]string, origins records.Origins, stderr io.Writer) ([]*records.Annotation, error) {
 	if opaque != nil {
-		if err := export.RestoreIDs(recs, opaque, origins); err != nil {
+		if err := records.RestoreIDs(recs, opaque, origins); err != nil {
 			return nil, err
 		}
 	}
-	recs, dups, err := export.Distinct(recs, origins)
+	recs, dups, err := records.Distinct(recs, origins)
 	if err != nil {
 		return nil, err
 	}
@@ -578,13 +578,13 @@ func writeAgreeCSV(w io.Writer, rep *study.Agreement) error {
 				}
 				units := agreement.Metric{Metric: "units_scored", Params: map[string]any{}, Value: float64(s.Units)}
 				for _, m := range append([]agreement.Metric{units, acc}, s.Metrics...) {
-					if err := row(q.Name, q.Type, "against", s.Annotator, mapping.GoldAnnotator, "", "", m); err != nil {
+					if err := row(q.Name, q.Type, "against", s.Annotator, records.GoldAnnotator, "", "", m); err != nil {
 						return err
 					}
 				}
 				for _, o := range s.Options {
 					for _, m := range o.Metrics {
-						if err := row(q.Name, q.Type, "against", s.Annotator, mapping.GoldAnnotator, o.Code, "", m); err != nil {
+						if err := row(q.Name, q.Type, "against", s.Annotator, records.GoldAnnotator, o.Code, "", m); err != nil {
 							return err
 						}
 					}

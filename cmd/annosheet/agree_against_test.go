@@ -367,8 +367,8 @@ func TestAgreeAgainstRefuses(t *testing.T) {
 	for _, c := range []struct {
 		name, file, want string
 	}{
-		{"not JSON Lines", write("notjson.jsonl", gold, "u1,ak,1\n"), "notjson.jsonl:2: cannot export: not a canonical record"},
-		{"not a canonical record", write("other.jsonl", `{"schema":"something/1"}`+"\n"), `other.jsonl:1: cannot export: schema "something/1", want "annosheet.annotation/1"`},
+		{"not JSON Lines", write("notjson.jsonl", gold, "u1,ak,1\n"), "notjson.jsonl:2: not a canonical record: invalid character"},
+		{"not a canonical record", write("other.jsonl", `{"schema":"something/1"}`+"\n"), `other.jsonl:1: not a canonical record: schema "something/1", want "annosheet.annotation/1"`},
 		{"another template", write("pref.jsonl", rec("preference-likert", "u1", "gold", `{"first_prediction_likert":3}`)),
 			"pref.jsonl:1: cannot score against the gold set: its records are of template preference-likert version 1; the sources are of legal-gaps version 1"},
 		{"not gold's", write("ak.jsonl", gold, rec("legal-gaps", "u2", "ak", `{"gaps":["1"]}`)),

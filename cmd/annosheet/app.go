@@ -11,11 +11,11 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/annosheet/annosheet/backend"
-	"github.com/annosheet/annosheet/export"
 	"github.com/annosheet/annosheet/internal/atomicfile"
 	"github.com/annosheet/annosheet/internal/editdistance"
 	"github.com/annosheet/annosheet/internal/safetext"
 	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/study"
 	"github.com/annosheet/annosheet/templates"
 )
@@ -160,7 +160,7 @@ func hint(err error) string {
 		return "give --input"
 	case errors.Is(err, study.ErrProblems):
 		return "fix them and pull again, export only complete units with --complete-only, or export them as they are with --allow-problems"
-	case errors.Is(err, export.ErrNotRecords):
+	case errors.Is(err, records.ErrNotRecords):
 		return "pull it first: annosheet pull FILE --out records.jsonl"
 	case errors.Is(err, study.ErrUnresolved):
 		return "decide them in the adjudication workbooks and pull it again, or export the rest of each unit with --allow-unresolved"

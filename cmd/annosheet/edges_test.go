@@ -14,7 +14,7 @@ import (
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/internal/testing/goldtest"
 	"github.com/annosheet/annosheet/manifest"
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 	"github.com/xuri/excelize/v2"
 )
 
@@ -177,7 +177,7 @@ func TestOtherStudyRefused(t *testing.T) {
 		t.Errorf("%d records, want the study's 5 units", len(recs))
 	}
 	for _, r := range recs {
-		if r.Annotator == "" || r.Status != mapping.StatusComplete {
+		if r.Annotator == "" || r.Status != records.StatusComplete {
 			t.Errorf("a record of the other study's workbook: %s by %q, %s", r.Unit, r.Annotator, r.Status)
 		}
 	}
@@ -389,7 +389,7 @@ func TestDamagedWorkbook(t *testing.T) {
 	for _, r := range recs {
 		// A workbook that is there but damaged may hold answers: its
 		// units are unreadable, never missing or empty.
-		if akUnits[r.Unit] != (r.Status == mapping.StatusUnreadable) {
+		if akUnits[r.Unit] != (r.Status == records.StatusUnreadable) {
 			t.Errorf("%s by %s: %s", r.Unit, r.Annotator, r.Status)
 		}
 	}
@@ -710,7 +710,7 @@ func TestControlCharacterID(t *testing.T) {
 	}
 	code, stdout, errs := runCLI(t, "pull", out)
 	recs := readRecords(t, stdout)
-	if code != 0 || len(recs) != 1 || recs[0].Unit != "a\u2400b" || recs[0].Status != mapping.StatusEmpty || !strings.Contains(errs, "1 empty, 0 missing; 0 errors") {
+	if code != 0 || len(recs) != 1 || recs[0].Unit != "a\u2400b" || recs[0].Status != records.StatusEmpty || !strings.Contains(errs, "1 empty, 0 missing; 0 errors") {
 		t.Errorf("pull: exit %d: %+v\n%s", code, recs, errs)
 	}
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/annosheet/annosheet/internal/words"
 	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/study"
 	"github.com/annosheet/annosheet/templates"
 )
@@ -116,7 +117,7 @@ func exportCommand() *cli.Command {
 // study's manifest (or its folder), pulled first. template resolves their
 // template once the records (or the study) name it; the study's manifest
 // is returned when there is one.
-func exportRecords(ctx context.Context, opt *exportOptions, stderr io.Writer, template func(*study.Manifest, mapping.TemplateID) (*templates.Template, error)) ([]*mapping.Annotation, export.Origins, *study.Manifest, error) {
+func exportRecords(ctx context.Context, opt *exportOptions, stderr io.Writer, template func(*study.Manifest, records.TemplateID) (*templates.Template, error)) ([]*records.Annotation, records.Origins, *study.Manifest, error) {
 	path := opt.Annotations
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		path = filepath.Join(path, manifest.FileName)
@@ -135,7 +136,7 @@ func exportRecords(ctx context.Context, opt *exportOptions, stderr io.Writer, te
 		if len(res.Conflicts) > 0 {
 			return nil, nil, nil, fmt.Errorf("%s answered differently by copies of their batch (see above); keep only the current copy of each batch, then export again", words.Count(len(res.Conflicts), "unit"))
 		}
-		if _, err := template(man, mapping.TemplateID{Name: man.Template.Name, Version: man.Template.Version}); err != nil {
+		if _, err := template(man, records.TemplateID{Name: man.Template.Name, Version: man.Template.Version}); err != nil {
 			return nil, nil, nil, err
 		}
 		return res.Records, nil, man, nil
@@ -156,15 +157,15 @@ func exportRecords(ctx context.Context, opt *exportOptions, stderr io.Writer, te
 		return nil, nil, nil, err
 	}
 	defer f.Close()
-	recs, origins, err := export.ReadRecords(ctxReader{ctx, f}, opt.Annotations, func(id mapping.TemplateID) (*templates.Template, error) { return template(man, id) })
+	recs, origins, err := records.Read(ctxReader{ctx, f}, opt.Annotations, func(id records.TemplateID) (*templates.Template, error) { return template(man, id) })
 	return recs, origins, man, err
 }
 
 // exportSource reads the records to export and finds their template
 // (see exportRecords and exportTemplate).
-func exportSource(ctx context.Context, opt *exportOptions, stderr io.Writer) (*templates.Template, []*mapping.Annotation, export.Origins, *study.Manifest, error) {
+func exportSource(ctx context.Context, opt *exportOptions, stderr io.Writer) (*templates.Template, []*records.Annotation, records.Origins, *study.Manifest, error) {
 	var t *templates.Template
-	all, origins, man, err := exportRecords(ctx, opt, stderr, func(man *study.Manifest, id mapping.TemplateID) (*templates.Template, error) {
+	all, origins, man, err := exportRecords(ctx, opt, stderr, func(man *study.Manifest, id records.TemplateID) (*templates.Template, error) {
 		var err error
 		t, err = exportTemplate(*opt, man, id)
 		return t, err
@@ -180,14 +181,14 @@ func runExport(ctx context.Context, opt exportOptions, stdout, stderr io.Writer)
 	if man != nil {
 		// Records pulled without the manifest keep their workbooks'
 		// opaque IDs; the manifest has the real ones.
-		if err := export.RestoreIDs(all, man.OpaqueIDs, origins); err != nil {
+		if err := records.RestoreIDs(all, man.OpaqueIDs, origins); err != nil {
 			return err
 		}
 	}
 	// Copies are compared before any record is left out: --complete-only
 	// leaving out a partial copy would otherwise export the other side of
 	// a contradiction, and a record given twice would be counted twice.
-	all, dups, err := export.Distinct(all, origins)
+	all, dups, err := records.Distinct(all, origins)
 	if err != nil {
 		return err
 	}
@@ -230,7 +231,7 @@ func runExport(ctx context.Context, opt exportOptions, stdout, stderr io.Writer)
 		}
 	}
 	for _, a := range opt.Annotators {
-		if !slices.ContainsFunc(all, func(r *mapping.Annotation) bool { return r.Annotator == a }) {
+		if !slices.ContainsFunc(all, func(r *records.Annotation) bool { return r.Annotator == a }) {
 			problems = append(problems, usagef("--annotators %s: no record is that annotator's%s", a, study.AnnotatorHint(a, all)))
 		}
 	}
@@ -245,7 +246,7 @@ func runExport(ctx context.Context, opt exportOptions, stdout, stderr io.Writer)
 		// set nobody has completed too: each is named, never passed
 		// over as if it had its answers.
 		for _, r := range sel.Records {
-			if r.Annotator == mapping.GoldAnnotator && r.Status == mapping.StatusEmpty {
+			if r.Annotator == records.GoldAnnotator && r.Status == records.StatusEmpty {
 				fmt.Fprintf(stderr, "warning: unit %s: the gold set has no answer for it (nobody has completed it): exported without answers\n", r.Unit)
 			}
 		}
@@ -335,7 +336,7 @@ func leftOut(sel *study.Selection, t *templates.Template, dups int) string {
 	if t.Export != nil && t.Export.Include != "all" {
 		// Units nobody answered are not in the native file either.
 		for _, r := range sel.Records {
-			if r.Status == mapping.StatusEmpty {
+			if r.Status == records.StatusEmpty {
 				empty++
 			}
 		}
@@ -382,7 +383,7 @@ func annotatorPath(out, annotator string, n int) string {
 // exportTemplate finds the template of the records, which name id (zero
 // when there are none): the manifest's, a given one, or the built-in they
 // name; it must match their version.
-func exportTemplate(opt exportOptions, man *study.Manifest, id mapping.TemplateID) (*templates.Template, error) {
+func exportTemplate(opt exportOptions, man *study.Manifest, id records.TemplateID) (*templates.Template, error) {
 	if opt.Template == "" && man == nil && id.Name == "" {
 		return nil, fmt.Errorf("%s: no records, and no template given", opt.Annotations)
 	}
@@ -399,7 +400,7 @@ func exportTemplate(opt exportOptions, man *study.Manifest, id mapping.TemplateI
 // recordsTemplate is the template of a study's records: the one --template
 // names (NAME or FILE), else the manifest's, else the built-in the
 // records name; params are given to it as generate was.
-func recordsTemplate(flag string, params map[string]string, man *study.Manifest, id mapping.TemplateID) (*templates.Template, error) {
+func recordsTemplate(flag string, params map[string]string, man *study.Manifest, id records.TemplateID) (*templates.Template, error) {
 	switch {
 	case flag != "":
 		return input.Template(flag, params)
@@ -441,7 +442,7 @@ func inputStyle(inputs []string) ojson.Style {
 // spansInInputs checks every record's spans against the texts of the
 // study's inputs they were found in, and says each that does not stand
 // there, by the record's file and line.
-func spansInInputs(recs []*mapping.Annotation, items []*mapping.SourceItem, origins export.Origins) error {
+func spansInInputs(recs []*records.Annotation, items []*mapping.SourceItem, origins records.Origins) error {
 	fields := map[string]map[string]string{}
 	for _, it := range items {
 		maps.Copy(fields, it.Fields)
@@ -456,7 +457,7 @@ func spansInInputs(recs []*mapping.Annotation, items []*mapping.SourceItem, orig
 		if r.Annotator != "" {
 			who = " by " + r.Annotator
 		}
-		for _, p := range mapping.SpanTextProblems(r, fields[r.Unit]) {
+		for _, p := range records.SpanTextProblems(r, fields[r.Unit]) {
 			errs = append(errs, fmt.Errorf("%s: unit %s%s: %w: %s", where, r.Unit, who, errSpanText, p))
 		}
 	}

@@ -129,13 +129,13 @@ func TestExportDuplicates(t *testing.T) {
 			return result{0, "wrote " + out + ": 4 records\nexported; left out 1 empty unit; 5 records repeated identically, each kept once\n", twice(file, n), withoutChanged.String()}
 		}},
 		{"two pulls, one answer changed", [][]string{first, second}, nil, true, func(file, _ string) result {
-			return result{exitFailure, "", fmt.Sprintf("annosheet: %s:%d and %s:%d: cannot export: unit %s of annotator \"AK\" is recorded twice, differently; keep one of them\n", file, n, file, n+5, changed), ""}
+			return result{exitFailure, "", fmt.Sprintf("annosheet: %s:%d and %s:%d: conflicting records: unit %s of annotator \"AK\" is recorded twice, differently; keep one of them\n", file, n, file, n+5, changed), ""}
 		}},
 		{"a partial copy, with --complete-only", [][]string{first, partial}, []string{"--complete-only"}, true, func(file, _ string) result {
-			return result{exitFailure, "", fmt.Sprintf("annosheet: %s:%d and %s:%d: cannot export: unit %s of annotator \"AK\" is recorded twice, differently; keep one of them\n", file, n, file, n+5, changed), ""}
+			return result{exitFailure, "", fmt.Sprintf("annosheet: %s:%d and %s:%d: conflicting records: unit %s of annotator \"AK\" is recorded twice, differently; keep one of them\n", file, n, file, n+5, changed), ""}
 		}},
 		{"complete without values", [][]string{blank}, nil, true, func(file, _ string) result {
-			return result{exitFailure, "", fmt.Sprintf("annosheet: %s:%d: cannot export: unit %s is \"complete\" but has no values and no spans\n", file, n, changed), ""}
+			return result{exitFailure, "", fmt.Sprintf("annosheet: %s:%d: not a canonical record: unit %s is \"complete\" but has no values and no spans\n", file, n, changed), ""}
 		}},
 	}
 	for _, tc := range tests {

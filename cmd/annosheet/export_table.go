@@ -12,7 +12,7 @@ import (
 	"github.com/annosheet/annosheet/export"
 	"github.com/annosheet/annosheet/internal/atomicfile"
 	"github.com/annosheet/annosheet/internal/words"
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/study"
 )
 
@@ -62,7 +62,7 @@ func runExportTable(ctx context.Context, opt exportOptions, stdout, stderr io.Wr
 		return err
 	}
 	if origins == nil {
-		origins = export.Origins{}
+		origins = records.Origins{}
 	}
 	var key map[string]string
 	var orders map[string][]string
@@ -72,7 +72,7 @@ func runExportTable(ctx context.Context, opt exportOptions, stdout, stderr io.Wr
 	if all, err = distinctRecords(all, key, origins, stderr); err != nil {
 		return err
 	}
-	var gold []*mapping.Annotation
+	var gold []*records.Annotation
 	if opt.Gold != "" {
 		g, err := readGold(ctx, opt.Gold, t, key, opt.Google, stderr)
 		if err != nil {
@@ -82,18 +82,18 @@ func runExportTable(ctx context.Context, opt exportOptions, stdout, stderr io.Wr
 		maps.Copy(origins, g.Origins)
 	}
 	for _, a := range opt.Annotators {
-		if !slices.ContainsFunc(all, func(r *mapping.Annotation) bool { return r.Annotator == a }) {
+		if !slices.ContainsFunc(all, func(r *records.Annotation) bool { return r.Annotator == a }) {
 			return usagef("--annotators %s: no record is that annotator's%s", a, study.AnnotatorHint(a, all))
 		}
 	}
-	keep := func(r *mapping.Annotation) bool {
-		if opt.CompleteOnly && r.Status != mapping.StatusComplete {
+	keep := func(r *records.Annotation) bool {
+		if opt.CompleteOnly && r.Status != records.StatusComplete {
 			return false
 		}
-		return len(opt.Annotators) == 0 || slices.Contains(opt.Annotators, r.Annotator) || r.Annotator == mapping.GoldAnnotator
+		return len(opt.Annotators) == 0 || slices.Contains(opt.Annotators, r.Annotator) || r.Annotator == records.GoldAnnotator
 	}
-	all = slices.DeleteFunc(all, func(r *mapping.Annotation) bool { return !keep(r) })
-	gold = slices.DeleteFunc(gold, func(r *mapping.Annotation) bool { return !keep(r) })
+	all = slices.DeleteFunc(all, func(r *records.Annotation) bool { return !keep(r) })
+	gold = slices.DeleteFunc(gold, func(r *records.Annotation) bool { return !keep(r) })
 	build := export.Long
 	if opt.Table == export.TableWide {
 		build = export.Wide

@@ -25,7 +25,7 @@ import (
 	"github.com/annosheet/annosheet/internal/testing/goldtest"
 	"github.com/annosheet/annosheet/internal/testing/syncbuf"
 	"github.com/annosheet/annosheet/manifest"
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/sheets"
 	"github.com/annosheet/annosheet/sheets/googleauth"
 	"github.com/annosheet/annosheet/sheets/sheetsfake"
@@ -83,11 +83,11 @@ func fillAsAnnotator(t *testing.T, endpoint, id string, fill func(*goldtest.Work
 	}
 }
 
-func readRecords(t *testing.T, jsonl string) []mapping.Annotation {
+func readRecords(t *testing.T, jsonl string) []records.Annotation {
 	t.Helper()
-	var out []mapping.Annotation
+	var out []records.Annotation
 	for _, line := range strings.Split(strings.TrimSpace(jsonl), "\n") {
-		var a mapping.Annotation
+		var a records.Annotation
 		if err := json.Unmarshal([]byte(line), &a); err != nil {
 			t.Fatalf("%v: %s", err, line)
 		}
@@ -147,7 +147,7 @@ func TestGSheetsLoop(t *testing.T) {
 		shown[real] = o
 	}
 	for i, r := range readRecords(t, string(linkRecs)) {
-		if r.Source.Kind != "gsheets" || r.Source.File != sp.ID || r.Annotator != "ann1" || r.Status != mapping.StatusComplete {
+		if r.Source.Kind != "gsheets" || r.Source.File != sp.ID || r.Annotator != "ann1" || r.Status != records.StatusComplete {
 			t.Errorf("record %s: source %+v, annotator %q, status %s", r.Unit, r.Source, r.Annotator, r.Status)
 		}
 		if want := shown[recs[i].ID]; r.Unit != want || !r.OpaqueIDs {
@@ -296,7 +296,7 @@ func TestGSheetsMissing(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	for _, r := range readRecords(t, stdout) {
-		if r.Status != mapping.StatusMissing || r.Source.Kind != "gsheets" {
+		if r.Status != records.StatusMissing || r.Source.Kind != "gsheets" {
 			t.Errorf("%s: %s %+v", r.Unit, r.Status, r.Source)
 		}
 	}
@@ -795,7 +795,7 @@ func TestGSheetsNeverMade(t *testing.T) {
 		t.Errorf("%d records: %s", len(recs), errs)
 	}
 	for _, r := range recs {
-		if r.Status != mapping.StatusMissing || r.Annotator == "" {
+		if r.Status != records.StatusMissing || r.Annotator == "" {
 			t.Errorf("%s/%s by %q: %s", r.Batch, r.Unit, r.Annotator, r.Status)
 		}
 	}

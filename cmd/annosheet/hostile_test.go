@@ -24,6 +24,7 @@ import (
 	"github.com/annosheet/annosheet/internal/testing/bombs"
 	"github.com/annosheet/annosheet/internal/testing/goldtest"
 	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -186,7 +187,7 @@ func hostileCases() []hostileCase {
 				// Every unit of the other workbook is read, none of this
 				// one is taken for empty.
 				for _, r := range readRecords(t, read(t, filepath.Join(dir, "out.jsonl"))) {
-					if want := map[bool]string{true: mapping.StatusUnreadable, false: mapping.StatusEmpty}[r.Batch == "ak-b01"]; r.Status != want {
+					if want := map[bool]string{true: records.StatusUnreadable, false: records.StatusEmpty}[r.Batch == "ak-b01"]; r.Status != want {
 						t.Errorf("%s/%s: %s, want %s", r.Batch, r.Unit, r.Status, want)
 					}
 				}
@@ -263,7 +264,7 @@ func hostileCases() []hostileCase {
 				for _, r := range readRecords(t, read(t, filepath.Join(dir, "out.jsonl"))) {
 					if r.Batch == "ak-b01" && r.Unit == "gpt4o-11" {
 						// A date in a text cell is the text shown.
-						if note, _ := r.Values["note"].(string); !strings.HasPrefix(note, "2024-03-05") || r.Status != mapping.StatusComplete {
+						if note, _ := r.Values["note"].(string); !strings.HasPrefix(note, "2024-03-05") || r.Status != records.StatusComplete {
 							t.Errorf("%s: %s, note %q", r.Unit, r.Status, r.Values["note"])
 						}
 					}

@@ -14,7 +14,7 @@ import (
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/internal/testing/goldtest"
 	"github.com/annosheet/annosheet/manifest"
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 )
 
 func copyFile(t *testing.T, from, to string) {
@@ -40,9 +40,9 @@ func tick(t *testing.T, path, code string, units ...int) []string {
 
 // byUnit indexes records by unit and annotator, and fails on a pair seen
 // twice.
-func byUnit(t *testing.T, recs []mapping.Annotation) map[[2]string]*mapping.Annotation {
+func byUnit(t *testing.T, recs []records.Annotation) map[[2]string]*records.Annotation {
 	t.Helper()
-	out := map[[2]string]*mapping.Annotation{}
+	out := map[[2]string]*records.Annotation{}
 	for i := range recs {
 		r := &recs[i]
 		k := [2]string{r.Unit, r.Annotator}
@@ -84,16 +84,16 @@ func TestReturnedCopies(t *testing.T) {
 		t.Errorf("%d records, want 5 units × 2 annotators", len(recs))
 	}
 	for k, r := range recs {
-		if r.Status == mapping.StatusMissing {
+		if r.Status == records.StatusMissing {
 			t.Errorf("%v missing: %v", k, r.Problems)
 		}
 	}
 	for _, u := range akDone {
-		if r := recs[[2]string{u, "ak"}]; r == nil || r.Status != mapping.StatusComplete || r.Source.File != filepath.Base(akCopy) {
+		if r := recs[[2]string{u, "ak"}]; r == nil || r.Status != records.StatusComplete || r.Source.File != filepath.Base(akCopy) {
 			t.Errorf("ak's answer to %s: %+v", u, r)
 		}
 	}
-	if r := recs[[2]string{btDone[0], "bt"}]; r == nil || r.Status != mapping.StatusComplete || r.Source.File != "bt-done.xlsx" {
+	if r := recs[[2]string{btDone[0], "bt"}]; r == nil || r.Status != records.StatusComplete || r.Source.File != "bt-done.xlsx" {
 		t.Errorf("bt's answer: %+v", r)
 	}
 	if !strings.Contains(errs, "another copy of batch ak-b01") || strings.Contains(errs, "is missing") {
@@ -111,7 +111,7 @@ func TestReturnedCopies(t *testing.T) {
 	_, out, errs = runCLI(t, "pull", dir, inbox)
 	recs = byUnit(t, readRecords(t, out))
 	for _, u := range append(akDone, more...) {
-		if r := recs[[2]string{u, "ak"}]; r == nil || r.Status != mapping.StatusComplete {
+		if r := recs[[2]string{u, "ak"}]; r == nil || r.Status != records.StatusComplete {
 			t.Errorf("after merging, ak's %s: %+v (%s)", u, r, errs)
 		}
 	}
@@ -216,10 +216,10 @@ func TestSharedCopies(t *testing.T) {
 		count[r.Annotator]++
 		switch {
 		case r.Unit == gone:
-			if r.Annotator != "ak" || r.Status != mapping.StatusMissing {
+			if r.Annotator != "ak" || r.Status != records.StatusMissing {
 				t.Errorf("the deleted row's unit: %s, %s", r.Annotator, r.Status)
 			}
-		case r.Annotator != "" && r.Status != mapping.StatusComplete:
+		case r.Annotator != "" && r.Status != records.StatusComplete:
 			t.Errorf("%s's %s: %s", r.Annotator, r.Unit, r.Status)
 		}
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/annosheet/annosheet/internal/words"
 	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/study"
 	"github.com/annosheet/annosheet/xlsx"
 )
@@ -215,8 +216,8 @@ func writePulled(opt pullOptions, res *study.Result, stdout io.Writer) (study.Co
 			Counts    map[string]int   `json:"counts"`
 			Problems  mapping.Problems `json:"problems"`
 		}{"annosheet.report/1", workbooks, map[string]int{
-			"records": c.Records, mapping.StatusComplete: c.Complete, mapping.StatusPartial: c.Partial,
-			mapping.StatusEmpty: c.Empty, mapping.StatusMissing: c.Missing, mapping.StatusUnreadable: c.Unreadable, "errors": c.Errors, "warnings": c.Warnings,
+			"records": c.Records, records.StatusComplete: c.Complete, records.StatusPartial: c.Partial,
+			records.StatusEmpty: c.Empty, records.StatusMissing: c.Missing, records.StatusUnreadable: c.Unreadable, "errors": c.Errors, "warnings": c.Warnings,
 		}, problems}
 		err := atomicfile.Write(opt.Report, opt.Force, 0o644, func(w io.Writer) error {
 			enc := json.NewEncoder(w)

@@ -12,6 +12,7 @@ import (
 	"github.com/annosheet/annosheet/internal/atomicfile"
 	"github.com/annosheet/annosheet/internal/words"
 	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/report"
 	"github.com/annosheet/annosheet/study"
 	"github.com/annosheet/annosheet/templates"
@@ -151,23 +152,23 @@ func studyReport(ctx context.Context, opt reportOptions, stderr io.Writer) (*rep
 // reportResult is what the report counts: the pull of the sources, its
 // records replaced by every record read (with their real IDs, copies
 // kept once), and the problems that the records of .jsonl files carry.
-func reportResult(pulled *study.Result, recs []*mapping.Annotation) *study.Result {
+func reportResult(pulled *study.Result, recs []*records.Annotation) *study.Result {
 	res := &study.Result{}
 	if pulled != nil {
 		*res = *pulled
 	}
-	fromPull := map[*mapping.Annotation]bool{}
+	fromPull := map[*records.Annotation]bool{}
 	for _, r := range res.Records {
 		fromPull[r] = true
 	}
-	var files []*mapping.Annotation
+	var files []*records.Annotation
 	batches := map[string]bool{}
 	for _, r := range recs {
 		if fromPull[r] {
 			continue
 		}
 		files = append(files, r)
-		if !batches[r.Batch] && mapping.InHand(r.Status) {
+		if !batches[r.Batch] && records.InHand(r.Status) {
 			batches[r.Batch] = true
 			res.Workbooks = append(res.Workbooks, study.Workbook{File: r.Source.File, Batch: r.Batch})
 		}

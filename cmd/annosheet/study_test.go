@@ -15,7 +15,7 @@ import (
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/internal/testing/goldtest"
 	"github.com/annosheet/annosheet/manifest"
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/study"
 )
 
@@ -328,7 +328,7 @@ func TestStudyMissing(t *testing.T) {
 	recs := readRecords(t, stdout)
 	missing := 0
 	for _, r := range recs {
-		if r.Status == mapping.StatusMissing {
+		if r.Status == records.StatusMissing {
 			missing++
 		}
 		if r.Annotator == "" {
@@ -352,7 +352,7 @@ func TestStudyMissing(t *testing.T) {
 			t.Errorf("record %d moved: %s/%s became %s/%s", i, recs[i].Batch, recs[i].Unit, recs2[i].Batch, recs2[i].Unit)
 		}
 	}
-	if recs2[4].Status != mapping.StatusComplete || recs[4].Status != mapping.StatusEmpty {
+	if recs2[4].Status != records.StatusComplete || recs[4].Status != records.StatusEmpty {
 		t.Errorf("the new answer is not in: %s then %s", recs[4].Status, recs2[4].Status)
 	}
 	_, third, _ := runCLI(t, "pull", dir)

@@ -40,6 +40,7 @@ import (
 	"github.com/annosheet/annosheet/input"
 	"github.com/annosheet/annosheet/internal/testing/goldtest"
 	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -242,10 +243,10 @@ func Run(t *testing.T, b Backend) {
 					t.Errorf("source kind %q, want %q", r.Source.Kind, kind)
 				}
 				r.Source.Kind, r.Source.File = "", ""
-				if r.Status == mapping.StatusComplete {
+				if r.Status == records.StatusComplete {
 					complete++
 				}
-				if r.Status != mapping.StatusEmpty {
+				if r.Status != records.StatusEmpty {
 					answered++
 				}
 			}

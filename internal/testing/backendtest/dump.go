@@ -11,7 +11,7 @@ import (
 
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/internal/testing/pin"
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 )
 
 // The sections of a golden dump.
@@ -30,7 +30,7 @@ const longCell = 60
 // that share a rule, a fill or a note gathered into ranges; the cells as
 // read before filling, one row a line; the records pulled after filling,
 // one a line.
-func dump(t *testing.T, o *Offer, cells [][]string, recs []*mapping.Annotation) []byte {
+func dump(t *testing.T, o *Offer, cells [][]string, recs []*records.Annotation) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	fmt.Fprintln(&b, sectionOffer)

@@ -13,6 +13,7 @@ import (
 	"github.com/annosheet/annosheet/input"
 	"github.com/annosheet/annosheet/internal/ojson"
 	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 	"github.com/annosheet/annosheet/xlsx"
 )
@@ -105,7 +106,7 @@ type Study struct {
 // Export writes the native file(s) of canonical JSON Lines.
 func Export(t testing.TB, tmpl *templates.Template, jsonl []byte, study Study, inputs ...string) []export.File {
 	t.Helper()
-	recs, origins, err := export.ReadRecords(bytes.NewReader(jsonl), "pulled.jsonl", func(mapping.TemplateID) (*templates.Template, error) { return tmpl, nil })
+	recs, origins, err := records.Read(bytes.NewReader(jsonl), "pulled.jsonl", func(records.TemplateID) (*templates.Template, error) { return tmpl, nil })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +115,7 @@ func Export(t testing.TB, tmpl *templates.Template, jsonl []byte, study Study, i
 
 // Native writes the native file(s) of typed records, with the study's
 // inputs, keys and orders.
-func Native(t testing.TB, tmpl *templates.Template, recs []*mapping.Annotation, origins export.Origins, study Study, inputs []string) []export.File {
+func Native(t testing.TB, tmpl *templates.Template, recs []*records.Annotation, origins records.Origins, study Study, inputs []string) []export.File {
 	t.Helper()
 	src, err := input.Open(tmpl.Input.Format, inputs)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -146,7 +147,7 @@ func FuzzRoundTrip(f *testing.F) {
 					if strings.Count(rtTexts[i], span) > 1 || occ > 1 {
 						set("q:quote#occurrence", occ)
 					}
-					vals["quote"] = mapping.SpanValue{Field: "text", Start: &start, End: &end, Text: span}
+					vals["quote"] = records.SpanValue{Field: "text", Start: &start, End: &end, Text: span}
 				}
 			}
 			if len(vals) > 0 {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/annosheet/annosheet/internal/ojson"
 	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -70,11 +71,11 @@ func TestGoldQAFeedback(t *testing.T) {
 	ValidateRecords(t, jsonl)
 	spans, exact, missing, missingOK := 0, 0, 0, 0
 	for i, r := range p.Records {
-		if r.Status != mapping.StatusComplete || r.Annotator != "gold" {
+		if r.Status != records.StatusComplete || r.Annotator != "gold" {
 			t.Errorf("%s: status %s, annotator %q", r.Unit, r.Status, r.Annotator)
 		}
 		gold := recs[i].Feedback
-		var got []mapping.SpanAnswer
+		var got []records.SpanAnswer
 		for _, s := range r.Spans {
 			if s.Start != nil {
 				got = append(got, s)
@@ -296,7 +297,7 @@ func TestPreferenceExportShape(t *testing.T) {
 	for _, r := range p.Records {
 		statuses[r.Status]++
 	}
-	if statuses[mapping.StatusComplete] != 6 || statuses[mapping.StatusPartial] != 1 || statuses[mapping.StatusEmpty] != 3 {
+	if statuses[records.StatusComplete] != 6 || statuses[records.StatusPartial] != 1 || statuses[records.StatusEmpty] != 3 {
 		t.Errorf("statuses %v, want 6 complete, 1 partial (a likert not yet given), 3 empty", statuses)
 	}
 	files = Export(t, tp, jsonl, Study{Orders: res.Orders}, in)

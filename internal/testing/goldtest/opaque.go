@@ -3,8 +3,7 @@ package goldtest
 import (
 	"testing"
 
-	"github.com/annosheet/annosheet/export"
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 )
 
 // RealIDs re-keys the workbook's units by their real IDs, through the
@@ -34,14 +33,14 @@ func (w *Workbook) RealIDs(key map[string]string) *Workbook {
 }
 
 // restoredCopies are copies of records with their real IDs restored from
-// the study's key, as export.RestoreIDs gives them, and the origins of
+// the study's key, as records.RestoreIDs gives them, and the origins of
 // the copies; the records themselves stay as they are.
-func restoredCopies(t testing.TB, recs []*mapping.Annotation, origins export.Origins, key map[string]string) ([]*mapping.Annotation, export.Origins) {
+func restoredCopies(t testing.TB, recs []*records.Annotation, origins records.Origins, key map[string]string) ([]*records.Annotation, records.Origins) {
 	t.Helper()
-	out := make([]*mapping.Annotation, len(recs))
-	var where export.Origins
+	out := make([]*records.Annotation, len(recs))
+	var where records.Origins
 	if origins != nil {
-		where = export.Origins{}
+		where = records.Origins{}
 	}
 	for i, r := range recs {
 		c := *r
@@ -50,7 +49,7 @@ func restoredCopies(t testing.TB, recs []*mapping.Annotation, origins export.Ori
 			where[&c] = o
 		}
 	}
-	if err := export.RestoreIDs(out, key, where); err != nil {
+	if err := records.RestoreIDs(out, key, where); err != nil {
 		t.Fatal(err)
 	}
 	return out, where

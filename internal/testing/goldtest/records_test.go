@@ -7,8 +7,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/annosheet/annosheet/export"
 	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -94,7 +94,7 @@ func TestRecordsRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			read, origins, err := export.ReadRecords(bytes.NewReader(jsonl), "pulled.jsonl", func(id mapping.TemplateID) (*templates.Template, error) {
+			read, origins, err := records.Read(bytes.NewReader(jsonl), "pulled.jsonl", func(id records.TemplateID) (*templates.Template, error) {
 				if id.Name != c.tp.Name || id.Version != c.tp.Version {
 					t.Errorf("the records name template %v", id)
 				}

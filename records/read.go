@@ -1,4 +1,4 @@
-package export
+package records
 
 import (
 	"bufio"
@@ -7,10 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 
 	"github.com/annosheet/annosheet/internal/boundedread"
 	"github.com/annosheet/annosheet/internal/jsonkeys"
-	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -18,11 +18,16 @@ import (
 // (a workbook, say).
 var ErrNotRecords = errors.New("not pulled records")
 
+// ErrInvalid is wrapped by the error of a line that is not a canonical
+// record of the template: not JSON, a key given twice, another schema or
+// template.
+var ErrInvalid = errors.New("not a canonical record")
+
 // Origins say where each record was read ("annotations.jsonl:3"), for
 // messages about it.
-type Origins map[*mapping.Annotation]string
+type Origins map[*Annotation]string
 
-// MaxRecordLine bounds one line of pulled records. A record holds a
+// MaxRecordLine bounds one line of pulled  A record holds a
 // unit's answers, never its context: even a long free-text answer with
 // many spans is some kilobytes, so 64 MiB is a wide margin, and a file
 // without line breaks is refused rather than read whole.
@@ -33,15 +38,15 @@ const MaxRecordLine = 64 << 20
 // map's (the answers, by question name, compared exactly).
 var recordFold = jsonkeys.FoldOutside("values", "provenance")
 
-// ReadRecords reads canonical JSON Lines, as pull writes them, into typed
-// records: the same values as pull made (see mapping.TypedValues).
+// Read reads canonical JSON Lines, as pull writes them, into typed
+// records: the same values as pull made (see TypedValues).
 // template gives the template to type them by, from the one the first
 // record names (the zero TemplateID when there is no record); every
 // record must be of it. Errors start with name and the line.
-func ReadRecords(r io.Reader, name string, template func(mapping.TemplateID) (*templates.Template, error)) ([]*mapping.Annotation, Origins, error) {
+func Read(r io.Reader, name string, template func(TemplateID) (*templates.Template, error)) ([]*Annotation, Origins, error) {
 	// The template is known once the first record names it: the records
 	// are decoded first and typed once it is resolved.
-	var recs []*mapping.Annotation
+	var recs []*Annotation
 	var lines []int
 	br := bufio.NewReaderSize(r, 1<<16)
 	if head, _ := br.Peek(4); bytes.Equal(head, []byte("PK\x03\x04")) {
@@ -53,25 +58,25 @@ func ReadRecords(r io.Reader, name string, template func(mapping.TemplateID) (*t
 		n := lr.Line()
 		var tooLarge *boundedread.TooLargeError
 		if errors.As(err, &tooLarge) {
-			return nil, nil, fmt.Errorf("%w (%w)", err, ErrExport)
+			return nil, nil, err
 		}
 		if t := bytes.TrimSpace(line); len(t) > 0 {
 			d := json.NewDecoder(bytes.NewReader(t))
 			d.UseNumber()
-			rec := &mapping.Annotation{}
+			rec := &Annotation{}
 			if derr := d.Decode(rec); derr != nil {
-				return nil, nil, fmt.Errorf("%s:%d: %w: not a canonical record: %v", name, n, ErrExport, derr)
+				return nil, nil, fmt.Errorf("%s:%d: %w: %v", name, n, ErrInvalid, derr)
 			}
 			if d.More() {
-				return nil, nil, fmt.Errorf("%s:%d: %w: more than one JSON value on the line", name, n, ErrExport)
+				return nil, nil, fmt.Errorf("%s:%d: %w: more than one JSON value on the line", name, n, ErrInvalid)
 			}
 			// encoding/json keeps the last of a key given twice, and
 			// fills a field from a key of another case: refused.
 			if dup, ok := jsonkeys.Duplicate(t, recordFold); ok {
-				return nil, nil, fmt.Errorf("%s:%d: %w: %s", name, n, ErrExport, dup)
+				return nil, nil, fmt.Errorf("%s:%d: %w: %s", name, n, ErrInvalid, dup)
 			}
-			if rec.Schema != mapping.AnnotationSchema {
-				return nil, nil, fmt.Errorf("%s:%d: %w: schema %q, want %q (is this the output of annosheet pull?)", name, n, ErrExport, rec.Schema, mapping.AnnotationSchema)
+			if rec.Schema != AnnotationSchema {
+				return nil, nil, fmt.Errorf("%s:%d: %w: schema %q, want %q (is this the output of annosheet pull?)", name, n, ErrInvalid, rec.Schema, AnnotationSchema)
 			}
 			recs = append(recs, rec)
 			lines = append(lines, n)
@@ -83,7 +88,7 @@ func ReadRecords(r io.Reader, name string, template func(mapping.TemplateID) (*t
 			return nil, nil, fmt.Errorf("read %s: %w", name, err)
 		}
 	}
-	var id mapping.TemplateID
+	var id TemplateID
 	if len(recs) > 0 {
 		id = recs[0].Template
 	}
@@ -97,9 +102,9 @@ func ReadRecords(r io.Reader, name string, template func(mapping.TemplateID) (*t
 	origins := Origins{}
 	for i, rec := range recs {
 		if rec.Template.Name != t.Name || rec.Template.Version != t.Version {
-			return nil, nil, fmt.Errorf("%s:%d: %w: a record of template %s version %d, not %s version %d", name, lines[i], ErrExport, rec.Template.Name, rec.Template.Version, t.Name, t.Version)
+			return nil, nil, fmt.Errorf("%s:%d: %w: a record of template %s version %d, not %s version %d", name, lines[i], ErrInvalid, rec.Template.Name, rec.Template.Version, t.Name, t.Version)
 		}
-		typed, err := mapping.TypedRecord(t, rec)
+		typed, err := TypedRecord(t, rec)
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s:%d: unit %s: %w", name, lines[i], rec.Unit, err)
 		}
@@ -107,4 +112,24 @@ func ReadRecords(r io.Reader, name string, template func(mapping.TemplateID) (*t
 		origins[typed] = fmt.Sprintf("%s:%d", name, lines[i])
 	}
 	return recs, origins, nil
+}
+
+// Name is where a record was read ("annotations.jsonl:3"), or, for one
+// pulled from a workbook, its file, sheet and first row.
+func (o Origins) Name(r *Annotation) string {
+	if where, ok := o[r]; ok {
+		return where
+	}
+	s := r.Source
+	where := s.File
+	if s.Sheet != "" {
+		where += ": " + s.Sheet
+	}
+	if len(s.Rows) > 0 {
+		where += " row " + strconv.Itoa(s.Rows[0])
+	}
+	if where == "" {
+		where = "unit " + r.Unit
+	}
+	return where
 }

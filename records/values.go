@@ -1,4 +1,4 @@
-package mapping
+package records
 
 import (
 	"encoding/json"
@@ -165,7 +165,7 @@ func typedValue(q *templates.Question, v any) (any, string) {
 			return nil, "is not a code"
 		}
 		if q.Option(code) == nil {
-			return nil, "is not one of the codes " + codeList(q) + didYouMean(code, codeCandidates(q))
+			return nil, "is not one of the codes " + codeList(q) + q.SuggestCode(code)
 		}
 		return code, ""
 	case templates.TypeMulti:
@@ -186,7 +186,7 @@ func typedValue(q *templates.Question, v any) (any, string) {
 		}
 		for i, c := range codes {
 			if q.Option(c) == nil {
-				return nil, fmt.Sprintf("holds %q, which is not one of the codes %s%s", c, codeList(q), didYouMean(c, codeCandidates(q)))
+				return nil, fmt.Sprintf("holds %q, which is not one of the codes %s%s", c, codeList(q), q.SuggestCode(c))
 			}
 			if slices.Contains(codes[:i], c) {
 				return nil, fmt.Sprintf("holds %q twice", c)

@@ -1,4 +1,4 @@
-package mapping_test
+package records_test
 
 import (
 	"encoding/json"
@@ -9,19 +9,19 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/annosheet/annosheet/internal/testing/goldtest"
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/schema"
 )
 
 // provenanceKinds are the kinds a gold value may have been decided by.
-var provenanceKinds = []string{mapping.ProvenanceUnanimous, mapping.ProvenanceMajority, mapping.ProvenanceAdjudicated, mapping.ProvenanceUnresolved, mapping.ProvenanceCarried}
+var provenanceKinds = []string{records.ProvenanceUnanimous, records.ProvenanceMajority, records.ProvenanceAdjudicated, records.ProvenanceUnresolved, records.ProvenanceCarried}
 
 // fullProvenance is a provenance of kind with every field set, found by
-// reflection: a field added to mapping.Provenance is written by the
+// reflection: a field added to records.Provenance is written by the
 // tests below too, and the schema must know it.
-func fullProvenance(t *testing.T, kind string) *mapping.Provenance {
+func fullProvenance(t *testing.T, kind string) *records.Provenance {
 	t.Helper()
-	p := &mapping.Provenance{}
+	p := &records.Provenance{}
 	v := reflect.ValueOf(p).Elem()
 	for i := range v.NumField() {
 		switch f := v.Field(i); f.Kind() {
@@ -30,12 +30,12 @@ func fullProvenance(t *testing.T, kind string) *mapping.Provenance {
 		case reflect.Int:
 			f.SetInt(int64(i + 1))
 		case reflect.Slice:
-			if f.Type() != reflect.TypeFor[[]mapping.CarriedAnswer]() {
-				t.Fatalf("mapping.Provenance.%s is a slice of %s, which fullProvenance does not set", v.Type().Field(i).Name, f.Type().Elem())
+			if f.Type() != reflect.TypeFor[[]records.CarriedAnswer]() {
+				t.Fatalf("records.Provenance.%s is a slice of %s, which fullProvenance does not set", v.Type().Field(i).Name, f.Type().Elem())
 			}
-			f.Set(reflect.ValueOf([]mapping.CarriedAnswer{{Annotator: "ak", Value: "a text"}, {Annotator: "bt", Value: []string{"1", "3"}}}))
+			f.Set(reflect.ValueOf([]records.CarriedAnswer{{Annotator: "ak", Value: "a text"}, {Annotator: "bt", Value: []string{"1", "3"}}}))
 		default:
-			t.Fatalf("mapping.Provenance.%s is a %s, which fullProvenance does not set", v.Type().Field(i).Name, f.Kind())
+			t.Fatalf("records.Provenance.%s is a %s, which fullProvenance does not set", v.Type().Field(i).Name, f.Kind())
 		}
 	}
 	p.Kind = kind
@@ -47,30 +47,30 @@ func fullProvenance(t *testing.T, kind string) *mapping.Provenance {
 // none but those always written, and checks it against the annotation
 // schema.
 func TestGoldRecordMatchesSchema(t *testing.T) {
-	rec := &mapping.Annotation{
-		Schema:     mapping.AnnotationSchema,
-		Template:   mapping.TemplateID{Name: "qa-span-errors", Version: 1},
+	rec := &records.Annotation{
+		Schema:     records.AnnotationSchema,
+		Template:   records.TemplateID{Name: "qa-span-errors", Version: 1},
 		Batch:      "b01",
 		Unit:       "q0042",
 		Item:       "q0042",
-		Annotator:  mapping.GoldAnnotator,
-		Status:     mapping.StatusPartial,
+		Annotator:  records.GoldAnnotator,
+		Status:     records.StatusPartial,
 		Values:     map[string]any{},
-		Provenance: map[string]*mapping.Provenance{},
-		Source:     mapping.RecordSource{Kind: "xlsx", File: "adjudication.xlsx", Sheet: "Gaps", Rows: []int{4, 5, 6, 7}},
-		Problems:   []mapping.UnitProblem{},
+		Provenance: map[string]*records.Provenance{},
+		Source:     records.RecordSource{Kind: "xlsx", File: "adjudication.xlsx", Sheet: "Gaps", Rows: []int{4, 5, 6, 7}},
+		Problems:   []records.UnitProblem{},
 	}
 	for i, kind := range provenanceKinds {
 		rec.Provenance[kind] = fullProvenance(t, kind)
-		rec.Provenance[kind+"_bare"] = &mapping.Provenance{Kind: kind}
-		span := mapping.SpanAnswer{Question: "errors", Row: 4 + i, Provenance: fullProvenance(t, kind)}
-		if kind != mapping.ProvenanceUnresolved && kind != mapping.ProvenanceCarried {
+		rec.Provenance[kind+"_bare"] = &records.Provenance{Kind: kind}
+		span := records.SpanAnswer{Question: "errors", Row: 4 + i, Provenance: fullProvenance(t, kind)}
+		if kind != records.ProvenanceUnresolved && kind != records.ProvenanceCarried {
 			rec.Values[kind] = "yes"
 			rec.Values[kind+"_bare"] = 3
 			span.Field, span.Start, span.End, span.Text = "prediction", ptr(10*i), ptr(10*i+4), "text"
 			span.Label, span.Code = "Irrelevant", "Irrelevant"
 		}
-		rec.Spans = append(rec.Spans, span, mapping.SpanAnswer{Question: "errors", Row: 8 + i, Provenance: &mapping.Provenance{Kind: kind}})
+		rec.Spans = append(rec.Spans, span, records.SpanAnswer{Question: "errors", Row: 8 + i, Provenance: &records.Provenance{Kind: kind}})
 	}
 	line, err := json.Marshal(rec)
 	if err != nil {
@@ -97,7 +97,7 @@ func TestProvenanceKeysInSchema(t *testing.T) {
 		t.Fatal(err)
 	}
 	def := doc.Defs.Provenance
-	keys := func(p *mapping.Provenance) []string {
+	keys := func(p *records.Provenance) []string {
 		b, err := json.Marshal(p)
 		if err != nil {
 			t.Fatal(err)
@@ -108,11 +108,11 @@ func TestProvenanceKeysInSchema(t *testing.T) {
 		}
 		return sortedKeys(m)
 	}
-	if diff := cmp.Diff(sortedKeys(def.Properties), keys(fullProvenance(t, mapping.ProvenanceAdjudicated))); diff != "" {
-		t.Errorf("the schema's provenance keys (-) and those mapping.Provenance writes (+) differ:\n%s", diff)
+	if diff := cmp.Diff(sortedKeys(def.Properties), keys(fullProvenance(t, records.ProvenanceAdjudicated))); diff != "" {
+		t.Errorf("the schema's provenance keys (-) and those records.Provenance writes (+) differ:\n%s", diff)
 	}
-	if diff := cmp.Diff(slices.Sorted(slices.Values(def.Required)), keys(&mapping.Provenance{})); diff != "" {
-		t.Errorf("the keys the schema requires (-) and those mapping.Provenance always writes (+) differ:\n%s", diff)
+	if diff := cmp.Diff(slices.Sorted(slices.Values(def.Required)), keys(&records.Provenance{})); diff != "" {
+		t.Errorf("the keys the schema requires (-) and those records.Provenance always writes (+) differ:\n%s", diff)
 	}
 	kind, _ := def.Properties["kind"].(map[string]any)
 	var enum []string
@@ -132,3 +132,5 @@ func sortedKeys(m map[string]any) []string {
 	slices.Sort(out)
 	return out
 }
+
+func ptr(n int) *int { return &n }

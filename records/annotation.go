@@ -1,4 +1,4 @@
-package mapping
+package records
 
 // AnnotationSchema tags every canonical record; the JSON Schema in
 // schema/annotation.schema.json describes it.
