@@ -63,11 +63,11 @@ func ValidAnnotator(id string) bool { return idRe.MatchString(id) }
 // shared), in input order within each annotator.
 func Plan(items []Item, opt Options) ([]Batch, error) {
 	if opt.BatchSize < 0 {
-		return nil, fmt.Errorf("%w: --batch-size %d: give a positive number of units (or 0 for no bound)", ErrOptions, opt.BatchSize)
+		return nil, fmt.Errorf("%w: batch size %d: give a positive number of units (or 0 for no bound)", ErrOptions, opt.BatchSize)
 	}
 	if len(opt.Annotators) == 0 {
 		if opt.Overlap > 1 {
-			return nil, fmt.Errorf("%w: --overlap %d needs --annotators", ErrOptions, opt.Overlap)
+			return nil, fmt.Errorf("%w: an overlap of %d needs annotators", ErrOptions, opt.Overlap)
 		}
 		return cut("", items, opt.BatchSize, "b%02d"), nil
 	}
@@ -87,7 +87,7 @@ func Plan(items []Item, opt Options) ([]Batch, error) {
 		seen[filename.Key(a)] = a
 	}
 	if k > len(opt.Annotators) {
-		return nil, fmt.Errorf("%w: --overlap %d needs at least %d annotators, not %d", ErrOptions, k, k, len(opt.Annotators))
+		return nil, fmt.Errorf("%w: an overlap of %d needs at least %d annotators, not %d", ErrOptions, k, k, len(opt.Annotators))
 	}
 	r := rand.New(rand.NewPCG(opt.Seed, 0x616e6e6f73686565)) // "annoshee"
 	// A random order of the annotators breaks ties, and a random order of

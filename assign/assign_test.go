@@ -195,13 +195,13 @@ func TestPlanRefusals(t *testing.T) {
 		opt  Options
 		want string
 	}{
-		{Options{Annotators: []string{"a", "b"}, Overlap: 3}, "--overlap 3 needs at least 3 annotators, not 2"},
-		{Options{Overlap: 2}, "--overlap 2 needs --annotators"},
+		{Options{Annotators: []string{"a", "b"}, Overlap: 3}, "an overlap of 3 needs at least 3 annotators, not 2"},
+		{Options{Overlap: 2}, "an overlap of 2 needs annotators"},
 		{Options{Annotators: []string{"a", "a"}}, `annotator "a" is named twice`},
 		{Options{Annotators: []string{"AK", "bt", "ak"}}, `annotators "AK" and "ak" differ only in case`},
 		{Options{Annotators: []string{"a/b"}}, `annotator ID "a/b"`},
 		{Options{Annotators: []string{""}}, `annotator ID ""`},
-		{Options{BatchSize: -1}, "--batch-size -1"},
+		{Options{BatchSize: -1}, "batch size -1: give a positive number"},
 	} {
 		_, err := Plan(its, tc.opt)
 		if !errors.Is(err, ErrOptions) || !strings.Contains(err.Error(), tc.want) {

@@ -33,6 +33,11 @@ import (
 // ErrExport is wrapped by the errors of an export that cannot be written.
 var ErrExport = errors.New("cannot export")
 
+// ErrSeveralAnnotators is wrapped when one native file would hold the
+// records of several annotators that it cannot tell apart: one unit
+// judged by two, or two records for one key.
+var ErrSeveralAnnotators = errors.New("several annotators' records in one file")
+
 // Options tune Native.
 type Options struct {
 	// Annotators, when set, exports these annotators' records only.
@@ -114,7 +119,7 @@ func Native(t *templates.Template, recs []*records.Annotation, items []*mapping.
 				continue
 			}
 			if a, ok := first[r.Unit]; ok && a != r.Annotator {
-				return nil, fmt.Errorf("%w: unit %s was judged by %s and %s; export one annotator at a time (--annotators ID), or a file per annotator (--out with {annotator})", ErrExport, r.Unit, a, r.Annotator)
+				return nil, fmt.Errorf("%w: %w: unit %s was judged by %s and %s", ErrExport, ErrSeveralAnnotators, r.Unit, a, r.Annotator)
 			}
 			first[r.Unit] = r.Annotator
 		}
@@ -179,7 +184,7 @@ func unshuffled(t *templates.Template, r *records.Annotation, orders map[string]
 	}
 	order, ok := orders[r.Item]
 	if !ok {
-		return nil, fmt.Errorf("%s: %w: unit %s is in the order its candidates were shown in; export with the study's manifest (--manifest), which holds the orders", where, ErrExport, r.Unit)
+		return nil, fmt.Errorf("%s: %w: unit %s is in the order its candidates were shown in; export with the study's manifest, which holds the orders", where, ErrExport, r.Unit)
 	}
 	vals, err := mapping.UnshuffleValues(t, r.Values, order)
 	if err != nil {
@@ -223,7 +228,7 @@ func (x *exporter) file(recs []*records.Annotation, annotator string) ([]byte, i
 			}
 			ks := templates.Text(plain(k))
 			if seenKey[ks] {
-				return fmt.Errorf("unit %s: %w: two records for key %q; export one annotator at a time (--annotator)", r.Unit, ErrExport, ks)
+				return fmt.Errorf("unit %s: %w: %w: two records for key %q", r.Unit, ErrExport, ErrSeveralAnnotators, ks)
 			}
 			seenKey[ks] = true
 			keys = append(keys, ks)

@@ -23,7 +23,11 @@ import (
 const Scope = drive.DriveFileScope
 
 // ErrNoCredentials means no way to sign in to Google was given.
-var ErrNoCredentials = errors.New("not signed in to Google: run 'annosheet auth login --client-secret FILE', or set GOOGLE_APPLICATION_CREDENTIALS to a service account key")
+var ErrNoCredentials = errors.New("not signed in to Google")
+
+// ErrNoAuthEndpoint is wrapped when calls without credentials would go
+// anywhere but to a fake on this machine.
+var ErrNoAuthEndpoint = errors.New("no sign-in for a remote endpoint")
 
 // Options say where the Sheets API is and who is calling it.
 type Options struct {
@@ -74,7 +78,7 @@ func New(ctx context.Context, o Options) (*Client, error) {
 	switch {
 	case o.NoAuth:
 		if o.Endpoint == "" || !IsLoopback(o.Endpoint) {
-			return nil, fmt.Errorf("--no-auth is only allowed with a loopback --endpoint (a fake of the Sheets API), not %q", o.Endpoint)
+			return nil, fmt.Errorf("%w: calls without signing in go only to a loopback endpoint (a fake of the Sheets API), not %q", ErrNoAuthEndpoint, o.Endpoint)
 		}
 		rt = o.Retry.Transport(base)
 	case o.CredentialsFile != "":

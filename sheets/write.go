@@ -64,7 +64,7 @@ type Written struct {
 }
 
 // ErrServiceAccountFolder: a service account cannot own a new spreadsheet.
-var ErrServiceAccountFolder = errors.New("a service account cannot own new spreadsheets: give --folder, the ID of a folder in a shared drive it can write to (or sign in as a user with 'annosheet auth login')")
+var ErrServiceAccountFolder = errors.New("a service account cannot own new spreadsheets")
 
 // IncompleteError says a spreadsheet was created but not finished.
 type IncompleteError struct {

@@ -153,7 +153,7 @@ func Adjudicate(ctx context.Context, t *templates.Template, recs []*records.Anno
 	vers := versions{}
 	if prev != nil {
 		if prev.Template.Name != t.Name || prev.Template.Version != t.Version {
-			return nil, fmt.Errorf("%s: %w: it adjudicates template %s version %d, not %s version %d; give another --out", path, ErrAdjudication, prev.Template.Name, prev.Template.Version, t.Name, t.Version)
+			return nil, fmt.Errorf("%s: %w: it adjudicates template %s version %d, not %s version %d; give another folder", path, ErrAdjudication, prev.Template.Name, prev.Template.Version, t.Name, t.Version)
 		}
 		// Every decision made so far is read before anything is written:
 		// a workbook that cannot be read stops the run, and so does a
@@ -207,7 +207,7 @@ func Adjudicate(ctx context.Context, t *templates.Template, recs []*records.Anno
 	m.Annotators, m.Names = names(prev, found.Annotators, m.Items, opt.ShowAnnotators)
 	if prev != nil && !slices.Equal(prev.Names, m.Names[:min(len(prev.Names), len(m.Names))]) {
 		adjudicate.Rename(carried.Filled, prev.Names, m.Names)
-		res.Notes = append(res.Notes, "the annotators are shown otherwise than in the last run (--show-annotators): the names in Or use and Decision cells follow")
+		res.Notes = append(res.Notes, "the annotators are shown otherwise than in the last run: the names in Or use and Decision cells follow")
 	}
 	m.Saved = carried.Filled
 	if len(m.Saved) == 0 {

@@ -146,7 +146,7 @@ func Agree(ctx context.Context, t *templates.Template, recs []*records.Annotatio
 	out := &Agreement{Schema: AgreementSchema, Template: records.TemplateID{Name: t.Name, Version: t.Version}, Questions: []QuestionAgreement{}, options: opt}
 	for _, name := range opt.Questions {
 		if t.QuestionByName(name) == nil && name != t.Rows.Spans {
-			return nil, fmt.Errorf("--question %s: %w: template %s has no such question (it has %s)", name, ErrAgree, t.Name, strings.Join(questionNames(t), ", "))
+			return nil, &OptionError{Option: "question", Value: name, Err: fmt.Errorf("%w: template %s has no such question (it has %s)", ErrAgree, t.Name, strings.Join(questionNames(t), ", "))}
 		}
 	}
 	set, err := agreeRecords(t, recs, opt, &out.Records)
@@ -437,7 +437,7 @@ func agreeRecords(t *templates.Template, recs []*records.Annotation, opt AgreeOp
 	}
 	for _, a := range opt.Annotators {
 		if !slices.Contains(set.coders, a) {
-			return nil, fmt.Errorf("--annotators %s: %w: no record of that annotator counts%s", a, ErrAgree, AnnotatorHint(a, recs))
+			return nil, &OptionError{Option: "annotators", Value: a, Err: fmt.Errorf("%w: no record of that annotator counts%s", ErrAgree, AnnotatorHint(a, recs))}
 		}
 	}
 	n.Used = len(set.recs)
@@ -908,3 +908,15 @@ func AnnotatorHint(id string, recs []*records.Annotation) string {
 	}
 	return out
 }
+
+// An OptionError is an option of a run that the records or the template
+// refuse: a question the template lacks, an annotator with no record.
+// Option names the option as AgreeOptions does ("question",
+// "annotators"); the command line says it as its flag.
+type OptionError struct {
+	Option, Value string
+	Err           error
+}
+
+func (e *OptionError) Error() string { return e.Option + " " + e.Value + ": " + e.Err.Error() }
+func (e *OptionError) Unwrap() error { return e.Err }

@@ -286,3 +286,32 @@ func TestAgreeIntervals(t *testing.T) {
 		t.Errorf("the spans' headline has no interval: %+v", q.Metrics[0])
 	}
 }
+
+// TestAgreeOptionErrors: a question the template lacks and an annotator
+// with no record are said as the option that named them, with no flag
+// of the command line in the message.
+func TestAgreeOptionErrors(t *testing.T) {
+	t.Parallel()
+	pref := builtin(t, "preference-likert")
+	recs := []*records.Annotation{
+		arec(pref, "t1", "ak", "complete", map[string]any{"first_prediction_likert": 3}),
+		arec(pref, "t1", "bt", "complete", map[string]any{"first_prediction_likert": 4}),
+	}
+	for _, c := range []struct {
+		opt  AgreeOptions
+		want OptionError
+	}{
+		{AgreeOptions{Questions: []string{"nosuch"}}, OptionError{Option: "question", Value: "nosuch"}},
+		{AgreeOptions{Annotators: []string{"ak", "akk"}}, OptionError{Option: "annotators", Value: "akk"}},
+	} {
+		_, err := Agree(context.Background(), pref, recs, c.opt)
+		var oe *OptionError
+		if !errors.As(err, &oe) || oe.Option != c.want.Option || oe.Value != c.want.Value || !errors.Is(err, ErrAgree) {
+			t.Errorf("%+v: error %v, want an OptionError of %s %s wrapping ErrAgree", c.opt, err, c.want.Option, c.want.Value)
+			continue
+		}
+		if strings.Contains(err.Error(), "--") {
+			t.Errorf("%+v: %q names a flag", c.opt, err)
+		}
+	}
+}

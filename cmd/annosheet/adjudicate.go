@@ -119,10 +119,11 @@ func adjudicateCommand() *cli.Command {
 func runAdjudicate(ctx context.Context, opt adjudicateOptions, stdout, stderr io.Writer) error {
 	stdout, done := humanOut(stdout)
 	defer done()
-	t, recs, man, _, err := sourceRecords(ctx, agreeOptions{Sources: opt.Sources, Template: opt.Template, Params: opt.Params, Google: opt.Google}, stderr)
+	l, err := loadRecords(ctx, recordsFrom{Sources: opt.Sources, Template: opt.Template, Params: opt.Params, Google: opt.Google, Problems: printAgreeProblems}, stderr)
 	if err != nil {
 		return err
 	}
+	t, recs, man := l.Template, l.Records, l.Manifest
 	if opt.Resolve != "" {
 		if st, err := os.Stat(opt.Out); err == nil && st.IsDir() {
 			return usagef("--out %s is a folder: with --resolve, give the .jsonl file to write the silver set to", opt.Out)
@@ -223,28 +224,6 @@ func writeRecords(w io.Writer, recs []*records.Annotation) error {
 		}
 	}
 	return nil
-}
-
-// adjudicationSource reports whether pull's sources are one
-// adjudication: its folder, its manifest, or a workbook in its folder.
-func adjudicationSource(sources []string) (string, bool) {
-	if len(sources) != 1 {
-		return "", false
-	}
-	s := sources[0]
-	dir := s
-	if st, err := os.Stat(s); err != nil {
-		return "", false
-	} else if !st.IsDir() {
-		if filepath.Base(s) != adjudicate.ManifestFile && !strings.EqualFold(filepath.Ext(s), ".xlsx") {
-			return "", false
-		}
-		dir = filepath.Dir(s)
-	}
-	if _, err := os.Stat(filepath.Join(dir, adjudicate.ManifestFile)); err != nil {
-		return "", false
-	}
-	return dir, true
 }
 
 // runPullGold pulls an adjudication: the gold set.

@@ -31,7 +31,7 @@ type feedbackOptions struct {
 // feedbackAction is adjudicate --feedback: each annotator gets a workbook
 // of their answers the gold set corrects.
 func feedbackAction(c *cli.Context) error {
-	dir, ok := adjudicationSource(c.Args().Slice())
+	dir, ok := study.AdjudicationDir(c.Args().Slice())
 	if !ok {
 		return usagef("adjudicate --feedback reads one adjudication: give its folder (or its %s)", adjudicate.ManifestFile)
 	}
@@ -76,11 +76,12 @@ func runFeedback(ctx context.Context, opt feedbackOptions, stdout, stderr io.Wri
 		for _, s := range m.Sources {
 			sources = append(sources, besideManifest(opt.Adjudication, s))
 		}
-		_, recs, _, _, err := sourceRecords(ctx, agreeOptions{Sources: sources, Template: opt.Template, Params: opt.Params, Google: opt.Google}, stderr)
+		l, err := loadRecords(ctx, recordsFrom{Sources: sources, Template: opt.Template, Params: opt.Params, Google: opt.Google, Problems: printAgreeProblems}, stderr)
 		if err != nil {
 			fmt.Fprintf(stderr, "warning: the annotators' records cannot be read again (%v): the feedback shows only what the adjudicators decided, not the answers --min-agreement outvoted\n", err)
+		} else {
+			fopt.Records = l.Records
 		}
-		fopt.Records = recs
 	}
 	res, err := study.Feedback(ctx, path, fopt, backends(opt.Google, stderr), xlsx.Store{})
 	if err != nil {

@@ -5,12 +5,9 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"maps"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -40,9 +37,12 @@ type agreeOptions struct {
 	Against string
 	study.AgreeOptions
 	Google googleOptions
-	// pulled, when set, is given what the pull of the sources other than
-	// .jsonl files read: its problems and workbooks, for the report.
-	pulled func(*study.Result)
+}
+
+// from says where agree's records come from: its sources, with the
+// pull's errors said and its warnings counted.
+func (opt agreeOptions) from() recordsFrom {
+	return recordsFrom{Sources: opt.Sources, Template: opt.Template, Params: opt.Params, Google: opt.Google, Problems: printAgreeProblems}
 }
 
 // agreeRules are the rules agree keeps where other tools do not; --help
@@ -128,14 +128,18 @@ func agreeCommand() *cli.Command {
 }
 
 func runAgree(ctx context.Context, opt agreeOptions, stdout, stderr io.Writer) error {
-	t, recs, gold, err := agreeRecords(ctx, opt, stderr)
+	l, err := loadRecords(ctx, opt.from(), stderr)
 	if err != nil {
 		return err
 	}
-	opt.Gold = gold
-	rep, err := study.Agree(ctx, t, recs, opt.AgreeOptions)
+	if opt.Against != "" {
+		if opt.Gold, err = readGold(ctx, opt.Against, l.Template, l.key(), opt.Google, stderr); err != nil {
+			return err
+		}
+	}
+	rep, err := study.Agree(ctx, l.Template, l.Records, opt.AgreeOptions)
 	if err != nil {
-		return err
+		return flagError(err)
 	}
 	write := func(w io.Writer) error {
 		switch {
@@ -163,179 +167,6 @@ func runAgree(ctx context.Context, opt agreeOptions, stdout, stderr io.Writer) e
 	}
 	fmt.Fprintf(stdout, "wrote %s: agreement of %d question(s)%s\n", opt.Out, len(rep.Questions), against)
 	return nil
-}
-
-// agreeRecords reads the records of every source, and their template:
-// pulled records from .jsonl files, the rest pulled as pull would; and
-// the gold set of --against, when given.
-func agreeRecords(ctx context.Context, opt agreeOptions, stderr io.Writer) (*templates.Template, []*records.Annotation, *study.Gold, error) {
-	t, recs, _, gold, err := sourceRecords(ctx, opt, stderr)
-	return t, recs, gold, err
-}
-
-// sourceRecords is agreeRecords, with the study's manifest when a source
-// named one.
-func sourceRecords(ctx context.Context, opt agreeOptions, stderr io.Writer) (*templates.Template, []*records.Annotation, *study.Manifest, *study.Gold, error) {
-	var files, sources []string
-	for _, s := range opt.Sources {
-		if strings.EqualFold(filepath.Ext(s), ".jsonl") {
-			files = append(files, s)
-		} else {
-			sources = append(sources, s)
-		}
-	}
-	var t *templates.Template
-	var from string // the source whose records named t
-	resolve := func(man *study.Manifest, id records.TemplateID, where string) (*templates.Template, error) {
-		if t != nil {
-			if id.Name != "" && (id.Name != t.Name || id.Version != t.Version) {
-				return nil, fmt.Errorf("%w: its records are of template %s version %d, and those of %s of %s version %d; give the records of one template", errMixedTemplates, id.Name, id.Version, from, t.Name, t.Version)
-			}
-			return t, nil
-		}
-		var err error
-		from = where
-		t, err = recordsTemplate(opt.Template, opt.Params, man, id)
-		if err != nil && opt.Template == "" && man == nil && id.Name != "" {
-			err = fmt.Errorf("%w; give the study's manifest or --template FILE", err)
-		}
-		return t, err
-	}
-	var all []*records.Annotation
-	var opaque map[string]string
-	var studyMan *study.Manifest
-	if len(sources) > 0 {
-		res, src, err := pullStudy(ctx, sources, study.PullOptions{}, opt.Google, stderr)
-		if err != nil {
-			return nil, nil, nil, nil, err
-		}
-		printAgreeProblems(stderr, res.Problems)
-		if opt.pulled != nil {
-			opt.pulled(res)
-		}
-		if len(res.Conflicts) > 0 {
-			return nil, nil, nil, nil, fmt.Errorf("%s answered differently by copies of their batch (see above); keep only the current copy of each batch, then run the command again", words.Count(len(res.Conflicts), "unit"))
-		}
-		var man *study.Manifest
-		if len(src.Manifests) > 0 {
-			man = src.Manifests[0]
-			opaque = man.OpaqueIDs
-			studyMan = man
-		}
-		for _, r := range res.Records {
-			if _, err := resolve(man, r.Template, strings.Join(sources, ", ")); err != nil {
-				return nil, nil, nil, nil, err
-			}
-			break
-		}
-		all = append(all, res.Records...)
-	}
-	origins := records.Origins{}
-	for _, path := range files {
-		f, err := os.Open(path)
-		if err != nil {
-			return nil, nil, nil, nil, err
-		}
-		recs, o, err := records.Read(ctxReader{ctx, f}, path, func(id records.TemplateID) (*templates.Template, error) { return resolve(nil, id, path) })
-		f.Close()
-		if err != nil {
-			return nil, nil, nil, nil, err
-		}
-		maps.Copy(origins, o)
-		all = append(all, recs...)
-	}
-	if t == nil {
-		if _, err := resolve(nil, records.TemplateID{}, ""); err != nil {
-			return nil, nil, nil, nil, err
-		}
-	}
-	all, err := distinctRecords(all, opaque, origins, stderr)
-	if err != nil {
-		return nil, nil, nil, nil, err
-	}
-	if opt.Against == "" {
-		return t, all, studyMan, nil, nil
-	}
-	gold, err := readGold(ctx, opt.Against, t, opaque, opt.Google, stderr)
-	if err != nil {
-		return nil, nil, nil, nil, err
-	}
-	return t, all, studyMan, gold, nil
-}
-
-// errMixedTemplates is wrapped by the error of sources whose records are
-// of two templates.
-var errMixedTemplates = errors.New("another template's records")
-
-// readGold reads the gold set of --against: pulled records of the
-// sources' template, their IDs restored with the study's key when they
-// keep their workbook's opaque ones, identical copies kept once.
-func readGold(ctx context.Context, path string, t *templates.Template, opaque map[string]string, google googleOptions, stderr io.Writer) (*study.Gold, error) {
-	if dir, ok := adjudicationSource([]string{path}); ok {
-		// The adjudication itself: its pull is the gold set.
-		g, err := study.PullGold(ctx, dir, backends(google, stderr), "")
-		if err != nil {
-			return nil, endpointUsage(err)
-		}
-		if g.Template.Name != t.Name || g.Template.Version != t.Version {
-			return nil, fmt.Errorf("%s: %w: it adjudicates template %s version %d; the sources are of %s version %d", path, study.ErrGold, g.Template.Name, g.Template.Version, t.Name, t.Version)
-		}
-		return &study.Gold{Name: path, Records: g.Records}, nil
-	}
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		return nil, fmt.Errorf("%s: %w: a folder, and not an adjudication's: give the gold records that pull of an adjudication writes (or the adjudication's folder)", path, study.ErrGold)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	recs, origins, err := records.Read(ctxReader{ctx, f}, path, func(id records.TemplateID) (*templates.Template, error) {
-		if id.Name != "" && (id.Name != t.Name || id.Version != t.Version) {
-			return nil, fmt.Errorf("%w: its records are of template %s version %d; the sources are of %s version %d", study.ErrGold, id.Name, id.Version, t.Name, t.Version)
-		}
-		return t, nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	if recs, err = distinctRecords(recs, opaque, origins, stderr); err != nil {
-		return nil, err
-	}
-	return &study.Gold{Name: path, Records: recs, Origins: origins}, nil
-}
-
-// ctxReader reads r until ctx is done, then fails with ctx's error: a
-// large file of records stops being read on Ctrl-C.
-type ctxReader struct {
-	ctx context.Context
-	r   io.Reader
-}
-
-func (c ctxReader) Read(p []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return c.r.Read(p)
-}
-
-// distinctRecords gives records that keep their workbook's opaque IDs
-// their real ones from the study's key, when there is one, and keeps
-// identical copies of a record once, with a warning that names them.
-func distinctRecords(recs []*records.Annotation, opaque map[string]string, origins records.Origins, stderr io.Writer) ([]*records.Annotation, error) {
-	if opaque != nil {
-		if err := records.RestoreIDs(recs, opaque, origins); err != nil {
-			return nil, err
-		}
-	}
-	recs, dups, err := records.Distinct(recs, origins)
-	if err != nil {
-		return nil, err
-	}
-	for _, d := range dups {
-		fmt.Fprintln(stderr, "warning: "+d.String())
-	}
-	return recs, nil
 }
 
 // namedAnnotators is how many annotators a line of a report names before

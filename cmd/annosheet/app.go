@@ -11,11 +11,13 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/export"
 	"github.com/annosheet/annosheet/internal/atomicfile"
 	"github.com/annosheet/annosheet/internal/editdistance"
 	"github.com/annosheet/annosheet/internal/safetext"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/records"
+	"github.com/annosheet/annosheet/sheets"
 	"github.com/annosheet/annosheet/study"
 	"github.com/annosheet/annosheet/templates"
 )
@@ -138,6 +140,15 @@ var joinType = reflect.TypeOf(errors.Join(errors.New("")))
 // after their cause.
 const problemExamples = 3
 
+// flagError says an option the records refuse as the flag that gave it.
+func flagError(err error) error {
+	var oe *study.OptionError
+	if errors.As(err, &oe) {
+		return fmt.Errorf("--%s %s: %w", oe.Option, oe.Value, oe.Err)
+	}
+	return err
+}
+
 // hint says what to do about an error, in the command line's words: the
 // packages below say what is wrong, and only here are flags named.
 func hint(err error) string {
@@ -160,6 +171,16 @@ func hint(err error) string {
 		return "give --input"
 	case errors.Is(err, study.ErrProblems):
 		return "fix them and pull again, export only complete units with --complete-only, or export them as they are with --allow-problems"
+	case errors.Is(err, sheets.ErrNoCredentials):
+		return "run 'annosheet auth login --client-secret FILE', or set GOOGLE_APPLICATION_CREDENTIALS to a service account key"
+	case errors.Is(err, sheets.ErrServiceAccountFolder):
+		return "give --folder, the ID of a folder in a shared drive it can write to, or sign in as a user with 'annosheet auth login'"
+	case errors.Is(err, sheets.ErrNoAuthEndpoint):
+		return "--no-auth needs a loopback --endpoint"
+	case errors.Is(err, export.ErrSeveralAnnotators):
+		return "export one annotator at a time (--annotators ID), or a file per annotator (--out with {annotator})"
+	case errors.Is(err, records.ErrNoTemplate):
+		return "give the study's manifest, or --template NAME|FILE"
 	case errors.Is(err, records.ErrNotRecords):
 		return "pull it first: annosheet pull FILE --out records.jsonl"
 	case errors.Is(err, study.ErrUnresolved):

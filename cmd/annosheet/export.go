@@ -113,88 +113,35 @@ func exportCommand() *cli.Command {
 	}
 }
 
-// exportRecords reads the records to export: a file of them, or a
-// study's manifest (or its folder), pulled first. template resolves their
-// template once the records (or the study) name it; the study's manifest
-// is returned when there is one.
-func exportRecords(ctx context.Context, opt *exportOptions, stderr io.Writer, template func(*study.Manifest, records.TemplateID) (*templates.Template, error)) ([]*records.Annotation, records.Origins, *study.Manifest, error) {
+// exportSource reads the records to export: a file of them (with the
+// study's manifest when --manifest names it), or a study's manifest or
+// folder, pulled first.
+func exportSource(ctx context.Context, opt exportOptions, stderr io.Writer) (*loaded, error) {
+	from := recordsFrom{Sources: []string{opt.Annotations}, Template: opt.Template, Params: opt.Params, Google: opt.Google}
 	path := opt.Annotations
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		path = filepath.Join(path, manifest.FileName)
+	if st, err := os.Stat(path); err == nil && st.IsDir() || filepath.Base(path) == manifest.FileName || strings.EqualFold(filepath.Ext(path), ".json") {
+		return loadRecords(ctx, from, stderr)
 	}
-	if filepath.Base(path) == manifest.FileName || strings.EqualFold(filepath.Ext(path), ".json") {
-		src, err := study.Open([]string{path}, backends(opt.Google, stderr))
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		man := src.Manifests[0]
-		res, err := study.Pull(ctx, src, study.PullOptions{})
-		if err != nil {
-			return nil, nil, nil, endpointUsage(err)
-		}
-		printProblems(stderr, res.Problems)
-		if len(res.Conflicts) > 0 {
-			return nil, nil, nil, fmt.Errorf("%s answered differently by copies of their batch (see above); keep only the current copy of each batch, then export again", words.Count(len(res.Conflicts), "unit"))
-		}
-		if _, err := template(man, records.TemplateID{Name: man.Template.Name, Version: man.Template.Version}); err != nil {
-			return nil, nil, nil, err
-		}
-		return res.Records, nil, man, nil
-	}
-	var man *study.Manifest
+	from.Files = []string{path}
 	if opt.Manifest != "" {
 		src, err := study.Open([]string{opt.Manifest}, study.Backends{})
 		if err != nil {
-			return nil, nil, nil, err
+			return nil, err
 		}
 		if len(src.Manifests) == 0 {
-			return nil, nil, nil, fmt.Errorf("%s: %w", opt.Manifest, manifest.ErrNotManifest)
+			return nil, fmt.Errorf("%s: %w", opt.Manifest, manifest.ErrNotManifest)
 		}
-		man = src.Manifests[0]
+		from.Manifest = src.Manifests[0]
 	}
-	f, err := os.Open(opt.Annotations)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	defer f.Close()
-	recs, origins, err := records.Read(ctxReader{ctx, f}, opt.Annotations, func(id records.TemplateID) (*templates.Template, error) { return template(man, id) })
-	return recs, origins, man, err
-}
-
-// exportSource reads the records to export and finds their template
-// (see exportRecords and exportTemplate).
-func exportSource(ctx context.Context, opt *exportOptions, stderr io.Writer) (*templates.Template, []*records.Annotation, records.Origins, *study.Manifest, error) {
-	var t *templates.Template
-	all, origins, man, err := exportRecords(ctx, opt, stderr, func(man *study.Manifest, id records.TemplateID) (*templates.Template, error) {
-		var err error
-		t, err = exportTemplate(*opt, man, id)
-		return t, err
-	})
-	return t, all, origins, man, err
+	return loadRecords(ctx, from, stderr)
 }
 
 func runExport(ctx context.Context, opt exportOptions, stdout, stderr io.Writer) error {
-	t, all, origins, man, err := exportSource(ctx, &opt, stderr)
+	l, err := exportSource(ctx, opt, stderr)
 	if err != nil {
 		return err
 	}
-	if man != nil {
-		// Records pulled without the manifest keep their workbooks'
-		// opaque IDs; the manifest has the real ones.
-		if err := records.RestoreIDs(all, man.OpaqueIDs, origins); err != nil {
-			return err
-		}
-	}
-	// Copies are compared before any record is left out: --complete-only
-	// leaving out a partial copy would otherwise export the other side of
-	// a contradiction, and a record given twice would be counted twice.
-	all, dups, err := records.Distinct(all, origins)
-	if err != nil {
-		return err
-	}
-	for _, d := range dups {
-		fmt.Fprintln(stderr, "warning: "+d.String())
-	}
+	t, all, origins, man, dups := l.Template, l.Records, l.Origins, l.Manifest, l.Duplicates
 	// Everything that can be checked before the export is, and every
 	// problem found is said at once, not one per run.
 	var problems []error
@@ -378,43 +325,6 @@ func annotatorPath(out, annotator string, n int) string {
 	}
 	ext := filepath.Ext(out)
 	return strings.TrimSuffix(out, ext) + "-" + safe + ext
-}
-
-// exportTemplate finds the template of the records, which name id (zero
-// when there are none): the manifest's, a given one, or the built-in they
-// name; it must match their version.
-func exportTemplate(opt exportOptions, man *study.Manifest, id records.TemplateID) (*templates.Template, error) {
-	if opt.Template == "" && man == nil && id.Name == "" {
-		return nil, fmt.Errorf("%s: no records, and no template given", opt.Annotations)
-	}
-	t, err := recordsTemplate(opt.Template, opt.Params, man, id)
-	if err != nil {
-		return nil, err
-	}
-	if id.Name != "" && (id.Name != t.Name || id.Version != t.Version) {
-		return nil, fmt.Errorf("%s: the records are of template %s version %d, not %s version %d", opt.Annotations, id.Name, id.Version, t.Name, t.Version)
-	}
-	return t, nil
-}
-
-// recordsTemplate is the template of a study's records: the one --template
-// names (NAME or FILE), else the manifest's, else the built-in the
-// records name; params are given to it as generate was.
-func recordsTemplate(flag string, params map[string]string, man *study.Manifest, id records.TemplateID) (*templates.Template, error) {
-	switch {
-	case flag != "":
-		return input.Template(flag, params)
-	case man != nil:
-		all := maps.Clone(man.Template.Params)
-		if all == nil {
-			all = map[string]string{}
-		}
-		maps.Copy(all, params)
-		return templates.LoadWithParams(man.Path+" (template)", []byte(man.Template.Source), all)
-	case id.Name != "":
-		return templates.BuiltinWithParams(id.Name, params)
-	}
-	return nil, usagef("no records, and no template given")
 }
 
 // inputStyle is the JSON style of the study's input, which the native file

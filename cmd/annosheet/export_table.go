@@ -57,20 +57,14 @@ func runExportTable(ctx context.Context, opt exportOptions, stdout, stderr io.Wr
 	if err != nil {
 		return err
 	}
-	t, all, origins, man, err := exportSource(ctx, &opt, stderr)
+	l, err := exportSource(ctx, opt, stderr)
 	if err != nil {
 		return err
 	}
-	if origins == nil {
-		origins = records.Origins{}
-	}
-	var key map[string]string
+	t, all, origins, key := l.Template, l.Records, l.Origins, l.key()
 	var orders map[string][]string
-	if man != nil {
-		key, orders = man.OpaqueIDs, man.Orders
-	}
-	if all, err = distinctRecords(all, key, origins, stderr); err != nil {
-		return err
+	if l.Manifest != nil {
+		orders = l.Manifest.Orders
 	}
 	var gold []*records.Annotation
 	if opt.Gold != "" {

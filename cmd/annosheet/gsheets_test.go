@@ -402,7 +402,7 @@ func TestAuthCommands(t *testing.T) {
 	if _, err := os.Stat(tokenFile); !os.IsNotExist(err) {
 		t.Errorf("token file still there: %v", err)
 	}
-	if code, _, errs := runCLI(t, "generate", "-t", "legal-gaps", "-i", legalData, "-o", t.TempDir(), "--format", "gsheets", "--endpoint", endpoint); code != exitFailure || !strings.Contains(errs, "not signed in to Google: run 'annosheet auth login") {
+	if code, _, errs := runCLI(t, "generate", "-t", "legal-gaps", "-i", legalData, "-o", t.TempDir(), "--format", "gsheets", "--endpoint", endpoint); code != exitFailure || !strings.Contains(errs, "not signed in to Google (run 'annosheet auth login") {
 		t.Errorf("generate signed out: exit %d: %s", code, errs)
 	}
 }
@@ -458,7 +458,7 @@ func TestGSheetsServiceAccount(t *testing.T) {
 	}
 	args := []string{"generate", "-t", "legal-gaps", "-i", legalData, "--format", "gsheets", "--endpoint", endpoint}
 	code, _, errs := runCLI(t, append(args, "-o", t.TempDir())...)
-	if code != exitFailure || !strings.Contains(errs, "service account cannot own new spreadsheets: give --folder") {
+	if code != exitFailure || !strings.Contains(errs, "service account cannot own new spreadsheets (give --folder") {
 		t.Errorf("no folder: exit %d: %s", code, errs)
 	}
 	shared := fake.AddFolder("Lab shared drive", true, email)

@@ -152,7 +152,7 @@ func runPull(ctx context.Context, opt pullOptions, stdout, stderr io.Writer) err
 	if opt.Out != "" && opt.Report != "" && filepath.Clean(opt.Out) == filepath.Clean(opt.Report) {
 		return usagef("--out and --report are both %s: give each its own file", opt.Out)
 	}
-	if dir, ok := adjudicationSource(opt.Sources); ok {
+	if dir, ok := study.AdjudicationDir(opt.Sources); ok {
 		return runPullGold(ctx, dir, opt, stdout, stderr)
 	}
 	res, _, err := pullStudy(ctx, opt.Sources, study.PullOptions{Template: opt.Template, Annotators: opt.Annotators}, opt.Google, stderr)

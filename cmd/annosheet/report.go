@@ -115,14 +115,18 @@ func runReport(ctx context.Context, opt reportOptions, stdout, stderr io.Writer)
 // studyReport reads the sources as agree does, and the gold set, and
 // makes the report's data.
 func studyReport(ctx context.Context, opt reportOptions, stderr io.Writer) (*report.Report, error) {
-	var pulled *study.Result
-	ao := opt.agreeOptions
-	ao.pulled = func(r *study.Result) { pulled = r }
-	t, recs, man, gold, err := sourceRecords(ctx, ao, stderr)
+	l, err := loadRecords(ctx, opt.from(), stderr)
 	if err != nil {
 		return nil, err
 	}
-	res := reportResult(pulled, recs)
+	t, man := l.Template, l.Manifest
+	var gold *study.Gold
+	if opt.Against != "" {
+		if gold, err = readGold(ctx, opt.Against, t, l.key(), opt.Google, stderr); err != nil {
+			return nil, err
+		}
+	}
+	res := reportResult(l.Pulled, l.Records)
 	if opt.Adjudication != "" {
 		g, err := study.PullGold(ctx, opt.Adjudication, backends(opt.Google, stderr), "")
 		if err != nil {

@@ -1,0 +1,106 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/annosheet/annosheet/input"
+	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
+	"github.com/annosheet/annosheet/study"
+	"github.com/annosheet/annosheet/templates"
+)
+
+// recordsFrom is what a command that reads records is told of them.
+type recordsFrom struct {
+	Sources []string
+	// Template and Params are --template and --param.
+	Template string
+	Params   map[string]string
+	// Manifest is the study's manifest given beside files of records.
+	Manifest *study.Manifest
+	// Files are sources read as files of records whatever their names.
+	Files  []string
+	Google googleOptions
+	// Problems prints the pull's problems (printProblems when nil).
+	Problems func(io.Writer, mapping.Problems)
+}
+
+// loaded is what loadRecords read, with the study's manifest when a
+// source or --manifest named one, and the pull when there was one.
+type loaded struct {
+	*records.Loaded
+	Manifest *study.Manifest
+	Pulled   *study.Result
+}
+
+// loadRecords reads the records the sources name (records.Load): files
+// of records read, the rest pulled as pull would, with a progress bar;
+// copies kept once are named on stderr.
+func loadRecords(ctx context.Context, from recordsFrom, stderr io.Writer) (*loaded, error) {
+	opt := records.LoadOptions{Params: from.Params, Files: from.Files}
+	if from.Template != "" {
+		t, err := input.Template(from.Template, from.Params)
+		if err != nil {
+			return nil, err
+		}
+		opt.Template = t
+	}
+	if from.Manifest != nil {
+		s, err := from.Manifest.ForRecords(from.Params)
+		if err != nil {
+			return nil, err
+		}
+		opt.Study = s
+	}
+	print := from.Problems
+	if print == nil {
+		print = printProblems
+	}
+	var bar progress
+	p := &study.Puller{Backends: backends(from.Google, stderr), Params: from.Params, Problems: func(ps mapping.Problems) { print(stderr, ps) }}
+	p.Options.Progress = func(_, total int) {
+		if bar == nil {
+			bar = newProgress(stderr, int64(total), "reading workbooks")
+		}
+		bar.Add(1)
+	}
+	opt.Pull = p
+	l, err := records.Load(ctx, from.Sources, opt)
+	if bar != nil {
+		bar.Finish()
+	}
+	if err != nil {
+		return nil, endpointUsage(err)
+	}
+	for _, d := range l.Duplicates {
+		fmt.Fprintln(stderr, "warning: "+d.String())
+	}
+	out := &loaded{Loaded: l, Manifest: from.Manifest, Pulled: p.Result}
+	if p.Sources != nil && len(p.Sources.Manifests) > 0 {
+		out.Manifest = p.Sources.Manifests[0]
+	}
+	return out, nil
+}
+
+// readGold reads the gold set of --against or --gold for records of t
+// (study.ReadGold), naming copies kept once on stderr.
+func readGold(ctx context.Context, path string, t *templates.Template, key map[string]string, google googleOptions, stderr io.Writer) (*study.Gold, error) {
+	g, dups, err := study.ReadGold(ctx, path, t, key, backends(google, stderr))
+	if err != nil {
+		return nil, endpointUsage(err)
+	}
+	for _, d := range dups {
+		fmt.Fprintln(stderr, "warning: "+d.String())
+	}
+	return g, nil
+}
+
+// key is the study's key of opaque IDs, when there is one.
+func (l *loaded) key() map[string]string {
+	if l.Study == nil {
+		return nil
+	}
+	return l.Study.OpaqueIDs
+}

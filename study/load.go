@@ -1,0 +1,147 @@
+package study
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/annosheet/annosheet/adjudicate"
+	"github.com/annosheet/annosheet/internal/words"
+	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/records"
+	"github.com/annosheet/annosheet/templates"
+)
+
+// ErrNothingRead is returned by a pull that read no workbook: every
+// source was refused, for the reasons its problems give.
+var ErrNothingRead = errors.New("no workbook was read: every source was refused (see above)")
+
+// ErrCopiesDisagree is returned by a Puller whose pull found copies of a
+// batch that answer a unit differently.
+var ErrCopiesDisagree = errors.New("answered differently by copies of their batch")
+
+// Puller pulls what records.Load does not read itself (study folders and
+// manifests, workbooks, spreadsheet links), as pull does, and keeps what
+// the pull found for its caller.
+type Puller struct {
+	Backends Backends
+	Options  PullOptions
+	// Params are given to the study's template, as they were to generate.
+	Params map[string]string
+	// Problems, when set, is given the pull's problems once it has them,
+	// before anything else can fail.
+	Problems func(mapping.Problems)
+	// Result and Sources are the last pull's.
+	Result  *Result
+	Sources *Sources
+}
+
+// Pull opens and pulls the sources.
+func (p *Puller) Pull(ctx context.Context, sources []string) (*records.Pulled, error) {
+	src, err := Open(sources, p.Backends)
+	if err != nil {
+		return nil, err
+	}
+	res, err := Pull(ctx, src, p.Options)
+	if err != nil {
+		return nil, err
+	}
+	if p.Problems != nil {
+		p.Problems(res.Problems)
+	}
+	if res.NothingRead(src) {
+		return nil, ErrNothingRead
+	}
+	p.Result, p.Sources = res, src
+	if len(res.Conflicts) > 0 {
+		return nil, fmt.Errorf("%s %w (see above); keep only the current copy of each batch, then run the command again", words.Count(len(res.Conflicts), "unit"), ErrCopiesDisagree)
+	}
+	out := &records.Pulled{Records: res.Records}
+	if len(src.Manifests) > 0 {
+		if out.Study, err = src.Manifests[0].ForRecords(p.Params); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// ForRecords is what records need of the study: its template, with params
+// given over those generate was given, and its key of opaque IDs.
+func (m *Manifest) ForRecords(params map[string]string) (*records.Study, error) {
+	all := maps.Clone(m.Template.Params)
+	if all == nil {
+		all = map[string]string{}
+	}
+	maps.Copy(all, params)
+	t, err := templates.LoadWithParams(m.Path+" (template)", []byte(m.Template.Source), all)
+	if err != nil {
+		return nil, err
+	}
+	return &records.Study{Name: m.Path, Template: t, OpaqueIDs: m.OpaqueIDs}, nil
+}
+
+// ReadGold reads a gold set for records of template t: the pull of an
+// adjudication (its folder or manifest), or the records that pull wrote
+// from one, their opaque IDs restored with key when they keep them,
+// identical copies kept once (and returned, to be named).
+func ReadGold(ctx context.Context, path string, t *templates.Template, key map[string]string, b Backends) (*Gold, []records.Duplicate, error) {
+	if dir, ok := AdjudicationDir([]string{path}); ok {
+		// The adjudication itself: its pull is the gold set.
+		g, err := PullGold(ctx, dir, b, "")
+		if err != nil {
+			return nil, nil, err
+		}
+		if g.Template.Name != t.Name || g.Template.Version != t.Version {
+			return nil, nil, fmt.Errorf("%s: %w: it adjudicates template %s version %d; the sources are of %s version %d", path, ErrGold, g.Template.Name, g.Template.Version, t.Name, t.Version)
+		}
+		return &Gold{Name: path, Records: g.Records}, nil, nil
+	}
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return nil, nil, fmt.Errorf("%s: %w: a folder, and not an adjudication's: give the gold records that pull of an adjudication writes (or the adjudication's folder)", path, ErrGold)
+	}
+	recs, origins, err := records.ReadFile(ctx, path, func(id records.TemplateID) (*templates.Template, error) {
+		if id.Name != "" && (id.Name != t.Name || id.Version != t.Version) {
+			return nil, fmt.Errorf("%w: its records are of template %s version %d; the sources are of %s version %d", ErrGold, id.Name, id.Version, t.Name, t.Version)
+		}
+		return t, nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	if key != nil {
+		if err := records.RestoreIDs(recs, key, origins); err != nil {
+			return nil, nil, err
+		}
+	}
+	recs, dups, err := records.Distinct(recs, origins)
+	if err != nil {
+		return nil, nil, err
+	}
+	return &Gold{Name: path, Records: recs, Origins: origins}, dups, nil
+}
+
+// AdjudicationDir reports whether sources name one adjudication (its
+// folder, its manifest, or one of its workbooks), and gives its folder.
+func AdjudicationDir(sources []string) (string, bool) {
+	if len(sources) != 1 {
+		return "", false
+	}
+	source := sources[0]
+	dir := source
+	if st, err := os.Stat(source); err != nil {
+		return "", false
+	} else if !st.IsDir() {
+		if filepath.Base(source) != adjudicate.ManifestFile && !strings.EqualFold(filepath.Ext(source), ".xlsx") {
+			return "", false
+		}
+		dir = filepath.Dir(source)
+	}
+	if _, err := os.Stat(filepath.Join(dir, adjudicate.ManifestFile)); err != nil {
+		return "", false
+	}
+	return dir, true
+}
