@@ -1,22 +1,18 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
 	"golang.org/x/term"
 
-	"github.com/annosheet/annosheet/agreement"
-	"github.com/annosheet/annosheet/internal/safetext"
 	"github.com/annosheet/annosheet/internal/words"
+	"github.com/annosheet/annosheet/render"
 	"github.com/annosheet/annosheet/study"
 )
 
@@ -85,7 +81,7 @@ func runStatusCounts(ctx context.Context, opt statusOptions, stdout, stderr io.W
 		}
 		return a
 	}
-	tw, flush := table(stdout)
+	tw, flush := render.Table(stdout)
 	// The unreadable column is shown when a workbook could not be read.
 	unreadable := rep.Total.Unreadable > 0
 	head := "batch\tannotator\tunits\tdone\tpartial\tempty\tmissing\t"
@@ -116,7 +112,7 @@ func runStatusCounts(ctx context.Context, opt statusOptions, stdout, stderr io.W
 	if err := flush(); err != nil {
 		return err
 	}
-	if err := writeAgreementSoFar(stdout, rep); err != nil {
+	if err := render.AgreementSoFar(stdout, rep); err != nil {
 		return err
 	}
 	for _, c := range rep.Conflicts {
@@ -135,109 +131,8 @@ func batchLabel(t *study.Tally) string {
 	if t.Study == "" {
 		return t.Batch
 	}
-	if dir, ok := workbookDir(t.Workbook); ok {
+	if dir, ok := render.WorkbookDir(t.Workbook); ok {
 		return dir + ": " + t.Batch
 	}
 	return "study " + t.Study + ": " + t.Batch
-}
-
-// workbookDir is the folder of a workbook file, when it has one to show
-// (not a spreadsheet link, nor the current folder).
-func workbookDir(workbook string) (string, bool) {
-	dir := filepath.Dir(workbook)
-	return dir, workbook != "" && !strings.Contains(workbook, "://") && dir != "."
-}
-
-// writeAgreementSoFar writes the agreement so far, when some unit has
-// been completed by two or more annotators: per study, a line per
-// question with its headline metric, its value (or "—" and why) and the
-// units pairable.
-func writeAgreementSoFar(w io.Writer, rep *study.Status) error {
-	tw, flush := table(w)
-	for _, a := range rep.Agreement {
-		head := "agreement so far"
-		if a.Study != "" {
-			head += ", " + studyLabel(rep, a.Study)
-		}
-		fmt.Fprintf(tw, "\n%s (%s done by 2 or more annotators: %s)\n", head, words.Count(a.Overlap, "unit"), words.Some(a.Annotators, namedAnnotators))
-		if a.Note != "" {
-			fmt.Fprintf(tw, "  not computed: %s\n", a.Note)
-		}
-		for _, q := range a.Questions {
-			value := numberText(q.Value)
-			if q.Value == nil {
-				value = "— " + q.Note
-			}
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s pairable\n", q.Name, metricLabel(q.Metric), value, words.Count(q.PairableUnits, "unit"))
-		}
-		for _, q := range a.Skipped {
-			fmt.Fprintf(tw, "  %s\tnot compared: %s\n", q.Name, q.Reason)
-		}
-	}
-	return flush()
-}
-
-// table is a tabwriter for a table of text, columns two spaces apart,
-// and its flush, which writes the table to w without the spaces that pad
-// the last cells of a line out to the end.
-func table(w io.Writer) (*tabwriter.Writer, func() error) {
-	var buf bytes.Buffer
-	tw := tabwriter.NewWriter(&buf, 0, 0, 2, ' ', 0)
-	return tw, func() error {
-		if err := tw.Flush(); err != nil {
-			return err
-		}
-		for line := range strings.Lines(buf.String()) {
-			if _, err := io.WriteString(w, safetext.Escape(strings.TrimRight(line, " \n"))+"\n"); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-}
-
-// metricLabel names a metric briefly, its parameters in brackets:
-// "alpha (masi)", "percent agreement (trim_casefold)", "span F1 (labels,
-// exact)".
-func metricLabel(m agreement.Metric) string {
-	name := strings.ReplaceAll(m.Metric, "_", " ")
-	switch m.Metric {
-	case "krippendorff_alpha":
-		name = "alpha"
-	case "span_f1":
-		name = "span F1"
-	}
-	var params []string
-	for _, k := range sortedMapKeys(m.Params) {
-		switch v := m.Params[k].(type) {
-		case string:
-			params = append(params, v)
-		case bool:
-			if v {
-				params = append(params, k)
-			} else {
-				params = append(params, "no "+k)
-			}
-		default:
-			params = append(params, fmt.Sprintf("%s=%v", k, v))
-		}
-	}
-	if len(params) == 0 {
-		return name
-	}
-	return name + " (" + strings.Join(params, ", ") + ")"
-}
-
-// studyLabel names a study of several in the agreement section, as the
-// table names its batches: by the folder of its workbooks, or its ID.
-func studyLabel(rep *study.Status, id string) string {
-	for _, t := range rep.Batches {
-		if t.Study == id {
-			if dir, ok := workbookDir(t.Workbook); ok {
-				return dir
-			}
-			break
-		}
-	}
-	return "study " + id
 }

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/annosheet/annosheet/agreement"
 	"github.com/annosheet/annosheet/internal/testing/goldtest"
 	"github.com/annosheet/annosheet/study"
 )
@@ -139,38 +138,5 @@ func TestStatusAgreement(t *testing.T) {
 			t.Errorf("question %d: %s %s %v = %v, %d units pairable, annotators %v; want %s %s %s = %v, %d units pairable",
 				i, q.Name, q.Metric.Metric, q.Params, q.Value, q.PairableUnits, q.Annotators, w.name, w.metric, w.params, w.value, w.pairable)
 		}
-	}
-}
-
-// TestWriteAgreementSoFar: the section's lines for what the records do not
-// define yet, a question agree skips, a study whose records cannot be
-// compared, and several studies, each named as the table names its
-// batches.
-func TestWriteAgreementSoFar(t *testing.T) {
-	t.Parallel()
-	rep := &study.Status{
-		Batches: []*study.Tally{{Study: "s1", Batch: "ak-b01", Workbook: filepath.Join("pilot", "legal-gaps-ak-b01.xlsx")}},
-		Agreement: []study.StatusAgreement{
-			{Study: "s1", Overlap: 1, Annotators: []string{"ak", "bt"}, Questions: []study.StatusQuestion{
-				{Name: "holds", Metric: agreement.Metric{Metric: "krippendorff_alpha", Params: map[string]any{"level": "nominal"}, Note: "no variation: every value is the same"}, PairableUnits: 1},
-				{Name: "errors", Metric: agreement.Metric{Metric: "span_f1", Params: map[string]any{"match": "exact", "labels": true}, Value: 0.25}, PairableUnits: 3},
-			}, Skipped: []study.SkippedQuestion{{Name: "why", Reason: "asked on every row of a block"}}},
-			{Study: "s2", Overlap: 2, Annotators: []string{"ak", "bt", "cm"}, Note: "unit u1 by ak still has its candidates in the order shown"},
-		},
-	}
-	var b strings.Builder
-	if err := writeAgreementSoFar(&b, rep); err != nil {
-		t.Fatal(err)
-	}
-	want := "\n" +
-		"agreement so far, pilot (1 unit done by 2 or more annotators: ak, bt)\n" +
-		"  holds   alpha (nominal)          — no variation: every value is the same  1 unit pairable\n" +
-		"  errors  span F1 (labels, exact)  0.250                                    3 units pairable\n" +
-		"  why     not compared: asked on every row of a block\n" +
-		"\n" +
-		"agreement so far, study s2 (2 units done by 2 or more annotators: ak, bt, cm)\n" +
-		"  not computed: unit u1 by ak still has its candidates in the order shown\n"
-	if b.String() != want {
-		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
 	}
 }
