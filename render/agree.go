@@ -157,33 +157,14 @@ func sortedMapKeys(m map[string]any) []string {
 // valueText writes a metric's value rounded for reading, with its
 // interval and note.
 func valueText(m agreement.Metric) string {
-	s := numberText(m.Value)
-	if m.Value == nil {
-		s = "undefined"
-	}
+	s := agreement.ValueText(m.Value)
 	if len(m.CI) == 2 {
-		s += fmt.Sprintf("  [%.3f, %.3f]", m.CI[0], m.CI[1])
+		s += "  [" + agreement.Number(m.CI[0]) + ", " + agreement.Number(m.CI[1]) + "]"
 	}
 	if m.Note != "" {
 		s += " (" + m.Note + ")"
 	}
 	return s
-}
-
-// numberText writes a metric's value rounded to 3 decimals: a number, or
-// the parts of a PRF or Pearson value; "" for none.
-func numberText(v any) string {
-	switch v := v.(type) {
-	case nil:
-		return ""
-	case float64:
-		return strconv.FormatFloat(v, 'f', 3, 64)
-	case agreement.PRF:
-		return fmt.Sprintf("P %.3f  R %.3f  F1 %.3f", v.Precision, v.Recall, v.F1)
-	case agreement.Pearson:
-		return fmt.Sprintf("micro %.3f  macro %.3f", v.Micro, v.Macro)
-	}
-	return fmt.Sprint(v)
 }
 
 // AgreeCSV writes every value of the report as one row: the

@@ -30,11 +30,11 @@ func AgreementSoFar(w io.Writer, rep *study.Status) error {
 			fmt.Fprintf(tw, "  not computed: %s\n", a.Note)
 		}
 		for _, q := range a.Questions {
-			value := numberText(q.Value)
+			value := agreement.ValueText(q.Value)
 			if q.Value == nil {
 				value = "— " + q.Note
 			}
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s pairable\n", q.Name, metricLabel(q.Metric), value, words.Count(q.PairableUnits, "unit"))
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s pairable\n", q.Name, q.Metric.Name(), value, words.Count(q.PairableUnits, "unit"))
 		}
 		for _, q := range a.Skipped {
 			fmt.Fprintf(tw, "  %s\tnot compared: %s\n", q.Name, q.Reason)
@@ -60,38 +60,6 @@ func Table(w io.Writer) (*tabwriter.Writer, func() error) {
 		}
 		return nil
 	}
-}
-
-// metricLabel names a metric briefly, its parameters in brackets:
-// "alpha (masi)", "percent agreement (trim_casefold)", "span F1 (labels,
-// exact)".
-func metricLabel(m agreement.Metric) string {
-	name := strings.ReplaceAll(m.Metric, "_", " ")
-	switch m.Metric {
-	case "krippendorff_alpha":
-		name = "alpha"
-	case "span_f1":
-		name = "span F1"
-	}
-	var params []string
-	for _, k := range sortedMapKeys(m.Params) {
-		switch v := m.Params[k].(type) {
-		case string:
-			params = append(params, v)
-		case bool:
-			if v {
-				params = append(params, k)
-			} else {
-				params = append(params, "no "+k)
-			}
-		default:
-			params = append(params, fmt.Sprintf("%s=%v", k, v))
-		}
-	}
-	if len(params) == 0 {
-		return name
-	}
-	return name + " (" + strings.Join(params, ", ") + ")"
 }
 
 // studyLabel names a study of several in the agreement section, as the

@@ -31,8 +31,8 @@ func TestWriteAgreementSoFar(t *testing.T) {
 	}
 	want := "\n" +
 		"agreement so far, pilot (1 unit done by 2 or more annotators: ak, bt)\n" +
-		"  holds   alpha (nominal)          — no variation: every value is the same  1 unit pairable\n" +
-		"  errors  span F1 (labels, exact)  0.250                                    3 units pairable\n" +
+		"  holds   Krippendorff's α (nominal)    — no variation: every value is the same  1 unit pairable\n" +
+		"  errors  span F1 (exact, with labels)  0.250                                    3 units pairable\n" +
 		"  why     not compared: asked on every row of a block\n" +
 		"\n" +
 		"agreement so far, study s2 (2 units done by 2 or more annotators: ak, bt, cm)\n" +

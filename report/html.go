@@ -8,6 +8,7 @@ import (
 	"slices"
 	"unicode/utf8"
 
+	"github.com/annosheet/annosheet/agreement"
 	"github.com/annosheet/annosheet/internal/safetext"
 	"github.com/annosheet/annosheet/internal/words"
 	"github.com/annosheet/annosheet/study"
@@ -20,9 +21,9 @@ import (
 var page string
 
 var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
-	"metricName":   metricName,
-	"metricValue":  metricValue,
-	"number":       number,
+	"metricName":   agreement.Metric.Name,
+	"metricValue":  func(m agreement.Metric) string { return agreement.ValueText(m.Value) },
+	"number":       agreement.Number,
 	"optional":     optional,
 	"who":          who,
 	"percentOf":    percentOf,

@@ -3,7 +3,6 @@ package report
 import (
 	"cmp"
 	"fmt"
-	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -264,8 +263,8 @@ func (v *view) Headlines() svgChart {
 				line{X1: at(m.CI[0]), Y1: y - 4, X2: at(m.CI[0]), Y2: y + 4, Class: "whisker"},
 				line{X1: at(m.CI[1]), Y1: y - 4, X2: at(m.CI[1]), Y2: y + 4, Class: "whisker"})
 		}
-		ch.Bars = append(ch.Bars, bar{X: at(x) - 4, Y: y - 4, W: 8, H: 8, Class: "dot", Title: metricName(m) + " " + metricValue(m)})
-		ch.Labels = append(ch.Labels, label{X: width - right + 6, Y: y + 4, Text: number(x), Anchor: "start"})
+		ch.Bars = append(ch.Bars, bar{X: at(x) - 4, Y: y - 4, W: 8, H: 8, Class: "dot", Title: m.Name() + " " + agreement.ValueText(m.Value)})
+		ch.Labels = append(ch.Labels, label{X: width - right + 6, Y: y + 4, Text: agreement.Number(x), Anchor: "start"})
 	}
 	return ch
 }
@@ -291,7 +290,7 @@ type pairList struct {
 func (v *view) PairRows(q QuestionAgreement) pairList {
 	out := pairList{Pairs: q.Pairs[:min(len(q.Pairs), maxPairRows)], Hidden: max(0, len(q.Pairs)-maxPairRows) + q.PairsLeftOut}
 	if len(q.Metrics) > 0 {
-		out.Metric = metricName(q.Metrics[0])
+		out.Metric = q.Metrics[0].Name()
 	}
 	return out
 }
@@ -415,96 +414,12 @@ func (v *view) Segments(ex SpanExample, a ExampleSpans) []segment {
 	return out
 }
 
-// metricNames are the metrics as the page names them.
-var metricNames = map[string]string{
-	"krippendorff_alpha":    "Krippendorff's α",
-	"percent_agreement":     "percent agreement",
-	"fleiss_kappa":          "Fleiss' κ",
-	"cohen_kappa":           "Cohen's κ",
-	"gwet_ac1":              "Gwet's AC1",
-	"gwet_ac2":              "Gwet's AC2",
-	"scott_pi":              "Scott's π",
-	"bennett_s":             "Bennett's S",
-	"brennan_prediger":      "Brennan–Prediger",
-	"mean_jaccard":          "mean Jaccard",
-	"mean_edit_similarity":  "mean edit similarity",
-	"span_f1":               "span F1",
-	"span_char_overlap_prf": "character overlap",
-	"span_count_pearson":    "span count Pearson r",
-}
-
-// metricName names a metric with its parameters: "Krippendorff's α
-// (ordinal)".
-func metricName(m agreement.Metric) string {
-	name := metricNames[m.Metric]
-	if name == "" {
-		name = strings.ReplaceAll(m.Metric, "_", " ")
-	}
-	var params []string
-	keys := slices.SortedFunc(maps.Keys(m.Params), func(a, b string) int {
-		return cmp.Or(cmp.Compare(paramOrder(a), paramOrder(b)), strings.Compare(a, b))
-	})
-	for _, k := range keys {
-		switch val := m.Params[k].(type) {
-		case string:
-			if k == "reference" || k == "hypothesis" {
-				params = append(params, k+" "+val)
-			} else if val != "none" || k != "weights" {
-				params = append(params, val)
-			}
-		case bool:
-			if val {
-				params = append(params, "with "+k)
-			} else {
-				params = append(params, "without "+k)
-			}
-		default:
-			params = append(params, fmt.Sprintf("%s %v", k, val))
-		}
-	}
-	if len(params) == 0 {
-		return name
-	}
-	return name + " (" + strings.Join(params, ", ") + ")"
-}
-
-// paramOrder puts a metric's parameters in the order a name reads
-// best: what is measured, then how, then who is the reference.
-func paramOrder(key string) int {
-	if i := slices.Index([]string{"level", "distance", "weights", "match", "labels", "normalize", "reference", "hypothesis"}, key); i >= 0 {
-		return i
-	}
-	return 100
-}
-
-// number writes a value rounded to 3 decimals.
-func number(x float64) string {
-	if math.Abs(x) < 0.0005 {
-		x = 0 // no "-0.000" for a sum's rounding error
-	}
-	return strconv.FormatFloat(x, 'f', 3, 64)
-}
-
-// metricValue writes a metric's value for reading: a number, the parts of
-// a PRF or Pearson, or "undefined".
-func metricValue(m agreement.Metric) string {
-	switch x := m.Value.(type) {
-	case float64:
-		return number(x)
-	case agreement.PRF:
-		return fmt.Sprintf("P %s, R %s, F1 %s", number(x.Precision), number(x.Recall), number(x.F1))
-	case agreement.Pearson:
-		return fmt.Sprintf("micro %s, macro %s", number(x.Micro), number(x.Macro))
-	}
-	return "undefined"
-}
-
 // optional writes a score that may be undefined.
 func optional(x *float64) string {
 	if x == nil {
 		return "—"
 	}
-	return number(*x)
+	return agreement.Number(*x)
 }
 
 // who names an annotator on the page: the units nobody claimed in a

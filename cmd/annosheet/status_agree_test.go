@@ -100,7 +100,7 @@ func TestStatusAgreement(t *testing.T) {
 	}
 	for _, want := range []string{
 		`^ \(4 units done by 2 or more annotators: ak, bt\)$`,
-		fmt.Sprintf(`^  gaps +alpha \(masi\) +%s +4 units pairable$`, regexp.QuoteMeta(fmt.Sprintf("%.3f", alphaMASI))),
+		fmt.Sprintf(`^  gaps +Krippendorff's α \(masi\) +%s +4 units pairable$`, regexp.QuoteMeta(fmt.Sprintf("%.3f", alphaMASI))),
 		fmt.Sprintf(`^  note +percent agreement \(trim_casefold\) +%s +2 units pairable$`, regexp.QuoteMeta(fmt.Sprintf("%.3f", notes))),
 	} {
 		if !regexp.MustCompile(`(?m)` + want).MatchString(section) {
