@@ -18,12 +18,12 @@ import (
 
 	"github.com/annosheet/annosheet/adjudicate"
 	"github.com/annosheet/annosheet/backend"
-	"github.com/annosheet/annosheet/internal/testing/backendtest"
-	"github.com/annosheet/annosheet/internal/testing/xlsxdump"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/sheets"
 	"github.com/annosheet/annosheet/sheets/sheetsfake"
 	"github.com/annosheet/annosheet/templates"
+	"github.com/annosheet/annosheet/testkit/backendtest"
+	"github.com/annosheet/annosheet/testkit/xlsxdump"
 	"github.com/annosheet/annosheet/xlsx"
 )
 

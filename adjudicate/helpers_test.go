@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/annosheet/annosheet/internal/testing/backendtest"
 	"github.com/annosheet/annosheet/records"
+	"github.com/annosheet/annosheet/testkit/backendtest"
 
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/mapping"

@@ -12,7 +12,7 @@ import (
 
 	gocmp "github.com/google/go-cmp/cmp"
 
-	"github.com/annosheet/annosheet/internal/testing/stopping"
+	"github.com/annosheet/annosheet/testkit/stopping"
 )
 
 // crowdTable is a sparse table of units answered by two to four of many

@@ -8,8 +8,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/annosheet/annosheet/export"
-	"github.com/annosheet/annosheet/internal/testing/recordtest"
 	"github.com/annosheet/annosheet/records"
+	"github.com/annosheet/annosheet/testkit/recordtest"
 )
 
 func intp(n int) *int { return &n }

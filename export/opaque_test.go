@@ -8,9 +8,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/annosheet/annosheet/export"
-	"github.com/annosheet/annosheet/internal/testing/recordtest"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/records"
+	"github.com/annosheet/annosheet/testkit/recordtest"
 )
 
 // opaqueLine is a record pulled without the study's manifest from a

@@ -14,10 +14,10 @@ import (
 
 	"github.com/annosheet/annosheet/export"
 	"github.com/annosheet/annosheet/internal/csvsafe"
-	"github.com/annosheet/annosheet/internal/testing/recordtest"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
+	"github.com/annosheet/annosheet/testkit/recordtest"
 )
 
 // blockYAML marks errors in a text, an answer row each, typed by kind,

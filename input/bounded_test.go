@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/annosheet/annosheet/internal/testing/fifo"
 	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/testkit/fifo"
 )
 
 // sparse makes a file of size bytes that costs no disk.

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/annosheet/annosheet/internal/testing/fuzzdata"
 	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/testkit/fuzzdata"
 )
 
 // fuzzRead writes data to dir/name and reads it whole. Each fuzzing

@@ -13,8 +13,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/annosheet/annosheet/internal/boundedread"
-	"github.com/annosheet/annosheet/internal/testing/fifo"
 	"github.com/annosheet/annosheet/templates"
+	"github.com/annosheet/annosheet/testkit/fifo"
 )
 
 // A template with one problem, reported at its question (line 11): the

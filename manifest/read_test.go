@@ -11,7 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/annosheet/annosheet/internal/boundedread"
-	"github.com/annosheet/annosheet/internal/testing/fifo"
+	"github.com/annosheet/annosheet/testkit/fifo"
 )
 
 // TestReadBounded: a manifest over MaxSize is refused unread (a sparse

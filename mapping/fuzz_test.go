@@ -7,7 +7,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/annosheet/annosheet/internal/testing/fuzzdata"
+	"github.com/annosheet/annosheet/testkit/fuzzdata"
 )
 
 // fuzzIsControl is what a cell must not hold, written out from the

@@ -20,10 +20,10 @@ import (
 
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/input"
-	"github.com/annosheet/annosheet/internal/testing/goldtest"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
+	"github.com/annosheet/annosheet/testkit/goldtest"
 )
 
 // memBook is a generated workbook held as the texts of its cells, the way

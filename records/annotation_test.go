@@ -8,9 +8,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/annosheet/annosheet/internal/testing/goldtest"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/schema"
+	"github.com/annosheet/annosheet/testkit/goldtest"
 )
 
 // provenanceKinds are the kinds a gold value may have been decided by.

@@ -9,9 +9,9 @@ import (
 	"testing"
 
 	"github.com/annosheet/annosheet/internal/boundedread"
-	"github.com/annosheet/annosheet/internal/testing/recordtest"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
+	"github.com/annosheet/annosheet/testkit/recordtest"
 	"github.com/google/go-cmp/cmp"
 )
 

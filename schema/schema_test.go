@@ -9,9 +9,9 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
-	"github.com/annosheet/annosheet/internal/testing/goldtest"
 	"github.com/annosheet/annosheet/schema"
 	"github.com/annosheet/annosheet/study"
+	"github.com/annosheet/annosheet/testkit/goldtest"
 )
 
 // TestSchemasCompile compiles each shipped schema, which checks it

@@ -13,10 +13,10 @@ import (
 	"testing"
 
 	"github.com/annosheet/annosheet/backend"
-	"github.com/annosheet/annosheet/internal/testing/benchdata"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/sheets"
+	"github.com/annosheet/annosheet/testkit/benchdata"
 )
 
 // Benchmarks of the Sheets backend on the legal-gaps shape (long context

@@ -13,11 +13,11 @@ import (
 	sheetsapi "google.golang.org/api/sheets/v4"
 
 	"github.com/annosheet/annosheet/backend"
-	"github.com/annosheet/annosheet/internal/testing/backendtest"
-	"github.com/annosheet/annosheet/internal/testing/goldtest"
 	"github.com/annosheet/annosheet/sheets"
 	"github.com/annosheet/annosheet/sheets/googleauth"
 	"github.com/annosheet/annosheet/sheets/sheetsfake"
+	"github.com/annosheet/annosheet/testkit/backendtest"
+	"github.com/annosheet/annosheet/testkit/goldtest"
 )
 
 // TestConformance runs the suite through the real client against the

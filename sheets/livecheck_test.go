@@ -12,11 +12,11 @@ import (
 
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/input"
-	"github.com/annosheet/annosheet/internal/testing/backendtest"
-	"github.com/annosheet/annosheet/internal/testing/goldtest"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/sheets"
 	"github.com/annosheet/annosheet/templates"
+	"github.com/annosheet/annosheet/testkit/backendtest"
+	"github.com/annosheet/annosheet/testkit/goldtest"
 )
 
 // TestLiveChecksInSheets writes the live checks' cases through the real

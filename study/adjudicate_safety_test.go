@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/annosheet/annosheet/internal/testing/backendtest"
 	"github.com/annosheet/annosheet/records"
+	"github.com/annosheet/annosheet/testkit/backendtest"
 
 	"github.com/google/go-cmp/cmp"
 

@@ -8,9 +8,9 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/annosheet/annosheet/internal/testing/stopping"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
+	"github.com/annosheet/annosheet/testkit/stopping"
 )
 
 // crowdRecords is a crowd study of preference-likert (two choices, three

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/annosheet/annosheet/internal/testing/bombs"
 	"github.com/annosheet/annosheet/templates"
+	"github.com/annosheet/annosheet/testkit/bombs"
 )
 
 // laughs is a template whose export constant is nine levels of aliases,

@@ -8,10 +8,10 @@ import (
 	"testing"
 
 	"github.com/annosheet/annosheet/backend"
-	"github.com/annosheet/annosheet/internal/testing/benchdata"
-	"github.com/annosheet/annosheet/internal/testing/testreaders"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/records"
+	"github.com/annosheet/annosheet/testkit/benchdata"
+	"github.com/annosheet/annosheet/testkit/testreaders"
 	"github.com/annosheet/annosheet/xlsx"
 )
 

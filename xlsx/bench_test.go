@@ -13,9 +13,9 @@ import (
 
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/input"
-	"github.com/annosheet/annosheet/internal/testing/benchdata"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/templates"
+	"github.com/annosheet/annosheet/testkit/benchdata"
 	"github.com/annosheet/annosheet/xlsx"
 )
 

@@ -8,8 +8,8 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/annosheet/annosheet/backend"
-	"github.com/annosheet/annosheet/internal/testing/backendtest"
-	"github.com/annosheet/annosheet/internal/testing/goldtest"
+	"github.com/annosheet/annosheet/testkit/backendtest"
+	"github.com/annosheet/annosheet/testkit/goldtest"
 	"github.com/annosheet/annosheet/xlsx"
 )
 

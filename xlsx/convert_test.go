@@ -10,11 +10,11 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/annosheet/annosheet/backend"
-	"github.com/annosheet/annosheet/internal/testing/benchdata"
-	"github.com/annosheet/annosheet/internal/testing/testreaders"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
+	"github.com/annosheet/annosheet/testkit/benchdata"
+	"github.com/annosheet/annosheet/testkit/testreaders"
 	"github.com/annosheet/annosheet/xlsx"
 )
 

@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"github.com/annosheet/annosheet/backend"
-	"github.com/annosheet/annosheet/internal/testing/benchdata"
+	"github.com/annosheet/annosheet/testkit/benchdata"
 )
 
 // writerBook is a small filled workbook as our writer makes it: the

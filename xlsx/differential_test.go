@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/annosheet/annosheet/backend"
-	"github.com/annosheet/annosheet/internal/testing/benchdata"
-	"github.com/annosheet/annosheet/internal/testing/testreaders"
+	"github.com/annosheet/annosheet/testkit/benchdata"
+	"github.com/annosheet/annosheet/testkit/testreaders"
 	"github.com/annosheet/annosheet/xlsx"
 )
 

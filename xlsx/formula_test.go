@@ -9,7 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/annosheet/annosheet/backend"
-	"github.com/annosheet/annosheet/internal/testing/xlsxdump"
+	"github.com/annosheet/annosheet/testkit/xlsxdump"
 	"github.com/annosheet/annosheet/xlsx"
 )
 

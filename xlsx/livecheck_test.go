@@ -16,10 +16,10 @@ import (
 
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/input"
-	"github.com/annosheet/annosheet/internal/testing/backendtest"
-	"github.com/annosheet/annosheet/internal/testing/testreaders"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/templates"
+	"github.com/annosheet/annosheet/testkit/backendtest"
+	"github.com/annosheet/annosheet/testkit/testreaders"
 	"github.com/annosheet/annosheet/xlsx"
 )
 

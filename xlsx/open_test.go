@@ -17,8 +17,8 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/annosheet/annosheet/backend"
-	"github.com/annosheet/annosheet/internal/testing/testreaders"
 	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/testkit/testreaders"
 )
 
 // noSoffice is an opener on a machine without LibreOffice.

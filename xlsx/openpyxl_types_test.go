@@ -13,7 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/annosheet/annosheet/backend"
-	"github.com/annosheet/annosheet/internal/testing/testreaders"
+	"github.com/annosheet/annosheet/testkit/testreaders"
 )
 
 // withParts copies a zip archive as it is, entry by entry, and adds parts.

@@ -16,9 +16,9 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/annosheet/annosheet/backend"
-	"github.com/annosheet/annosheet/internal/testing/testreaders"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/templates"
+	"github.com/annosheet/annosheet/testkit/testreaders"
 )
 
 // The tests in this file let independent applications read what we write:

@@ -12,9 +12,9 @@ import (
 
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/input"
-	"github.com/annosheet/annosheet/internal/testing/testreaders"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/templates"
+	"github.com/annosheet/annosheet/testkit/testreaders"
 	"github.com/annosheet/annosheet/xlsx"
 )
 

@@ -18,9 +18,9 @@ import (
 
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/input"
-	"github.com/annosheet/annosheet/internal/testing/xlsxdump"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/templates"
+	"github.com/annosheet/annosheet/testkit/xlsxdump"
 	"github.com/annosheet/annosheet/xlsx"
 )
 

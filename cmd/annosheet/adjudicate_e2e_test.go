@@ -14,9 +14,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/annosheet/annosheet/internal/testing/goldtest"
-	"github.com/annosheet/annosheet/internal/testing/testreaders"
 	"github.com/annosheet/annosheet/records"
+	"github.com/annosheet/annosheet/testkit/goldtest"
+	"github.com/annosheet/annosheet/testkit/testreaders"
 )
 
 // adjAnnotators are the annotators of the studies adjudicated here.

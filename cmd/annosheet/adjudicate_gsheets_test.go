@@ -14,11 +14,11 @@ import (
 
 	"github.com/annosheet/annosheet/adjudicate"
 	"github.com/annosheet/annosheet/backend"
-	"github.com/annosheet/annosheet/internal/testing/goldtest"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/sheets"
 	"github.com/annosheet/annosheet/sheets/sheetsfake"
 	"github.com/annosheet/annosheet/study"
+	"github.com/annosheet/annosheet/testkit/goldtest"
 )
 
 // adjSheet is an adjudication sheet of a spreadsheet as its values read:

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/annosheet/annosheet/internal/testing/testreaders"
+	"github.com/annosheet/annosheet/testkit/testreaders"
 )
 
 // legalRecords writes pulled legal-gaps records into a file of dir: each

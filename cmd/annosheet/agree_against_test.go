@@ -13,8 +13,8 @@ import (
 	"testing"
 
 	"github.com/annosheet/annosheet/agreement"
-	"github.com/annosheet/annosheet/internal/testing/goldtest"
 	"github.com/annosheet/annosheet/study"
+	"github.com/annosheet/annosheet/testkit/goldtest"
 )
 
 // againstReport is the part of agree's JSON with --against the tests

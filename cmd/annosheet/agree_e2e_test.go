@@ -14,8 +14,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/annosheet/annosheet/internal/testing/goldtest"
-	"github.com/annosheet/annosheet/internal/testing/testreaders"
+	"github.com/annosheet/annosheet/testkit/goldtest"
+	"github.com/annosheet/annosheet/testkit/testreaders"
 )
 
 // e2eReport is agree's JSON as the tests of this file read it: every

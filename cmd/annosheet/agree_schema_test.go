@@ -10,9 +10,9 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/annosheet/annosheet/internal/testing/goldtest"
 	"github.com/annosheet/annosheet/schema"
 	"github.com/annosheet/annosheet/templates"
+	"github.com/annosheet/annosheet/testkit/goldtest"
 )
 
 // schemaSeen gathers what the reports validated against the agreement

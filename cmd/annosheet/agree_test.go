@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/annosheet/annosheet/internal/testing/goldtest"
+	"github.com/annosheet/annosheet/testkit/goldtest"
 )
 
 // agreeReport is the part of agree's JSON the tests read.

@@ -9,7 +9,7 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/annosheet/annosheet/internal/testing/benchdata"
+	"github.com/annosheet/annosheet/testkit/benchdata"
 )
 
 // BenchmarkGenerateStudy generates a study of legal-gaps rows (about 3 KB

@@ -12,9 +12,9 @@ import (
 	"testing"
 
 	"github.com/annosheet/annosheet/backend"
-	"github.com/annosheet/annosheet/internal/testing/goldtest"
 	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/records"
+	"github.com/annosheet/annosheet/testkit/goldtest"
 	"github.com/xuri/excelize/v2"
 )
 

@@ -15,8 +15,8 @@ import (
 
 	"github.com/annosheet/annosheet/export"
 	"github.com/annosheet/annosheet/internal/csvsafe"
-	"github.com/annosheet/annosheet/internal/testing/goldtest"
-	"github.com/annosheet/annosheet/internal/testing/testreaders"
+	"github.com/annosheet/annosheet/testkit/goldtest"
+	"github.com/annosheet/annosheet/testkit/testreaders"
 )
 
 // tableStudy is a study of a built-in template with overlap, filled with

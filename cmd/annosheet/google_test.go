@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/annosheet/annosheet/internal/boundedread"
-	"github.com/annosheet/annosheet/internal/testing/fifo"
 	"github.com/annosheet/annosheet/sheets/googleauth"
+	"github.com/annosheet/annosheet/testkit/fifo"
 )
 
 // TestServiceAccountKeyBounded: a service account key is read within the

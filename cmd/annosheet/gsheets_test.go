@@ -22,8 +22,6 @@ import (
 	sheetsapi "google.golang.org/api/sheets/v4"
 
 	"github.com/annosheet/annosheet/backend"
-	"github.com/annosheet/annosheet/internal/testing/goldtest"
-	"github.com/annosheet/annosheet/internal/testing/syncbuf"
 	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/sheets"
@@ -31,6 +29,8 @@ import (
 	"github.com/annosheet/annosheet/sheets/sheetsfake"
 	"github.com/annosheet/annosheet/study"
 	"github.com/annosheet/annosheet/templates"
+	"github.com/annosheet/annosheet/testkit/goldtest"
+	"github.com/annosheet/annosheet/testkit/syncbuf"
 )
 
 // noGoogleAccount keeps a test away from the real user's sign-in.

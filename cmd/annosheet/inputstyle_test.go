@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/annosheet/annosheet/internal/ojson"
-	"github.com/annosheet/annosheet/internal/testing/fifo"
+	"github.com/annosheet/annosheet/testkit/fifo"
 )
 
 // TestInputStyle: the native file's style comes from the first input that

@@ -15,9 +15,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/xuri/excelize/v2"
 
-	"github.com/annosheet/annosheet/internal/testing/xlsxdump"
 	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/templates"
+	"github.com/annosheet/annosheet/testkit/xlsxdump"
 )
 
 // cli runs the real command line in-process.

@@ -12,9 +12,9 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/annosheet/annosheet/backend"
-	"github.com/annosheet/annosheet/internal/testing/goldtest"
 	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/records"
+	"github.com/annosheet/annosheet/testkit/goldtest"
 )
 
 func copyFile(t *testing.T, from, to string) {

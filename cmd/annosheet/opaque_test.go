@@ -13,7 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/annosheet/annosheet/internal/testing/goldtest"
+	"github.com/annosheet/annosheet/testkit/goldtest"
 )
 
 // realIDs are the real IDs of units a workbook of the study in dir shows

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/annosheet/annosheet/internal/testing/testreaders"
+	"github.com/annosheet/annosheet/testkit/testreaders"
 )
 
 // ArtifactsEnv names a folder where tests keep what a person should look

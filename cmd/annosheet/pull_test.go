@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/annosheet/annosheet/internal/testing/goldtest"
 	"github.com/annosheet/annosheet/manifest"
+	"github.com/annosheet/annosheet/testkit/goldtest"
 )
 
 // legalStudy generates the legal-gaps study and fills the gold labels.

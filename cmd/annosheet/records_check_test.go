@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/annosheet/annosheet/internal/testing/goldtest"
+	"github.com/annosheet/annosheet/testkit/goldtest"
 )
 
 // TestRecordsSpansChecked gives agree, report, export's tables and the

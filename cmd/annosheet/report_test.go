@@ -13,10 +13,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/annosheet/annosheet/internal/testing/goldtest"
-	"github.com/annosheet/annosheet/internal/testing/testreaders"
 	"github.com/annosheet/annosheet/report"
 	"github.com/annosheet/annosheet/templates"
+	"github.com/annosheet/annosheet/testkit/goldtest"
+	"github.com/annosheet/annosheet/testkit/testreaders"
 )
 
 // generateSeeded generates a study with a fixed seed (the same

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/annosheet/annosheet/internal/testing/goldtest"
 	"github.com/annosheet/annosheet/study"
+	"github.com/annosheet/annosheet/testkit/goldtest"
 )
 
 // TestStatusAgreement: status on a legal-gaps study shared out to ak and

@@ -13,10 +13,10 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/annosheet/annosheet/backend"
-	"github.com/annosheet/annosheet/internal/testing/goldtest"
 	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/study"
+	"github.com/annosheet/annosheet/testkit/goldtest"
 )
 
 // statusJSON runs status --json.

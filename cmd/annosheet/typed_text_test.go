@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/annosheet/annosheet/internal/safetext"
-	"github.com/annosheet/annosheet/internal/testing/goldtest"
+	"github.com/annosheet/annosheet/testkit/goldtest"
 )
 
 // TestTypedTextShown: what an annotator typed is shown, in the terminal

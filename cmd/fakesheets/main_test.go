@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/annosheet/annosheet/internal/testing/syncbuf"
+	"github.com/annosheet/annosheet/testkit/syncbuf"
 )
 
 func TestServe(t *testing.T) {

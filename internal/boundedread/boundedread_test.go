@@ -15,7 +15,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/annosheet/annosheet/internal/testing/fifo"
+	"github.com/annosheet/annosheet/testkit/fifo"
 )
 
 func TestReadFile(t *testing.T) {

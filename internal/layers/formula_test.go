@@ -32,7 +32,7 @@ func TestFormulasOnlyFromTemplates(t *testing.T) {
 			if path == root {
 				return nil
 			}
-			if rel == "internal/testing" || strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata" {
+			if rel == "testkit" || strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata" {
 				return filepath.SkipDir
 			}
 			return nil

@@ -3,7 +3,7 @@
 // nothing about spreadsheet files, HTTP or the file system; the backend
 // contract stands on the standard library alone; backends do not depend
 // on each other, on the command line or on the mapping core; and the
-// test-only harnesses under internal/testing stay out of production code.
+// test-only harnesses under testkit stay out of production code.
 // Every package of the module must have a rule here, so that a new
 // package cannot slip past.
 package layers
@@ -22,7 +22,7 @@ const (
 	excelize = "github.com/xuri/excelize"
 	google   = "google.golang.org/api"
 	netHTTP  = "net/http"
-	harness  = module + "/internal/testing"
+	harness  = module + "/testkit"
 )
 
 // m names a package of the module.
@@ -127,7 +127,7 @@ var rules = []rule{
 	{pkg: "internal/loopback", deps: []string{module}, why: "a production helper: nothing of annosheet"},
 	{pkg: "internal/ojson", deps: []string{module}, why: "a production helper: nothing of annosheet"},
 	{pkg: "internal/layers", why: "this test"},
-	{pkg: "internal/testing/...",
+	{pkg: "testkit/...",
 		deps: []string{m("cmd")},
 		why:  "test-only harnesses: they drive the layers, never the CLI"},
 	{pkg: "bench/...",

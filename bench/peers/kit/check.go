@@ -18,8 +18,8 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/annosheet/annosheet/backend"
-	"github.com/annosheet/annosheet/internal/testing/benchdata"
 	"github.com/annosheet/annosheet/templates"
+	"github.com/annosheet/annosheet/testkit/benchdata"
 	"github.com/annosheet/annosheet/xlsx"
 )
 

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/annosheet/annosheet/backend"
-	"github.com/annosheet/annosheet/internal/testing/benchdata"
+	"github.com/annosheet/annosheet/testkit/benchdata"
 	"github.com/annosheet/annosheet/xlsx"
 )
 

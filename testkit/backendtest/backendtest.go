@@ -38,10 +38,10 @@ import (
 
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/input"
-	"github.com/annosheet/annosheet/internal/testing/goldtest"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
+	"github.com/annosheet/annosheet/testkit/goldtest"
 )
 
 var update = flag.Bool("update-conformance", false, "rewrite the conformance suite's golden files")
@@ -255,7 +255,7 @@ func Run(t *testing.T, b Backend) {
 				t.Errorf("no answered record after filling")
 			}
 			checkLinks(t, o, cells)
-			compare(t, filepath.Join(root, "internal", "testing", "backendtest", "testdata", name+".golden"), dump(t, o, cells, p.Records))
+			compare(t, filepath.Join(root, "testkit", "backendtest", "testdata", name+".golden"), dump(t, o, cells, p.Records))
 		})
 	}
 }

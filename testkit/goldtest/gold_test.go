@@ -18,7 +18,7 @@ import (
 	"github.com/annosheet/annosheet/templates"
 )
 
-const data = "../../../testdata/data/"
+const data = "../../testdata/data/"
 
 func builtin(t *testing.T, name string) *templates.Template {
 	t.Helper()

@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/annosheet/annosheet/backend"
-	"github.com/annosheet/annosheet/internal/testing/pin"
 	"github.com/annosheet/annosheet/records"
+	"github.com/annosheet/annosheet/testkit/pin"
 )
 
 // The sections of a golden dump.

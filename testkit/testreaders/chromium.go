@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/annosheet/annosheet/internal/testing/syncbuf"
+	"github.com/annosheet/annosheet/testkit/syncbuf"
 )
 
 // Chromium returns a Chromium (or Chrome) binary, for opening HTML pages

@@ -11,8 +11,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/annosheet/annosheet/internal/testing/testreaders"
 	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/testkit/testreaders"
 )
 
 // The tests in this file let real applications change filled workbooks,

@@ -137,7 +137,7 @@ func Pdftoppm(t testing.TB) string {
 // DuckDBDir is where the DuckDB reader lives, relative to the module's
 // root: its package.json, the script that reads a file, and the
 // node_modules that `npm ci --prefix` installs there.
-const DuckDBDir = "internal/testing/testreaders/duckdb"
+const DuckDBDir = "testkit/testreaders/duckdb"
 
 // DuckDBTable is a file as DuckDB read it: its columns, their DuckDB
 // types (VARCHAR, BIGINT, BOOLEAN …), and its rows, each value as JSON

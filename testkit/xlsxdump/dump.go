@@ -12,7 +12,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/annosheet/annosheet/internal/testing/pin"
+	"github.com/annosheet/annosheet/testkit/pin"
 	"github.com/xuri/excelize/v2"
 )
 

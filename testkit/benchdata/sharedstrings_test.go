@@ -14,9 +14,9 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/annosheet/annosheet/backend"
-	"github.com/annosheet/annosheet/internal/testing/benchdata"
-	"github.com/annosheet/annosheet/internal/testing/testreaders"
-	"github.com/annosheet/annosheet/internal/testing/xlsxdump"
+	"github.com/annosheet/annosheet/testkit/benchdata"
+	"github.com/annosheet/annosheet/testkit/testreaders"
+	"github.com/annosheet/annosheet/testkit/xlsxdump"
 	"github.com/annosheet/annosheet/xlsx"
 )
 
