@@ -11,7 +11,6 @@ import (
 
 	"github.com/annosheet/annosheet/adjudicate"
 	"github.com/annosheet/annosheet/backend"
-	"github.com/annosheet/annosheet/input"
 	"github.com/annosheet/annosheet/internal/words"
 	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/study"
@@ -120,16 +119,9 @@ func besideManifest(dir, p string) string {
 // the annotators saw (opaque ones), nil when the units' own are shown.
 func studyContext(t *templates.Template, man *study.Manifest, stderr io.Writer) ([]*mapping.SourceItem, func(string) string) {
 	var items []*mapping.SourceItem
-	var src mapping.Source
 	inputs, err := man.InputPaths()
 	if err == nil {
-		src, err = input.Open(t.Input.Format, inputs)
-	}
-	if err == nil {
-		err = mapping.Items(t, src, man.Keys, func(it *mapping.SourceItem) error {
-			items = append(items, it)
-			return nil
-		})
+		items, err = study.Items(t, inputs, man.Keys)
 	}
 	if err != nil {
 		items = nil

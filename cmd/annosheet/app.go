@@ -81,6 +81,8 @@ func exitCode(err error) int {
 		return exitUsage
 	case errors.Is(err, errStrict):
 		return exitStrict
+	case errors.Is(err, study.ErrNoInputs):
+		return exitUsage
 	}
 	return exitFailure
 }
@@ -167,6 +169,12 @@ func hint(err error) string {
 		return "it was left as it is; run the same command again to read it as it is now"
 	case errors.Is(err, study.ErrInputChanged):
 		return "give it with --input and --input-changed to export with it anyway"
+	case errors.Is(err, study.ErrNoInputs):
+		return "give --manifest FILE or --input PATH"
+	case errors.Is(err, study.ErrNeedsManifest):
+		return "give --manifest"
+	case errors.Is(err, study.ErrGivenInputChanged):
+		return "add --input-changed if you mean it"
 	case errors.Is(err, study.ErrInputMissing):
 		return "give --input"
 	case errors.Is(err, study.ErrProblems):

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,14 +13,10 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/annosheet/annosheet/export"
-	"github.com/annosheet/annosheet/input"
 	"github.com/annosheet/annosheet/internal/atomicfile"
-	"github.com/annosheet/annosheet/internal/boundedread"
 	"github.com/annosheet/annosheet/internal/filename"
-	"github.com/annosheet/annosheet/internal/ojson"
 	"github.com/annosheet/annosheet/internal/words"
 	"github.com/annosheet/annosheet/manifest"
-	"github.com/annosheet/annosheet/mapping"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/study"
 	"github.com/annosheet/annosheet/templates"
@@ -141,36 +136,16 @@ func runExport(ctx context.Context, opt exportOptions, stdout, stderr io.Writer)
 	if err != nil {
 		return err
 	}
-	t, all, origins, man, dups := l.Template, l.Records, l.Origins, l.Manifest, l.Duplicates
+	t, all, man, dups := l.Template, l.Records, l.Manifest, l.Duplicates
 	// Everything that can be checked before the export is, and every
 	// problem found is said at once, not one per run.
+	nat, err := study.PrepareNative(l.Loaded, man, study.NativeOptions{
+		SelectOptions: study.SelectOptions{CompleteOnly: opt.CompleteOnly, AllowProblems: opt.AllowProblems, AllowUnresolved: opt.AllowUnresolved},
+		Inputs:        opt.Inputs, InputChanged: opt.InputChanged,
+	})
 	var problems []error
-	sel, err := study.SelectForExport(all, study.SelectOptions{CompleteOnly: opt.CompleteOnly, AllowProblems: opt.AllowProblems, AllowUnresolved: opt.AllowUnresolved})
 	if err != nil {
 		problems = append(problems, err)
-	}
-	inputs := opt.Inputs
-	var keys map[string]map[string]string
-	var orders map[string][]string
-	if man != nil {
-		keys, orders = man.Keys, man.Orders
-		if len(inputs) == 0 {
-			if inputs, err = man.InputPaths(); err != nil {
-				problems = append(problems, err)
-			}
-		} else if changed := man.ChangedInputs(inputs); len(changed) > 0 {
-			if !opt.InputChanged {
-				problems = append(problems, fmt.Errorf("--input %s: not the content the workbooks were generated from, so offsets and records may not match the answers (add --input-changed if you mean it)", strings.Join(changed, ", ")))
-			} else {
-				fmt.Fprintf(stderr, "warning: %s: not the content the workbooks were generated from; exported with it as --input-changed says (offsets may not match)\n", strings.Join(changed, ", "))
-			}
-		}
-	}
-	if len(inputs) == 0 && man == nil {
-		problems = append(problems, usagef("export needs the study's inputs: --manifest FILE or --input PATH"))
-	}
-	if len(t.Anonymize) > 0 && keys == nil {
-		problems = append(problems, fmt.Errorf("template %s anonymises names; export needs the manifest (--manifest) to restore them", t.Name))
 	}
 	if out := opt.Out; out != "" && !strings.Contains(out, "{annotator}") && !opt.Force {
 		if _, err := os.Lstat(out); err == nil {
@@ -185,39 +160,19 @@ func runExport(ctx context.Context, opt exportOptions, stdout, stderr io.Writer)
 	if len(problems) > 0 {
 		return errors.Join(problems...)
 	}
+	if len(nat.Changed) > 0 {
+		fmt.Fprintf(stderr, "warning: %s: not the content the workbooks were generated from; exported with it as --input-changed says (offsets may not match)\n", strings.Join(nat.Changed, ", "))
+	}
+	sel := nat.Selection
+	files, err := export.Native(t, sel.Records, nat.Items, export.Options{Annotators: opt.Annotators, Style: nat.Style, Orders: nat.Orders, PerAnnotator: strings.Contains(opt.Out, "{annotator}"), Origins: l.Origins})
+	if err != nil {
+		return err
+	}
 	for _, u := range sel.Unresolved {
 		fmt.Fprintln(stderr, "warning: "+u+": exported without it (--allow-unresolved)")
 	}
-	if t.Export != nil && t.Export.Include == "all" {
-		// A template that exports every unit writes the units of a gold
-		// set nobody has completed too: each is named, never passed
-		// over as if it had its answers.
-		for _, r := range sel.Records {
-			if r.Annotator == records.GoldAnnotator && r.Status == records.StatusEmpty {
-				fmt.Fprintf(stderr, "warning: unit %s: the gold set has no answer for it (nobody has completed it): exported without answers\n", r.Unit)
-			}
-		}
-	}
-	src, err := input.Open(t.Input.Format, inputs)
-	if err != nil {
-		return err
-	}
-	var items []*mapping.SourceItem
-	err = mapping.Items(t, src, keys, func(it *mapping.SourceItem) error {
-		items = append(items, it)
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	// A record's spans must stand where they say in the study's texts:
-	// offsets are what the native file gives.
-	if err := spansInInputs(sel.Records, items, origins); err != nil {
-		return err
-	}
-	files, err := export.Native(t, sel.Records, items, export.Options{Annotators: opt.Annotators, Style: inputStyle(inputs), Orders: orders, PerAnnotator: strings.Contains(opt.Out, "{annotator}"), Origins: origins})
-	if err != nil {
-		return err
+	for _, w := range nat.Warnings {
+		fmt.Fprintln(stderr, "warning: "+w)
 	}
 	for _, f := range files {
 		for _, w := range f.Warnings {
@@ -326,54 +281,3 @@ func annotatorPath(out, annotator string, n int) string {
 	ext := filepath.Ext(out)
 	return strings.TrimSuffix(out, ext) + "-" + safe + ext
 }
-
-// inputStyle is the JSON style of the study's input, which the native file
-// keeps: the first input file, or a factgenie folder's outputs.jsonl. The
-// file is read as a stream, however large; a named pipe is not read.
-func inputStyle(inputs []string) ojson.Style {
-	for _, in := range inputs {
-		path := in
-		if st, err := os.Stat(in); err == nil && st.IsDir() {
-			path = filepath.Join(in, "outputs.jsonl")
-		}
-		f, err := boundedread.Open(path)
-		if err != nil {
-			continue
-		}
-		s, err := ojson.DetectStyleReader(f)
-		f.Close()
-		if err == nil {
-			return s
-		}
-	}
-	return ojson.Style{Indent: "  ", Newline: true}
-}
-
-// spansInInputs checks every record's spans against the texts of the
-// study's inputs they were found in, and says each that does not stand
-// there, by the record's file and line.
-func spansInInputs(recs []*records.Annotation, items []*mapping.SourceItem, origins records.Origins) error {
-	fields := map[string]map[string]string{}
-	for _, it := range items {
-		maps.Copy(fields, it.Fields)
-	}
-	var errs []error
-	for _, r := range recs {
-		where := origins[r]
-		if where == "" {
-			where = r.Source.File
-		}
-		who := ""
-		if r.Annotator != "" {
-			who = " by " + r.Annotator
-		}
-		for _, p := range records.SpanTextProblems(r, fields[r.Unit]) {
-			errs = append(errs, fmt.Errorf("%s: unit %s%s: %w: %s", where, r.Unit, who, errSpanText, p))
-		}
-	}
-	return errors.Join(errs...)
-}
-
-// errSpanText is wrapped by the error of a span that does not stand in the
-// study's text where it says.
-var errSpanText = errors.New("not the study's text")

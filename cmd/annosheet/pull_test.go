@@ -237,7 +237,7 @@ func TestExportFactgenieNeedsTheKey(t *testing.T) {
 	ann := filepath.Join(t.TempDir(), "a.jsonl")
 	runCLI(t, "pull", dir, "--out", ann)
 	code, _, stderr := runCLI(t, "export", ann, "--native", "--input", fgData)
-	if code != exitFailure || stderr != "annosheet: template factgenie-meta-eval anonymises names; export needs the manifest (--manifest) to restore them\n" {
+	if code != exitFailure || stderr != "annosheet: template factgenie-meta-eval anonymises names: the study's manifest is needed to restore them (give --manifest)\n" {
 		t.Errorf("exit %d: %s", code, stderr)
 	}
 	// With the manifest: nothing judged yet, nothing exported.

@@ -8,7 +8,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/annosheet/annosheet/input"
 	"github.com/annosheet/annosheet/internal/atomicfile"
 	"github.com/annosheet/annosheet/internal/words"
 	"github.com/annosheet/annosheet/mapping"
@@ -190,12 +189,8 @@ func unitTexts(t *templates.Template, man *study.Manifest, want map[string][]str
 	if err != nil {
 		return nil, err
 	}
-	src, err := input.Open(t.Input.Format, inputs)
-	if err != nil {
-		return nil, err
-	}
 	texts := map[[2]string]string{}
-	err = mapping.Items(t, src, man.Keys, func(it *mapping.SourceItem) error {
+	err = study.EachItem(t, inputs, man.Keys, func(it *mapping.SourceItem) error {
 		for unit, fields := range it.Fields {
 			for _, f := range want[unit] {
 				if s, ok := fields[f]; ok {
