@@ -82,3 +82,69 @@ func WorkbookDir(workbook string) (string, bool) {
 	dir := filepath.Dir(workbook)
 	return dir, workbook != "" && !strings.Contains(workbook, "://") && dir != "."
 }
+
+// Status writes status's table: per batch, per annotator when there are
+// several, and the whole study, the units in each state and a bar of
+// progress (in blocks, for a terminal, else "#+."); then the agreement
+// so far.
+func Status(w io.Writer, rep *study.Status, blocks bool) error {
+	full, part, empty := "#", "+", "."
+	if blocks {
+		full, part, empty = "█", "▒", "░"
+	}
+	bar := func(t *study.Tally) string {
+		d, p := t.Bar(20)
+		return fmt.Sprintf("%s%s%s %3.0f%%", strings.Repeat(full, d), strings.Repeat(part, p), strings.Repeat(empty, 20-d-p), t.Done()*100)
+	}
+	who := func(a string) string {
+		if a == "" {
+			return "(unclaimed)"
+		}
+		return a
+	}
+	tw, flush := Table(w)
+	// The unreadable column is shown when a workbook could not be read.
+	unreadable := rep.Total.Unreadable > 0
+	head := "batch\tannotator\tunits\tdone\tpartial\tempty\tmissing\t"
+	if unreadable {
+		head += "unreadable\t"
+	}
+	fmt.Fprintln(tw, head+"errors\tprogress")
+	// A blank row between the groups, with a cell for each column.
+	blank := strings.Repeat("\t", strings.Count(head, "\t")+1)
+	row := func(batch, ann string, t *study.Tally) {
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t", batch, ann, t.Units, t.Complete, t.Partial, t.Empty, t.Missing)
+		if unreadable {
+			fmt.Fprintf(tw, "%d\t", t.Unreadable)
+		}
+		fmt.Fprintf(tw, "%d\t%s\n", t.Errors, bar(t))
+	}
+	for _, t := range rep.Batches {
+		row(batchLabel(t), who(t.Annotator), t)
+	}
+	if len(rep.Annotators) > 1 {
+		fmt.Fprintln(tw, blank)
+		for _, t := range rep.Annotators {
+			row("all batches", who(t.Annotator), t)
+		}
+	}
+	fmt.Fprintln(tw, blank)
+	row("study", "everyone", rep.Total)
+	if err := flush(); err != nil {
+		return err
+	}
+	return AgreementSoFar(w, rep)
+}
+
+// batchLabel names a batch in the table. When the sources hold several
+// studies, whose batch IDs may be the same, the batch is named with its
+// study's folder (or its study ID, for a spreadsheet).
+func batchLabel(t *study.Tally) string {
+	if t.Study == "" {
+		return t.Batch
+	}
+	if dir, ok := WorkbookDir(t.Workbook); ok {
+		return dir + ": " + t.Batch
+	}
+	return "study " + t.Study + ": " + t.Batch
+}

@@ -41,3 +41,40 @@ func TestWriteAgreementSoFar(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
 	}
 }
+
+// TestStatus: the table has a row per batch, per annotator when there
+// are several, and the study; the unreadable column only when a workbook
+// could not be read; bars in "#+." or, for a terminal, in blocks.
+func TestStatus(t *testing.T) {
+	t.Parallel()
+	ak := &study.Tally{Batch: "ak-b01", Annotator: "ak", Units: 4, Complete: 2, Partial: 1, Empty: 1}
+	bt := &study.Tally{Batch: "bt-b01", Annotator: "bt", Units: 4, Complete: 4}
+	total := &study.Tally{Units: 8, Complete: 6, Partial: 1, Empty: 1}
+	rep := &study.Status{Batches: []*study.Tally{ak, bt}, Annotators: []*study.Tally{ak, bt}, Total: total}
+	var b strings.Builder
+	if err := Status(&b, rep, false); err != nil {
+		t.Fatal(err)
+	}
+	want := "batch        annotator  units  done  partial  empty  missing  errors  progress\n" +
+		"ak-b01       ak         4      2     1        1      0        0       ##########+++++.....  50%\n" +
+		"bt-b01       bt         4      4     0        0      0        0       #################### 100%\n" +
+		"\n" +
+		"all batches  ak         4      2     1        1      0        0       ##########+++++.....  50%\n" +
+		"all batches  bt         4      4     0        0      0        0       #################### 100%\n" +
+		"\n" +
+		"study        everyone   8      6     1        1      0        0       ###############+++..  75%\n"
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+	total.Unreadable, bt.Unreadable = 4, 4
+	b.Reset()
+	if err := Status(&b, rep, true); err != nil {
+		t.Fatal(err)
+	}
+	if head, _, _ := strings.Cut(b.String(), "\n"); !strings.Contains(head, "missing  unreadable  errors") {
+		t.Errorf("no unreadable column: %q", head)
+	}
+	if !strings.Contains(b.String(), "██████████▒▒▒▒▒░░░░░  50%") {
+		t.Errorf("no blocks for a terminal:\n%s", b.String())
+	}
+}
