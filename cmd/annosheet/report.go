@@ -4,17 +4,13 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"slices"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/annosheet/annosheet/internal/atomicfile"
 	"github.com/annosheet/annosheet/internal/words"
-	"github.com/annosheet/annosheet/mapping"
-	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/report"
 	"github.com/annosheet/annosheet/study"
-	"github.com/annosheet/annosheet/templates"
 )
 
 type reportOptions struct {
@@ -125,88 +121,23 @@ func studyReport(ctx context.Context, opt reportOptions, stderr io.Writer) (*rep
 			return nil, err
 		}
 	}
-	res := reportResult(l.Pulled, l.Records)
+	in := report.Study{Template: t, Records: l.Records, Pulled: l.Pulled, Manifest: man}
 	if opt.Adjudication != "" {
 		g, err := study.PullGold(ctx, opt.Adjudication, backends(opt.Google, stderr), "")
 		if err != nil {
 			return nil, endpointUsage(err)
 		}
 		gold = &study.Gold{Name: opt.Adjudication, Records: g.Records}
-		res.Problems = append(res.Problems, g.Problems...)
+		in.GoldProblems = g.Problems
 	}
-	rep, err := report.Build(ctx, t, res, report.Options{Sources: opt.Sources, Gold: gold})
+	rep, warnings, err := report.FromStudy(ctx, in, report.Options{Sources: opt.Sources, Gold: gold})
 	if err != nil {
 		return nil, err
 	}
-	if rep.Gold != nil && rep.Gold.Unscored != "" {
-		fmt.Fprintf(stderr, "warning: %s; the report shows no score against it\n", rep.Gold.Unscored)
-	}
-	if want := rep.TextsWanted(); len(want) > 0 && man != nil {
-		texts, err := unitTexts(t, man, want)
-		if err != nil {
-			fmt.Fprintf(stderr, "warning: %s: the study's inputs cannot be read (%v): the span examples show no text\n", man.Path, err)
-		} else {
-			rep.AddTexts(texts)
-		}
+	for _, w := range warnings {
+		fmt.Fprintln(stderr, "warning: "+w)
 	}
 	return rep, nil
-}
-
-// reportResult is what the report counts: the pull of the sources, its
-// records replaced by every record read (with their real IDs, copies
-// kept once), and the problems that the records of .jsonl files carry.
-func reportResult(pulled *study.Result, recs []*records.Annotation) *study.Result {
-	res := &study.Result{}
-	if pulled != nil {
-		*res = *pulled
-	}
-	fromPull := map[*records.Annotation]bool{}
-	for _, r := range res.Records {
-		fromPull[r] = true
-	}
-	var files []*records.Annotation
-	batches := map[string]bool{}
-	for _, r := range recs {
-		if fromPull[r] {
-			continue
-		}
-		files = append(files, r)
-		if !batches[r.Batch] && records.InHand(r.Status) {
-			batches[r.Batch] = true
-			res.Workbooks = append(res.Workbooks, study.Workbook{File: r.Source.File, Batch: r.Batch})
-		}
-	}
-	res.Records = recs
-	res.Problems = append(slices.Clone(res.Problems), report.RecordProblems(files)...)
-	return res
-}
-
-// unitTexts reads the texts the report's span examples show from the
-// study's inputs (through its manifest): only the units and fields
-// wanted are kept.
-func unitTexts(t *templates.Template, man *study.Manifest, want map[string][]string) (func(unit, field string) (string, bool), error) {
-	inputs, err := man.InputPaths()
-	if err != nil {
-		return nil, err
-	}
-	texts := map[[2]string]string{}
-	err = study.EachItem(t, inputs, man.Keys, func(it *mapping.SourceItem) error {
-		for unit, fields := range it.Fields {
-			for _, f := range want[unit] {
-				if s, ok := fields[f]; ok {
-					texts[[2]string{unit, f}] = s
-				}
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return func(unit, field string) (string, bool) {
-		s, ok := texts[[2]string{unit, field}]
-		return s, ok
-	}, nil
 }
 
 // countingWriter counts the bytes written through it.
