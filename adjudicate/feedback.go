@@ -10,7 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/annosheet/annosheet/backend"
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
@@ -210,7 +210,7 @@ type Feedback struct {
 // of their corrected answers beside the gold ones, and Instructions.
 func FeedbackPlan(f *Feedback) *backend.Plan {
 	t := f.Template
-	rs := mapping.NewReadSheet(f.Limits.CellChars)
+	rs := layout.NewReadSheet(f.Limits.CellChars)
 	sheets := []*backend.Sheet{f.sheet(rs), f.instructions()}
 	if r := rs.Sheet(); r != nil {
 		sheets = append(sheets, r)
@@ -247,7 +247,7 @@ func (f *Feedback) columns() []feedbackColumn {
 	if f.Context != nil {
 		for i := range t.Context {
 			cx := &t.Context[i]
-			cols = append(cols, feedbackColumn{header: cx.Header, width: contextWidth(cx), fill: mapping.FillContext, tail: cx.Show == templates.ShowTail,
+			cols = append(cols, feedbackColumn{header: cx.Header, width: contextWidth(cx), fill: layout.FillContext, tail: cx.Show == templates.ShowTail,
 				text: func(c *Correction) string { return f.Context(c.Unit)[cx.Name] }})
 		}
 	}
@@ -312,7 +312,7 @@ func wordRune(s string, end bool) bool {
 
 // sheet is the Corrections sheet. A text over what the tallest row shows
 // is shown in part, whole on the Read sheet, which the row's ID links to.
-func (f *Feedback) sheet(rs *mapping.ReadSheet) *backend.Sheet {
+func (f *Feedback) sheet(rs *layout.ReadSheet) *backend.Sheet {
 	cols := f.columns()
 	bc := make([]backend.Column, len(cols))
 	headers := make([]string, len(cols))
@@ -343,7 +343,7 @@ func (f *Feedback) sheet(rs *mapping.ReadSheet) *backend.Sheet {
 		Rows: bandedRows(headers, f.Template.Bands.Palette, len(f.Corrections), func(i int) string { return f.Corrections[i].Unit }, func(k int, fill string) backend.Row {
 			var r backend.Row
 			for i, c := range cols {
-				text, _ := mapping.Clean(texts[k][i], f.Limits.CellChars)
+				text, _ := layout.Clean(texts[k][i], f.Limits.CellChars)
 				st := backend.Style{Wrap: true, Fill: fill}
 				if c.fill != "" {
 					st.Fill = c.fill
@@ -351,7 +351,7 @@ func (f *Feedback) sheet(rs *mapping.ReadSheet) *backend.Sheet {
 				cell := backend.Cell{Style: st}
 				if text != "" {
 					cell.Value = text
-					r.Height = max(r.Height, mapping.RowHeight(text, c.width))
+					r.Height = max(r.Height, layout.RowHeight(text, c.width))
 				}
 				if i == 0 && read[k] > 0 {
 					cell.Link = &backend.Link{Sheet: backend.SheetRead, Row: read[k]}
@@ -367,7 +367,7 @@ func (f *Feedback) sheet(rs *mapping.ReadSheet) *backend.Sheet {
 // guideline the annotator worked to.
 func (f *Feedback) instructions() *backend.Sheet {
 	t := f.Template
-	in := &mapping.Instructions{}
+	in := &layout.Instructions{}
 	in.Title("Feedback: " + t.Title)
 	in.Hint(fmt.Sprintf("Template %s, version %d · annotator %s · %d corrected answers", t.Name, t.Version, f.Annotator, len(f.Corrections)))
 	in.Heading("What this is")

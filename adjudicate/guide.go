@@ -7,7 +7,7 @@ import (
 
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/internal/words"
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
@@ -54,7 +54,7 @@ func (b *Book) summarySheet(sheets []*sheetOf) *backend.Sheet {
 					case i == 0:
 						st.Bold, st.Size = true, 14
 					case i == 3:
-						st = mapping.StyleHeader
+						st = layout.StyleHeader
 					}
 					var v any = s
 					if n, err := strconv.Atoi(s); err == nil && i > 3 {
@@ -79,7 +79,7 @@ func (b *Book) summarySheet(sheets []*sheetOf) *backend.Sheet {
 // guideline and categories.
 func (b *Book) instructions(sheets []*sheetOf) *backend.Sheet {
 	t := b.Template
-	in := &mapping.Instructions{}
+	in := &layout.Instructions{}
 	in.Title("Adjudication: " + t.Title)
 	in.Hint(fmt.Sprintf("Template %s, version %d · adjudicator %s · %d rows to decide", t.Name, t.Version, b.Adjudicator, len(b.Items)))
 	in.Heading("What to do")

@@ -8,7 +8,7 @@ import (
 	"github.com/annosheet/annosheet/testkit/backendtest"
 
 	"github.com/annosheet/annosheet/backend"
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -82,7 +82,7 @@ func ptr(n int) *int { return &n }
 
 // sp is a span of blockText's field, [start, end) in code points.
 func sp(start, end int, code string) records.SpanAnswer {
-	return records.SpanAnswer{Question: "errors", Field: "text", Start: ptr(start), End: ptr(end), Text: mapping.Substring(blockText, start, end), Code: code, Label: label(code)}
+	return records.SpanAnswer{Question: "errors", Field: "text", Start: ptr(start), End: ptr(end), Text: layout.Substring(blockText, start, end), Code: code, Label: label(code)}
 }
 
 // missing is an answer row without a span, of a kind.
@@ -210,7 +210,7 @@ func book(t *testing.T, tp *templates.Template, f *Found) (*memGrid, *Reading) {
 }
 
 // read reads a workbook's decisions, failing the test on an error.
-func read(t *testing.T, m *memGrid, rd *Reading) (map[string]*Decision, mapping.Problems) {
+func read(t *testing.T, m *memGrid, rd *Reading) (map[string]*Decision, layout.Problems) {
 	t.Helper()
 	g := m.grid()
 	meta, err := ReadMeta(g)
@@ -227,7 +227,7 @@ func read(t *testing.T, m *memGrid, rd *Reading) (map[string]*Decision, mapping.
 }
 
 // problemsOf names problems as "severity Sheet!Cell unit: message".
-func problemsOf(ps mapping.Problems) []string {
+func problemsOf(ps layout.Problems) []string {
 	var out []string
 	for _, p := range ps {
 		out = append(out, fmt.Sprintf("%s %s!%s %s: %s", p.Severity, p.Sheet, p.Cell, p.Record, p.Message))

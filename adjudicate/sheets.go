@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/annosheet/annosheet/backend"
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -100,7 +100,7 @@ type Meta struct {
 	Adjudication string              `json:"adjudication"`
 	Workbook     int                 `json:"workbook"`
 	Adjudicator  string              `json:"adjudicator"`
-	Template     mapping.TemplateRef `json:"template"`
+	Template     layout.TemplateRef `json:"template"`
 	Sheets       []MetaSheet         `json:"sheets"`
 }
 
@@ -109,11 +109,11 @@ type MetaSheet struct {
 	Name     string               `json:"name"`
 	Kind     string               `json:"kind"`
 	Question string               `json:"question"`
-	Columns  []mapping.MetaColumn `json:"columns"`
+	Columns  []layout.MetaColumn `json:"columns"`
 }
 
 // MetaKind marks an adjudication workbook's metadata.
-const MetaKind = mapping.MetaAdjudication
+const MetaKind = layout.MetaAdjudication
 
 // column is one column of an adjudication sheet.
 type column struct {
@@ -151,15 +151,15 @@ func Plan(b *Book) (*backend.Plan, error) {
 	lists := &listSheet{}
 	var out []*backend.Sheet
 	meta := Meta{Kind: MetaKind, Format: 1, Adjudication: b.Adjudication, Workbook: b.Workbook, Adjudicator: b.Adjudicator,
-		Template: mapping.TemplateRef{Name: t.Name, Version: t.Version, SHA256: mapping.TemplateHash(t)}}
-	rs := mapping.NewReadSheet(b.Limits.CellChars)
+		Template: layout.TemplateRef{Name: t.Name, Version: t.Version, SHA256: layout.TemplateHash(t)}}
+	rs := layout.NewReadSheet(b.Limits.CellChars)
 	for _, s := range sheets {
 		b.columns(s, lists)
 		b.fit(s, rs)
 		out = append(out, b.sheet(s))
 		ms := MetaSheet{Name: s.name, Kind: s.kind, Question: s.items[0].Question}
 		for i, c := range s.cols {
-			ms.Columns = append(ms.Columns, mapping.MetaColumn{Key: c.key, Header: c.header, Index: i})
+			ms.Columns = append(ms.Columns, layout.MetaColumn{Key: c.key, Header: c.header, Index: i})
 		}
 		meta.Sheets = append(meta.Sheets, ms)
 	}
@@ -484,7 +484,7 @@ func bandedRows(headers, palette []string, n int, unit func(i int) string, row f
 	return func(emit func(backend.Row) error) error {
 		head := backend.Row{}
 		for _, h := range headers {
-			head.Cells = append(head.Cells, backend.Cell{Value: h, Style: mapping.StyleHeader})
+			head.Cells = append(head.Cells, backend.Cell{Value: h, Style: layout.StyleHeader})
 		}
 		if err := emit(head); err != nil {
 			return err
@@ -571,7 +571,7 @@ func (b *Book) shown(unit string) string {
 // fit works out what each locked cell of a sheet shows: a text over what
 // the tallest row shows is shown in part, whole on the Read sheet, and
 // the row's ID cell links there.
-func (b *Book) fit(s *sheetOf, rs *mapping.ReadSheet) {
+func (b *Book) fit(s *sheetOf, rs *layout.ReadSheet) {
 	s.cells = make([][]string, len(s.items))
 	s.read = make([]int, len(s.items))
 	for k, it := range s.items {
@@ -611,15 +611,15 @@ func (b *Book) row(s *sheetOf, k int, fill string) backend.Row {
 		}
 		st := backend.Style{Wrap: true, Fill: fill}
 		if strings.HasPrefix(c.key, prefContext) {
-			st.Fill = mapping.FillContext
+			st.Fill = layout.FillContext
 		}
-		text, _ := mapping.Clean(s.cells[k][i], b.Limits.CellChars)
+		text, _ := layout.Clean(s.cells[k][i], b.Limits.CellChars)
 		r.Cells[i] = backend.Cell{Value: text, Style: st}
 		if c.key == colID && s.read[k] > 0 {
 			r.Cells[i].Link = &backend.Link{Sheet: backend.SheetRead, Row: s.read[k]}
 		}
 		if text != "" {
-			height = max(height, mapping.RowHeight(text, c.width))
+			height = max(height, layout.RowHeight(text, c.width))
 		}
 	}
 	r.Height = height

@@ -8,7 +8,7 @@
 //	files, err := export.Native(tmpl, recs, items, export.Options{Origins: origins})
 //	// files[0].Data is the native file
 //
-// The input records come from the coordinator's inputs (mapping.Items),
+// The input records come from the coordinator's inputs (layout.Items),
 // never from the annotator-editable sheet: offsets, real evaluator names
 // and the untouched parts of each record are taken from there.
 package export
@@ -25,7 +25,7 @@ import (
 	"strings"
 
 	"github.com/annosheet/annosheet/internal/ojson"
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
@@ -74,12 +74,12 @@ type File struct {
 // annotator when the template's export says per_annotator. Records that
 // contradict each other are refused and identical copies kept once, as
 // Distinct says.
-func Native(t *templates.Template, recs []*records.Annotation, items []*mapping.SourceItem, opt Options) ([]File, error) {
+func Native(t *templates.Template, recs []*records.Annotation, items []*layout.SourceItem, opt Options) ([]File, error) {
 	e := t.Export
 	if e == nil {
 		return nil, fmt.Errorf("%w: template %s declares no native format", ErrExport, t.Name)
 	}
-	x := &exporter{t: t, e: e, items: map[string]*mapping.SourceItem{}, opt: opt, where: map[*records.Annotation]string{}}
+	x := &exporter{t: t, e: e, items: map[string]*layout.SourceItem{}, opt: opt, where: map[*records.Annotation]string{}}
 	for _, r := range recs {
 		x.where[r] = opt.Origins.Name(r)
 		if r.Template.Name != t.Name || r.Template.Version != t.Version {
@@ -168,7 +168,7 @@ func dupWarnings(dups []records.Duplicate, keep func(records.Duplicate) bool) []
 type exporter struct {
 	t     *templates.Template
 	e     *templates.Export
-	items map[string]*mapping.SourceItem
+	items map[string]*layout.SourceItem
 	order []string // item ids in input order
 	opt   Options
 	where map[*records.Annotation]string // where each record was read
@@ -186,7 +186,7 @@ func unshuffled(t *templates.Template, r *records.Annotation, orders map[string]
 	if !ok {
 		return nil, fmt.Errorf("%s: %w: unit %s is in the order its candidates were shown in; export with the study's manifest, which holds the orders", where, ErrExport, r.Unit)
 	}
-	vals, err := mapping.UnshuffleValues(t, r.Values, order)
+	vals, err := layout.UnshuffleValues(t, r.Values, order)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w: unit %s: %v", where, ErrExport, r.Unit, err)
 	}
@@ -217,7 +217,7 @@ func (x *exporter) file(recs []*records.Annotation, annotator string) ([]byte, i
 			return err
 		}
 		for _, pr := range r.Problems {
-			if pr.Severity == mapping.Error {
+			if pr.Severity == layout.Error {
 				warnings = append(warnings, fmt.Sprintf("unit %s (%s): exported although pull found an error there: %s", r.Unit, pr.Cell, pr.Message))
 			}
 		}
@@ -304,7 +304,7 @@ func (x *exporter) file(recs []*records.Annotation, annotator string) ([]byte, i
 // ctx is the evaluation context of a record, or of one of its spans.
 type ctx struct {
 	rec     *records.Annotation
-	item    *mapping.SourceItem
+	item    *layout.SourceItem
 	element any
 	values  map[string]any // the unit's answers, or one span row's
 	inSpan  bool
@@ -625,7 +625,7 @@ func convert(v any, as string) (any, error) {
 func stillOpaque(recs []*records.Annotation, where map[*records.Annotation]string) error {
 	for _, r := range recs {
 		if r.OpaqueIDs {
-			return fmt.Errorf("%s: %w: unit %s has the opaque ID its workbook shows (%w); export with the study's manifest, which holds the real IDs", where[r], ErrExport, r.Unit, mapping.ErrOpaqueIDs)
+			return fmt.Errorf("%s: %w: unit %s has the opaque ID its workbook shows (%w); export with the study's manifest, which holds the real IDs", where[r], ErrExport, r.Unit, layout.ErrOpaqueIDs)
 		}
 	}
 	return nil

@@ -1,7 +1,7 @@
 // Package input reads what a study starts from: the records (JSON arrays or
 // objects keyed by id, JSON Lines, factgenie folders) and template files.
 // Reading files happens here, so that packages mapping and templates stay
-// pure: mapping consumes a mapping.Source and never opens a file.
+// pure: mapping consumes a layout.Source and never opens a file.
 //
 // Records are read lazily, on every Each, so an input larger than memory
 // can be planned; a Spool copies them once so that each batch of a study
@@ -15,13 +15,13 @@
 //	if err != nil {
 //		return err
 //	}
-//	res, err := mapping.Build(ctx, t, src, mapping.Options{Study: "demo"})
+//	res, err := layout.Build(ctx, t, src, layout.Options{Study: "demo"})
 //	if err != nil {
 //		return err
 //	}
 //	defer res.Close() // the rows Build kept in a temporary file for writing
 //
-// A problem in an input file is a mapping.Problem that names the file and
-// line (mapping.ErrMalformed for bad JSON); all of a file's problems come
-// together as mapping.Problems, up to mapping.MaxErrors.
+// A problem in an input file is a layout.Problem that names the file and
+// line (layout.ErrMalformed for bad JSON); all of a file's problems come
+// together as layout.Problems, up to layout.MaxErrors.
 package input

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/annosheet/annosheet/input"
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/layout"
 )
 
 // Open reads the records of the template's input format; each knows its
@@ -18,7 +18,7 @@ func ExampleOpen() {
 	if err != nil {
 		panic(err)
 	}
-	err = src.Each(func(r *mapping.Record) error {
+	err = src.Each(func(r *layout.Record) error {
 		id := r.Data.(map[string]any)["id"]
 		fmt.Printf("record %d: %s at %s:%d\n", r.Index, id, r.File, r.Line)
 		return nil
@@ -36,7 +36,7 @@ func ExampleOpenFactgenie() {
 	if err != nil {
 		panic(err)
 	}
-	src.Each(func(r *mapping.Record) error {
+	src.Each(func(r *layout.Record) error {
 		m := r.Data.(map[string]any)
 		fmt.Printf("%s/%v: %d spans\n", m["setup_id"], m["example_idx"], len(m["spans"].([]any)))
 		return nil
@@ -57,9 +57,9 @@ func ExampleSpool() {
 	spool := input.NewSpool(src)
 	defer spool.Close()
 	n := 0
-	spool.Each(func(*mapping.Record) error { n++; return nil }) // copies the input
+	spool.Each(func(*layout.Record) error { n++; return nil }) // copies the input
 	fmt.Println(n, "records")
-	spool.Subset([]int{1}).Each(func(r *mapping.Record) error {
+	spool.Subset([]int{1}).Each(func(r *layout.Record) error {
 		fmt.Println("batch of one:", r.Index, r.Line)
 		return nil
 	})

@@ -13,7 +13,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/annosheet/annosheet/internal/boundedread"
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/layout"
 )
 
 // A factgenie source joins generated outputs with the error spans that one
@@ -31,13 +31,13 @@ import (
 // categories under config.annotation_span_categories) and files/*.jsonl.
 // The evaluator's name is its folder's name.
 type factgenieSource struct {
-	records []*mapping.Record
+	records []*layout.Record
 	files   []string
 }
 
 func (s *factgenieSource) Files() []string { return s.files }
 
-func (s *factgenieSource) Each(fn func(*mapping.Record) error) error {
+func (s *factgenieSource) Each(fn func(*layout.Record) error) error {
 	for _, r := range s.records {
 		if err := fn(r); err != nil {
 			return err
@@ -52,12 +52,12 @@ type evaluatorDir struct {
 
 // OpenFactgenie reads factgenie outputs and evaluator annotations; see the
 // layouts above. Factgenie data sets are small, so they are read at once.
-func OpenFactgenie(paths []string) (mapping.Source, error) {
+func OpenFactgenie(paths []string) (layout.Source, error) {
 	return openFactgenie(context.Background(), paths)
 }
 
 // openFactgenie is OpenFactgenie, reading no further once ctx is done.
-func openFactgenie(ctx context.Context, paths []string) (mapping.Source, error) {
+func openFactgenie(ctx context.Context, paths []string) (layout.Source, error) {
 	var outputs []string
 	var evals []evaluatorDir
 	for _, p := range paths {
@@ -106,13 +106,13 @@ func openFactgenie(ctx context.Context, paths []string) (mapping.Source, error) 
 	}
 
 	s := &factgenieSource{}
-	byKey := map[string]*mapping.Record{}
-	var bad mapping.Problems
+	byKey := map[string]*layout.Record{}
+	var bad layout.Problems
 	src, err := Open("jsonl", outputs)
 	if err != nil {
 		return nil, err
 	}
-	err = src.Each(func(r *mapping.Record) error {
+	err = src.Each(func(r *layout.Record) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -122,7 +122,7 @@ func openFactgenie(ctx context.Context, paths []string) (mapping.Source, error) 
 			return nil
 		}
 		if prev := byKey[k]; prev != nil {
-			bad = append(bad, &mapping.Problem{Severity: mapping.Error, File: r.File, Line: r.Line, Err: mapping.ErrDuplicateID,
+			bad = append(bad, &layout.Problem{Severity: layout.Error, File: r.File, Line: r.Line, Err: layout.ErrDuplicateID,
 				Message: fmt.Sprintf("output %s is also at %s:%d", k, prev.File, prev.Line)})
 			return nil
 		}
@@ -142,7 +142,7 @@ func openFactgenie(ctx context.Context, paths []string) (mapping.Source, error) 
 		}
 		bad = append(bad, perr...)
 		s.files = append(s.files, files...)
-		if len(bad) >= mapping.MaxErrors {
+		if len(bad) >= layout.MaxErrors {
 			break
 		}
 	}
@@ -163,14 +163,14 @@ func isEvaluatorDir(d string) bool {
 
 // factgenieRecord reads a record of a factgenie file (what names its kind
 // in messages) as an object and its key.
-func factgenieRecord(r *mapping.Record, what string) (map[string]any, string, *mapping.Problem) {
+func factgenieRecord(r *layout.Record, what string) (map[string]any, string, *layout.Problem) {
 	m, ok := r.Data.(map[string]any)
 	if !ok {
-		return nil, "", &mapping.Problem{Severity: mapping.Error, File: r.File, Line: r.Line, Err: mapping.ErrBadValue, Message: what + " must be a JSON object"}
+		return nil, "", &layout.Problem{Severity: layout.Error, File: r.File, Line: r.Line, Err: layout.ErrBadValue, Message: what + " must be a JSON object"}
 	}
 	k, missing := factgenieKey(m)
 	if missing != "" {
-		return nil, "", &mapping.Problem{Severity: mapping.Error, File: r.File, Line: r.Line, Field: missing, Err: mapping.ErrMissingField,
+		return nil, "", &layout.Problem{Severity: layout.Error, File: r.File, Line: r.Line, Field: missing, Err: layout.ErrMissingField,
 			Message: what + " needs dataset, split, setup_id and example_idx"}
 	}
 	return m, k, nil
@@ -218,24 +218,24 @@ func readConfig(name string) ([]byte, error) {
 
 // configProblem is the problem of a configuration that cannot be read, if
 // any; prefix says what is lost.
-func configProblem(name string, err error, prefix string) *mapping.Problem {
+func configProblem(name string, err error, prefix string) *layout.Problem {
 	var tl *boundedread.TooLargeError
 	switch {
 	case err == nil:
 		return nil
 	case errors.As(err, &tl):
-		return &mapping.Problem{Severity: mapping.Error, File: name, Err: mapping.ErrMalformed,
+		return &layout.Problem{Severity: layout.Error, File: name, Err: layout.ErrMalformed,
 			Message: fmt.Sprintf("%slarger than the %s %s may be", prefix, boundedread.Size(tl.Limit), tl.What)}
 	}
-	return &mapping.Problem{Severity: mapping.Error, File: name, Err: mapping.ErrMissingField, Message: prefix + err.Error()}
+	return &layout.Problem{Severity: layout.Error, File: name, Err: layout.ErrMissingField, Message: prefix + err.Error()}
 }
 
 // readEvaluator attaches one evaluator's spans to the outputs they concern.
-func readEvaluator(ctx context.Context, ev evaluatorDir, byKey map[string]*mapping.Record) ([]string, mapping.Problems, error) {
+func readEvaluator(ctx context.Context, ev evaluatorDir, byKey map[string]*layout.Record) ([]string, layout.Problems, error) {
 	var files []string
 	var cats []string
 	var catFile string
-	var bad mapping.Problems
+	var bad layout.Problems
 	if p := filepath.Join(ev.dir, "annotations.jsonl"); fileExists(p) {
 		catFile = filepath.Join(ev.dir, "config.yaml")
 		files = append(files, p, catFile)
@@ -246,10 +246,10 @@ func readEvaluator(ctx context.Context, ev evaluatorDir, byKey map[string]*mappi
 		}
 		b, err := readConfig(catFile)
 		if p := configProblem(catFile, err, "cannot read the span categories: "); p != nil {
-			return nil, mapping.Problems{p}, nil
+			return nil, layout.Problems{p}, nil
 		}
 		if err := yaml.Unmarshal(b, &cfg); err != nil {
-			return nil, mapping.Problems{{Severity: mapping.Error, File: catFile, Err: mapping.ErrMalformed, Message: "invalid YAML: " + err.Error()}}, nil
+			return nil, layout.Problems{{Severity: layout.Error, File: catFile, Err: layout.ErrMalformed, Message: "invalid YAML: " + err.Error()}}, nil
 		}
 		for _, c := range cfg.Categories {
 			cats = append(cats, c.Name)
@@ -265,10 +265,10 @@ func readEvaluator(ctx context.Context, ev evaluatorDir, byKey map[string]*mappi
 		}
 		b, err := readConfig(catFile)
 		if p := configProblem(catFile, err, ""); p != nil {
-			return nil, mapping.Problems{p}, nil
+			return nil, layout.Problems{p}, nil
 		}
 		if err := json.Unmarshal(b, &meta); err != nil {
-			return nil, mapping.Problems{{Severity: mapping.Error, File: catFile, Err: mapping.ErrMalformed, Message: "invalid JSON: " + err.Error()}}, nil
+			return nil, layout.Problems{{Severity: layout.Error, File: catFile, Err: layout.ErrMalformed, Message: "invalid JSON: " + err.Error()}}, nil
 		}
 		for _, c := range meta.Config.Categories {
 			cats = append(cats, c.Name)
@@ -278,11 +278,11 @@ func readEvaluator(ctx context.Context, ev evaluatorDir, byKey map[string]*mappi
 		files = append(files, catFile)
 		files = append(files, matches...)
 		if len(matches) == 0 {
-			return nil, mapping.Problems{{Severity: mapping.Error, File: filepath.Join(ev.dir, "files"), Err: mapping.ErrMissingField, Message: "a campaign folder needs its annotations in files/*.jsonl"}}, nil
+			return nil, layout.Problems{{Severity: layout.Error, File: filepath.Join(ev.dir, "files"), Err: layout.ErrMissingField, Message: "a campaign folder needs its annotations in files/*.jsonl"}}, nil
 		}
 	}
 	if len(cats) == 0 {
-		bad = append(bad, &mapping.Problem{Severity: mapping.Error, File: catFile, Err: mapping.ErrMissingField, Message: "no annotation_span_categories: the span types cannot be named"})
+		bad = append(bad, &layout.Problem{Severity: layout.Error, File: catFile, Err: layout.ErrMissingField, Message: "no annotation_span_categories: the span types cannot be named"})
 		return files, bad, nil
 	}
 	var spanFiles []string
@@ -293,10 +293,10 @@ func readEvaluator(ctx context.Context, ev evaluatorDir, byKey map[string]*mappi
 	}
 	src, err := Open("jsonl", spanFiles)
 	if err != nil {
-		return files, mapping.Problems{{Severity: mapping.Error, File: ev.dir, Err: mapping.ErrMalformed, Message: err.Error()}}, nil
+		return files, layout.Problems{{Severity: layout.Error, File: ev.dir, Err: layout.ErrMalformed, Message: err.Error()}}, nil
 	}
 	var stopped error // ctx's, which is not a problem of the files
-	err = src.Each(func(r *mapping.Record) error {
+	err = src.Each(func(r *layout.Record) error {
 		if stopped = ctx.Err(); stopped != nil {
 			return stopped
 		}
@@ -307,14 +307,14 @@ func readEvaluator(ctx context.Context, ev evaluatorDir, byKey map[string]*mappi
 		}
 		out := byKey[k]
 		if out == nil {
-			bad = append(bad, &mapping.Problem{Severity: mapping.Error, File: r.File, Line: r.Line, Err: mapping.ErrMissingField,
+			bad = append(bad, &layout.Problem{Severity: layout.Error, File: r.File, Line: r.Line, Err: layout.ErrMissingField,
 				Message: fmt.Sprintf("no output %s in the outputs for these spans", k)})
 			return nil
 		}
 		anns, ok := m["annotations"].([]any)
 		if !ok {
 			if _, present := m["annotations"]; !present || m["annotations"] != nil {
-				bad = append(bad, &mapping.Problem{Severity: mapping.Error, File: r.File, Line: r.Line, Field: "annotations", Err: mapping.ErrMissingField, Message: "expected a list of annotations"})
+				bad = append(bad, &layout.Problem{Severity: layout.Error, File: r.File, Line: r.Line, Field: "annotations", Err: layout.ErrMissingField, Message: "expected a list of annotations"})
 			}
 			return nil
 		}
@@ -323,7 +323,7 @@ func readEvaluator(ctx context.Context, ev evaluatorDir, byKey map[string]*mappi
 		for i, a := range anns {
 			am, ok := a.(map[string]any)
 			if !ok {
-				bad = append(bad, &mapping.Problem{Severity: mapping.Error, File: r.File, Line: r.Line, Field: fmt.Sprintf("annotations[%d]", i), Err: mapping.ErrBadValue, Message: "an annotation must be an object"})
+				bad = append(bad, &layout.Problem{Severity: layout.Error, File: r.File, Line: r.Line, Field: fmt.Sprintf("annotations[%d]", i), Err: layout.ErrBadValue, Message: "an annotation must be an object"})
 				continue
 			}
 			span := map[string]any{"evaluator": ev.name, "index": json.Number(fmt.Sprint(i))}
@@ -334,7 +334,7 @@ func readEvaluator(ctx context.Context, ev evaluatorDir, byKey map[string]*mappi
 			}
 			typ, err := asInt(am["type"])
 			if err != nil || typ < 0 || typ >= len(cats) {
-				bad = append(bad, &mapping.Problem{Severity: mapping.Error, File: r.File, Line: r.Line, Field: fmt.Sprintf("annotations[%d].type", i), Err: mapping.ErrBadValue,
+				bad = append(bad, &layout.Problem{Severity: layout.Error, File: r.File, Line: r.Line, Field: fmt.Sprintf("annotations[%d].type", i), Err: layout.ErrBadValue,
 					Message: fmt.Sprintf("type %v is not an index into the %d categories of %s", am["type"], len(cats), catFile)})
 				continue
 			}
@@ -344,14 +344,14 @@ func readEvaluator(ctx context.Context, ev evaluatorDir, byKey map[string]*mappi
 		om["spans"] = spans
 		return nil
 	})
-	var ps mapping.Problems
+	var ps layout.Problems
 	switch {
 	case stopped != nil:
 		return files, nil, stopped
 	case errors.As(err, &ps):
 		bad = append(bad, ps...)
 	case err != nil:
-		bad = append(bad, &mapping.Problem{Severity: mapping.Error, File: ev.dir, Err: mapping.ErrMalformed, Message: err.Error()})
+		bad = append(bad, &layout.Problem{Severity: layout.Error, File: ev.dir, Err: layout.ErrMalformed, Message: err.Error()})
 	}
 	return files, bad, nil
 }

@@ -15,7 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"go.yaml.in/yaml/v3"
 
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/layout"
 )
 
 const factgenieData = "../testdata/data/factgenie-d2t"
@@ -146,7 +146,7 @@ func factgenieExpected(t *testing.T) []inputRec {
 // factgenieCheckTypes checks that what the reader attaches has the Go
 // types the template engine expects: spans a []any of map[string]any,
 // numbers json.Number.
-func factgenieCheckTypes(t *testing.T, recs []*mapping.Record) {
+func factgenieCheckTypes(t *testing.T, recs []*layout.Record) {
 	t.Helper()
 	for _, r := range recs {
 		m, ok := r.Data.(map[string]any)
@@ -717,7 +717,7 @@ func TestFactgenieErrors(t *testing.T) {
 				if want := strings.ReplaceAll(tc.err, "{dir}", dir); err.Error() != want {
 					t.Errorf("error:\n got %s\nwant %s", err, want)
 				}
-				var ps mapping.Problems
+				var ps layout.Problems
 				if errors.As(err, &ps) {
 					t.Errorf("error is Problems, want a plain error: %v", err)
 				}
@@ -725,7 +725,7 @@ func TestFactgenieErrors(t *testing.T) {
 			}
 			want := make([]inputProb, len(tc.probs))
 			for i, p := range tc.probs {
-				p.Severity = mapping.Error
+				p.Severity = layout.Error
 				p.File = filepath.FromSlash(p.File)
 				p.Message = strings.ReplaceAll(p.Message, "{dir}", dir)
 				want[i] = p
@@ -848,7 +848,7 @@ func TestOpenFactgenieStops(t *testing.T) {
 		t.Fatal(err)
 	}
 	n := 0
-	src.Each(func(*mapping.Record) error { n++; return nil })
+	src.Each(func(*layout.Record) error { n++; return nil })
 	if n != outputs {
 		t.Errorf("%d records, want %d", n, outputs)
 	}

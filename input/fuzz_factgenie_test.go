@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/layout"
 )
 
 // FuzzFactgenie feeds arbitrary evaluator annotations and categories to the
@@ -37,12 +37,12 @@ func FuzzFactgenie(f *testing.F) {
 		os.WriteFile(filepath.Join(ev, "config.yaml"), cfg, 0o644)
 		src, err := OpenFactgenie([]string{dir})
 		if err != nil {
-			var ps mapping.Problems
+			var ps layout.Problems
 			if !errors.As(err, &ps) || len(ps) == 0 {
 				t.Fatalf("error %v is not Problems", err)
 			}
 			for _, p := range ps {
-				if p.File == "" || p.Severity != mapping.Error {
+				if p.File == "" || p.Severity != layout.Error {
 					t.Fatalf("problem without a file: %+v", p)
 				}
 			}
@@ -59,7 +59,7 @@ func FuzzFactgenie(f *testing.F) {
 			}
 		}
 		got := 0
-		src.Each(func(r *mapping.Record) error {
+		src.Each(func(r *layout.Record) error {
 			got += len(r.Data.(map[string]any)["spans"].([]any))
 			return nil
 		})

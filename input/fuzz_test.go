@@ -11,13 +11,13 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/testkit/fuzzdata"
 )
 
 // fuzzRead writes data to dir/name and reads it whole. Each fuzzing
 // process runs its inputs one at a time, so one folder serves them all.
-func fuzzRead(t *testing.T, dir, format, name string, data []byte) (string, []*mapping.Record, error) {
+func fuzzRead(t *testing.T, dir, format, name string, data []byte) (string, []*layout.Record, error) {
 	p := filepath.Join(dir, name)
 	if err := os.WriteFile(p, data, 0o644); err != nil {
 		t.Fatal(err)
@@ -31,7 +31,7 @@ func fuzzRead(t *testing.T, dir, format, name string, data []byte) (string, []*m
 }
 
 // fuzzCheckRecords checks the properties every successful read has.
-func fuzzCheckRecords(t *testing.T, p string, data []byte, recs []*mapping.Record, strictlyIncreasing bool) {
+func fuzzCheckRecords(t *testing.T, p string, data []byte, recs []*layout.Record, strictlyIncreasing bool) {
 	t.Helper()
 	n := inputLines(data)
 	prev := 0
@@ -51,18 +51,18 @@ func fuzzCheckRecords(t *testing.T, p string, data []byte, recs []*mapping.Recor
 
 // fuzzCheckProblems checks the properties every failed read has: the error
 // is Problems, each one malformed input at a line of the file.
-func fuzzCheckProblems(t *testing.T, p string, data []byte, err error) mapping.Problems {
+func fuzzCheckProblems(t *testing.T, p string, data []byte, err error) layout.Problems {
 	t.Helper()
-	ps, ok := err.(mapping.Problems)
+	ps, ok := err.(layout.Problems)
 	if !ok {
 		t.Fatalf("error is %T, not Problems: %v", err, err)
 	}
-	if len(ps) == 0 || len(ps) > mapping.MaxErrors {
+	if len(ps) == 0 || len(ps) > layout.MaxErrors {
 		t.Fatalf("%d problems", len(ps))
 	}
 	n := inputLines(data)
 	for _, pr := range ps {
-		if pr.Line < 1 || pr.Line > n || pr.Err != mapping.ErrMalformed || pr.File != p || pr.Severity != mapping.Error || pr.Message == "" {
+		if pr.Line < 1 || pr.Line > n || pr.Err != layout.ErrMalformed || pr.File != p || pr.Severity != layout.Error || pr.Message == "" {
 			t.Fatalf("problem %+v: want an ErrMalformed error at %s:1..%d", *pr, p, n)
 		}
 	}

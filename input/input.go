@@ -14,20 +14,20 @@ import (
 	"unicode/utf8"
 
 	"github.com/annosheet/annosheet/internal/boundedread"
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/layout"
 )
 
 // Open returns the records of the given input files. format is jsonl, json,
 // factgenie or auto (by file extension: .jsonl, .json; a folder is
 // factgenie). Files are checked for existence now and read on each Each.
-func Open(format string, paths []string) (mapping.Source, error) {
+func Open(format string, paths []string) (layout.Source, error) {
 	return OpenContext(context.Background(), format, paths)
 }
 
 // OpenContext is Open for a run that ctx stops: factgenie folders, read
 // whole as they are opened, are read no further once ctx is done, and
 // OpenContext returns ctx's error.
-func OpenContext(ctx context.Context, format string, paths []string) (mapping.Source, error) {
+func OpenContext(ctx context.Context, format string, paths []string) (layout.Source, error) {
 	if len(paths) == 0 {
 		return nil, errors.New("no input given")
 	}
@@ -92,7 +92,7 @@ func (s *jsonSource) Files() []string {
 	return out
 }
 
-func (s *jsonSource) Each(fn func(*mapping.Record) error) error {
+func (s *jsonSource) Each(fn func(*layout.Record) error) error {
 	index := 0
 	for _, f := range s.files {
 		var err error
@@ -120,7 +120,7 @@ var utf8BOM = []byte{0xef, 0xbb, 0xbf}
 //
 // The lines are read and decoded a little ahead, on another core (see
 // decodeAhead), while fn handles the records before them.
-func eachJSONL(name string, limit int64, index *int, fn func(*mapping.Record) error) error {
+func eachJSONL(name string, limit int64, index *int, fn func(*layout.Record) error) error {
 	f, err := boundedread.Open(name)
 	if err != nil {
 		return fmt.Errorf("input: %w", err)
@@ -128,11 +128,11 @@ func eachJSONL(name string, limit int64, index *int, fn func(*mapping.Record) er
 	defer f.Close()
 	r := bufio.NewReaderSize(f, 1<<16)
 	if p := utf16(r, name); p != nil {
-		return mapping.Problems{p}
+		return layout.Problems{p}
 	}
 	ahead := decodeAhead(boundedread.NewLines(r, name, limit, "a record"), name)
 	defer ahead.stop()
-	var bad mapping.Problems
+	var bad layout.Problems
 	first := true
 	for {
 		l, _ := ahead.next()
@@ -143,7 +143,7 @@ func eachJSONL(name string, limit int64, index *int, fn func(*mapping.Record) er
 			}
 			return nil
 		case errors.Is(l.err, boundedread.ErrTooLarge):
-			return append(bad, &mapping.Problem{Severity: mapping.Error, File: name, Line: l.line, Err: mapping.ErrMalformed,
+			return append(bad, &layout.Problem{Severity: layout.Error, File: name, Line: l.line, Err: layout.ErrMalformed,
 				Message: fmt.Sprintf("the line is longer than the %s a record may be", boundedread.Size(limit))})
 		case l.err != nil:
 			return fmt.Errorf("input %s: %w", name, l.err)
@@ -151,13 +151,13 @@ func eachJSONL(name string, limit int64, index *int, fn func(*mapping.Record) er
 		if l.perr != nil && first && (l.raw[0] == '[' || l.raw[0] == '{') && cutOff(l.raw) {
 			// The first record is cut off at the end of its line:
 			// a JSON array or object written over several lines.
-			return mapping.Problems{{Severity: mapping.Error, File: name, Line: l.line, Err: mapping.ErrMalformed,
+			return layout.Problems{{Severity: layout.Error, File: name, Line: l.line, Err: layout.ErrMalformed,
 				Message: "this file holds one JSON value written over several lines (a JSON array, or pretty-printed JSON), and the template reads JSON Lines, one record per line: write one record per line, or give the template input.format: json"}}
 		}
 		first = false
 		if l.perr != nil {
 			bad = append(bad, l.perr)
-			if len(bad) >= mapping.MaxErrors {
+			if len(bad) >= layout.MaxErrors {
 				return bad
 			}
 		} else if len(bad) == 0 {
@@ -176,8 +176,8 @@ func eachJSONL(name string, limit int64, index *int, fn func(*mapping.Record) er
 type decodedLine struct {
 	line int
 	raw  []byte // the line, trimmed
-	rec  *mapping.Record
-	perr *mapping.Problem
+	rec  *layout.Record
+	perr *layout.Problem
 	err  error
 }
 
@@ -207,9 +207,9 @@ func decodeAhead(lines *boundedread.Lines, name string) *ahead[decodedLine] {
 }
 
 // decodeRecord decodes one JSON value, numbers kept as written.
-func decodeRecord(raw []byte, file string, line int) (*mapping.Record, *mapping.Problem) {
+func decodeRecord(raw []byte, file string, line int) (*layout.Record, *layout.Problem) {
 	if v, ok := fastDecode(raw); ok {
-		return &mapping.Record{Data: v, Raw: raw, File: file, Line: line, InvalidUTF8: !utf8.Valid(raw)}, nil
+		return &layout.Record{Data: v, Raw: raw, File: file, Line: line, InvalidUTF8: !utf8.Valid(raw)}, nil
 	}
 	// encoding/json says what is wrong.
 	d := json.NewDecoder(bytes.NewReader(raw))
@@ -223,13 +223,13 @@ func decodeRecord(raw []byte, file string, line int) (*mapping.Record, *mapping.
 		if d.More() {
 			msg = "more than one JSON value on the line (JSON Lines holds one record per line)"
 		}
-		return nil, &mapping.Problem{Severity: mapping.Error, File: file, Line: line, Err: mapping.ErrMalformed, Message: msg}
+		return nil, &layout.Problem{Severity: layout.Error, File: file, Line: line, Err: layout.ErrMalformed, Message: msg}
 	}
-	return &mapping.Record{Data: v, Raw: raw, File: file, Line: line, InvalidUTF8: !utf8.Valid(raw)}, nil
+	return &layout.Record{Data: v, Raw: raw, File: file, Line: line, InvalidUTF8: !utf8.Valid(raw)}, nil
 }
 
 // malformed turns a decoding error into a problem on the right line.
-func malformed(file string, line int, raw []byte, err error) *mapping.Problem {
+func malformed(file string, line int, raw []byte, err error) *layout.Problem {
 	var se *json.SyntaxError
 	msg := err.Error()
 	if errors.As(err, &se) {
@@ -244,13 +244,13 @@ func malformed(file string, line int, raw []byte, err error) *mapping.Problem {
 	} else {
 		msg = "invalid JSON: " + msg
 	}
-	return &mapping.Problem{Severity: mapping.Error, File: file, Line: line, Message: msg, Err: mapping.ErrMalformed}
+	return &layout.Problem{Severity: layout.Error, File: file, Line: line, Message: msg, Err: layout.ErrMalformed}
 }
 
 // eachJSON reads a JSON array of records or an object of records keyed by
 // id, streaming one record at a time. A record larger than limit ends the
 // reading; no more than that (and a buffer) is held at once.
-func eachJSON(name string, limit int64, index *int, fn func(*mapping.Record) error) error {
+func eachJSON(name string, limit int64, index *int, fn func(*layout.Record) error) error {
 	f, err := boundedread.Open(name)
 	if err != nil {
 		return fmt.Errorf("input: %w", err)
@@ -258,7 +258,7 @@ func eachJSON(name string, limit int64, index *int, fn func(*mapping.Record) err
 	defer f.Close()
 	br := bufio.NewReaderSize(f, 1<<16)
 	if p := utf16(br, name); p != nil {
-		return mapping.Problems{p}
+		return layout.Problems{p}
 	}
 	if b, _ := br.Peek(len(utf8BOM)); bytes.Equal(b, utf8BOM) {
 		br.Discard(len(utf8BOM))
@@ -267,7 +267,7 @@ func eachJSON(name string, limit int64, index *int, fn func(*mapping.Record) err
 	d := json.NewDecoder(lc)
 	d.UseNumber()
 	problem := func(off int64, msg string) error {
-		return mapping.Problems{{Severity: mapping.Error, File: name, Line: lc.line(off), Message: msg, Err: mapping.ErrMalformed}}
+		return layout.Problems{{Severity: layout.Error, File: name, Line: lc.line(off), Message: msg, Err: layout.ErrMalformed}}
 	}
 	// tooLarge reports a record over the limit, at the line it starts (at
 	// the white space before it, if that is what is over).
@@ -352,7 +352,7 @@ func eachJSON(name string, limit int64, index *int, fn func(*mapping.Record) err
 		vs, _ := lc.valueStart(start, sep)
 		rec, perr := decodeRecord(raw, name, lc.line(vs))
 		if perr != nil {
-			return mapping.Problems{perr}
+			return layout.Problems{perr}
 		}
 		rec.Key = key
 		rec.InvalidUTF8 = rec.InvalidUTF8 || badKey
@@ -513,7 +513,7 @@ func cutOff(raw []byte) bool {
 // utf16 says, as a problem, that a file is UTF-16 (or UTF-32) text, which
 // JSON files are not: by its byte order mark, or by the zero bytes beside
 // its first characters.
-func utf16(r *bufio.Reader, name string) *mapping.Problem {
+func utf16(r *bufio.Reader, name string) *layout.Problem {
 	b, _ := r.Peek(4)
 	wide := len(b) >= 2 && (b[0] == 0xff && b[1] == 0xfe || b[0] == 0xfe && b[1] == 0xff)
 	if !wide && len(b) == 4 {
@@ -522,6 +522,6 @@ func utf16(r *bufio.Reader, name string) *mapping.Problem {
 	if !wide {
 		return nil
 	}
-	return &mapping.Problem{Severity: mapping.Error, File: name, Line: 1, Err: mapping.ErrMalformed,
+	return &layout.Problem{Severity: layout.Error, File: name, Line: 1, Err: layout.ErrMalformed,
 		Message: "the file is UTF-16 text (as some Windows programs save it); save it as UTF-8 and try again"}
 }

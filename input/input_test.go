@@ -16,7 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/layout"
 )
 
 // The helpers of this file are shared with factgenie_test.go and
@@ -53,12 +53,12 @@ var inputSentinels = []struct {
 	name string
 	err  error
 }{
-	{"ErrMalformed", mapping.ErrMalformed},
-	{"ErrMissingField", mapping.ErrMissingField},
-	{"ErrDuplicateID", mapping.ErrDuplicateID},
-	{"ErrBadValue", mapping.ErrBadValue},
-	{"ErrTruncated", mapping.ErrTruncated},
-	{"ErrReplaced", mapping.ErrReplaced},
+	{"ErrMalformed", layout.ErrMalformed},
+	{"ErrMissingField", layout.ErrMissingField},
+	{"ErrDuplicateID", layout.ErrDuplicateID},
+	{"ErrBadValue", layout.ErrBadValue},
+	{"ErrTruncated", layout.ErrTruncated},
+	{"ErrReplaced", layout.ErrReplaced},
 }
 
 // inputErrName names a problem's sentinel; it compares with ==, as a
@@ -106,7 +106,7 @@ func inputJSON(t testing.TB, s string) string {
 	return inputCanon(t, v)
 }
 
-func inputRecs(t testing.TB, dir string, recs []*mapping.Record) []inputRec {
+func inputRecs(t testing.TB, dir string, recs []*layout.Record) []inputRec {
 	t.Helper()
 	out := make([]inputRec, 0, len(recs))
 	for _, r := range recs {
@@ -115,7 +115,7 @@ func inputRecs(t testing.TB, dir string, recs []*mapping.Record) []inputRec {
 	return out
 }
 
-func inputProbs(dir string, ps mapping.Problems) []inputProb {
+func inputProbs(dir string, ps layout.Problems) []inputProb {
 	out := make([]inputProb, 0, len(ps))
 	for _, p := range ps {
 		out = append(out, inputProb{Severity: p.Severity, File: inputRel(dir, p.File), Line: p.Line, Sheet: p.Sheet, Cell: p.Cell, Row: p.Row,
@@ -144,9 +144,9 @@ func inputWriteFile(t testing.TB, dir, name, content string) string {
 }
 
 // inputReadAll collects the records of one Each.
-func inputReadAll(src mapping.Source) ([]*mapping.Record, error) {
-	var recs []*mapping.Record
-	err := src.Each(func(r *mapping.Record) error {
+func inputReadAll(src layout.Source) ([]*layout.Record, error) {
+	var recs []*layout.Record
+	err := src.Each(func(r *layout.Record) error {
 		recs = append(recs, r)
 		return nil
 	})
@@ -159,13 +159,13 @@ func inputSplitErr(t testing.TB, dir string, err error) []inputProb {
 	if err == nil {
 		return nil
 	}
-	var ps mapping.Problems
+	var ps layout.Problems
 	if !errors.As(err, &ps) {
 		t.Fatalf("error is %T, not Problems: %v", err, err)
 	}
 	// errors.As could find Problems inside a wrapper; the error must be
 	// the Problems value itself.
-	if _, ok := err.(mapping.Problems); !ok {
+	if _, ok := err.(layout.Problems); !ok {
 		t.Errorf("error is %T wrapping Problems, want Problems itself", err)
 	}
 	return inputProbs(dir, ps)
@@ -201,7 +201,7 @@ func inputRun(t *testing.T, format, file string, c inputCase) {
 	wantProbs := make([]inputProb, len(c.probs))
 	for i, p := range c.probs {
 		if p.Severity == "" {
-			p.Severity = mapping.Error
+			p.Severity = layout.Error
 		}
 		if p.File == "" {
 			p.File = file
@@ -215,7 +215,7 @@ func inputRun(t *testing.T, format, file string, c inputCase) {
 	if d := inputDiff(wantProbs, gotProbs); d != "" {
 		t.Errorf("problems (-want +got):\n%s\nerror: %v", d, err)
 	}
-	if len(wantProbs) > 0 && !errors.Is(err, mapping.ErrMalformed) {
+	if len(wantProbs) > 0 && !errors.Is(err, layout.ErrMalformed) {
 		t.Errorf("errors.Is(err, ErrMalformed) = false for %v", err)
 	}
 }
@@ -357,11 +357,11 @@ func TestInputJSONLRejectsTrailingBrackets(t *testing.T) {
 			if d := inputDiff([]inputRec{{Index: 0, File: "in.jsonl", Line: 1, Data: `{"ok":true}`}}, inputRecs(t, dir, recs)); d != "" {
 				t.Errorf("records (-want +got):\n%s", d)
 			}
-			var ps mapping.Problems
+			var ps layout.Problems
 			if !errors.As(err, &ps) {
 				t.Fatalf("line %q was accepted (err = %v); want a Problems error for line 2", line, err)
 			}
-			if len(ps) != 1 || ps[0].Line != 2 || ps[0].Err != mapping.ErrMalformed || ps[0].File != p {
+			if len(ps) != 1 || ps[0].Line != 2 || ps[0].Err != layout.ErrMalformed || ps[0].File != p {
 				t.Errorf("problems = %v; want one ErrMalformed problem at %s:2", ps, p)
 			}
 		})
@@ -370,7 +370,7 @@ func TestInputJSONLRejectsTrailingBrackets(t *testing.T) {
 
 func TestInputJSONLMaxErrors(t *testing.T) {
 	dir := t.TempDir()
-	p := inputWriteFile(t, dir, "bad.jsonl", strings.Repeat("x\n", mapping.MaxErrors+50))
+	p := inputWriteFile(t, dir, "bad.jsonl", strings.Repeat("x\n", layout.MaxErrors+50))
 	src, err := Open("jsonl", []string{p})
 	if err != nil {
 		t.Fatal(err)
@@ -380,8 +380,8 @@ func TestInputJSONLMaxErrors(t *testing.T) {
 		t.Errorf("got %d records, want none", len(recs))
 	}
 	var want []inputProb
-	for line := 1; line <= mapping.MaxErrors; line++ {
-		want = append(want, inputProb{Severity: mapping.Error, File: "bad.jsonl", Line: line, Err: "ErrMalformed",
+	for line := 1; line <= layout.MaxErrors; line++ {
+		want = append(want, inputProb{Severity: layout.Error, File: "bad.jsonl", Line: line, Err: "ErrMalformed",
 			Message: "invalid JSON: invalid character 'x' looking for beginning of value"})
 	}
 	if d := inputDiff(want, inputSplitErr(t, dir, err)); d != "" {
@@ -756,7 +756,7 @@ func TestInputJSONLargeMalformed(t *testing.T) {
 	if len(recs) != len(good) {
 		t.Errorf("got %d records before the bad one, want %d", len(recs), len(good))
 	}
-	want := []inputProb{{Severity: mapping.Error, File: "big.json", Line: badLine, Err: "ErrMalformed",
+	want := []inputProb{{Severity: layout.Error, File: "big.json", Line: badLine, Err: "ErrMalformed",
 		Message: "invalid JSON: invalid character 'o' in literal null (expecting 'u')"}}
 	if d := inputDiff(want, inputSplitErr(t, dir, err)); d != "" {
 		t.Errorf("problems (-want +got):\n%s", d)
@@ -804,7 +804,7 @@ func TestInputRealFiles(t *testing.T) {
 				t.Fatal(err)
 			}
 			n := 0
-			err = src.Each(func(r *mapping.Record) error {
+			err = src.Each(func(r *layout.Record) error {
 				if r.Index != n || r.File != tc.file || r.InvalidUTF8 {
 					t.Errorf("record %d: Index %d, File %q, InvalidUTF8 %v", n, r.Index, r.File, r.InvalidUTF8)
 				}
@@ -939,7 +939,7 @@ func TestInputEachStopsOnError(t *testing.T) {
 				t.Fatal(err)
 			}
 			calls := 0
-			err = src.Each(func(r *mapping.Record) error {
+			err = src.Each(func(r *layout.Record) error {
 				calls++
 				if r.Index == 1 {
 					return stop
@@ -1022,7 +1022,7 @@ func TestInputJSONLReadAhead(t *testing.T) {
 	}
 	stop := errors.New("stop here")
 	calls := 0
-	err = src.Each(func(*mapping.Record) error {
+	err = src.Each(func(*layout.Record) error {
 		if calls++; calls == 10 {
 			return stop
 		}
@@ -1074,7 +1074,7 @@ func TestInputUnknownFormat(t *testing.T) {
 	p := inputWriteFile(t, dir, "in.csv", "a,b\n1,2\n")
 	src, err := Open("csv", []string{p})
 	if err == nil {
-		var recs []*mapping.Record
+		var recs []*layout.Record
 		recs, err = inputReadAll(src)
 		if len(recs) != 0 {
 			t.Errorf("got %d records from an unknown format", len(recs))

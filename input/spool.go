@@ -9,7 +9,7 @@ import (
 	"os"
 	"slices"
 
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/layout"
 )
 
 // Spool is a Source that copies the records of another into a temporary
@@ -18,7 +18,7 @@ import (
 // reads its input once, not once per batch. Sources that hold their
 // records in memory (factgenie) are not copied. Close removes the file.
 type Spool struct {
-	src   mapping.Source
+	src   layout.Source
 	f     *tempFile
 	offs  []int64  // the offset in f of the record with each Index
 	files []string // Record.File values, by number
@@ -29,14 +29,14 @@ type Spool struct {
 }
 
 // NewSpool wraps src. Nothing is read until Each.
-func NewSpool(src mapping.Source) *Spool { return &Spool{src: src} }
+func NewSpool(src layout.Source) *Spool { return &Spool{src: src} }
 
 // Files lists the input files.
 func (s *Spool) Files() []string { return s.src.Files() }
 
 // Input is the source the spool copies, read without a copy being made:
 // for a caller that reads the records once, whole.
-func (s *Spool) Input() mapping.Source { return s.src }
+func (s *Spool) Input() layout.Source { return s.src }
 
 // Close removes the temporary file.
 func (s *Spool) Close() error {
@@ -50,7 +50,7 @@ func (s *Spool) Close() error {
 
 // Each calls fn for every record in input order, from the input the first
 // time and from the copy afterwards.
-func (s *Spool) Each(fn func(*mapping.Record) error) error {
+func (s *Spool) Each(fn func(*layout.Record) error) error {
 	if s.done {
 		return s.read(nil, true, fn)
 	}
@@ -71,7 +71,7 @@ func (s *Spool) Each(fn func(*mapping.Record) error) error {
 	var buf []byte
 	s.copying = true
 	defer func() { s.copying = false }()
-	err = s.src.Each(func(r *mapping.Record) error {
+	err = s.src.Each(func(r *layout.Record) error {
 		if r.Index != len(s.offs) {
 			return fmt.Errorf("spool the input: record %d comes as the %dth", r.Index, len(s.offs))
 		}
@@ -113,7 +113,7 @@ func (s *Spool) Each(fn func(*mapping.Record) error) error {
 // Subset is a Source of the records with these indexes (Record.Index), in
 // input order. It reads them from the copy when there is one, otherwise it
 // reads the input and skips the others.
-func (s *Spool) Subset(indexes []int) mapping.Source {
+func (s *Spool) Subset(indexes []int) layout.Source {
 	idx := slices.Clone(indexes)
 	slices.Sort(idx)
 	return &subset{s: s, idx: slices.Compact(idx)}
@@ -126,11 +126,11 @@ type subset struct {
 
 func (ss *subset) Files() []string { return ss.s.Files() }
 
-func (ss *subset) Each(fn func(*mapping.Record) error) error {
+func (ss *subset) Each(fn func(*layout.Record) error) error {
 	if ss.s.done && !ss.s.copying {
 		return ss.s.read(ss.idx, false, fn)
 	}
-	return ss.s.src.Each(func(r *mapping.Record) error {
+	return ss.s.src.Each(func(r *layout.Record) error {
 		if _, ok := slices.BinarySearch(ss.idx, r.Index); !ok {
 			return nil
 		}
@@ -140,7 +140,7 @@ func (ss *subset) Each(fn func(*mapping.Record) error) error {
 
 // read calls fn for the copied records with these indexes, or for all of
 // them.
-func (s *Spool) read(indexes []int, all bool, fn func(*mapping.Record) error) error {
+func (s *Spool) read(indexes []int, all bool, fn func(*layout.Record) error) error {
 	if all {
 		indexes = make([]int, len(s.offs))
 		for i := range indexes {
@@ -198,13 +198,13 @@ func (s *Spool) read(indexes []int, all bool, fn func(*mapping.Record) error) er
 // spooled is a record read back from the copy, or why it could not be;
 // neither at the end.
 type spooled struct {
-	rec *mapping.Record
+	rec *layout.Record
 	err error
 }
 
 // readSpooled reads one record as Spool.Each wrote it (file number, line,
 // invalid UTF-8, key, raw record), decoding it again as the input did.
-func readSpooled(r *countingReader, files []string) (*mapping.Record, error) {
+func readSpooled(r *countingReader, files []string) (*layout.Record, error) {
 	var err error
 	uvarint := func() uint64 {
 		var n uint64
@@ -269,16 +269,16 @@ func (c *countingReader) ReadByte() (byte, error) {
 	return b, err
 }
 
-// Temporary files: the spool's copy of the input, and what mapping.Build
-// keeps of the rows it renders (mapping.Scratcher), which every source of
+// Temporary files: the spool's copy of the input, and what layout.Build
+// keeps of the rows it renders (layout.Scratcher), which every source of
 // this package gives it.
 
-func (*jsonSource) NewScratch() (mapping.Scratch, error)      { return newTempFile("annosheet-rows-*") }
-func (*factgenieSource) NewScratch() (mapping.Scratch, error) { return newTempFile("annosheet-rows-*") }
+func (*jsonSource) NewScratch() (layout.Scratch, error)      { return newTempFile("annosheet-rows-*") }
+func (*factgenieSource) NewScratch() (layout.Scratch, error) { return newTempFile("annosheet-rows-*") }
 
-// NewScratch gives mapping.Build a temporary file for the rows it keeps.
-func (*Spool) NewScratch() (mapping.Scratch, error)  { return newTempFile("annosheet-rows-*") }
-func (*subset) NewScratch() (mapping.Scratch, error) { return newTempFile("annosheet-rows-*") }
+// NewScratch gives layout.Build a temporary file for the rows it keeps.
+func (*Spool) NewScratch() (layout.Scratch, error)  { return newTempFile("annosheet-rows-*") }
+func (*subset) NewScratch() (layout.Scratch, error) { return newTempFile("annosheet-rows-*") }
 
 // tempFile is a temporary file in the system's temporary folder, readable
 // and writable by its owner alone. Where the system allows it (Unix) it is

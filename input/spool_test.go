@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/layout"
 )
 
 // testData holds the real data sets.
@@ -20,7 +20,7 @@ const testData = "../testdata/data/"
 
 // sameRecords fails unless got and want are the same records, field by
 // field (the decoded data too).
-func sameRecords(t testing.TB, what string, got, want []*mapping.Record) {
+func sameRecords(t testing.TB, what string, got, want []*layout.Record) {
 	t.Helper()
 	if len(got) != len(want) {
 		t.Fatalf("%s: %d records, want %d", what, len(got), len(want))
@@ -34,7 +34,7 @@ func sameRecords(t testing.TB, what string, got, want []*mapping.Record) {
 
 // checkSpool reads the input again through a Spool, whole and in
 // subsets, and fails unless every read gives want's records.
-func checkSpool(t testing.TB, format string, paths []string, want []*mapping.Record, rng *rand.Rand) {
+func checkSpool(t testing.TB, format string, paths []string, want []*layout.Record, rng *rand.Rand) {
 	t.Helper()
 	src, err := Open(format, paths)
 	if err != nil {
@@ -53,7 +53,7 @@ func checkSpool(t testing.TB, format string, paths []string, want []*mapping.Rec
 	// each, in input order.
 	for range 4 {
 		var idx []int
-		var sub []*mapping.Record
+		var sub []*layout.Record
 		for i, r := range want {
 			if rng.IntN(3) == 0 {
 				idx = append(idx, i, i)
@@ -109,7 +109,7 @@ func TestSpool(t *testing.T) {
 
 // legalSpool is a Spool of the legal-gaps sample, not yet read, and its
 // records; its temporary files go to a folder of the test's.
-func legalSpool(t *testing.T) (*Spool, []*mapping.Record) {
+func legalSpool(t *testing.T) (*Spool, []*layout.Record) {
 	t.Helper()
 	t.Setenv("TMPDIR", t.TempDir())
 	return jsonlSpool(t, testData+"legal-gaps/examples.sample.jsonl")
@@ -117,7 +117,7 @@ func legalSpool(t *testing.T) (*Spool, []*mapping.Record) {
 
 // jsonlSpool is a Spool of the JSON Lines at path, not yet read, and its
 // records.
-func jsonlSpool(t *testing.T, path string) (*Spool, []*mapping.Record) {
+func jsonlSpool(t *testing.T, path string) (*Spool, []*layout.Record) {
 	t.Helper()
 	src, err := Open("jsonl", []string{path})
 	if err != nil {
@@ -138,7 +138,7 @@ func TestSpoolStopped(t *testing.T) {
 	s, want := legalSpool(t)
 	stop := errors.New("stop")
 	n := 0
-	err := s.Each(func(*mapping.Record) error {
+	err := s.Each(func(*layout.Record) error {
 		if n++; n == 3 {
 			return stop
 		}
@@ -154,11 +154,11 @@ func TestSpoolStopped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sameRecords(t, "subset before the copy", got, []*mapping.Record{want[1], want[4]})
+	sameRecords(t, "subset before the copy", got, []*layout.Record{want[1], want[4]})
 	got, _ = inputReadAll(s)
 	sameRecords(t, "whole", got, want)
 	got, _ = inputReadAll(s.Subset([]int{4, 1}))
-	sameRecords(t, "subset from the copy", got, []*mapping.Record{want[1], want[4]})
+	sameRecords(t, "subset from the copy", got, []*layout.Record{want[1], want[4]})
 	if _, err := inputReadAll(s.Subset([]int{99})); err == nil {
 		t.Error("a subset beyond the input gave no error")
 	}
@@ -183,7 +183,7 @@ func TestSpoolReadAhead(t *testing.T) {
 	}
 	stop := errors.New("stop")
 	n := 0
-	err := s.Each(func(*mapping.Record) error {
+	err := s.Each(func(*layout.Record) error {
 		if n++; n == 100 {
 			return stop
 		}
@@ -198,7 +198,7 @@ func TestSpoolReadAhead(t *testing.T) {
 	}
 	sameRecords(t, "whole from the copy", got, want)
 	var idx []int
-	var sub []*mapping.Record
+	var sub []*layout.Record
 	for i := 0; i < 500; i += 3 {
 		idx = append(idx, i)
 		sub = append(sub, want[i])
@@ -215,8 +215,8 @@ func TestSpoolReadAhead(t *testing.T) {
 // input, and the copy it is making stays whole.
 func TestSpoolNested(t *testing.T) {
 	s, want := legalSpool(t)
-	var outer []*mapping.Record
-	err := s.Each(func(r *mapping.Record) error {
+	var outer []*layout.Record
+	err := s.Each(func(r *layout.Record) error {
 		outer = append(outer, r)
 		inner, err := inputReadAll(s)
 		if err != nil {
@@ -227,7 +227,7 @@ func TestSpoolNested(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		sameRecords(t, "inner subset", sub, []*mapping.Record{want[r.Index]})
+		sameRecords(t, "inner subset", sub, []*layout.Record{want[r.Index]})
 		return nil
 	})
 	if err != nil {
@@ -239,7 +239,7 @@ func TestSpoolNested(t *testing.T) {
 }
 
 // TestTempFile: the temporary files of the spool and of the rows
-// mapping.Build keeps are the owner's alone, gone from the temporary
+// layout.Build keeps are the owner's alone, gone from the temporary
 // folder while still open where the system allows it, and closed (and
 // gone) after Close.
 func TestTempFile(t *testing.T) {
@@ -249,9 +249,9 @@ func TestTempFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc, ok := src.(mapping.Scratcher)
+	sc, ok := src.(layout.Scratcher)
 	if !ok {
-		t.Fatalf("%T gives mapping.Build no temporary storage", src)
+		t.Fatalf("%T gives layout.Build no temporary storage", src)
 	}
 	s, err := sc.NewScratch()
 	if err != nil {

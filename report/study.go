@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/study"
 	"github.com/annosheet/annosheet/templates"
@@ -22,7 +22,7 @@ type Study struct {
 	Pulled   *study.Result
 	Manifest *study.Manifest
 	// GoldProblems are the problems of the gold set's pull.
-	GoldProblems mapping.Problems
+	GoldProblems layout.Problems
 }
 
 // FromStudy builds the report of a study: Build over what it counts (see
@@ -89,7 +89,7 @@ func unitTexts(t *templates.Template, man *study.Manifest, want map[string][]str
 		return nil, err
 	}
 	texts := map[[2]string]string{}
-	err = study.EachItem(t, inputs, man.Keys, func(it *mapping.SourceItem) error {
+	err = study.EachItem(t, inputs, man.Keys, func(it *layout.SourceItem) error {
 		for unit, fields := range it.Fields {
 			for _, f := range want[unit] {
 				if s, ok := fields[f]; ok {

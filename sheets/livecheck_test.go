@@ -12,7 +12,7 @@ import (
 
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/input"
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/sheets"
 	"github.com/annosheet/annosheet/templates"
 	"github.com/annosheet/annosheet/testkit/backendtest"
@@ -40,7 +40,7 @@ func TestLiveChecksInSheets(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := mapping.Build(context.Background(), tp, src, mapping.Options{Study: "live", Seed: 3, CellLimit: backend.SheetsCellLimit})
+			res, err := layout.Build(context.Background(), tp, src, layout.Options{Study: "live", Seed: 3, CellLimit: backend.SheetsCellLimit})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -122,7 +122,7 @@ func TestLiveChecksInSheets(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer closeFn()
-			p, err := mapping.Pull(g, mapping.PullOptions{})
+			p, err := layout.Pull(g, layout.PullOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -19,7 +19,7 @@ import (
 
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/input"
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/sheets"
 	"github.com/annosheet/annosheet/sheets/sheetsfake"
 	"github.com/annosheet/annosheet/templates"
@@ -39,7 +39,7 @@ func plan(t testing.TB, name, file string) *backend.Plan {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := mapping.Build(context.Background(), tp, src, mapping.Options{Study: "s", Seed: 1, CellLimit: backend.SheetsCellLimit})
+	res, err := layout.Build(context.Background(), tp, src, layout.Options{Study: "s", Seed: 1, CellLimit: backend.SheetsCellLimit})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -475,7 +475,7 @@ func TestServiceAccount(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer closeFn()
-	p, err := mapping.Pull(g, mapping.PullOptions{})
+	p, err := layout.Pull(g, layout.PullOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -724,7 +724,7 @@ func TestEmptyBatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := mapping.Build(context.Background(), tp, src, mapping.Options{CellLimit: backend.SheetsCellLimit})
+	res, err := layout.Build(context.Background(), tp, src, layout.Options{CellLimit: backend.SheetsCellLimit})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -784,7 +784,7 @@ func TestOpenRetries(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer closeFn()
-	p, err := mapping.Pull(g, mapping.PullOptions{})
+	p, err := layout.Pull(g, layout.PullOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

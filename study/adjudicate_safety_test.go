@@ -19,7 +19,7 @@ import (
 	"github.com/annosheet/annosheet/adjudicate"
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/internal/filename"
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -603,8 +603,8 @@ func TestAdjudicateInterrupted(t *testing.T) {
 			if p := gold["u2"].Provenance["gaps"]; p == nil || p.Note != "no gap at all" || p.Reason != reason {
 				t.Errorf("u2's provenance: %+v, want the note and reason %q", p, reason)
 			}
-			if !slices.ContainsFunc(g.Problems, func(p *mapping.Problem) bool {
-				return p.Severity == mapping.Warning && strings.Contains(p.Message, "did not finish writing this workbook")
+			if !slices.ContainsFunc(g.Problems, func(p *layout.Problem) bool {
+				return p.Severity == layout.Warning && strings.Contains(p.Message, "did not finish writing this workbook")
 			}) {
 				t.Errorf("pull does not warn of the unfinished workbook: %v", g.Problems)
 			}
@@ -829,7 +829,7 @@ func spanManifest(t testing.TB) []byte {
 	}
 	const text = "Paris is the capital. It is in Spain. It is big."
 	span := func(start, end int, code string) records.SpanAnswer {
-		return records.SpanAnswer{Question: "errors", Field: "prediction", Start: &start, End: &end, Text: mapping.Substring(text, start, end), Code: code}
+		return records.SpanAnswer{Question: "errors", Field: "prediction", Start: &start, End: &end, Text: layout.Substring(text, start, end), Code: code}
 	}
 	rec := func(who string, spans ...records.SpanAnswer) *records.Annotation {
 		return &records.Annotation{Schema: records.AnnotationSchema, Template: records.TemplateID{Name: tp.Name, Version: tp.Version},
@@ -843,7 +843,7 @@ func spanManifest(t testing.TB) []byte {
 	dir := t.TempDir()
 	s := newAdjStore(backend.KindXLSX)
 	opt := AdjudicateOptions{Dir: dir, Kind: backend.KindXLSX, Adjudicators: []string{"lead"},
-		Items: []*mapping.SourceItem{{ID: "q0000", Fields: map[string]map[string]string{"q0000": {"prediction": text}}}}}
+		Items: []*layout.SourceItem{{ID: "q0000", Fields: map[string]map[string]string{"q0000": {"prediction": text}}}}}
 	if _, err := Adjudicate(context.Background(), tp, recs, opt, s.backends(), s); err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/annosheet/annosheet/internal/words"
 	"github.com/annosheet/annosheet/manifest"
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/records"
 )
 
@@ -230,7 +230,7 @@ func Undecided(r *records.Annotation) string {
 
 func hasError(r *records.Annotation) bool {
 	for _, p := range r.Problems {
-		if p.Severity == mapping.Error {
+		if p.Severity == layout.Error {
 			return true
 		}
 	}

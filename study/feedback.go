@@ -11,7 +11,7 @@ import (
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/internal/atomicfile"
 	"github.com/annosheet/annosheet/internal/filename"
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/records"
 )
 
@@ -27,7 +27,7 @@ type FeedbackOptions struct {
 	// Items are the study's input records, for the context shown beside
 	// each row; nil shows none. Shown maps a unit to the ID its
 	// annotators saw (opaque IDs); nil shows the unit's own.
-	Items []*mapping.SourceItem
+	Items []*layout.SourceItem
 	Shown func(unit string) string
 	// Force replaces the feedback workbooks already in Dir; without it,
 	// any there that this run would write is an error naming them
@@ -49,7 +49,7 @@ type Feedbacks struct {
 	// workbook.
 	None []string
 	// Problems are those of the adjudication workbooks as read.
-	Problems mapping.Problems
+	Problems layout.Problems
 }
 
 // Feedback writes each annotator of an adjudication (its folder or

@@ -19,7 +19,7 @@ import (
 	"github.com/annosheet/annosheet/internal/filename"
 	"github.com/annosheet/annosheet/internal/words"
 	"github.com/annosheet/annosheet/manifest"
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -79,7 +79,7 @@ type Generated struct {
 	Path     string // of the manifest
 	// All is the whole study's build: units, warnings, keys, orders (its
 	// plan is not kept).
-	All *mapping.Result
+	All *layout.Result
 	// Kept counts the workbooks a previous run had made and this one
 	// kept.
 	Kept int
@@ -88,8 +88,8 @@ type Generated struct {
 // Records are a study's input records, read as often as needed: the
 // whole set, or the records of one batch by their indexes.
 type Records interface {
-	mapping.Source
-	Subset(indexes []int) mapping.Source
+	layout.Source
+	Subset(indexes []int) layout.Source
 }
 
 // generation is one Generate run.
@@ -101,9 +101,9 @@ type generation struct {
 	src    Records
 	record map[string]int // item -> the Index of its input record
 	study  string
-	all    *mapping.Result
+	all    *layout.Result
 	// opaqueIdx is all's key of opaque IDs indexed once for the batches.
-	opaqueIdx *mapping.OpaqueIndex
+	opaqueIdx *layout.OpaqueIndex
 	plan      []assign.Batch
 	man       *manifest.Manifest
 	path      string
@@ -203,13 +203,13 @@ func (g *generation) begin(ctx context.Context, prev *manifest.Manifest) error {
 	// A study of one shared workbook writes the whole build's plan; one
 	// of several batches builds each batch's on its own.
 	one := len(opt.Annotators) == 0 && opt.BatchSize == 0
-	var src mapping.Source = g.src
-	if in, ok := g.src.(interface{ Input() mapping.Source }); ok && one && len(g.t.Anonymize) == 0 {
+	var src layout.Source = g.src
+	if in, ok := g.src.(interface{ Input() layout.Source }); ok && one && len(g.t.Anonymize) == 0 {
 		// Read once, whole: no copy is needed. (Anonymised fields are
 		// labelled in a pass of their own, which reads the copy.)
 		src = in.Input()
 	}
-	g.all, err = mapping.Build(ctx, g.t, src, mapping.Options{Batch: opt.Batch, Study: g.study, CellLimit: g.w.Limits().CellChars, Seed: opt.Seed, CheckOnly: !one, OpaqueIDs: key})
+	g.all, err = layout.Build(ctx, g.t, src, layout.Options{Batch: opt.Batch, Study: g.study, CellLimit: g.w.Limits().CellChars, Seed: opt.Seed, CheckOnly: !one, OpaqueIDs: key})
 	if err != nil {
 		return err
 	}
@@ -457,7 +457,7 @@ func (g *generation) answered(ctx context.Context, b *manifest.Batch) (int, erro
 	if err != nil {
 		return 0, fmt.Errorf("%s: %w: %w", g.where(b), ErrUnknownAnswers, err)
 	}
-	p, err := mapping.Pull(grid, mapping.PullOptions{})
+	p, err := layout.Pull(grid, layout.PullOptions{})
 	if cerr := closeFn(); cerr != nil && err == nil {
 		return 0, fmt.Errorf("%s: %w: %w", g.where(b), ErrUnknownAnswers, cerr)
 	}
@@ -568,7 +568,7 @@ func (g *generation) write(ctx context.Context, prev *manifest.Manifest, kept ma
 	}
 	// The batch being made, whose rows its build keeps in temporary
 	// files until it is written.
-	var res *mapping.Result
+	var res *layout.Result
 	defer func() { res.Close() }()
 	// The batches kept are in the manifest from the first save on, not
 	// only once the loop reaches them: a save part way must not leave
@@ -665,16 +665,16 @@ func (g *generation) write(ctx context.Context, prev *manifest.Manifest, kept ma
 }
 
 // opaque is the study's key of opaque IDs, indexed for the batches.
-func (g *generation) opaque() *mapping.OpaqueIndex {
+func (g *generation) opaque() *layout.OpaqueIndex {
 	if g.opaqueIdx == nil {
-		g.opaqueIdx = mapping.IndexOpaqueIDs(g.all.OpaqueIDs)
+		g.opaqueIdx = layout.IndexOpaqueIDs(g.all.OpaqueIDs)
 	}
 	return g.opaqueIdx
 }
 
 // build renders one batch's plan: the whole study's when it is one shared
 // workbook, already checked and laid out.
-func (g *generation) build(ctx context.Context, b assign.Batch) (*mapping.Result, error) {
+func (g *generation) build(ctx context.Context, b assign.Batch) (*layout.Result, error) {
 	if len(g.plan) == 1 && b.Annotator == "" && b.ID == g.opt.Batch && g.all.Plan != nil {
 		return g.all, nil
 	}
@@ -686,7 +686,7 @@ func (g *generation) build(ctx context.Context, b assign.Batch) (*mapping.Result
 	}
 	// Only the batch's records are read again (every record was checked
 	// by begin).
-	return mapping.Build(ctx, g.t, g.src.Subset(records), mapping.Options{
+	return layout.Build(ctx, g.t, g.src.Subset(records), layout.Options{
 		Batch: b.ID, Study: g.study, CellLimit: g.w.Limits().CellChars, Seed: g.opt.Seed,
 		Keys: g.all.Keys, Items: func(item string) bool { return picked[item] }, Annotator: b.Annotator, OpaqueIDs: g.all.OpaqueIDs, OpaqueIndex: g.opaque(),
 	})
@@ -751,7 +751,7 @@ func (g *generation) newManifest() (*manifest.Manifest, error) {
 		Created: opt.Now.UTC().Format(time.RFC3339),
 		Format:  g.format,
 		Template: manifest.Template{
-			Name: g.t.Name, Version: g.t.Version, SHA256: mapping.TemplateHash(g.t),
+			Name: g.t.Name, Version: g.t.Version, SHA256: layout.TemplateHash(g.t),
 			Params: g.t.ParamValues(), Source: string(g.t.Source),
 		},
 		InputArgs:  relativeTo(opt.Dir, opt.Inputs),
@@ -831,7 +831,7 @@ func absDir(dir string) string {
 // study: the same template, inputs, assignment and seed.
 func (g *generation) samePlan(prev *manifest.Manifest) bool {
 	opt := g.opt
-	if prev.Template.SHA256 != mapping.TemplateHash(g.t) || opt.SeedSet && opt.Seed != prev.Seed {
+	if prev.Template.SHA256 != layout.TemplateHash(g.t) || opt.SeedSet && opt.Seed != prev.Seed {
 		return false
 	}
 	a := prev.Assignment

@@ -9,7 +9,7 @@ import (
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/input"
 	"github.com/annosheet/annosheet/manifest"
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/layout"
 )
 
 const (
@@ -59,7 +59,7 @@ func TestBatchesFromSpool(t *testing.T) {
 				for _, it := range b.Items {
 					picked[it] = true
 				}
-				want, err := mapping.Build(context.Background(), tp, src, mapping.Options{Batch: b.ID, Study: g.study, CellLimit: g.w.Limits().CellChars, Seed: opt.Seed,
+				want, err := layout.Build(context.Background(), tp, src, layout.Options{Batch: b.ID, Study: g.study, CellLimit: g.w.Limits().CellChars, Seed: opt.Seed,
 					Keys: g.all.Keys, Items: func(item string) bool { return picked[item] }, Annotator: b.Annotator, OpaqueIDs: g.all.OpaqueIDs})
 				if err != nil {
 					t.Fatal(err)

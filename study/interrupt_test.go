@@ -9,7 +9,7 @@ import (
 
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/manifest"
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/layout"
 )
 
 // TestGenerateInterrupted: a run stopped after its first workbook records
@@ -91,17 +91,17 @@ type batchCancel struct {
 	read   int
 }
 
-func (b *batchCancel) Subset(indexes []int) mapping.Source {
+func (b *batchCancel) Subset(indexes []int) layout.Source {
 	return batchSource{b.Records.Subset(indexes), b}
 }
 
 type batchSource struct {
-	mapping.Source
+	layout.Source
 	b *batchCancel
 }
 
-func (s batchSource) Each(fn func(*mapping.Record) error) error {
-	return s.Source.Each(func(r *mapping.Record) error {
+func (s batchSource) Each(fn func(*layout.Record) error) error {
+	return s.Source.Each(func(r *layout.Record) error {
 		if s.b.armed {
 			if s.b.read++; s.b.read == 1 {
 				s.b.cancel()

@@ -11,7 +11,7 @@ import (
 	"github.com/annosheet/annosheet/input"
 	"github.com/annosheet/annosheet/internal/boundedread"
 	"github.com/annosheet/annosheet/internal/ojson"
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
@@ -48,7 +48,7 @@ type NativeOptions struct {
 // the study's input records, and how the file is written.
 type Native struct {
 	Selection *Selection
-	Items     []*mapping.SourceItem
+	Items     []*layout.SourceItem
 	// Style is the JSON style of the study's input, which the file keeps;
 	// Orders the study's candidate orders, to put shuffled answers back.
 	Style  ojson.Style
@@ -126,18 +126,18 @@ func PrepareNative(l *records.Loaded, man *Manifest, opt NativeOptions) (*Native
 
 // EachItem reads the study's input records from inputs, as generate
 // read them, one at a time: keys are the manifest's anonymisation keys.
-func EachItem(t *templates.Template, inputs []string, keys map[string]map[string]string, fn func(*mapping.SourceItem) error) error {
+func EachItem(t *templates.Template, inputs []string, keys map[string]map[string]string, fn func(*layout.SourceItem) error) error {
 	src, err := input.Open(t.Input.Format, inputs)
 	if err != nil {
 		return err
 	}
-	return mapping.Items(t, src, keys, fn)
+	return layout.Items(t, src, keys, fn)
 }
 
 // Items is every input record EachItem reads.
-func Items(t *templates.Template, inputs []string, keys map[string]map[string]string) ([]*mapping.SourceItem, error) {
-	var items []*mapping.SourceItem
-	err := EachItem(t, inputs, keys, func(it *mapping.SourceItem) error {
+func Items(t *templates.Template, inputs []string, keys map[string]map[string]string) ([]*layout.SourceItem, error) {
+	var items []*layout.SourceItem
+	err := EachItem(t, inputs, keys, func(it *layout.SourceItem) error {
 		items = append(items, it)
 		return nil
 	})
@@ -169,7 +169,7 @@ func inputStyle(inputs []string) ojson.Style {
 // spansInInputs checks every record's spans against the texts of the
 // study's inputs they were found in, and says each that does not stand
 // there, by the record's file and line.
-func spansInInputs(recs []*records.Annotation, items []*mapping.SourceItem, origins records.Origins) error {
+func spansInInputs(recs []*records.Annotation, items []*layout.SourceItem, origins records.Origins) error {
 	fields := map[string]map[string]string{}
 	for _, it := range items {
 		maps.Copy(fields, it.Fields)

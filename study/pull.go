@@ -9,7 +9,7 @@ import (
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/internal/words"
 	"github.com/annosheet/annosheet/manifest"
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
@@ -30,7 +30,7 @@ type PullOptions struct {
 // Workbook is one workbook read.
 type Workbook struct {
 	File     string              `json:"file"`
-	Template mapping.TemplateRef `json:"template"`
+	Template layout.TemplateRef `json:"template"`
 	Batch    string              `json:"batch"`
 	Study    string              `json:"study,omitempty"`
 	Units    int                 `json:"units"`
@@ -41,7 +41,7 @@ type Result struct {
 	// Records has one record per (unit, annotator): the batches in the
 	// order of the sources, units in workbook order; missing units too.
 	Records  []*records.Annotation
-	Problems mapping.Problems
+	Problems layout.Problems
 	// Workbooks lists the workbooks read.
 	Workbooks []Workbook
 	// Conflicts lists the units that copies of a batch answer
@@ -92,7 +92,7 @@ func (r *Result) Counts() Counts {
 		}
 	}
 	for _, p := range r.Problems {
-		if p.Severity == mapping.Error {
+		if p.Severity == layout.Error {
 			c.Errors++
 		} else {
 			c.Warnings++
@@ -134,7 +134,7 @@ func Pull(ctx context.Context, src *Sources, opt PullOptions) (*Result, error) {
 		noted: map[batchKey]bool{}, copies: map[batchKey][]*copyOf{}, listed: map[batchKey]Ref{}, why: map[batchKey]string{}, cause: map[batchKey]error{}}
 	for _, m := range src.Manifests {
 		if opt.Template != "" && m.Template.Name != opt.Template {
-			return nil, fmt.Errorf("%s: %w: the study was made with template %s, not %s", m.Path, mapping.ErrOtherStudy, m.Template.Name, opt.Template)
+			return nil, fmt.Errorf("%s: %w: the study was made with template %s, not %s", m.Path, layout.ErrOtherStudy, m.Template.Name, opt.Template)
 		}
 		if m.Orders != nil {
 			p.orders[m.Study] = m.Orders
@@ -144,7 +144,7 @@ func Pull(ctx context.Context, src *Sources, opt PullOptions) (*Result, error) {
 		}
 	}
 	for _, k := range src.Skipped {
-		p.res.Problems = append(p.res.Problems, &mapping.Problem{Severity: mapping.Warning, File: k.Path, Message: "not read: " + k.Why})
+		p.res.Problems = append(p.res.Problems, &layout.Problem{Severity: layout.Warning, File: k.Path, Message: "not read: " + k.Why})
 	}
 	seen := map[string]bool{}
 	for i, ref := range src.Refs {
@@ -178,10 +178,10 @@ func Pull(ctx context.Context, src *Sources, opt PullOptions) (*Result, error) {
 			p.missingWorkbook(p.listed[k], p.why[k], p.cause[k])
 			continue
 		}
-		if ref, cause := p.listed[k], p.cause[k]; cause != nil && !errors.Is(cause, mapping.ErrOtherStudy) {
+		if ref, cause := p.listed[k], p.cause[k]; cause != nil && !errors.Is(cause, layout.ErrOtherStudy) {
 			// The listed workbook may hold answers its copies do not.
 			p.res.batchOf[ref.Path] = k
-			p.res.Problems = append(p.res.Problems, &mapping.Problem{Severity: mapping.Error, File: ref.Path, Err: cause,
+			p.res.Problems = append(p.res.Problems, &layout.Problem{Severity: layout.Error, File: ref.Path, Err: cause,
 				Message: fmt.Sprintf("the workbook of batch %s %s; its units are read from the other copies", k.batch, p.why[k])})
 		}
 		m := merge(books)
@@ -221,7 +221,7 @@ func (p *puller) note(k batchKey) {
 
 // warn adds a warning about a whole workbook.
 func (p *puller) warn(file, format string, args ...any) {
-	p.res.Problems = append(p.res.Problems, &mapping.Problem{Severity: mapping.Warning, File: file, Message: fmt.Sprintf(format, args...)})
+	p.res.Problems = append(p.res.Problems, &layout.Problem{Severity: layout.Warning, File: file, Message: fmt.Sprintf(format, args...)})
 }
 
 // unopened files a workbook that could not be opened, or whose check
@@ -248,7 +248,7 @@ func (p *puller) unopened(ref Ref, k batchKey, err error) error {
 	case ref.Found:
 		// A file found in a folder that cannot be read: said, and the
 		// rest of the study goes on.
-		p.res.Problems = append(p.res.Problems, &mapping.Problem{Severity: mapping.Error, File: ref.Path, Err: err, Message: "not read: " + strings.TrimPrefix(err.Error(), ref.Path+": ")})
+		p.res.Problems = append(p.res.Problems, &layout.Problem{Severity: layout.Error, File: ref.Path, Err: err, Message: "not read: " + strings.TrimPrefix(err.Error(), ref.Path+": ")})
 		return nil
 	}
 	return err
@@ -267,25 +267,25 @@ func (p *puller) read(ctx context.Context, ref Ref) error {
 	if err != nil {
 		return p.unopened(ref, k, err)
 	}
-	popt := mapping.PullOptions{Template: p.opt.Template, Study: ref.Study, StudyOrders: p.orders, StudyOpaqueIDs: p.opaque}
+	popt := layout.PullOptions{Template: p.opt.Template, Study: ref.Study, StudyOrders: p.orders, StudyOpaqueIDs: p.opaque}
 	if m := ref.Manifest; m != nil {
 		popt.Template, popt.Version = m.Template.Name, m.Template.Version
 		popt.Annotators = declared(m.Manifest, p.opt.Annotators)
 	} else {
 		popt.Annotators = p.opt.Annotators
 	}
-	pulled, err := mapping.Pull(g, popt)
+	pulled, err := layout.Pull(g, popt)
 	// Damage found in a part no read reached comes with the closing.
 	if cerr := closeFn(); cerr != nil && err == nil {
 		return p.unopened(ref, k, cerr)
 	}
 	if err == nil && ref.Manifest != nil && pulled.Meta.Template.SHA256 != "" && ref.Manifest.Template.SHA256 != "" && pulled.Meta.Template.SHA256 != ref.Manifest.Template.SHA256 {
-		err = fmt.Errorf("%s: %w: made with another text of template %s version %d than the study's", g.Name, mapping.ErrOtherStudy, pulled.Meta.Template.Name, pulled.Meta.Template.Version)
+		err = fmt.Errorf("%s: %w: made with another text of template %s version %d than the study's", g.Name, layout.ErrOtherStudy, pulled.Meta.Template.Name, pulled.Meta.Template.Version)
 	}
 	if err == nil && ref.Loose && ref.Manifest == nil && len(p.src.Manifests) > 1 && !p.ofStudies(pulled.Meta.Study) {
-		err = fmt.Errorf("%s: %w: it belongs to study %s, which none of the manifests given is", g.Name, mapping.ErrOtherStudy, pulled.Meta.Study)
+		err = fmt.Errorf("%s: %w: it belongs to study %s, which none of the manifests given is", g.Name, layout.ErrOtherStudy, pulled.Meta.Study)
 	}
-	if errors.Is(err, mapping.ErrOtherStudy) || (errors.Is(err, mapping.ErrNotWorkbook) && (ref.Batch != nil || ref.Found)) {
+	if errors.Is(err, layout.ErrOtherStudy) || (errors.Is(err, layout.ErrNotWorkbook) && (ref.Batch != nil || ref.Found)) {
 		why := strings.TrimPrefix(err.Error(), g.Name+": ")
 		switch {
 		case ref.Batch != nil:
@@ -310,7 +310,7 @@ func (p *puller) read(ctx context.Context, ref Ref) error {
 		p.cause[k] = err
 		return nil
 	case err != nil && ref.Found:
-		p.res.Problems = append(p.res.Problems, &mapping.Problem{Severity: mapping.Error, File: ref.Path, Err: err, Message: "not read: " + unprefixed(err, g.Name).Error()})
+		p.res.Problems = append(p.res.Problems, &layout.Problem{Severity: layout.Error, File: ref.Path, Err: err, Message: "not read: " + unprefixed(err, g.Name).Error()})
 		return nil
 	case err != nil:
 		return fmt.Errorf("%s: %w", ref.Path, unprefixed(err, g.Name))
@@ -420,7 +420,7 @@ func interruptible(ctx context.Context, g *backend.Grid) *backend.Grid {
 // unreadable reports an error that says a workbook is there but could not
 // be read, rather than absent or another study's.
 func unreadable(cause error) bool {
-	return cause != nil && !errors.Is(cause, ErrNotFound) && !errors.Is(cause, mapping.ErrOtherStudy)
+	return cause != nil && !errors.Is(cause, ErrNotFound) && !errors.Is(cause, layout.ErrOtherStudy)
 }
 
 // declared is who may claim units of a study's shared workbooks.
@@ -443,9 +443,9 @@ func (p *puller) missingWorkbook(ref Ref, why string, cause error) {
 		name = ref.Spreadsheet
 	}
 	p.res.batchOf[name] = batchKey{ref.Study, ref.Batch.ID}
-	sentinel := mapping.ErrMissingUnit
+	sentinel := layout.ErrMissingUnit
 	if cause != nil {
-		sentinel = errors.Join(mapping.ErrMissingUnit, cause)
+		sentinel = errors.Join(layout.ErrMissingUnit, cause)
 	}
 	// A workbook that is there but could not be read may hold answers:
 	// its units are unreadable, not missing.
@@ -453,7 +453,7 @@ func (p *puller) missingWorkbook(ref Ref, why string, cause error) {
 	if unreadable(cause) && !(ref.Batch.Spreadsheet != nil && ref.Batch.Spreadsheet.Status == manifest.Incomplete) {
 		status, reported = records.StatusUnreadable, "unreadable"
 	}
-	p.res.Problems = append(p.res.Problems, &mapping.Problem{Severity: mapping.Error, File: name, Err: sentinel,
+	p.res.Problems = append(p.res.Problems, &layout.Problem{Severity: layout.Error, File: name, Err: sentinel,
 		Message: fmt.Sprintf("the workbook of batch %s %s; its %s reported %s", ref.Batch.ID, why, words.Count(len(ref.Batch.Units), "unit")+map[bool]string{true: " is", false: " are"}[len(ref.Batch.Units) == 1], reported)})
 	for _, u := range ref.Batch.Units {
 		r := absentRecord(ref, u, status, "the workbook "+why)
@@ -478,7 +478,7 @@ func absentRecord(ref Ref, u manifest.Unit, status, why string) *records.Annotat
 		Template: records.TemplateID{Name: m.Template.Name, Version: m.Template.Version},
 		Batch:    ref.Batch.ID, Unit: u.ID, Item: u.Item, Annotator: ref.Batch.Annotator, Status: status,
 		Values: map[string]any{}, Source: records.RecordSource{Kind: kind, File: source, Rows: []int{}},
-		Problems: []records.UnitProblem{{Severity: mapping.Error, Message: why}},
+		Problems: []records.UnitProblem{{Severity: layout.Error, Message: why}},
 	}
 }
 
@@ -507,8 +507,8 @@ func (p *puller) checkUnits(ref Ref, recs []*records.Annotation, book *copyOf) [
 		default:
 			continue
 		}
-		r.Problems = append(r.Problems, records.UnitProblem{Severity: mapping.Error, Message: msg})
-		p.res.Problems = append(p.res.Problems, &mapping.Problem{Severity: mapping.Error, File: file, Record: r.Unit, Shown: book.Pulled.ShownAs(r.Unit), Err: mapping.ErrOtherStudy, Message: msg})
+		r.Problems = append(r.Problems, records.UnitProblem{Severity: layout.Error, Message: msg})
+		p.res.Problems = append(p.res.Problems, &layout.Problem{Severity: layout.Error, File: file, Record: r.Unit, Shown: book.Pulled.ShownAs(r.Unit), Err: layout.ErrOtherStudy, Message: msg})
 	}
 	var absent []string
 	for _, u := range ref.Batch.Units {
@@ -518,7 +518,7 @@ func (p *puller) checkUnits(ref Ref, recs []*records.Annotation, book *copyOf) [
 		}
 	}
 	if len(absent) > 0 {
-		p.res.Problems = append(p.res.Problems, &mapping.Problem{Severity: mapping.Error, File: file, Err: mapping.ErrMissingUnit,
+		p.res.Problems = append(p.res.Problems, &layout.Problem{Severity: layout.Error, File: file, Err: layout.ErrMissingUnit,
 			Message: fmt.Sprintf("the workbook of batch %s does not list %s that the manifest lists for it (%s): its metadata sheet was edited; they are reported missing",
 				ref.Batch.ID, words.Count(len(absent), "unit"), strings.Join(absent, ", "))})
 	}

@@ -5,7 +5,7 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/records"
 )
 
@@ -46,8 +46,8 @@ func (t *Tally) add(r *records.Annotation) {
 	}
 }
 
-func (t *Tally) problem(p *mapping.Problem) {
-	if p.Severity == mapping.Error {
+func (t *Tally) problem(p *layout.Problem) {
+	if p.Severity == layout.Error {
 		t.Errors++
 	} else {
 		t.Warnings++

@@ -13,7 +13,7 @@ import (
 
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/input"
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/templates"
 	"github.com/annosheet/annosheet/testkit/benchdata"
 	"github.com/annosheet/annosheet/xlsx"
@@ -78,7 +78,7 @@ func BenchmarkGenerate(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					res, err := mapping.Build(context.Background(), tmpl, src, mapping.Options{Seed: 1})
+					res, err := layout.Build(context.Background(), tmpl, src, layout.Options{Seed: 1})
 					if err != nil {
 						b.Fatal(err)
 					}
@@ -116,7 +116,7 @@ func BenchmarkNonStreamingBaseline(b *testing.B) {
 			b.ResetTimer()
 			for range b.N {
 				src, _ := input.Open("jsonl", []string{in})
-				res, err := mapping.Build(context.Background(), tmpl, src, mapping.Options{Seed: 1})
+				res, err := layout.Build(context.Background(), tmpl, src, layout.Options{Seed: 1})
 				if err != nil {
 					b.Fatal(err)
 				}

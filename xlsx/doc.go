@@ -5,7 +5,7 @@
 // by documented budgets (MaxCellBytes and the others), that reports any
 // damage as an error.
 //
-//	res, err := mapping.Build(ctx, tmpl, src, mapping.Options{Batch: "b01"})
+//	res, err := layout.Build(ctx, tmpl, src, layout.Options{Batch: "b01"})
 //	if err != nil {
 //		return err
 //	}

@@ -16,7 +16,7 @@ import (
 
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/input"
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/templates"
 	"github.com/annosheet/annosheet/testkit/backendtest"
 	"github.com/annosheet/annosheet/testkit/testreaders"
@@ -67,7 +67,7 @@ func TestLiveChecksInLibreOffice(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := mapping.Build(context.Background(), tp, src, mapping.Options{Study: "live", Seed: 3})
+		res, err := layout.Build(context.Background(), tp, src, layout.Options{Study: "live", Seed: 3})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -211,7 +211,7 @@ func moveRows(formula string, n int) string {
 // reads nothing from the Check column.
 func pullAgrees(t *testing.T, g *backend.Grid, c backendtest.LiveCase, check int) {
 	t.Helper()
-	p, err := mapping.Pull(g, mapping.PullOptions{})
+	p, err := layout.Pull(g, layout.PullOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

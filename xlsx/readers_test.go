@@ -16,7 +16,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/annosheet/annosheet/backend"
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/templates"
 	"github.com/annosheet/annosheet/testkit/testreaders"
 )
@@ -147,7 +147,7 @@ func TestOpenpyxlReads(t *testing.T) {
 	}
 }
 
-func isUnitFirstRow(res *mapping.Result, row int) bool {
+func isUnitFirstRow(res *layout.Result, row int) bool {
 	for _, u := range res.Units {
 		if u.FirstRow == row {
 			return true
@@ -182,7 +182,7 @@ func TestLibreOfficeRoundTrip(t *testing.T) {
 	}
 	dir := t.TempDir()
 	var paths []string
-	results := map[string]*mapping.Result{}
+	results := map[string]*layout.Result{}
 	blocks := map[string]bool{}
 	for _, c := range bookCases {
 		tp, res := build(t, c)

@@ -12,7 +12,7 @@ import (
 
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/input"
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/templates"
 	"github.com/annosheet/annosheet/testkit/testreaders"
 	"github.com/annosheet/annosheet/xlsx"
@@ -105,7 +105,7 @@ func TestPullAfterLibreOfficeSort(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := mapping.Build(context.Background(), tp, src, mapping.Options{Batch: "b01", Study: "s"})
+	res, err := layout.Build(context.Background(), tp, src, layout.Options{Batch: "b01", Study: "s"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,7 +171,7 @@ func TestPullAfterLibreOfficeSort(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer closeFn()
-			p, err := mapping.Pull(g, mapping.PullOptions{})
+			p, err := layout.Pull(g, layout.PullOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -187,7 +187,7 @@ func TestPullAfterLibreOfficeSort(t *testing.T) {
 			}
 			warnings := 0
 			for _, pr := range p.Problems {
-				if pr.Severity == mapping.Warning && strings.Contains(pr.Message, "where in the block it was cannot be known") {
+				if pr.Severity == layout.Warning && strings.Contains(pr.Message, "where in the block it was cannot be known") {
 					warnings++
 					continue
 				}

@@ -18,7 +18,7 @@ import (
 
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/input"
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/templates"
 	"github.com/annosheet/annosheet/testkit/xlsxdump"
 	"github.com/annosheet/annosheet/xlsx"
@@ -68,7 +68,7 @@ func cellOf(cols []templates.ColumnSpec, row []string, key string) string {
 }
 
 // build loads the case's template and builds its plan deterministically.
-func build(t testing.TB, c bookCase) (*templates.Template, *mapping.Result) {
+func build(t testing.TB, c bookCase) (*templates.Template, *layout.Result) {
 	t.Helper()
 	tmpl, err := input.Template(c.template, c.params)
 	if err != nil {
@@ -78,7 +78,7 @@ func build(t testing.TB, c bookCase) (*templates.Template, *mapping.Result) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := mapping.Build(context.Background(), tmpl, src, mapping.Options{Batch: "b01", Study: "test-study", Seed: 1})
+	res, err := layout.Build(context.Background(), tmpl, src, layout.Options{Batch: "b01", Study: "test-study", Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +86,7 @@ func build(t testing.TB, c bookCase) (*templates.Template, *mapping.Result) {
 }
 
 // writeBook renders a plan into a file in a temporary folder.
-func writeBook(t testing.TB, res *mapping.Result, name string) string {
+func writeBook(t testing.TB, res *layout.Result, name string) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), name+".xlsx")
 	f, err := os.Create(path)
@@ -161,7 +161,7 @@ func TestWorkbook(t *testing.T) {
 	}
 }
 
-func checkSheets(t *testing.T, f *excelize.File, res *mapping.Result) {
+func checkSheets(t *testing.T, f *excelize.File, res *layout.Result) {
 	t.Helper()
 	var want []string
 	for _, s := range res.Plan.Sheets {
@@ -319,7 +319,7 @@ func checkLocks(t *testing.T, f *excelize.File, cols []templates.ColumnSpec, las
 
 // checkBands checks that the ID column's colour changes exactly when the
 // band key changes, reading the key from the sheet itself.
-func checkBands(t *testing.T, f *excelize.File, c bookCase, cols []templates.ColumnSpec, res *mapping.Result) {
+func checkBands(t *testing.T, f *excelize.File, c bookCase, cols []templates.ColumnSpec, res *layout.Result) {
 	t.Helper()
 	rows, err := f.GetRows(backend.SheetAnnotate)
 	if err != nil {
@@ -356,7 +356,7 @@ func checkBands(t *testing.T, f *excelize.File, c bookCase, cols []templates.Col
 }
 
 // checkMeta checks that the workbook describes itself for pull.
-func checkMeta(t *testing.T, f *excelize.File, tmpl *templates.Template, cols []templates.ColumnSpec, res *mapping.Result) {
+func checkMeta(t *testing.T, f *excelize.File, tmpl *templates.Template, cols []templates.ColumnSpec, res *layout.Result) {
 	t.Helper()
 	rows, err := f.GetRows(backend.SheetMeta)
 	if err != nil {
@@ -365,25 +365,25 @@ func checkMeta(t *testing.T, f *excelize.File, tmpl *templates.Template, cols []
 	if rows[0][0] != "workbook" {
 		t.Fatalf("metadata starts with %q", rows[0][0])
 	}
-	var meta mapping.WorkbookMeta
+	var meta layout.WorkbookMeta
 	if err := json.Unmarshal([]byte(strings.Join(rows[0][1:], "")), &meta); err != nil {
 		t.Fatal(err)
 	}
 	if meta.Template.Name != tmpl.Name || meta.Template.Version != tmpl.Version || meta.Batch != "b01" || meta.Sheet != backend.SheetAnnotate {
 		t.Errorf("metadata %+v", meta)
 	}
-	if meta.Template.SHA256 != mapping.TemplateHash(tmpl) {
-		t.Errorf("template hash %s, want %s", meta.Template.SHA256, mapping.TemplateHash(tmpl))
+	if meta.Template.SHA256 != layout.TemplateHash(tmpl) {
+		t.Errorf("template hash %s, want %s", meta.Template.SHA256, layout.TemplateHash(tmpl))
 	}
 	for i, c := range cols {
-		if i >= len(meta.Columns) || meta.Columns[i] != (mapping.MetaColumn{Key: c.Key, Header: c.Header, Index: i}) {
+		if i >= len(meta.Columns) || meta.Columns[i] != (layout.MetaColumn{Key: c.Key, Header: c.Header, Index: i}) {
 			t.Errorf("metadata column %d: %+v, want key %s", i, meta.Columns[i], c.Key)
 		}
 	}
 	if rows[1][0] != "template" || strings.Join(rows[1][1:], "") != string(tmpl.Source) {
 		t.Errorf("metadata does not carry the template's exact text")
 	}
-	var units []mapping.Unit
+	var units []layout.Unit
 	var places []string // the places' formulas of each block, a line each
 	for i, r := range rows[3:] {
 		if r[0] == "places" && tmpl.Rows.Per == templates.PerBlock {
@@ -401,7 +401,7 @@ func checkMeta(t *testing.T, f *excelize.File, tmpl *templates.Template, cols []
 		if r[0] != "unit" || len(places) > 0 {
 			t.Fatalf("metadata row %q", r)
 		}
-		var u mapping.Unit
+		var u layout.Unit
 		u.ID, u.Item = r[1], r[2]
 		fmt.Sscan(r[3], &u.FirstRow)
 		fmt.Sscan(r[4], &u.Rows)
@@ -415,7 +415,7 @@ func checkMeta(t *testing.T, f *excelize.File, tmpl *templates.Template, cols []
 		}
 	}
 	// The record a unit comes from is the coordinator's, not in the workbook.
-	if diff := cmp.Diff(res.Units, real, cmpopts.IgnoreFields(mapping.Unit{}, "Record")); diff != "" {
+	if diff := cmp.Diff(res.Units, real, cmpopts.IgnoreFields(layout.Unit{}, "Record")); diff != "" {
 		t.Errorf("metadata units (-want +got):\n%s", diff)
 	}
 	// A block's places are the rows of its unit cells, as generated.

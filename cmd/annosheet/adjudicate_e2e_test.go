@@ -226,7 +226,7 @@ func legalUnits(t *testing.T, study string, annotators []string) map[string][]st
 	key := opaqueKey(t, study)
 	out := map[string][]string{}
 	for _, who := range annotators {
-		w := layout(t, filepath.Join(study, "legal-gaps-"+who+"-b01.xlsx")).RealIDs(key)
+		w := openLayout(t, filepath.Join(study, "legal-gaps-"+who+"-b01.xlsx")).RealIDs(key)
 		for _, u := range w.Units {
 			out[u] = append(out[u], who)
 		}
@@ -242,7 +242,7 @@ func fillLegal(t *testing.T, py, study string, annotators []string, answers func
 	key := opaqueKey(t, study)
 	for _, who := range annotators {
 		path := filepath.Join(study, "legal-gaps-"+who+"-b01.xlsx")
-		w := layout(t, path).RealIDs(key)
+		w := openLayout(t, path).RealIDs(key)
 		var cells [][2]any
 		for _, u := range w.Units {
 			row := w.Rows[u][0]
@@ -1009,7 +1009,7 @@ func TestAdjudicateResumeCLI(t *testing.T) {
 	// 2 and 3 become 0.
 	key := opaqueKey(t, study)
 	path := filepath.Join(study, "legal-gaps-ann2-b01.xlsx")
-	w := layout(t, path).RealIDs(key)
+	w := openLayout(t, path).RealIDs(key)
 	r1 := w.Rows[ids[1]][0]
 	fillWithOpenpyxl(t, py, path, [][2]any{{mustCell(t, w, r1, "q:gaps=0"), true}, {mustCell(t, w, r1, "q:gaps=2"), false}, {mustCell(t, w, r1, "q:gaps=3"), false}}, "")
 

@@ -12,7 +12,7 @@ import (
 	"github.com/annosheet/annosheet/adjudicate"
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/internal/words"
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/study"
 	"github.com/annosheet/annosheet/templates"
 	"github.com/annosheet/annosheet/xlsx"
@@ -117,8 +117,8 @@ func besideManifest(dir, p string) string {
 // studyContext is what a study's manifest lends the rows of an
 // adjudication: its input records, for the context shown, and the IDs
 // the annotators saw (opaque ones), nil when the units' own are shown.
-func studyContext(t *templates.Template, man *study.Manifest, stderr io.Writer) ([]*mapping.SourceItem, func(string) string) {
-	var items []*mapping.SourceItem
+func studyContext(t *templates.Template, man *study.Manifest, stderr io.Writer) ([]*layout.SourceItem, func(string) string) {
+	var items []*layout.SourceItem
 	inputs, err := man.InputPaths()
 	if err == nil {
 		items, err = study.Items(t, inputs, man.Keys)

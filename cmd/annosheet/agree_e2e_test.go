@@ -190,7 +190,7 @@ func fillWithOpenpyxl(t *testing.T, py, path string, cells [][2]any, sortBy stri
 
 // layout reads a generated workbook's columns and units, and closes it:
 // the cells are written by openpyxl.
-func layout(t *testing.T, path string) *goldtest.Workbook {
+func openLayout(t *testing.T, path string) *goldtest.Workbook {
 	t.Helper()
 	w, err := goldtest.OpenWorkbook(path)
 	if err != nil {
@@ -311,7 +311,7 @@ func TestAgreeQASpanErrors(t *testing.T) {
 	}
 	for i, who := range []string{"ak", "bt"} {
 		path := filepath.Join(out, "qa-span-errors-"+who+"-b01.xlsx")
-		w := layout(t, path)
+		w := openLayout(t, path)
 		var cells [][2]any
 		set := func(row int, key string, v any) {
 			cells = append(cells, [2]any{mustCell(t, w, row, key), v})
@@ -588,7 +588,7 @@ func TestAgreeFactgenie(t *testing.T) {
 	var order []string
 	for who, name := range []string{"ak", "bt"} {
 		path := filepath.Join(out, "factgenie-meta-eval-"+name+"-b01.xlsx")
-		w := layout(t, path)
+		w := openLayout(t, path)
 		units := slices.Sorted(slices.Values(w.Units))
 		if order == nil {
 			order = units

@@ -16,7 +16,7 @@ import (
 	"github.com/annosheet/annosheet/input"
 	"github.com/annosheet/annosheet/internal/words"
 	"github.com/annosheet/annosheet/manifest"
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/sheets"
 	"github.com/annosheet/annosheet/study"
 	"github.com/annosheet/annosheet/templates"
@@ -287,7 +287,7 @@ func summary(stdout io.Writer, opt generateOptions, t *templates.Template, gen *
 	fmt.Fprintf(stdout, "wrote %s (the coordinator's record; keep it from annotators)\n", gen.Path)
 }
 
-func itemsOf(res *mapping.Result) []string {
+func itemsOf(res *layout.Result) []string {
 	var out []string
 	for _, u := range res.Units {
 		if n := len(out); n == 0 || out[n-1] != u.Item {

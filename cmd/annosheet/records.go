@@ -6,7 +6,7 @@ import (
 	"io"
 
 	"github.com/annosheet/annosheet/input"
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/study"
 	"github.com/annosheet/annosheet/templates"
@@ -24,7 +24,7 @@ type recordsFrom struct {
 	Files  []string
 	Google googleOptions
 	// Problems prints the pull's problems (printProblems when nil).
-	Problems func(io.Writer, mapping.Problems)
+	Problems func(io.Writer, layout.Problems)
 }
 
 // loaded is what loadRecords read, with the study's manifest when a
@@ -59,7 +59,7 @@ func loadRecords(ctx context.Context, from recordsFrom, stderr io.Writer) (*load
 		print = printProblems
 	}
 	var bar progress
-	p := &study.Puller{Backends: backends(from.Google, stderr), Params: from.Params, Problems: func(ps mapping.Problems) { print(stderr, ps) }}
+	p := &study.Puller{Backends: backends(from.Google, stderr), Params: from.Params, Problems: func(ps layout.Problems) { print(stderr, ps) }}
 	p.Options.Progress = func(_, total int) {
 		if bar == nil {
 			bar = newProgress(stderr, int64(total), "reading workbooks")

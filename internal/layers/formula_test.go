@@ -16,7 +16,7 @@ import (
 // compiles from a template, and the places of blocks' rows on the
 // metadata sheet, made of a cell reference only. Nothing else becomes a
 // formula: text from inputs and annotators is always written as text.
-var formulaMakers = []string{"mapping/livecheck.go", "mapping/places.go"}
+var formulaMakers = []string{"layout/livecheck.go", "layout/places.go"}
 
 func TestFormulasOnlyFromTemplates(t *testing.T) {
 	root := filepath.Join("..", "..")

@@ -50,12 +50,12 @@ var rules = []rule{
 	{pkg: "backend", stdOnly: true,
 		why: "the contract between mapping and the backends: plain data, depending on nothing"},
 	{pkg: "templates",
-		deps: []string{excelize, google, netHTTP, m("mapping"), m("backend"), m("xlsx"), m("sheets"), m("cmd"), m("input"), m("study")},
+		deps: []string{excelize, google, netHTTP, m("layout"), m("backend"), m("xlsx"), m("sheets"), m("cmd"), m("input"), m("study")},
 		why:  "the template language knows nothing of records, sheets or HTTP"},
 	{pkg: "records",
-		deps: []string{excelize, google, netHTTP, m("mapping"), m("backend"), m("xlsx"), m("sheets"), m("cmd"), m("input"), m("study"), m("export"), m("agreement"), m("adjudicate"), m("report")},
+		deps: []string{excelize, google, netHTTP, m("layout"), m("backend"), m("xlsx"), m("sheets"), m("cmd"), m("input"), m("study"), m("export"), m("agreement"), m("adjudicate"), m("report")},
 		why:  "the canonical record and its JSON Lines: below every consumer of records, and below the sheet decoding that makes them"},
-	{pkg: "mapping",
+	{pkg: "layout",
 		deps: []string{excelize, google, netHTTP, m("xlsx"), m("sheets"), m("cmd"), m("input"), m("study")},
 		why:  "pure transforms: no file formats or HTTP"},
 	{pkg: "input",
@@ -65,17 +65,17 @@ var rules = []rule{
 	// does not read templates, nor call into mapping, itself.
 	{pkg: "xlsx",
 		deps:   []string{google, m("sheets"), m("cmd")},
-		direct: []string{m("mapping"), m("templates")},
+		direct: []string{m("layout"), m("templates")},
 		why:    "the XLSX backend"},
 	{pkg: "sheets",
 		deps:   []string{excelize, m("xlsx"), m("cmd")},
-		direct: []string{m("mapping"), m("templates")},
+		direct: []string{m("layout"), m("templates")},
 		why:    "the Google Sheets backend"},
 	{pkg: "sheets/sheetsfake",
-		deps: []string{m("backend"), m("mapping"), m("templates"), m("xlsx"), m("cmd")},
+		deps: []string{m("backend"), m("layout"), m("templates"), m("xlsx"), m("cmd")},
 		why:  "the fake stands alone: it knows Google's APIs, not annosheet"},
 	{pkg: "sheets/googleauth",
-		deps: []string{excelize, m("mapping"), m("xlsx"), m("cmd")},
+		deps: []string{excelize, m("layout"), m("xlsx"), m("cmd")},
 		why:  "signing in to Google"},
 	{pkg: "study",
 		deps: []string{excelize, google, netHTTP, m("xlsx"), m("sheets"), m("cmd")},
@@ -93,7 +93,7 @@ var rules = []rule{
 		why:  "who annotates what: pure"},
 	{pkg: "agreement",
 		direct: []string{"os", "io", "net", "bufio"},
-		deps:   []string{excelize, google, m("mapping"), m("records"), m("templates"), m("backend"), m("xlsx"), m("sheets"), m("cmd"), m("input"), m("study"), m("export")},
+		deps:   []string{excelize, google, m("layout"), m("records"), m("templates"), m("backend"), m("xlsx"), m("sheets"), m("cmd"), m("input"), m("study"), m("export")},
 		why:    "agreement statistics: pure functions over typed records, no I/O"},
 	{pkg: "adjudicate",
 		direct: []string{"os", "io", "net", "bufio"},
@@ -104,7 +104,7 @@ var rules = []rule{
 		deps:   []string{excelize, google, netHTTP, m("xlsx"), m("sheets"), m("cmd"), m("export")},
 		why:    "the study report: a pulled study's numbers and their page, written to the writer it is given; no file I/O"},
 	{pkg: "render",
-		direct: []string{"os", "net", "bufio", m("mapping"), m("input")},
+		direct: []string{"os", "net", "bufio", m("layout"), m("input")},
 		deps:   []string{excelize, google, netHTTP, m("xlsx"), m("sheets"), m("cmd"), m("export"), m("report")},
 		why:    "text and CSV for a person: the study's numbers, written to the writer it is given; no file I/O"},
 	{pkg: "schema",
@@ -113,7 +113,7 @@ var rules = []rule{
 	{pkg: "cmd/annosheet",
 		why: "the CLI: it wires every layer together"},
 	{pkg: "cmd/fakesheets",
-		deps: []string{m("mapping"), m("templates"), m("xlsx"), m("cmd/annosheet")},
+		deps: []string{m("layout"), m("templates"), m("xlsx"), m("cmd/annosheet")},
 		why:  "serves the fake; knows Google's APIs, not annosheet"},
 	{pkg: "internal/atomicfile", deps: []string{module}, allow: []string{m("internal/boundedread")}, why: "a production helper: nothing of annosheet but another helper"},
 	{pkg: "internal/boundedread", deps: []string{module}, why: "a production helper: nothing of annosheet"},
@@ -242,7 +242,7 @@ func TestLayers(t *testing.T) {
 // noFileIO are the packages that never touch the file system themselves:
 // the template language is given a template's bytes, and the mapping core
 // is given its records by package input.
-var noFileIO = []string{"templates", "mapping"}
+var noFileIO = []string{"templates", "layout"}
 
 // fileIO are the imports that touch the file system.
 var fileIO = []string{"os", m("internal/boundedread")}

@@ -38,7 +38,7 @@ import (
 
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/input"
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 	"github.com/annosheet/annosheet/testkit/goldtest"
@@ -210,7 +210,7 @@ func Run(t *testing.T, b Backend) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := mapping.Build(context.Background(), tp, src, mapping.Options{Study: "conformance", Seed: 7, CellLimit: store.Limits().CellChars})
+			res, err := layout.Build(context.Background(), tp, src, layout.Options{Study: "conformance", Seed: 7, CellLimit: store.Limits().CellChars})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -233,7 +233,7 @@ func Run(t *testing.T, b Backend) {
 				t.Fatal(err)
 			}
 			refusesStale(t, store, wb, read)
-			p, err := mapping.Pull(grid(t, store, wb), mapping.PullOptions{Template: tp.Name, Study: "conformance", OpaqueIDs: res.OpaqueIDs})
+			p, err := layout.Pull(grid(t, store, wb), layout.PullOptions{Template: tp.Name, Study: "conformance", OpaqueIDs: res.OpaqueIDs})
 			if err != nil {
 				t.Fatal(err)
 			}

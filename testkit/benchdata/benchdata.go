@@ -27,7 +27,7 @@ import (
 
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/input"
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -145,7 +145,7 @@ func FilledLegalPlanKind(dir string, n, cellLimit int, kind TextKind) (*backend.
 	if err != nil {
 		return nil, err
 	}
-	res, err := mapping.Build(context.Background(), tmpl, src, mapping.Options{Seed: 1, CellLimit: cellLimit})
+	res, err := layout.Build(context.Background(), tmpl, src, layout.Options{Seed: 1, CellLimit: cellLimit})
 	if err != nil {
 		return nil, err
 	}

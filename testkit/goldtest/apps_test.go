@@ -11,7 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/testkit/testreaders"
 )
 
@@ -49,7 +49,7 @@ func resaveWithLibreOffice(t *testing.T, path string) string {
 func filledPreference(t *testing.T) (path string, w *Workbook) {
 	t.Helper()
 	tp := builtin(t, "preference-likert")
-	path, _ = Generate(t, t.TempDir(), tp, mapping.Options{}, data+"preference/preference_json_1.json")
+	path, _ = Generate(t, t.TempDir(), tp, layout.Options{}, data+"preference/preference_json_1.json")
 	w, err := OpenWorkbook(path)
 	if err != nil {
 		t.Fatal(err)
@@ -79,7 +79,7 @@ func filledPreference(t *testing.T) (path string, w *Workbook) {
 
 type probKey struct{ Severity, Unit, Message string }
 
-func probKeys(ps mapping.Problems) []probKey {
+func probKeys(ps layout.Problems) []probKey {
 	var out []probKey
 	for _, p := range ps {
 		out = append(out, probKey{p.Severity, p.Record, p.Message})
@@ -154,7 +154,7 @@ func TestSurvivesOpenpyxlAndLibreOffice(t *testing.T) {
 		// The copied row: reported on whatever row the sort put it.
 		var dup probKey
 		for _, pr := range p.Problems {
-			if pr.Err == mapping.ErrLayout && pr.Record == u[4] {
+			if pr.Err == layout.ErrLayout && pr.Record == u[4] {
 				dup = probKey{pr.Severity, pr.Record, pr.Message}
 			}
 		}

@@ -12,7 +12,7 @@ import (
 	"github.com/annosheet/annosheet/export"
 	"github.com/annosheet/annosheet/input"
 	"github.com/annosheet/annosheet/internal/ojson"
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 	"github.com/annosheet/annosheet/xlsx"
@@ -31,13 +31,13 @@ func ValidateRecords(t testing.TB, jsonl []byte) {
 
 // Generate builds a workbook from a template and inputs into dir and
 // returns its path.
-func Generate(t testing.TB, dir string, tmpl *templates.Template, opt mapping.Options, inputs ...string) (string, *mapping.Result) {
+func Generate(t testing.TB, dir string, tmpl *templates.Template, opt layout.Options, inputs ...string) (string, *layout.Result) {
 	t.Helper()
 	src, err := input.Open(tmpl.Input.Format, inputs)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := mapping.Build(context.Background(), tmpl, src, opt)
+	res, err := layout.Build(context.Background(), tmpl, src, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,20 +62,20 @@ func Generate(t testing.TB, dir string, tmpl *templates.Template, opt mapping.Op
 
 // PullFile pulls one workbook, returning the records as canonical JSON
 // Lines too (the bytes pull would write).
-func PullFile(t testing.TB, path string) (*mapping.Pulled, []byte) {
+func PullFile(t testing.TB, path string) (*layout.Pulled, []byte) {
 	t.Helper()
-	return PullFileWith(t, path, mapping.PullOptions{})
+	return PullFileWith(t, path, layout.PullOptions{})
 }
 
 // PullFileWith is PullFile with options: the study's orders and key of
 // opaque IDs, as a pull through its manifest has them.
-func PullFileWith(t testing.TB, path string, opt mapping.PullOptions) (*mapping.Pulled, []byte) {
+func PullFileWith(t testing.TB, path string, opt layout.PullOptions) (*layout.Pulled, []byte) {
 	t.Helper()
 	g, closeFn, err := xlsx.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := mapping.Pull(g, opt)
+	p, err := layout.Pull(g, opt)
 	if cerr := closeFn(); err == nil {
 		err = cerr
 	}
@@ -121,8 +121,8 @@ func Native(t testing.TB, tmpl *templates.Template, recs []*records.Annotation, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	var items []*mapping.SourceItem
-	if err := mapping.Items(tmpl, src, study.Keys, func(it *mapping.SourceItem) error { items = append(items, it); return nil }); err != nil {
+	var items []*layout.SourceItem
+	if err := layout.Items(tmpl, src, study.Keys, func(it *layout.SourceItem) error { items = append(items, it); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if study.OpaqueIDs != nil {

@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
@@ -69,7 +69,7 @@ func FuzzRoundTrip(f *testing.F) {
 			choices = choices[1:]
 			return c
 		}
-		path, _ := Generate(t, t.TempDir(), tp, mapping.Options{}, in)
+		path, _ := Generate(t, t.TempDir(), tp, layout.Options{}, in)
 		w, err := OpenWorkbook(path)
 		if err != nil {
 			t.Fatal(err)

@@ -13,7 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/annosheet/annosheet/internal/ojson"
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
@@ -35,7 +35,7 @@ func goldQAWorkbook(t *testing.T) (tp *templates.Template, in, path string, recs
 	t.Helper()
 	tp = builtin(t, "qa-span-errors")
 	in = data + "qa-feedback/dev_feedback.sample.json"
-	path, _ = Generate(t, t.TempDir(), tp, mapping.Options{}, in)
+	path, _ = Generate(t, t.TempDir(), tp, layout.Options{}, in)
 	recs, err := ReadQA(in)
 	if err != nil {
 		t.Fatal(err)
@@ -54,7 +54,7 @@ func goldQAWorkbook(t *testing.T) (tp *templates.Template, in, path string, recs
 }
 
 // noProblems fails on any problem pull reported.
-func noProblems(t *testing.T, p *mapping.Pulled) {
+func noProblems(t *testing.T, p *layout.Pulled) {
 	t.Helper()
 	for _, pr := range p.Problems {
 		t.Errorf("problem: %v", pr)
@@ -145,7 +145,7 @@ func firstDiff(a, b []byte) int {
 func TestGoldLegal(t *testing.T) {
 	tp := builtin(t, "legal-gaps")
 	in := data + "legal-gaps/examples.sample.jsonl"
-	path, res := Generate(t, t.TempDir(), tp, mapping.Options{}, in)
+	path, res := Generate(t, t.TempDir(), tp, layout.Options{}, in)
 	recs, err := ReadJSONL[LegalRecord](in)
 	if err != nil {
 		t.Fatal(err)
@@ -161,13 +161,13 @@ func TestGoldLegal(t *testing.T) {
 	if err := w.Save(); err != nil {
 		t.Fatal(err)
 	}
-	p, jsonl := PullFileWith(t, path, mapping.PullOptions{OpaqueIDs: res.OpaqueIDs})
+	p, jsonl := PullFileWith(t, path, layout.PullOptions{OpaqueIDs: res.OpaqueIDs})
 	ValidateRecords(t, jsonl)
 	// The real labels break the guideline's decision order in places (2
 	// and 3 without 1 are fine; 3 alone or 1 with others are warnings):
 	// the only problems allowed are those warnings.
 	for _, pr := range p.Problems {
-		if pr.Severity != mapping.Warning || pr.Err != mapping.ErrRule {
+		if pr.Severity != layout.Warning || pr.Err != layout.ErrRule {
 			t.Errorf("problem: %v", pr)
 		}
 	}
@@ -207,7 +207,7 @@ func TestGoldLegal(t *testing.T) {
 	ValidateRecords(t, jsonl)
 	opaque := 0
 	for _, pr := range p.Problems {
-		if pr.Err == mapping.ErrOpaqueIDs {
+		if pr.Err == layout.ErrOpaqueIDs {
 			opaque++
 		}
 	}
@@ -239,7 +239,7 @@ func TestPreferenceExportShape(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	path, res := Generate(t, dir, tp, mapping.Options{}, in)
+	path, res := Generate(t, dir, tp, layout.Options{}, in)
 
 	// Nobody has answered: the completed file is the input itself.
 	_, jsonl := PullFile(t, path)
@@ -313,7 +313,7 @@ func TestPreferenceExportShape(t *testing.T) {
 func TestFactgenieExport(t *testing.T) {
 	tp := builtin(t, "factgenie-meta-eval")
 	in := data + "factgenie-d2t"
-	path, res := Generate(t, t.TempDir(), tp, mapping.Options{Seed: 5}, in)
+	path, res := Generate(t, t.TempDir(), tp, layout.Options{Seed: 5}, in)
 	w, err := OpenWorkbook(path)
 	if err != nil {
 		t.Fatal(err)

@@ -8,7 +8,7 @@ import (
 
 // RealIDs re-keys the workbook's units by their real IDs, through the
 // study's key of opaque IDs (the manifest's opaque_ids, or
-// mapping.Result.OpaqueIDs): the Fill functions then find each record's
+// layout.Result.OpaqueIDs): the Fill functions then find each record's
 // rows by its own ID in a workbook that shows opaque ones. A nil key
 // changes nothing.
 func (w *Workbook) RealIDs(key map[string]string) *Workbook {

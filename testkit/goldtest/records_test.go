@@ -7,7 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
@@ -43,7 +43,7 @@ func TestRecordsRoundTrip(t *testing.T) {
 		"legal-gaps": func(t *testing.T) pulled {
 			tp := builtin(t, "legal-gaps")
 			in := data + "legal-gaps/examples.sample.jsonl"
-			path, res := Generate(t, t.TempDir(), tp, mapping.Options{}, in)
+			path, res := Generate(t, t.TempDir(), tp, layout.Options{}, in)
 			recs, err := ReadJSONL[LegalRecord](in)
 			if err != nil {
 				t.Fatal(err)
@@ -56,7 +56,7 @@ func TestRecordsRoundTrip(t *testing.T) {
 		"preference-likert": func(t *testing.T) pulled {
 			tp := builtin(t, "preference-likert")
 			in := data + "preference/preference_json_1.json"
-			path, res := Generate(t, t.TempDir(), tp, mapping.Options{}, in)
+			path, res := Generate(t, t.TempDir(), tp, layout.Options{}, in)
 			fill(t, path, func(w *Workbook) error {
 				if err := FillPreference(w, w.Units[:7], "1"); err != nil {
 					return err
@@ -77,7 +77,7 @@ func TestRecordsRoundTrip(t *testing.T) {
 		"factgenie-meta-eval": func(t *testing.T) pulled {
 			tp := builtin(t, "factgenie-meta-eval")
 			in := data + "factgenie-d2t"
-			path, res := Generate(t, t.TempDir(), tp, mapping.Options{Seed: 5}, in)
+			path, res := Generate(t, t.TempDir(), tp, layout.Options{Seed: 5}, in)
 			fill(t, path, FillFactgenie)
 			return pulled{tp: tp, path: path, study: Study{Keys: res.Keys}, inputs: []string{in}}
 		},

@@ -15,7 +15,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/annosheet/annosheet/backend"
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -63,7 +63,7 @@ func newWorkbook(path string, rows func(sheet string) ([][]string, error), cs ce
 	if err != nil {
 		return nil, err
 	}
-	var wm mapping.WorkbookMeta
+	var wm layout.WorkbookMeta
 	if err := jsonUnmarshal(strings.Join(meta[0][1:], ""), &wm); err != nil {
 		return nil, err
 	}
@@ -94,7 +94,7 @@ func newWorkbook(path string, rows func(sheet string) ([][]string, error), cs ce
 }
 
 // unitOf is the unit of a hidden unit cell: the cell itself, or for a
-// block's numbered row (see mapping.WorkbookMeta.RowMark) what precedes
+// block's numbered row (see layout.WorkbookMeta.RowMark) what precedes
 // the mark and the row's number.
 func unitOf(cell, mark string, units map[string]bool) string {
 	if units[cell] || mark == "" {

@@ -12,7 +12,7 @@ import (
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/input"
 	"github.com/annosheet/annosheet/manifest"
-	"github.com/annosheet/annosheet/mapping"
+	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/templates"
 	"github.com/xuri/excelize/v2"
 )
@@ -143,7 +143,7 @@ func recipeCmd(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	res, err := mapping.Build(context.Background(), tmpl, src, mapping.Options{Batch: m.Batches[0].ID, Study: m.Study, CellLimit: backend.XLSXCellLimit, Seed: m.Seed})
+	res, err := layout.Build(context.Background(), tmpl, src, layout.Options{Batch: m.Batches[0].ID, Study: m.Study, CellLimit: backend.XLSXCellLimit, Seed: m.Seed})
 	if err != nil {
 		return err
 	}
@@ -177,7 +177,7 @@ func writeRecipe(p *backend.Plan, w io.Writer) error {
 	style(backend.Style{})
 	rs.Active = p.Active
 	for _, s := range p.Sheets {
-		rs.Sheets = append(rs.Sheets, layout(s, style))
+		rs.Sheets = append(rs.Sheets, sheetRecipe(s, style))
 	}
 	// The rows are rendered once before the layout is written, for their
 	// styles; and again as they are written, a row at a time.
@@ -249,7 +249,7 @@ func ref(firstRow, firstCol, lastRow, lastCol int) string {
 	return a + ":" + b
 }
 
-func layout(s *backend.Sheet, style func(backend.Style) int) recipeSheet {
+func sheetRecipe(s *backend.Sheet, style func(backend.Style) int) recipeSheet {
 	out := recipeSheet{
 		Name: s.Name, Visibility: "visible",
 		FreezeRows: s.FreezeRows, FreezeCols: s.FreezeCols,
