@@ -95,20 +95,20 @@ type QuestionCount struct {
 // hidden sheet: which adjudication it belongs to and where its columns
 // are, so that its pull maps columns an adjudicator moved or renamed.
 type Meta struct {
-	Kind         string              `json:"kind"` // "adjudication"
-	Format       int                 `json:"format"`
-	Adjudication string              `json:"adjudication"`
-	Workbook     int                 `json:"workbook"`
-	Adjudicator  string              `json:"adjudicator"`
+	Kind         string             `json:"kind"` // "adjudication"
+	Format       int                `json:"format"`
+	Adjudication string             `json:"adjudication"`
+	Workbook     int                `json:"workbook"`
+	Adjudicator  string             `json:"adjudicator"`
 	Template     layout.TemplateRef `json:"template"`
-	Sheets       []MetaSheet         `json:"sheets"`
+	Sheets       []MetaSheet        `json:"sheets"`
 }
 
 // MetaSheet is one adjudication sheet: its question and columns.
 type MetaSheet struct {
-	Name     string               `json:"name"`
-	Kind     string               `json:"kind"`
-	Question string               `json:"question"`
+	Name     string              `json:"name"`
+	Kind     string              `json:"kind"`
+	Question string              `json:"question"`
 	Columns  []layout.MetaColumn `json:"columns"`
 }
 

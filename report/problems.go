@@ -37,11 +37,11 @@ type ProblemKind struct {
 // ProblemsListed bound them), in pull's order, and how many more there
 // are.
 type ProblemGroup struct {
-	Workbook string           `json:"workbook"`
-	Errors   int              `json:"errors"`
-	Warnings int              `json:"warnings"`
+	Workbook string          `json:"workbook"`
+	Errors   int             `json:"errors"`
+	Warnings int             `json:"warnings"`
 	Problems layout.Problems `json:"problems"`
-	More     int              `json:"more,omitempty"`
+	More     int             `json:"more,omitempty"`
 }
 
 // kinds are the sentinels problems wrap, named as the page names their

@@ -19,8 +19,8 @@ import (
 	"github.com/annosheet/annosheet/internal/boundedread"
 	"github.com/annosheet/annosheet/internal/filename"
 	"github.com/annosheet/annosheet/internal/jsonkeys"
-	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/layout"
+	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )

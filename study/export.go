@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/annosheet/annosheet/internal/words"
-	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/layout"
+	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/records"
 )
 

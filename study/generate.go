@@ -18,8 +18,8 @@ import (
 	"github.com/annosheet/annosheet/internal/atomicfile"
 	"github.com/annosheet/annosheet/internal/filename"
 	"github.com/annosheet/annosheet/internal/words"
-	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/layout"
+	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/templates"
 )
 

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/annosheet/annosheet/backend"
-	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/layout"
+	"github.com/annosheet/annosheet/manifest"
 )
 
 // TestGenerateInterrupted: a run stopped after its first workbook records

@@ -8,8 +8,8 @@ import (
 
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/internal/words"
-	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/layout"
+	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
@@ -29,11 +29,11 @@ type PullOptions struct {
 
 // Workbook is one workbook read.
 type Workbook struct {
-	File     string              `json:"file"`
+	File     string             `json:"file"`
 	Template layout.TemplateRef `json:"template"`
-	Batch    string              `json:"batch"`
-	Study    string              `json:"study,omitempty"`
-	Units    int                 `json:"units"`
+	Batch    string             `json:"batch"`
+	Study    string             `json:"study,omitempty"`
+	Units    int                `json:"units"`
 }
 
 // Result is everything a pull of a study read.

@@ -14,8 +14,8 @@ import (
 
 	"github.com/annosheet/annosheet/internal/atomicfile"
 	"github.com/annosheet/annosheet/internal/words"
-	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/layout"
+	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/study"
 	"github.com/annosheet/annosheet/xlsx"
@@ -214,7 +214,7 @@ func writePulled(opt pullOptions, res *study.Result, stdout io.Writer) (study.Co
 			Schema    string           `json:"schema"`
 			Workbooks []study.Workbook `json:"workbooks"`
 			Counts    map[string]int   `json:"counts"`
-			Problems  layout.Problems `json:"problems"`
+			Problems  layout.Problems  `json:"problems"`
 		}{"annosheet.report/1", workbooks, map[string]int{
 			"records": c.Records, records.StatusComplete: c.Complete, records.StatusPartial: c.Partial,
 			records.StatusEmpty: c.Empty, records.StatusMissing: c.Missing, records.StatusUnreadable: c.Unreadable, "errors": c.Errors, "warnings": c.Warnings,
