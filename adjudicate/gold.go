@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/annosheet/annosheet/layout"
+	"github.com/annosheet/annosheet/decode"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
@@ -32,7 +32,7 @@ type GoldOptions struct {
 // Gold makes one gold record per unit from what the annotators agreed on
 // and what the adjudicators decided: every value with its provenance, and
 // every item nobody decided unresolved, with a problem naming its row.
-func Gold(t *templates.Template, units []*Accepted, items []*Item, decided map[string]*Decision, opt GoldOptions) ([]*records.Annotation, layout.Problems) {
+func Gold(t *templates.Template, units []*Accepted, items []*Item, decided map[string]*Decision, opt GoldOptions) ([]*records.Annotation, records.Problems) {
 	g := &golden{t: t, opt: opt, decided: decided, items: map[string]*Item{}}
 	byUnit := map[string][]*Item{}
 	for _, it := range items {
@@ -67,7 +67,7 @@ func Gold(t *templates.Template, units []*Accepted, items []*Item, decided map[s
 			// Nobody has completed it yet: its gold record says so,
 			// rather than the unit being absent from the gold set.
 			rec.Status, rec.Provenance = records.StatusEmpty, nil
-			rec.Problems = append(rec.Problems, records.UnitProblem{Severity: layout.Warning, Message: NoAnswer})
+			rec.Problems = append(rec.Problems, records.UnitProblem{Severity: records.Warning, Message: NoAnswer})
 			out = append(out, rec)
 			continue
 		}
@@ -89,7 +89,7 @@ type golden struct {
 	opt     GoldOptions
 	decided map[string]*Decision
 	items   map[string]*Item
-	probs   layout.Problems
+	probs   records.Problems
 	// order is the place of each span of the record being made, as the
 	// annotators wrote it (Answer.Order).
 	order []int
@@ -117,9 +117,9 @@ func (g *golden) unresolved(rec *records.Annotation, it *Item, d *Decision, why 
 		rec.Provenance[it.Question] = p
 	}
 	msg := fmt.Sprintf("%s (%s) is unresolved: %s", it.ID, describe(g.t, it), why)
-	rec.Problems = append(rec.Problems, records.UnitProblem{Severity: layout.Warning, Cell: p.Cell, Message: msg})
+	rec.Problems = append(rec.Problems, records.UnitProblem{Severity: records.Warning, Cell: p.Cell, Message: msg})
 	if d != nil && !reported {
-		g.probs = append(g.probs, &layout.Problem{Severity: layout.Warning, File: g.file(it), Sheet: d.Sheet, Cell: strings.TrimPrefix(p.Cell, quoteSheet(d.Sheet)+"!"), Record: it.Unit, Message: msg, Err: ErrUnresolved})
+		g.probs = append(g.probs, &records.Problem{Severity: records.Warning, File: g.file(it), Sheet: d.Sheet, Cell: strings.TrimPrefix(p.Cell, quoteSheet(d.Sheet)+"!"), Record: it.Unit, Message: msg, Err: ErrUnresolved})
 	}
 }
 
@@ -366,7 +366,7 @@ func (g *golden) retype(s records.SpanAnswer, code string) records.SpanAnswer {
 // cluster's field, the occurrence in or nearest the cluster; evidence and
 // other answers from the version it replaces. A Final span not in the
 // text is a problem naming its cell (bad).
-func (g *golden) edited(unit string, it *Item, d *Decision) (_ records.SpanAnswer, why string, bad *layout.Problem) {
+func (g *golden) edited(unit string, it *Item, d *Decision) (_ records.SpanAnswer, why string, bad *records.Problem) {
 	c := it.Cluster
 	code := d.Type
 	base := g.base(it, code)
@@ -402,13 +402,13 @@ func (g *golden) edited(unit string, it *Item, d *Decision) (_ records.SpanAnswe
 	default:
 		return records.SpanAnswer{}, "the study's inputs were not at hand when the adjudication was made, so the edited span cannot be placed (run adjudicate again with the study's manifest)", nil
 	}
-	places, _ := layout.FindSpan(ft, text)
+	places, _ := decode.FindSpan(ft, text)
 	if len(places) == 0 {
 		msg := fmt.Sprintf("Final span %q is not in the text of %s", text, field)
 		return records.SpanAnswer{}, "its Final span is not in the text", g.cellProblem(it, d, colSpan, msg)
 	}
 	best := places[0]
-	dist := func(p layout.SpanPlace) int {
+	dist := func(p decode.SpanPlace) int {
 		if c.Start < 0 || p.Start < c.End && c.Start < p.End {
 			return 0
 		}
@@ -420,7 +420,7 @@ func (g *golden) edited(unit string, it *Item, d *Decision) (_ records.SpanAnswe
 		}
 	}
 	start, end := best.Start, best.End
-	s.Field, s.Start, s.End, s.Text = field, &start, &end, layout.Substring(ft, start, end)
+	s.Field, s.Start, s.End, s.Text = field, &start, &end, decode.Substring(ft, start, end)
 	return s, "", nil
 }
 
@@ -466,9 +466,9 @@ func (g *golden) file(it *Item) string {
 	return g.opt.Source.File
 }
 
-func (g *golden) cellProblem(it *Item, d *Decision, key, msg string) *layout.Problem {
+func (g *golden) cellProblem(it *Item, d *Decision, key, msg string) *records.Problem {
 	unit := it.Unit
-	return &layout.Problem{Severity: layout.Error, File: g.file(it), Sheet: d.Sheet, Cell: strings.TrimPrefix(d.Cell(key), quoteSheet(d.Sheet)+"!"), Record: unit, Message: msg, Err: layout.ErrInvalidAnswer}
+	return &records.Problem{Severity: records.Error, File: g.file(it), Sheet: d.Sheet, Cell: strings.TrimPrefix(d.Cell(key), quoteSheet(d.Sheet)+"!"), Record: unit, Message: msg, Err: decode.ErrInvalidAnswer}
 }
 
 // checkRules checks the template's rules on a gold record, as pull checks
@@ -480,7 +480,7 @@ func (g *golden) checkRules(rec *records.Annotation) (broken bool) {
 	t := g.t
 	whole := func(q string) (any, bool) { v, ok := rec.Values[q]; return v, ok }
 	report := func(r *templates.Rule, prov *records.Provenance) {
-		p := &layout.Problem{Severity: r.Severity, Record: rec.Unit, Message: "the gold answer breaks a rule: " + r.Message, Err: layout.ErrRule}
+		p := &records.Problem{Severity: r.Severity, Record: rec.Unit, Message: "the gold answer breaks a rule: " + r.Message, Err: decode.ErrRule}
 		if prov != nil && prov.Cell != "" {
 			sheet, cell, _ := strings.Cut(prov.Cell, "!")
 			p.Sheet, p.Cell = strings.ReplaceAll(strings.Trim(sheet, "'"), "''", "'"), cell
@@ -494,7 +494,7 @@ func (g *golden) checkRules(rec *records.Annotation) (broken bool) {
 		}
 		rec.Problems = append(rec.Problems, records.UnitProblem{Severity: p.Severity, Cell: cell, Message: p.Message})
 		g.probs = append(g.probs, p)
-		broken = broken || r.Severity == layout.Error
+		broken = broken || r.Severity == records.Error
 	}
 	for i := range t.Rules {
 		r := &t.Rules[i]

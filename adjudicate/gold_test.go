@@ -7,7 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/annosheet/annosheet/layout"
+	"github.com/annosheet/annosheet/decode"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
@@ -45,7 +45,7 @@ func goldOf(r *records.Annotation) map[string]string {
 }
 
 // goldRun fills an adjudication workbook, reads it and makes the gold.
-func goldRun(t *testing.T, tp *templates.Template, f *Found, fills []fill, resolve string) ([]*records.Annotation, layout.Problems, layout.Problems) {
+func goldRun(t *testing.T, tp *templates.Template, f *Found, fills []fill, resolve string) ([]*records.Annotation, records.Problems, records.Problems) {
 	t.Helper()
 	m, rd := book(t, tp, f)
 	for _, c := range fills {
@@ -317,7 +317,7 @@ func TestGoldSpans(t *testing.T) {
 				if p := sa.Provenance; p.Decision != "" {
 					x += " " + p.Decision + " " + p.Cell
 				}
-				if sa.Row != 0 || sa.Start != nil && sa.Text != layout.Substring(blockText, *sa.Start, *sa.End) || sa.Label != label(sa.Code) {
+				if sa.Row != 0 || sa.Start != nil && sa.Text != decode.Substring(blockText, *sa.Start, *sa.End) || sa.Label != label(sa.Code) {
 					t.Errorf("span %+v", sa)
 				}
 				spans = append(spans, x)

@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/annosheet/annosheet/decode"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/testkit/backendtest"
 
 	"github.com/annosheet/annosheet/backend"
-	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -82,7 +82,7 @@ func ptr(n int) *int { return &n }
 
 // sp is a span of blockText's field, [start, end) in code points.
 func sp(start, end int, code string) records.SpanAnswer {
-	return records.SpanAnswer{Question: "errors", Field: "text", Start: ptr(start), End: ptr(end), Text: layout.Substring(blockText, start, end), Code: code, Label: label(code)}
+	return records.SpanAnswer{Question: "errors", Field: "text", Start: ptr(start), End: ptr(end), Text: decode.Substring(blockText, start, end), Code: code, Label: label(code)}
 }
 
 // missing is an answer row without a span, of a kind.
@@ -210,7 +210,7 @@ func book(t *testing.T, tp *templates.Template, f *Found) (*memGrid, *Reading) {
 }
 
 // read reads a workbook's decisions, failing the test on an error.
-func read(t *testing.T, m *memGrid, rd *Reading) (map[string]*Decision, layout.Problems) {
+func read(t *testing.T, m *memGrid, rd *Reading) (map[string]*Decision, records.Problems) {
 	t.Helper()
 	g := m.grid()
 	meta, err := ReadMeta(g)
@@ -227,7 +227,7 @@ func read(t *testing.T, m *memGrid, rd *Reading) (map[string]*Decision, layout.P
 }
 
 // problemsOf names problems as "severity Sheet!Cell unit: message".
-func problemsOf(ps layout.Problems) []string {
+func problemsOf(ps records.Problems) []string {
 	var out []string
 	for _, p := range ps {
 		out = append(out, fmt.Sprintf("%s %s!%s %s: %s", p.Severity, p.Sheet, p.Cell, p.Record, p.Message))

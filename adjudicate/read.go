@@ -9,8 +9,8 @@ import (
 	"slices"
 
 	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/decode"
 	"github.com/annosheet/annosheet/internal/suggest"
-	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 	"golang.org/x/text/unicode/norm"
@@ -80,7 +80,7 @@ func (d *Decision) Unwritable() (key string, ok bool) {
 // Saved makes decisions of cells saved in the adjudication's manifest,
 // for a workbook that adjudicate did not finish writing: by item ID, the
 // cells by column key. Their problems name no cell.
-func (rd *Reading) Saved(saved map[string]map[string]backend.ReadCell) (map[string]*Decision, layout.Problems) {
+func (rd *Reading) Saved(saved map[string]map[string]backend.ReadCell) (map[string]*Decision, records.Problems) {
 	r := &reader{Reading: rd, out: map[string]*Decision{}, who: map[string]string{}}
 	for i, n := range rd.Names {
 		r.who[fold(n)] = rd.Annotators[i]
@@ -174,7 +174,7 @@ type Reading struct {
 // Read reads the decisions of an adjudication workbook, by item ID. Every
 // cell it cannot use, row it cannot place and item it cannot find is a
 // problem naming the sheet and cell.
-func (rd *Reading) Read(g *backend.Grid) (map[string]*Decision, layout.Problems, error) {
+func (rd *Reading) Read(g *backend.Grid) (map[string]*Decision, records.Problems, error) {
 	r := &reader{Reading: rd, out: map[string]*Decision{}, dup: map[string]bool{}}
 	r.who = map[string]string{}
 	for i, n := range rd.Names {
@@ -188,7 +188,7 @@ func (rd *Reading) Read(g *backend.Grid) (map[string]*Decision, layout.Problems,
 	placed := map[string]bool{}
 	for _, ms := range rd.Meta.Sheets {
 		if !have[ms.Name] {
-			r.problem(layout.Error, layout.ErrMissingUnit, ms.Name, "", "", "the sheet %s is not in the workbook (deleted or renamed): its rows stay unresolved", ms.Name)
+			r.problem(records.Error, decode.ErrMissingUnit, ms.Name, "", "", "the sheet %s is not in the workbook (deleted or renamed): its rows stay unresolved", ms.Name)
 			continue
 		}
 		if err := r.sheet(g, ms, placed); err != nil {
@@ -206,7 +206,7 @@ func (rd *Reading) Read(g *backend.Grid) (map[string]*Decision, layout.Problems,
 			if placed[it.ID] || !have[ms.Name] || !sheetHolds(rd.Template, ms, it) {
 				continue
 			}
-			r.problem(layout.Error, layout.ErrMissingUnit, ms.Name, "", it.Unit, "the row of %s (unit %s, %s) is not on the sheet %s: it was deleted, and stays unresolved", it.ID, it.Unit, describe(rd.Template, it), ms.Name)
+			r.problem(records.Error, decode.ErrMissingUnit, ms.Name, "", it.Unit, "the row of %s (unit %s, %s) is not on the sheet %s: it was deleted, and stays unresolved", it.ID, it.Unit, describe(rd.Template, it), ms.Name)
 		}
 	}
 	return r.out, r.probs, nil
@@ -237,7 +237,7 @@ func (r *reader) unknownSheets(g *backend.Grid) error {
 		})
 		switch {
 		case errors.Is(err, errFilled):
-			r.problem(layout.Warning, ErrUnplaced, s, "", "", "the sheet %s is not one adjudicate made (added, or one of its sheets renamed): it is not read, and adjudicate would not keep it", s)
+			r.problem(records.Warning, ErrUnplaced, s, "", "", "the sheet %s is not one adjudicate made (added, or one of its sheets renamed): it is not read, and adjudicate would not keep it", s)
 		case err != nil:
 			return fmt.Errorf("%s: %w", r.File, err)
 		}
@@ -250,11 +250,11 @@ type reader struct {
 	out   map[string]*Decision
 	dup   map[string]bool
 	who   map[string]string // a name or ID as typed, folded -> the annotator
-	probs layout.Problems
+	probs records.Problems
 }
 
-func (r *reader) problem(sev string, err error, sheet, cell, unit, format string, args ...any) *layout.Problem {
-	p := &layout.Problem{Severity: sev, File: r.File, Sheet: sheet, Cell: cell, Record: unit, Message: fmt.Sprintf(format, args...), Err: err}
+func (r *reader) problem(sev string, err error, sheet, cell, unit, format string, args ...any) *records.Problem {
+	p := &records.Problem{Severity: sev, File: r.File, Sheet: sheet, Cell: cell, Record: unit, Message: fmt.Sprintf(format, args...), Err: err}
 	r.probs = append(r.probs, p)
 	return p
 }
@@ -301,26 +301,26 @@ func (r *reader) sheet(g *backend.Grid, ms MetaSheet, placed map[string]bool) er
 		d := r.decision(ms, row, at, get)
 		if id == "" {
 			if len(d.Cells) > 0 {
-				r.problem(layout.Warning, ErrUnplaced, ms.Name, fmt.Sprintf("A%d", row), "", "row %d has answers but no Decision ID: it is ignored (copy the row's ID back if it was lost)", row)
+				r.problem(records.Warning, ErrUnplaced, ms.Name, fmt.Sprintf("A%d", row), "", "row %d has answers but no Decision ID: it is ignored (copy the row's ID back if it was lost)", row)
 			}
 			return nil
 		}
 		it, ok := r.Items[id]
 		if !ok || !sheetHolds(r.Template, ms, it) {
-			err := layout.ErrLayout
+			err := decode.ErrLayout
 			if len(d.Cells) > 0 {
 				err = ErrUnplaced
 			}
-			r.problem(layout.Warning, err, ms.Name, fmt.Sprintf("A%d", row), "", "%s is not a decision of this sheet: the row is ignored", layout.QuoteCell(id))
+			r.problem(records.Warning, err, ms.Name, fmt.Sprintf("A%d", row), "", "%s is not a decision of this sheet: the row is ignored", records.QuoteCell(id))
 			return nil
 		}
 		d.Item = id
 		if prev, dup := seen[id]; dup {
 			if sameCells(r.out[id].Cells, d.Cells) {
-				r.problem(layout.Warning, layout.ErrLayout, ms.Name, fmt.Sprintf("A%d", row), it.Unit, "row %d repeats row %d (%s) with the same decision: read once", row, prev, id)
+				r.problem(records.Warning, decode.ErrLayout, ms.Name, fmt.Sprintf("A%d", row), it.Unit, "row %d repeats row %d (%s) with the same decision: read once", row, prev, id)
 				return nil
 			}
-			r.problem(layout.Error, ErrUnplaced, ms.Name, fmt.Sprintf("A%d", row), it.Unit, "%s is on rows %d and %d with different decisions: neither is used, and it stays unresolved until one row is deleted", id, prev, row)
+			r.problem(records.Error, ErrUnplaced, ms.Name, fmt.Sprintf("A%d", row), it.Unit, "%s is on rows %d and %d with different decisions: neither is used, and it stays unresolved until one row is deleted", id, prev, row)
 			r.dup[id] = true
 			return nil
 		}
@@ -334,7 +334,7 @@ func (r *reader) sheet(g *backend.Grid, ms MetaSheet, placed map[string]bool) er
 		return fmt.Errorf("%s: %w", r.File, err)
 	}
 	if at == nil {
-		r.problem(layout.Error, layout.ErrLayout, ms.Name, "", "", "the sheet %s has no header row: its rows cannot be read and stay unresolved", ms.Name)
+		r.problem(records.Error, decode.ErrLayout, ms.Name, "", "", "the sheet %s has no header row: its rows cannot be read and stay unresolved", ms.Name)
 	}
 	return nil
 }
@@ -379,17 +379,17 @@ func (r *reader) header(ms MetaSheet, cells []backend.ReadCell) map[string]int {
 			if mc.Index < len(cells) {
 				got = cells[mc.Index].Text()
 			}
-			r.problem(layout.Warning, layout.ErrLayout, ms.Name, backend.CellName(mc.Index, 1), "", "the header %q is not there; column %s (headed %q now) is read as %s, where it was made", mc.Header, backend.ColumnLetter(mc.Index), got, mc.Header)
+			r.problem(records.Warning, decode.ErrLayout, ms.Name, backend.CellName(mc.Index, 1), "", "the header %q is not there; column %s (headed %q now) is read as %s, where it was made", mc.Header, backend.ColumnLetter(mc.Index), got, mc.Header)
 			continue
 		}
 		if inputKey(mc.Key) {
 			// The adjudicator's column is gone: what it held cannot be read.
-			r.problem(layout.Error, layout.ErrLayout, ms.Name, backend.CellName(mc.Index, 1), "", "the column %q is not on the sheet (deleted?): its cells cannot be read, and decisions made in it are lost to the gold set until it is put back", mc.Header)
+			r.problem(records.Error, decode.ErrLayout, ms.Name, backend.CellName(mc.Index, 1), "", "the column %q is not on the sheet (deleted?): its cells cannot be read, and decisions made in it are lost to the gold set until it is put back", mc.Header)
 		}
 	}
 	for i, c := range cells {
 		if !taken[i] && strings.TrimSpace(c.Text()) != "" {
-			r.problem(layout.Warning, ErrUnplaced, ms.Name, backend.CellName(i, 1), "", "the column %q was added: it is not read, and adjudicate would not keep it", c.Text())
+			r.problem(records.Warning, ErrUnplaced, ms.Name, backend.CellName(i, 1), "", "the column %q was added: it is not read, and adjudicate would not keep it", c.Text())
 		}
 	}
 	return at
@@ -442,12 +442,12 @@ func sameCells(a, b map[string]backend.ReadCell) bool {
 // parse reads a row's input cells with their questions' rules.
 func (r *reader) parse(it *Item, d *Decision) {
 	t := r.Template
-	bad := func(key string, p *layout.CellProblem) {
+	bad := func(key string, p *decode.CellProblem) {
 		if p == nil {
 			return
 		}
 		r.problem(p.Severity, p.Err, d.Sheet, strings.TrimPrefix(d.Cell(key), quoteSheet(d.Sheet)+"!"), it.Unit, "%s", p.Message)
-		if p.Severity == layout.Error {
+		if p.Severity == records.Error {
 			d.Bad = true
 		}
 	}
@@ -468,11 +468,11 @@ func (r *reader) parse(it *Item, d *Decision) {
 					return a
 				}
 			}
-			bad(key, &layout.CellProblem{Severity: layout.Error, Err: layout.ErrInvalidAnswer, Message: fmt.Sprintf("%s has no answer on this unit; pick one of: %s", c.Text(), strings.Join(append(allowed, r.namesOf(it)...), "; "))})
+			bad(key, &decode.CellProblem{Severity: records.Error, Err: decode.ErrInvalidAnswer, Message: fmt.Sprintf("%s has no answer on this unit; pick one of: %s", c.Text(), strings.Join(append(allowed, r.namesOf(it)...), "; "))})
 			return ""
 		}
 		words := append(allowed, r.namesOf(it)...)
-		bad(key, &layout.CellProblem{Severity: layout.Error, Err: layout.ErrInvalidAnswer, Message: fmt.Sprintf("%s is not one of: %s%s", layout.QuoteCell(c.Text()), strings.Join(words, "; "), suggest.Words(c.Text(), words))})
+		bad(key, &decode.CellProblem{Severity: records.Error, Err: decode.ErrInvalidAnswer, Message: fmt.Sprintf("%s is not one of: %s%s", records.QuoteCell(c.Text()), strings.Join(words, "; "), suggest.Words(c.Text(), words))})
 		return ""
 	}
 	if c, ok := d.Cells[colReason]; ok {
@@ -483,7 +483,7 @@ func (r *reader) parse(it *Item, d *Decision) {
 			}
 		}
 		if d.Reason == c.Text() && !slices.Contains(Reasons, d.Reason) {
-			r.problem(layout.Warning, layout.ErrInvalidAnswer, d.Sheet, strings.TrimPrefix(d.Cell(colReason), quoteSheet(d.Sheet)+"!"), it.Unit, "%s is not one of the reasons (%s): kept as written", layout.QuoteCell(c.Text()), strings.Join(Reasons, "; "))
+			r.problem(records.Warning, decode.ErrInvalidAnswer, d.Sheet, strings.TrimPrefix(d.Cell(colReason), quoteSheet(d.Sheet)+"!"), it.Unit, "%s is not one of the reasons (%s): kept as written", records.QuoteCell(c.Text()), strings.Join(Reasons, "; "))
 		}
 	}
 	d.Note = r.text(d, it, colNote)
@@ -491,7 +491,7 @@ func (r *reader) parse(it *Item, d *Decision) {
 		d.Choice = pick(colDecision, []string{DecideKeep, DecideDrop, DecideEdit})
 		if c, ok := d.Cells[colType]; ok {
 			lq := t.QuestionByName(t.Rows.Label)
-			v, ok, p := layout.ReadAnswer(lq, colType, c)
+			v, ok, p := decode.ReadAnswer(lq, colType, c)
 			bad(colType, p)
 			if ok {
 				d.Type = v.(string)
@@ -512,7 +512,7 @@ func (r *reader) parse(it *Item, d *Decision) {
 			if !ok {
 				continue
 			}
-			yes, ok, p := layout.ReadCheckbox(c)
+			yes, ok, p := decode.ReadCheckbox(c)
 			bad(key, p)
 			if ok && yes {
 				codes, ticked = append(codes, o.Code), true
@@ -524,7 +524,7 @@ func (r *reader) parse(it *Item, d *Decision) {
 		return
 	}
 	if c, ok := d.Cells[colFinal]; ok {
-		v, ok, p := layout.ReadAnswer(q, colFinal, c)
+		v, ok, p := decode.ReadAnswer(q, colFinal, c)
 		bad(colFinal, p)
 		if ok {
 			if q.Type == templates.TypeSpan {
@@ -543,7 +543,7 @@ func (r *reader) text(d *Decision, it *Item, key string) string {
 		return ""
 	}
 	if c.Type == backend.CellNoValue {
-		r.problem(layout.Warning, layout.ErrNormalised, d.Sheet, strings.TrimPrefix(d.Cell(key), quoteSheet(d.Sheet)+"!"), it.Unit, "a formula with no saved value (=%s): read as its text", c.Formula)
+		r.problem(records.Warning, decode.ErrNormalised, d.Sheet, strings.TrimPrefix(d.Cell(key), quoteSheet(d.Sheet)+"!"), it.Unit, "a formula with no saved value (=%s): read as its text", c.Formula)
 		return "=" + c.Formula
 	}
 	return c.Text()

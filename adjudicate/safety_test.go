@@ -10,14 +10,13 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/annosheet/annosheet/backend"
-	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
 
 // unplaced are the problems that stop a workbook being made anew, as
 // "Sheet!Cell".
-func unplaced(ps layout.Problems) []string {
+func unplaced(ps records.Problems) []string {
 	var out []string
 	for _, p := range ps {
 		if errors.Is(p.Err, ErrUnplaced) {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/decode"
 	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/templates"
 )
@@ -113,7 +114,7 @@ type MetaSheet struct {
 }
 
 // MetaKind marks an adjudication workbook's metadata.
-const MetaKind = layout.MetaAdjudication
+const MetaKind = decode.MetaAdjudication
 
 // column is one column of an adjudication sheet.
 type column struct {

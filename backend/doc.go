@@ -1,10 +1,10 @@
-// Package backend is the contract between the mapping core and the
+// Package backend is the contract between the core (layout, decode) and the
 // backends that render and read workbooks (package xlsx for Excel files,
 // package sheets for Google Sheets). It holds plain data only: the Plan a
 // backend renders, the Grid a backend reads back, the names of a generated
 // workbook's sheets, and each backend's identity and limits. It imports
 // nothing but the standard library, so that a backend needs nothing of
-// templates or mapping, and mapping nothing of any backend.
+// templates, layout or decode, and they nothing of any backend.
 //
 // The smallest use: a backend renders a plan's sheets row by row, and
 // hands back what it reads as a grid.

@@ -3,8 +3,8 @@ package backend
 // Formula is a cell that the spreadsheet application computes: a Cell
 // whose Value is a Formula is written as a formula, where a string never
 // is, whatever it starts with. Only the live checks that package
-// templates compiles from a template are formulas (mapping puts them in
-// the sheet's Check column), and the places of blocks' rows that mapping
+// templates compiles from a template are formulas (layout puts them in
+// the sheet's Check column), and the places of blocks' rows that layout
 // records on the metadata sheet: text from inputs or annotators never
 // becomes one. The layers test keeps it so.
 //

@@ -24,6 +24,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/annosheet/annosheet/decode"
 	"github.com/annosheet/annosheet/internal/ojson"
 	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/records"
@@ -186,7 +187,7 @@ func unshuffled(t *templates.Template, r *records.Annotation, orders map[string]
 	if !ok {
 		return nil, fmt.Errorf("%s: %w: unit %s is in the order its candidates were shown in; export with the study's manifest, which holds the orders", where, ErrExport, r.Unit)
 	}
-	vals, err := layout.UnshuffleValues(t, r.Values, order)
+	vals, err := decode.UnshuffleValues(t, r.Values, order)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w: unit %s: %v", where, ErrExport, r.Unit, err)
 	}
@@ -217,7 +218,7 @@ func (x *exporter) file(recs []*records.Annotation, annotator string) ([]byte, i
 			return err
 		}
 		for _, pr := range r.Problems {
-			if pr.Severity == layout.Error {
+			if pr.Severity == records.Error {
 				warnings = append(warnings, fmt.Sprintf("unit %s (%s): exported although pull found an error there: %s", r.Unit, pr.Cell, pr.Message))
 			}
 		}
@@ -625,7 +626,7 @@ func convert(v any, as string) (any, error) {
 func stillOpaque(recs []*records.Annotation, where map[*records.Annotation]string) error {
 	for _, r := range recs {
 		if r.OpaqueIDs {
-			return fmt.Errorf("%s: %w: unit %s has the opaque ID its workbook shows (%w); export with the study's manifest, which holds the real IDs", where[r], ErrExport, r.Unit, layout.ErrOpaqueIDs)
+			return fmt.Errorf("%s: %w: unit %s has the opaque ID its workbook shows (%w); export with the study's manifest, which holds the real IDs", where[r], ErrExport, r.Unit, decode.ErrOpaqueIDs)
 		}
 	}
 	return nil

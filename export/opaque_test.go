@@ -7,8 +7,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/annosheet/annosheet/decode"
 	"github.com/annosheet/annosheet/export"
-	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/testkit/recordtest"
 )
@@ -58,7 +58,7 @@ func TestOpaqueIDs(t *testing.T) {
 			name:  "without the key",
 			lines: []string{opaqueLine("item-0001", `{"pick":"y"}`)},
 			err:   "ann.jsonl:1: cannot export: unit item-0001 has the opaque ID its workbook shows (opaque IDs); export with the study's manifest, which holds the real IDs",
-			is:    []error{export.ErrExport, layout.ErrOpaqueIDs},
+			is:    []error{export.ErrExport, decode.ErrOpaqueIDs},
 		},
 		{
 			name:  "a key without the unit",

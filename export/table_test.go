@@ -12,9 +12,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/parquet-go/parquet-go"
 
+	"github.com/annosheet/annosheet/decode"
 	"github.com/annosheet/annosheet/export"
 	"github.com/annosheet/annosheet/internal/csvsafe"
-	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 	"github.com/annosheet/annosheet/testkit/recordtest"
@@ -376,7 +376,7 @@ func TestTableErrors(t *testing.T) {
 			want: export.ErrExport, wants: "ak.xlsx: Annotate row 2: cannot export: a record of template preference-likert version 1 among those of et version 2"},
 		{name: "shuffled without the orders", tp: pref, recs: []*records.Annotation{shuffled},
 			want: export.ErrExport, wants: "in the order its candidates were shown in; export with the study's manifest"},
-		{name: "opaque IDs", tp: tp, recs: []*records.Annotation{opaque}, want: layout.ErrOpaqueIDs},
+		{name: "opaque IDs", tp: tp, recs: []*records.Annotation{opaque}, want: decode.ErrOpaqueIDs},
 		{name: "a gold set of an annotator", tp: tp, opt: export.TableOptions{Gold: []*records.Annotation{record(tp, "u1", "ak", records.StatusEmpty, nil)}},
 			want: export.ErrExport, wants: `unit u1 is a record of annotator "ak"; a gold set's records are annotator "gold"'s`},
 		{name: "two different records of a unit", tp: tp, recs: []*records.Annotation{

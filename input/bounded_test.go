@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/annosheet/annosheet/layout"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/testkit/fifo"
 )
 
@@ -58,7 +59,7 @@ func TestFactgenieConfigBounded(t *testing.T) {
 			var err error
 			fifo.Within(t, 10*time.Second, func() { _, err = Open("factgenie", []string{dir}) })
 			want := tc.want
-			want.Severity = layout.Error
+			want.Severity = records.Error
 			want.Message = replaceDir(want.Message, dir)
 			if d := inputDiff([]inputProb{want}, inputSplitErr(t, dir, err)); d != "" {
 				t.Errorf("problems (-want +got):\n%s", d)
@@ -114,7 +115,7 @@ func TestRecordBudget(t *testing.T) {
 			p := inputWriteFile(t, dir, "in."+tc.format, tc.data)
 			recs, err := readLimited(p, tc.format, tc.limit)
 			for i := range tc.want {
-				tc.want[i].Severity, tc.want[i].File, tc.want[i].Err = layout.Error, "in."+tc.format, "ErrMalformed"
+				tc.want[i].Severity, tc.want[i].File, tc.want[i].Err = records.Error, "in."+tc.format, "ErrMalformed"
 			}
 			if d := inputDiff(tc.want, inputSplitErr(t, dir, err)); d != "" {
 				t.Errorf("problems (-want +got):\n%s", d)
@@ -139,7 +140,7 @@ func TestInputBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = inputReadAll(src)
-	want := []inputProb{{Severity: layout.Error, File: "huge.jsonl", Line: 1, Err: "ErrMalformed", Message: "the line is longer than the 64 MiB a record may be"}}
+	want := []inputProb{{Severity: records.Error, File: "huge.jsonl", Line: 1, Err: "ErrMalformed", Message: "the line is longer than the 64 MiB a record may be"}}
 	if d := inputDiff(want, inputSplitErr(t, dir, err)); d != "" {
 		t.Errorf("problems (-want +got):\n%s", d)
 	}

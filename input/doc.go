@@ -1,7 +1,7 @@
 // Package input reads what a study starts from: the records (JSON arrays or
 // objects keyed by id, JSON Lines, factgenie folders) and template files.
-// Reading files happens here, so that packages mapping and templates stay
-// pure: mapping consumes a layout.Source and never opens a file.
+// Reading files happens here, so that packages layout and templates stay
+// pure: layout consumes a layout.Source and never opens a file.
 //
 // Records are read lazily, on every Each, so an input larger than memory
 // can be planned; a Spool copies them once so that each batch of a study
@@ -21,7 +21,7 @@
 //	}
 //	defer res.Close() // the rows Build kept in a temporary file for writing
 //
-// A problem in an input file is a layout.Problem that names the file and
-// line (layout.ErrMalformed for bad JSON); all of a file's problems come
-// together as layout.Problems, up to layout.MaxErrors.
+// A problem in an input file is a records.Problem that names the file and
+// line (records.ErrMalformed for bad JSON); all of a file's problems come
+// together as records.Problems, up to records.MaxErrors.
 package input

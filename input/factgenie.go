@@ -14,6 +14,7 @@ import (
 
 	"github.com/annosheet/annosheet/internal/boundedread"
 	"github.com/annosheet/annosheet/layout"
+	"github.com/annosheet/annosheet/records"
 )
 
 // A factgenie source joins generated outputs with the error spans that one
@@ -107,7 +108,7 @@ func openFactgenie(ctx context.Context, paths []string) (layout.Source, error) {
 
 	s := &factgenieSource{}
 	byKey := map[string]*layout.Record{}
-	var bad layout.Problems
+	var bad records.Problems
 	src, err := Open("jsonl", outputs)
 	if err != nil {
 		return nil, err
@@ -122,7 +123,7 @@ func openFactgenie(ctx context.Context, paths []string) (layout.Source, error) {
 			return nil
 		}
 		if prev := byKey[k]; prev != nil {
-			bad = append(bad, &layout.Problem{Severity: layout.Error, File: r.File, Line: r.Line, Err: layout.ErrDuplicateID,
+			bad = append(bad, &records.Problem{Severity: records.Error, File: r.File, Line: r.Line, Err: records.ErrDuplicateID,
 				Message: fmt.Sprintf("output %s is also at %s:%d", k, prev.File, prev.Line)})
 			return nil
 		}
@@ -142,7 +143,7 @@ func openFactgenie(ctx context.Context, paths []string) (layout.Source, error) {
 		}
 		bad = append(bad, perr...)
 		s.files = append(s.files, files...)
-		if len(bad) >= layout.MaxErrors {
+		if len(bad) >= records.MaxErrors {
 			break
 		}
 	}
@@ -163,14 +164,14 @@ func isEvaluatorDir(d string) bool {
 
 // factgenieRecord reads a record of a factgenie file (what names its kind
 // in messages) as an object and its key.
-func factgenieRecord(r *layout.Record, what string) (map[string]any, string, *layout.Problem) {
+func factgenieRecord(r *layout.Record, what string) (map[string]any, string, *records.Problem) {
 	m, ok := r.Data.(map[string]any)
 	if !ok {
-		return nil, "", &layout.Problem{Severity: layout.Error, File: r.File, Line: r.Line, Err: layout.ErrBadValue, Message: what + " must be a JSON object"}
+		return nil, "", &records.Problem{Severity: records.Error, File: r.File, Line: r.Line, Err: records.ErrBadValue, Message: what + " must be a JSON object"}
 	}
 	k, missing := factgenieKey(m)
 	if missing != "" {
-		return nil, "", &layout.Problem{Severity: layout.Error, File: r.File, Line: r.Line, Field: missing, Err: layout.ErrMissingField,
+		return nil, "", &records.Problem{Severity: records.Error, File: r.File, Line: r.Line, Field: missing, Err: records.ErrMissingField,
 			Message: what + " needs dataset, split, setup_id and example_idx"}
 	}
 	return m, k, nil
@@ -218,24 +219,24 @@ func readConfig(name string) ([]byte, error) {
 
 // configProblem is the problem of a configuration that cannot be read, if
 // any; prefix says what is lost.
-func configProblem(name string, err error, prefix string) *layout.Problem {
+func configProblem(name string, err error, prefix string) *records.Problem {
 	var tl *boundedread.TooLargeError
 	switch {
 	case err == nil:
 		return nil
 	case errors.As(err, &tl):
-		return &layout.Problem{Severity: layout.Error, File: name, Err: layout.ErrMalformed,
+		return &records.Problem{Severity: records.Error, File: name, Err: records.ErrMalformed,
 			Message: fmt.Sprintf("%slarger than the %s %s may be", prefix, boundedread.Size(tl.Limit), tl.What)}
 	}
-	return &layout.Problem{Severity: layout.Error, File: name, Err: layout.ErrMissingField, Message: prefix + err.Error()}
+	return &records.Problem{Severity: records.Error, File: name, Err: records.ErrMissingField, Message: prefix + err.Error()}
 }
 
 // readEvaluator attaches one evaluator's spans to the outputs they concern.
-func readEvaluator(ctx context.Context, ev evaluatorDir, byKey map[string]*layout.Record) ([]string, layout.Problems, error) {
+func readEvaluator(ctx context.Context, ev evaluatorDir, byKey map[string]*layout.Record) ([]string, records.Problems, error) {
 	var files []string
 	var cats []string
 	var catFile string
-	var bad layout.Problems
+	var bad records.Problems
 	if p := filepath.Join(ev.dir, "annotations.jsonl"); fileExists(p) {
 		catFile = filepath.Join(ev.dir, "config.yaml")
 		files = append(files, p, catFile)
@@ -246,10 +247,10 @@ func readEvaluator(ctx context.Context, ev evaluatorDir, byKey map[string]*layou
 		}
 		b, err := readConfig(catFile)
 		if p := configProblem(catFile, err, "cannot read the span categories: "); p != nil {
-			return nil, layout.Problems{p}, nil
+			return nil, records.Problems{p}, nil
 		}
 		if err := yaml.Unmarshal(b, &cfg); err != nil {
-			return nil, layout.Problems{{Severity: layout.Error, File: catFile, Err: layout.ErrMalformed, Message: "invalid YAML: " + err.Error()}}, nil
+			return nil, records.Problems{{Severity: records.Error, File: catFile, Err: records.ErrMalformed, Message: "invalid YAML: " + err.Error()}}, nil
 		}
 		for _, c := range cfg.Categories {
 			cats = append(cats, c.Name)
@@ -265,10 +266,10 @@ func readEvaluator(ctx context.Context, ev evaluatorDir, byKey map[string]*layou
 		}
 		b, err := readConfig(catFile)
 		if p := configProblem(catFile, err, ""); p != nil {
-			return nil, layout.Problems{p}, nil
+			return nil, records.Problems{p}, nil
 		}
 		if err := json.Unmarshal(b, &meta); err != nil {
-			return nil, layout.Problems{{Severity: layout.Error, File: catFile, Err: layout.ErrMalformed, Message: "invalid JSON: " + err.Error()}}, nil
+			return nil, records.Problems{{Severity: records.Error, File: catFile, Err: records.ErrMalformed, Message: "invalid JSON: " + err.Error()}}, nil
 		}
 		for _, c := range meta.Config.Categories {
 			cats = append(cats, c.Name)
@@ -278,11 +279,11 @@ func readEvaluator(ctx context.Context, ev evaluatorDir, byKey map[string]*layou
 		files = append(files, catFile)
 		files = append(files, matches...)
 		if len(matches) == 0 {
-			return nil, layout.Problems{{Severity: layout.Error, File: filepath.Join(ev.dir, "files"), Err: layout.ErrMissingField, Message: "a campaign folder needs its annotations in files/*.jsonl"}}, nil
+			return nil, records.Problems{{Severity: records.Error, File: filepath.Join(ev.dir, "files"), Err: records.ErrMissingField, Message: "a campaign folder needs its annotations in files/*.jsonl"}}, nil
 		}
 	}
 	if len(cats) == 0 {
-		bad = append(bad, &layout.Problem{Severity: layout.Error, File: catFile, Err: layout.ErrMissingField, Message: "no annotation_span_categories: the span types cannot be named"})
+		bad = append(bad, &records.Problem{Severity: records.Error, File: catFile, Err: records.ErrMissingField, Message: "no annotation_span_categories: the span types cannot be named"})
 		return files, bad, nil
 	}
 	var spanFiles []string
@@ -293,7 +294,7 @@ func readEvaluator(ctx context.Context, ev evaluatorDir, byKey map[string]*layou
 	}
 	src, err := Open("jsonl", spanFiles)
 	if err != nil {
-		return files, layout.Problems{{Severity: layout.Error, File: ev.dir, Err: layout.ErrMalformed, Message: err.Error()}}, nil
+		return files, records.Problems{{Severity: records.Error, File: ev.dir, Err: records.ErrMalformed, Message: err.Error()}}, nil
 	}
 	var stopped error // ctx's, which is not a problem of the files
 	err = src.Each(func(r *layout.Record) error {
@@ -307,14 +308,14 @@ func readEvaluator(ctx context.Context, ev evaluatorDir, byKey map[string]*layou
 		}
 		out := byKey[k]
 		if out == nil {
-			bad = append(bad, &layout.Problem{Severity: layout.Error, File: r.File, Line: r.Line, Err: layout.ErrMissingField,
+			bad = append(bad, &records.Problem{Severity: records.Error, File: r.File, Line: r.Line, Err: records.ErrMissingField,
 				Message: fmt.Sprintf("no output %s in the outputs for these spans", k)})
 			return nil
 		}
 		anns, ok := m["annotations"].([]any)
 		if !ok {
 			if _, present := m["annotations"]; !present || m["annotations"] != nil {
-				bad = append(bad, &layout.Problem{Severity: layout.Error, File: r.File, Line: r.Line, Field: "annotations", Err: layout.ErrMissingField, Message: "expected a list of annotations"})
+				bad = append(bad, &records.Problem{Severity: records.Error, File: r.File, Line: r.Line, Field: "annotations", Err: records.ErrMissingField, Message: "expected a list of annotations"})
 			}
 			return nil
 		}
@@ -323,7 +324,7 @@ func readEvaluator(ctx context.Context, ev evaluatorDir, byKey map[string]*layou
 		for i, a := range anns {
 			am, ok := a.(map[string]any)
 			if !ok {
-				bad = append(bad, &layout.Problem{Severity: layout.Error, File: r.File, Line: r.Line, Field: fmt.Sprintf("annotations[%d]", i), Err: layout.ErrBadValue, Message: "an annotation must be an object"})
+				bad = append(bad, &records.Problem{Severity: records.Error, File: r.File, Line: r.Line, Field: fmt.Sprintf("annotations[%d]", i), Err: records.ErrBadValue, Message: "an annotation must be an object"})
 				continue
 			}
 			span := map[string]any{"evaluator": ev.name, "index": json.Number(fmt.Sprint(i))}
@@ -334,7 +335,7 @@ func readEvaluator(ctx context.Context, ev evaluatorDir, byKey map[string]*layou
 			}
 			typ, err := asInt(am["type"])
 			if err != nil || typ < 0 || typ >= len(cats) {
-				bad = append(bad, &layout.Problem{Severity: layout.Error, File: r.File, Line: r.Line, Field: fmt.Sprintf("annotations[%d].type", i), Err: layout.ErrBadValue,
+				bad = append(bad, &records.Problem{Severity: records.Error, File: r.File, Line: r.Line, Field: fmt.Sprintf("annotations[%d].type", i), Err: records.ErrBadValue,
 					Message: fmt.Sprintf("type %v is not an index into the %d categories of %s", am["type"], len(cats), catFile)})
 				continue
 			}
@@ -344,14 +345,14 @@ func readEvaluator(ctx context.Context, ev evaluatorDir, byKey map[string]*layou
 		om["spans"] = spans
 		return nil
 	})
-	var ps layout.Problems
+	var ps records.Problems
 	switch {
 	case stopped != nil:
 		return files, nil, stopped
 	case errors.As(err, &ps):
 		bad = append(bad, ps...)
 	case err != nil:
-		bad = append(bad, &layout.Problem{Severity: layout.Error, File: ev.dir, Err: layout.ErrMalformed, Message: err.Error()})
+		bad = append(bad, &records.Problem{Severity: records.Error, File: ev.dir, Err: records.ErrMalformed, Message: err.Error()})
 	}
 	return files, bad, nil
 }

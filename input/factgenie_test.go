@@ -16,6 +16,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/annosheet/annosheet/layout"
+	"github.com/annosheet/annosheet/records"
 )
 
 const factgenieData = "../testdata/data/factgenie-d2t"
@@ -717,7 +718,7 @@ func TestFactgenieErrors(t *testing.T) {
 				if want := strings.ReplaceAll(tc.err, "{dir}", dir); err.Error() != want {
 					t.Errorf("error:\n got %s\nwant %s", err, want)
 				}
-				var ps layout.Problems
+				var ps records.Problems
 				if errors.As(err, &ps) {
 					t.Errorf("error is Problems, want a plain error: %v", err)
 				}
@@ -725,7 +726,7 @@ func TestFactgenieErrors(t *testing.T) {
 			}
 			want := make([]inputProb, len(tc.probs))
 			for i, p := range tc.probs {
-				p.Severity = layout.Error
+				p.Severity = records.Error
 				p.File = filepath.FromSlash(p.File)
 				p.Message = strings.ReplaceAll(p.Message, "{dir}", dir)
 				want[i] = p

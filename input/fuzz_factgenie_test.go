@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/annosheet/annosheet/layout"
+	"github.com/annosheet/annosheet/records"
 )
 
 // FuzzFactgenie feeds arbitrary evaluator annotations and categories to the
@@ -37,12 +38,12 @@ func FuzzFactgenie(f *testing.F) {
 		os.WriteFile(filepath.Join(ev, "config.yaml"), cfg, 0o644)
 		src, err := OpenFactgenie([]string{dir})
 		if err != nil {
-			var ps layout.Problems
+			var ps records.Problems
 			if !errors.As(err, &ps) || len(ps) == 0 {
 				t.Fatalf("error %v is not Problems", err)
 			}
 			for _, p := range ps {
-				if p.File == "" || p.Severity != layout.Error {
+				if p.File == "" || p.Severity != records.Error {
 					t.Fatalf("problem without a file: %+v", p)
 				}
 			}

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/annosheet/annosheet/layout"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/testkit/fuzzdata"
 )
 
@@ -51,18 +52,18 @@ func fuzzCheckRecords(t *testing.T, p string, data []byte, recs []*layout.Record
 
 // fuzzCheckProblems checks the properties every failed read has: the error
 // is Problems, each one malformed input at a line of the file.
-func fuzzCheckProblems(t *testing.T, p string, data []byte, err error) layout.Problems {
+func fuzzCheckProblems(t *testing.T, p string, data []byte, err error) records.Problems {
 	t.Helper()
-	ps, ok := err.(layout.Problems)
+	ps, ok := err.(records.Problems)
 	if !ok {
 		t.Fatalf("error is %T, not Problems: %v", err, err)
 	}
-	if len(ps) == 0 || len(ps) > layout.MaxErrors {
+	if len(ps) == 0 || len(ps) > records.MaxErrors {
 		t.Fatalf("%d problems", len(ps))
 	}
 	n := inputLines(data)
 	for _, pr := range ps {
-		if pr.Line < 1 || pr.Line > n || pr.Err != layout.ErrMalformed || pr.File != p || pr.Severity != layout.Error || pr.Message == "" {
+		if pr.Line < 1 || pr.Line > n || pr.Err != records.ErrMalformed || pr.File != p || pr.Severity != records.Error || pr.Message == "" {
 			t.Fatalf("problem %+v: want an ErrMalformed error at %s:1..%d", *pr, p, n)
 		}
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/annosheet/annosheet/internal/boundedread"
 	"github.com/annosheet/annosheet/layout"
+	"github.com/annosheet/annosheet/records"
 )
 
 // Open returns the records of the given input files. format is jsonl, json,
@@ -128,11 +129,11 @@ func eachJSONL(name string, limit int64, index *int, fn func(*layout.Record) err
 	defer f.Close()
 	r := bufio.NewReaderSize(f, 1<<16)
 	if p := utf16(r, name); p != nil {
-		return layout.Problems{p}
+		return records.Problems{p}
 	}
 	ahead := decodeAhead(boundedread.NewLines(r, name, limit, "a record"), name)
 	defer ahead.stop()
-	var bad layout.Problems
+	var bad records.Problems
 	first := true
 	for {
 		l, _ := ahead.next()
@@ -143,7 +144,7 @@ func eachJSONL(name string, limit int64, index *int, fn func(*layout.Record) err
 			}
 			return nil
 		case errors.Is(l.err, boundedread.ErrTooLarge):
-			return append(bad, &layout.Problem{Severity: layout.Error, File: name, Line: l.line, Err: layout.ErrMalformed,
+			return append(bad, &records.Problem{Severity: records.Error, File: name, Line: l.line, Err: records.ErrMalformed,
 				Message: fmt.Sprintf("the line is longer than the %s a record may be", boundedread.Size(limit))})
 		case l.err != nil:
 			return fmt.Errorf("input %s: %w", name, l.err)
@@ -151,13 +152,13 @@ func eachJSONL(name string, limit int64, index *int, fn func(*layout.Record) err
 		if l.perr != nil && first && (l.raw[0] == '[' || l.raw[0] == '{') && cutOff(l.raw) {
 			// The first record is cut off at the end of its line:
 			// a JSON array or object written over several lines.
-			return layout.Problems{{Severity: layout.Error, File: name, Line: l.line, Err: layout.ErrMalformed,
+			return records.Problems{{Severity: records.Error, File: name, Line: l.line, Err: records.ErrMalformed,
 				Message: "this file holds one JSON value written over several lines (a JSON array, or pretty-printed JSON), and the template reads JSON Lines, one record per line: write one record per line, or give the template input.format: json"}}
 		}
 		first = false
 		if l.perr != nil {
 			bad = append(bad, l.perr)
-			if len(bad) >= layout.MaxErrors {
+			if len(bad) >= records.MaxErrors {
 				return bad
 			}
 		} else if len(bad) == 0 {
@@ -177,7 +178,7 @@ type decodedLine struct {
 	line int
 	raw  []byte // the line, trimmed
 	rec  *layout.Record
-	perr *layout.Problem
+	perr *records.Problem
 	err  error
 }
 
@@ -207,7 +208,7 @@ func decodeAhead(lines *boundedread.Lines, name string) *ahead[decodedLine] {
 }
 
 // decodeRecord decodes one JSON value, numbers kept as written.
-func decodeRecord(raw []byte, file string, line int) (*layout.Record, *layout.Problem) {
+func decodeRecord(raw []byte, file string, line int) (*layout.Record, *records.Problem) {
 	if v, ok := fastDecode(raw); ok {
 		return &layout.Record{Data: v, Raw: raw, File: file, Line: line, InvalidUTF8: !utf8.Valid(raw)}, nil
 	}
@@ -223,13 +224,13 @@ func decodeRecord(raw []byte, file string, line int) (*layout.Record, *layout.Pr
 		if d.More() {
 			msg = "more than one JSON value on the line (JSON Lines holds one record per line)"
 		}
-		return nil, &layout.Problem{Severity: layout.Error, File: file, Line: line, Err: layout.ErrMalformed, Message: msg}
+		return nil, &records.Problem{Severity: records.Error, File: file, Line: line, Err: records.ErrMalformed, Message: msg}
 	}
 	return &layout.Record{Data: v, Raw: raw, File: file, Line: line, InvalidUTF8: !utf8.Valid(raw)}, nil
 }
 
 // malformed turns a decoding error into a problem on the right line.
-func malformed(file string, line int, raw []byte, err error) *layout.Problem {
+func malformed(file string, line int, raw []byte, err error) *records.Problem {
 	var se *json.SyntaxError
 	msg := err.Error()
 	if errors.As(err, &se) {
@@ -244,7 +245,7 @@ func malformed(file string, line int, raw []byte, err error) *layout.Problem {
 	} else {
 		msg = "invalid JSON: " + msg
 	}
-	return &layout.Problem{Severity: layout.Error, File: file, Line: line, Message: msg, Err: layout.ErrMalformed}
+	return &records.Problem{Severity: records.Error, File: file, Line: line, Message: msg, Err: records.ErrMalformed}
 }
 
 // eachJSON reads a JSON array of records or an object of records keyed by
@@ -258,7 +259,7 @@ func eachJSON(name string, limit int64, index *int, fn func(*layout.Record) erro
 	defer f.Close()
 	br := bufio.NewReaderSize(f, 1<<16)
 	if p := utf16(br, name); p != nil {
-		return layout.Problems{p}
+		return records.Problems{p}
 	}
 	if b, _ := br.Peek(len(utf8BOM)); bytes.Equal(b, utf8BOM) {
 		br.Discard(len(utf8BOM))
@@ -267,7 +268,7 @@ func eachJSON(name string, limit int64, index *int, fn func(*layout.Record) erro
 	d := json.NewDecoder(lc)
 	d.UseNumber()
 	problem := func(off int64, msg string) error {
-		return layout.Problems{{Severity: layout.Error, File: name, Line: lc.line(off), Message: msg, Err: layout.ErrMalformed}}
+		return records.Problems{{Severity: records.Error, File: name, Line: lc.line(off), Message: msg, Err: records.ErrMalformed}}
 	}
 	// tooLarge reports a record over the limit, at the line it starts (at
 	// the white space before it, if that is what is over).
@@ -352,7 +353,7 @@ func eachJSON(name string, limit int64, index *int, fn func(*layout.Record) erro
 		vs, _ := lc.valueStart(start, sep)
 		rec, perr := decodeRecord(raw, name, lc.line(vs))
 		if perr != nil {
-			return layout.Problems{perr}
+			return records.Problems{perr}
 		}
 		rec.Key = key
 		rec.InvalidUTF8 = rec.InvalidUTF8 || badKey
@@ -513,7 +514,7 @@ func cutOff(raw []byte) bool {
 // utf16 says, as a problem, that a file is UTF-16 (or UTF-32) text, which
 // JSON files are not: by its byte order mark, or by the zero bytes beside
 // its first characters.
-func utf16(r *bufio.Reader, name string) *layout.Problem {
+func utf16(r *bufio.Reader, name string) *records.Problem {
 	b, _ := r.Peek(4)
 	wide := len(b) >= 2 && (b[0] == 0xff && b[1] == 0xfe || b[0] == 0xfe && b[1] == 0xff)
 	if !wide && len(b) == 4 {
@@ -522,6 +523,6 @@ func utf16(r *bufio.Reader, name string) *layout.Problem {
 	if !wide {
 		return nil
 	}
-	return &layout.Problem{Severity: layout.Error, File: name, Line: 1, Err: layout.ErrMalformed,
+	return &records.Problem{Severity: records.Error, File: name, Line: 1, Err: records.ErrMalformed,
 		Message: "the file is UTF-16 text (as some Windows programs save it); save it as UTF-8 and try again"}
 }

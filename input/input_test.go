@@ -17,6 +17,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/annosheet/annosheet/layout"
+	"github.com/annosheet/annosheet/records"
 )
 
 // The helpers of this file are shared with factgenie_test.go and
@@ -53,12 +54,12 @@ var inputSentinels = []struct {
 	name string
 	err  error
 }{
-	{"ErrMalformed", layout.ErrMalformed},
-	{"ErrMissingField", layout.ErrMissingField},
-	{"ErrDuplicateID", layout.ErrDuplicateID},
-	{"ErrBadValue", layout.ErrBadValue},
-	{"ErrTruncated", layout.ErrTruncated},
-	{"ErrReplaced", layout.ErrReplaced},
+	{"ErrMalformed", records.ErrMalformed},
+	{"ErrMissingField", records.ErrMissingField},
+	{"ErrDuplicateID", records.ErrDuplicateID},
+	{"ErrBadValue", records.ErrBadValue},
+	{"ErrTruncated", records.ErrTruncated},
+	{"ErrReplaced", records.ErrReplaced},
 }
 
 // inputErrName names a problem's sentinel; it compares with ==, as a
@@ -115,7 +116,7 @@ func inputRecs(t testing.TB, dir string, recs []*layout.Record) []inputRec {
 	return out
 }
 
-func inputProbs(dir string, ps layout.Problems) []inputProb {
+func inputProbs(dir string, ps records.Problems) []inputProb {
 	out := make([]inputProb, 0, len(ps))
 	for _, p := range ps {
 		out = append(out, inputProb{Severity: p.Severity, File: inputRel(dir, p.File), Line: p.Line, Sheet: p.Sheet, Cell: p.Cell, Row: p.Row,
@@ -159,13 +160,13 @@ func inputSplitErr(t testing.TB, dir string, err error) []inputProb {
 	if err == nil {
 		return nil
 	}
-	var ps layout.Problems
+	var ps records.Problems
 	if !errors.As(err, &ps) {
 		t.Fatalf("error is %T, not Problems: %v", err, err)
 	}
 	// errors.As could find Problems inside a wrapper; the error must be
 	// the Problems value itself.
-	if _, ok := err.(layout.Problems); !ok {
+	if _, ok := err.(records.Problems); !ok {
 		t.Errorf("error is %T wrapping Problems, want Problems itself", err)
 	}
 	return inputProbs(dir, ps)
@@ -201,7 +202,7 @@ func inputRun(t *testing.T, format, file string, c inputCase) {
 	wantProbs := make([]inputProb, len(c.probs))
 	for i, p := range c.probs {
 		if p.Severity == "" {
-			p.Severity = layout.Error
+			p.Severity = records.Error
 		}
 		if p.File == "" {
 			p.File = file
@@ -215,7 +216,7 @@ func inputRun(t *testing.T, format, file string, c inputCase) {
 	if d := inputDiff(wantProbs, gotProbs); d != "" {
 		t.Errorf("problems (-want +got):\n%s\nerror: %v", d, err)
 	}
-	if len(wantProbs) > 0 && !errors.Is(err, layout.ErrMalformed) {
+	if len(wantProbs) > 0 && !errors.Is(err, records.ErrMalformed) {
 		t.Errorf("errors.Is(err, ErrMalformed) = false for %v", err)
 	}
 }
@@ -357,11 +358,11 @@ func TestInputJSONLRejectsTrailingBrackets(t *testing.T) {
 			if d := inputDiff([]inputRec{{Index: 0, File: "in.jsonl", Line: 1, Data: `{"ok":true}`}}, inputRecs(t, dir, recs)); d != "" {
 				t.Errorf("records (-want +got):\n%s", d)
 			}
-			var ps layout.Problems
+			var ps records.Problems
 			if !errors.As(err, &ps) {
 				t.Fatalf("line %q was accepted (err = %v); want a Problems error for line 2", line, err)
 			}
-			if len(ps) != 1 || ps[0].Line != 2 || ps[0].Err != layout.ErrMalformed || ps[0].File != p {
+			if len(ps) != 1 || ps[0].Line != 2 || ps[0].Err != records.ErrMalformed || ps[0].File != p {
 				t.Errorf("problems = %v; want one ErrMalformed problem at %s:2", ps, p)
 			}
 		})
@@ -370,7 +371,7 @@ func TestInputJSONLRejectsTrailingBrackets(t *testing.T) {
 
 func TestInputJSONLMaxErrors(t *testing.T) {
 	dir := t.TempDir()
-	p := inputWriteFile(t, dir, "bad.jsonl", strings.Repeat("x\n", layout.MaxErrors+50))
+	p := inputWriteFile(t, dir, "bad.jsonl", strings.Repeat("x\n", records.MaxErrors+50))
 	src, err := Open("jsonl", []string{p})
 	if err != nil {
 		t.Fatal(err)
@@ -380,8 +381,8 @@ func TestInputJSONLMaxErrors(t *testing.T) {
 		t.Errorf("got %d records, want none", len(recs))
 	}
 	var want []inputProb
-	for line := 1; line <= layout.MaxErrors; line++ {
-		want = append(want, inputProb{Severity: layout.Error, File: "bad.jsonl", Line: line, Err: "ErrMalformed",
+	for line := 1; line <= records.MaxErrors; line++ {
+		want = append(want, inputProb{Severity: records.Error, File: "bad.jsonl", Line: line, Err: "ErrMalformed",
 			Message: "invalid JSON: invalid character 'x' looking for beginning of value"})
 	}
 	if d := inputDiff(want, inputSplitErr(t, dir, err)); d != "" {
@@ -756,7 +757,7 @@ func TestInputJSONLargeMalformed(t *testing.T) {
 	if len(recs) != len(good) {
 		t.Errorf("got %d records before the bad one, want %d", len(recs), len(good))
 	}
-	want := []inputProb{{Severity: layout.Error, File: "big.json", Line: badLine, Err: "ErrMalformed",
+	want := []inputProb{{Severity: records.Error, File: "big.json", Line: badLine, Err: "ErrMalformed",
 		Message: "invalid JSON: invalid character 'o' in literal null (expecting 'u')"}}
 	if d := inputDiff(want, inputSplitErr(t, dir, err)); d != "" {
 		t.Errorf("problems (-want +got):\n%s", d)

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -70,7 +71,7 @@ type Result struct {
 	Plan *backend.Plan
 	// Warnings are problems that did not stop the build: text cut to fit a
 	// cell, characters replaced. Each names the record and field.
-	Warnings Problems
+	Warnings records.Problems
 	// Units lists every unit in sheet order.
 	Units []Unit
 	// Keys maps each anonymised field (Anonymize.As) from real value to
@@ -111,7 +112,7 @@ func (r *Result) Close() error {
 // anything is written, and keeps the Annotate sheet's rows as it renders
 // them, in the temporary storage the source gives (see Scratcher), for
 // writing the plan to read back: records are never all held in memory.
-// Input problems come back together as Problems. The caller closes the
+// Input problems come back together as records.Problems. The caller closes the
 // Result once the plan is written.
 //
 // Build looks at ctx before each record and each row it renders, and
@@ -161,7 +162,7 @@ func build(ctx context.Context, t *templates.Template, src Source, opt Options) 
 	if opt.CheckOnly {
 		return b, nil
 	}
-	b.rowMark = rowMark(t, b.shownUnits())
+	b.rowMark = RowMark(t, b.shownUnits())
 	// The Annotate sheet registers the dropdown lists that the Lists sheet
 	// then holds, so it is laid out first.
 	annotate := b.annotateSheet()
@@ -250,8 +251,8 @@ func (it *item) env(elem any, pos int) templates.Env {
 	}
 }
 
-func (b *builder) problem(it *item, field string, err error, format string, args ...any) *Problem {
-	p := &Problem{Severity: Error, File: it.rec.File, Line: it.rec.Line, Record: it.id, Field: field, Err: err, Message: fmt.Sprintf(format, args...)}
+func (b *builder) problem(it *item, field string, err error, format string, args ...any) *records.Problem {
+	p := &records.Problem{Severity: records.Error, File: it.rec.File, Line: it.rec.Line, Record: it.id, Field: field, Err: err, Message: fmt.Sprintf(format, args...)}
 	if it.id == "" {
 		p.Record = ""
 	}
@@ -259,11 +260,11 @@ func (b *builder) problem(it *item, field string, err error, format string, args
 }
 
 // expand applies the template's input, anonymisation and row layout to one
-// record. Problems are returned, not raised, so that scan can report all.
-func (b *builder) expand(rec *Record) (*item, Problems) {
+// record. records.Problems are returned, not raised, so that scan can report all.
+func (b *builder) expand(rec *Record) (*item, records.Problems) {
 	t := b.t
 	it := &item{rec: rec, data: rec.Data}
-	var bad Problems
+	var bad records.Problems
 	// Record-level labels come first: the id may use them.
 	if len(t.Anonymize) > 0 {
 		it.data = shallowCopy(it.data)
@@ -277,29 +278,29 @@ func (b *builder) expand(rec *Record) (*item, Problems) {
 	if err != nil {
 		var me *templates.MissingError
 		if errors.As(err, &me) {
-			return nil, append(bad, b.problem(it, me.Path, ErrMissingField, "the id %q needs this field", t.Input.ID))
+			return nil, append(bad, b.problem(it, me.Path, records.ErrMissingField, "the id %q needs this field", t.Input.ID))
 		}
-		return nil, append(bad, b.problem(it, "", ErrBadValue, "%v", err))
+		return nil, append(bad, b.problem(it, "", records.ErrBadValue, "%v", err))
 	}
 	if strings.TrimSpace(id) == "" {
-		return nil, append(bad, b.problem(it, "", ErrBadValue, "the id %q is empty for this record", t.Input.ID))
+		return nil, append(bad, b.problem(it, "", records.ErrBadValue, "the id %q is empty for this record", t.Input.ID))
 	}
 	// The ID is made safe once, here, and the same text goes into the
 	// workbook, the manifest and what pull reads back.
 	if clean, r := Clean(id, 0); r.Changed() {
 		it.id = clean
-		b.warn(it, "", ErrReplaced, "the id %q has control characters or bytes that are not UTF-8; it is %q in the workbook and the manifest", id, clean)
+		b.warn(it, "", records.ErrReplaced, "the id %q has control characters or bytes that are not UTF-8; it is %q in the workbook and the manifest", id, clean)
 	}
 	it.id = cleanID(id)
 	switch t.Rows.Per {
 	case templates.PerElement:
 		v, ok := t.Rows.ListPath().Lookup(it.env(nil, 0))
 		if !ok {
-			return nil, append(bad, b.problem(it, pathName(t.Rows.ListPath(), t.Rows.Path), ErrMissingField, "rows are made from this list, which the record lacks"))
+			return nil, append(bad, b.problem(it, pathName(t.Rows.ListPath(), t.Rows.Path), records.ErrMissingField, "rows are made from this list, which the record lacks"))
 		}
 		list, ok := v.([]any)
 		if !ok && v != nil {
-			return nil, append(bad, b.problem(it, pathName(t.Rows.ListPath(), t.Rows.Path), ErrBadValue, "rows are made from this field, which is not a list"))
+			return nil, append(bad, b.problem(it, pathName(t.Rows.ListPath(), t.Rows.Path), records.ErrBadValue, "rows are made from this field, which is not a list"))
 		}
 		for _, e := range list {
 			e = shallowCopy(e)
@@ -334,12 +335,12 @@ func (b *builder) expand(rec *Record) (*item, Problems) {
 		for i, e := range it.elems {
 			u, err := t.Rows.UnitFormat().Render(it.env(e, i))
 			if err != nil {
-				bad = append(bad, b.problem(it, missingPath(err), ErrMissingField, "the unit id %q needs this field (element %d)", t.Rows.Unit, i+1))
+				bad = append(bad, b.problem(it, missingPath(err), records.ErrMissingField, "the unit id %q needs this field (element %d)", t.Rows.Unit, i+1))
 				continue
 			}
 			u = cleanID(u)
 			if seen[u] {
-				bad = append(bad, b.problem(it, "", ErrDuplicateID, "two elements have the unit id %q; make rows.unit unique, e.g. with {$id} and {$n}", u))
+				bad = append(bad, b.problem(it, "", records.ErrDuplicateID, "two elements have the unit id %q; make rows.unit unique, e.g. with {$id} and {$n}", u))
 			}
 			seen[u] = true
 			it.units = append(it.units, u)
@@ -392,21 +393,21 @@ func shallowCopy(v any) any {
 }
 
 // label adds the anonymised label next to the real value in obj.
-func (b *builder) label(it *item, obj any, a templates.Anonymize, bad *Problems) {
+func (b *builder) label(it *item, obj any, a templates.Anonymize, bad *records.Problems) {
 	m, ok := obj.(map[string]any)
 	if !ok {
-		*bad = append(*bad, b.problem(it, pathName(a.FieldPath(), a.Field), ErrBadValue, "cannot anonymise inside a value that is not an object"))
+		*bad = append(*bad, b.problem(it, pathName(a.FieldPath(), a.Field), records.ErrBadValue, "cannot anonymise inside a value that is not an object"))
 		return
 	}
 	p := a.FieldPath()
 	v, ok := templates.Path{Segs: p.Segs}.Lookup(func(string) (any, bool) { return m, true })
 	if !ok {
-		*bad = append(*bad, b.problem(it, pathName(a.FieldPath(), a.Field), ErrMissingField, "the field to anonymise is missing"))
+		*bad = append(*bad, b.problem(it, pathName(a.FieldPath(), a.Field), records.ErrMissingField, "the field to anonymise is missing"))
 		return
 	}
 	label, ok := b.res.Keys[a.As][templates.Text(v)]
 	if !ok {
-		*bad = append(*bad, b.problem(it, pathName(a.FieldPath(), a.Field), ErrBadValue, "no label for %q", templates.Text(v)))
+		*bad = append(*bad, b.problem(it, pathName(a.FieldPath(), a.Field), records.ErrBadValue, "no label for %q", templates.Text(v)))
 		return
 	}
 	m[a.As] = label
@@ -505,8 +506,8 @@ func nullNote(present bool) string {
 }
 
 // checkFields reports the fields the template reads that the record lacks.
-func (b *builder) checkFields(it *item) Problems {
-	var bad Problems
+func (b *builder) checkFields(it *item) records.Problems {
+	var bad records.Problems
 	for i := range b.t.Context {
 		cx := &b.t.Context[i]
 		if cx.Optional {
@@ -518,14 +519,14 @@ func (b *builder) checkFields(it *item) Problems {
 				// A null is no value: shown, it would be an empty cell
 				// that nobody asked for.
 				if v, ok := p.Lookup(it.env(e, k)); !ok || v == nil {
-					bad = append(bad, b.problem(it, pathName(p, cx.Path), ErrMissingField, "context %q needs this field (element %d)%s; mark it optional: true if it may be absent", cx.Name, k+1, nullNote(ok)))
+					bad = append(bad, b.problem(it, pathName(p, cx.Path), records.ErrMissingField, "context %q needs this field (element %d)%s; mark it optional: true if it may be absent", cx.Name, k+1, nullNote(ok)))
 					break
 				}
 			}
 			continue
 		}
 		if v, ok := p.Lookup(it.env(nil, 0)); !ok || v == nil {
-			bad = append(bad, b.problem(it, pathName(p, cx.Path), ErrMissingField, "context %q needs this field%s; mark it optional: true if it may be absent", cx.Name, nullNote(ok)))
+			bad = append(bad, b.problem(it, pathName(p, cx.Path), records.ErrMissingField, "context %q needs this field%s; mark it optional: true if it may be absent", cx.Name, nullNote(ok)))
 		}
 	}
 	for i := range b.t.Questions {
@@ -535,11 +536,11 @@ func (b *builder) checkFields(it *item) Problems {
 		}
 		v, ok := q.PassagesPath().Lookup(it.env(nil, 0))
 		if !ok {
-			bad = append(bad, b.problem(it, pathName(q.PassagesPath(), q.Passages), ErrMissingField, "question %q points into these passages, which the record lacks", q.Name))
+			bad = append(bad, b.problem(it, pathName(q.PassagesPath(), q.Passages), records.ErrMissingField, "question %q points into these passages, which the record lacks", q.Name))
 			continue
 		}
 		if _, err := sentenceCounts(v); err != nil {
-			bad = append(bad, b.problem(it, pathName(q.PassagesPath(), q.Passages), ErrBadValue, "question %q: %v", q.Name, err))
+			bad = append(bad, b.problem(it, pathName(q.PassagesPath(), q.Passages), records.ErrBadValue, "question %q: %v", q.Name, err))
 		}
 	}
 	return bad
@@ -565,7 +566,7 @@ func sentenceCounts(v any) ([]int, error) {
 // scan is the first pass: it expands every record, reports every problem,
 // counts rows and units, and gathers what the metadata sheet records.
 func (b *builder) scan() error {
-	var bad Problems
+	var bad records.Problems
 	// Where each id was first seen; only the position, so that no record
 	// stays in memory.
 	type pos struct {
@@ -589,15 +590,15 @@ func (b *builder) scan() error {
 		bad = append(bad, ps...)
 		if it != nil {
 			if prev, dup := ids[it.id]; dup {
-				bad = append(bad, &Problem{Severity: Error, File: rec.File, Line: rec.Line, Record: it.id, Err: ErrDuplicateID,
+				bad = append(bad, &records.Problem{Severity: records.Error, File: rec.File, Line: rec.Line, Record: it.id, Err: records.ErrDuplicateID,
 					Message: fmt.Sprintf("the id is also used by the record at %s:%d", prev.file, prev.line)})
 			} else {
 				ids[it.id] = pos{rec.File, rec.Line}
 			}
 			if b.t.Rows.Per == templates.PerElement {
 				for _, u := range it.units {
-					if prev, dup := unitAt[u]; dup && len(bad) < MaxErrors {
-						bad = append(bad, &Problem{Severity: Error, File: rec.File, Line: rec.Line, Record: it.id, Err: ErrDuplicateID,
+					if prev, dup := unitAt[u]; dup && len(bad) < records.MaxErrors {
+						bad = append(bad, &records.Problem{Severity: records.Error, File: rec.File, Line: rec.Line, Record: it.id, Err: records.ErrDuplicateID,
 							Message: fmt.Sprintf("the unit id %q is also a unit of the record at %s:%d; make rows.unit unique across records, e.g. with {$id}", u, prev.file, prev.line)})
 					} else if !dup {
 						unitAt[u] = pos{rec.File, rec.Line}
@@ -605,14 +606,14 @@ func (b *builder) scan() error {
 				}
 			}
 		}
-		if len(bad) >= MaxErrors {
+		if len(bad) >= records.MaxErrors {
 			return errTooMany
 		}
 		if it == nil || len(ps) > 0 || len(bad) > 0 || !b.picked(it) {
 			return nil
 		}
 		if rec.InvalidUTF8 {
-			b.warn(it, "", ErrReplaced, "the record has bytes that are not UTF-8; they are shown as \uFFFD")
+			b.warn(it, "", records.ErrReplaced, "the record has bytes that are not UTF-8; they are shown as \uFFFD")
 		}
 		n := b.rowCount(it)
 		if n == 0 {
@@ -646,7 +647,7 @@ func (b *builder) scan() error {
 	if errors.Is(err, errTooMany) {
 		err = nil
 	}
-	var ps Problems
+	var ps records.Problems
 	if errors.As(err, &ps) {
 		bad = append(bad, ps...)
 		err = nil
@@ -689,12 +690,12 @@ func (b *builder) keep(r *rendered) error {
 	return nil
 }
 
-// rowMark chooses the mark that numbers the rows of blocks in their
+// RowMark chooses the mark that numbers the rows of blocks in their
 // hidden unit cells (see WorkbookMeta.RowMark): "#", unless some unit's
 // numbered cell would read as another unit's ID ("q" and "q#2" both
 // units), with or without surrounding spaces; then "##", and so on, until
 // every cell names one unit and one row.
-func rowMark(t *templates.Template, units []Unit) string {
+func RowMark(t *templates.Template, units []Unit) string {
 	if t.Rows.Per != templates.PerBlock || t.Rows.AnswerRows < 2 {
 		return ""
 	}
@@ -795,7 +796,7 @@ func (b *builder) warn(it *item, field string, err error, format string, args ..
 	}
 	b.warnSeen[key] = true
 	p := b.problem(it, field, err, format, args...)
-	p.Severity = Warning
+	p.Severity = records.Warning
 	b.res.Warnings = append(b.res.Warnings, p)
 }
 
@@ -803,10 +804,10 @@ func (b *builder) warn(it *item, field string, err error, format string, args ..
 func (b *builder) cleanText(it *item, field, s string) string {
 	s, r := Clean(s, b.opt.CellLimit)
 	if r.Invalid > 0 || r.Controls > 0 {
-		b.warn(it, field, ErrReplaced, "%d control character(s) and %d invalid byte(s) are shown as visible symbols (␀…␟, \uFFFD)", r.Controls, r.Invalid)
+		b.warn(it, field, records.ErrReplaced, "%d control character(s) and %d invalid byte(s) are shown as visible symbols (␀…␟, \uFFFD)", r.Controls, r.Invalid)
 	}
 	if r.Truncated > 0 {
-		b.warn(it, field, ErrTruncated, "the text has %d characters, more than a cell holds (%d); the cell shows the first %d with a marker", r.Truncated, b.opt.CellLimit, r.Shown)
+		b.warn(it, field, records.ErrTruncated, "the text has %d characters, more than a cell holds (%d); the cell shows the first %d with a marker", r.Truncated, b.opt.CellLimit, r.Shown)
 	}
 	return s
 }

@@ -17,71 +17,15 @@ import (
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/input"
 	"github.com/annosheet/annosheet/layout"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
+	"github.com/annosheet/annosheet/testkit/plantest"
 )
 
 const data = "../testdata/data/"
 
-func buildWith(t *testing.T, tmpl string, opt layout.Options, inputs ...string) (*templates.Template, *layout.Result) {
-	t.Helper()
-	tp, err := input.Template(tmpl, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	src, err := input.Open(tp.Input.Format, inputs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := layout.Build(context.Background(), tp, src, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { res.Close() })
-	return tp, res
-}
-
-// rowsOf collects the rows a sheet of the plan produces.
-func rowsOf(t *testing.T, sh *backend.Sheet) []backend.Row {
-	t.Helper()
-	var rows []backend.Row
-	if err := sh.Rows(func(r backend.Row) error { rows = append(rows, r); return nil }); err != nil {
-		t.Fatal(err)
-	}
-	if len(rows) != sh.RowCount {
-		t.Fatalf("sheet %s produced %d rows, declared %d", sh.Name, len(rows), sh.RowCount)
-	}
-	return rows
-}
-
-func sheet(t *testing.T, p *backend.Plan, name string) *backend.Sheet {
-	t.Helper()
-	for _, s := range p.Sheets {
-		if s.Name == name {
-			return s
-		}
-	}
-	t.Fatalf("no sheet %s", name)
-	return nil
-}
-
-func colIndex(t *testing.T, tp *templates.Template, key string) int {
-	t.Helper()
-	for i, c := range tp.Columns() {
-		if c.Key == key {
-			return i
-		}
-	}
-	t.Fatalf("no column %s", key)
-	return -1
-}
-
-func text(c backend.Cell) string {
-	s, _ := c.Value.(string)
-	return s
-}
-
 func TestBuildPerRecord(t *testing.T) {
-	tp, res := buildWith(t, "legal-gaps", layout.Options{}, data+"legal-gaps/examples.sample.jsonl")
+	tp, res := plantest.Build(t, "legal-gaps", layout.Options{}, data+"legal-gaps/examples.sample.jsonl")
 	if res.Records != 5 || res.Rows != 5 || len(res.Units) != 5 || len(res.Warnings) != 0 {
 		t.Fatalf("records %d rows %d units %d warnings %v", res.Records, res.Rows, len(res.Units), res.Warnings)
 	}
@@ -95,13 +39,13 @@ func TestBuildPerRecord(t *testing.T) {
 	if diff := cmp.Diff(want, res.Units); diff != "" {
 		t.Errorf("units (-want +got):\n%s", diff)
 	}
-	rows := rowsOf(t, sheet(t, res.Plan, backend.SheetAnnotate))
+	rows := plantest.Rows(t, plantest.Sheet(t, res.Plan, backend.SheetAnnotate))
 	// The cited paragraphs are joined, numbered, with their citations;
 	// too long for the cell, they are all on the Read sheet.
-	cited := text(rows[1].Cells[colIndex(t, tp, "context:cited_paragraphs")])
+	cited := plantest.Text(rows[1].Cells[plantest.Col(t, tp, "context:cited_paragraphs")])
 	var read strings.Builder
-	for _, r := range rowsOf(t, sheet(t, res.Plan, backend.SheetRead)) {
-		read.WriteString(text(r.Cells[0]))
+	for _, r := range plantest.Rows(t, plantest.Sheet(t, res.Plan, backend.SheetRead)) {
+		read.WriteString(plantest.Text(r.Cells[0]))
 	}
 	if !strings.HasPrefix(cited, "[1] 564 F.3d 856\n") || !strings.Contains(read.String(), "\n\n[6] 855 F.2d 394\n") {
 		t.Errorf("cited paragraphs: %.120q", cited)
@@ -115,7 +59,7 @@ func TestBuildPerRecord(t *testing.T) {
 }
 
 func TestBuildPerElementFactgenie(t *testing.T) {
-	tp, res := buildWith(t, "factgenie-meta-eval", layout.Options{Seed: 42}, data+"factgenie-d2t")
+	tp, res := plantest.Build(t, "factgenie-meta-eval", layout.Options{Seed: 42}, data+"factgenie-d2t")
 	if len(res.Units) != 289 || res.Records != 40 {
 		t.Fatalf("%d units from %d records", len(res.Units), res.Records)
 	}
@@ -133,23 +77,23 @@ func TestBuildPerElementFactgenie(t *testing.T) {
 	if sys := res.Keys["system"]; len(sys) != 4 || sys["gemma2"] == "" {
 		t.Errorf("system key %v", sys)
 	}
-	rows := rowsOf(t, sheet(t, res.Plan, backend.SheetAnnotate))
-	evalCol, outCol, unitCol := colIndex(t, tp, "context:evaluator"), colIndex(t, tp, "context:output"), colIndex(t, tp, "unit")
+	rows := plantest.Rows(t, plantest.Sheet(t, res.Plan, backend.SheetAnnotate))
+	evalCol, outCol, unitCol := plantest.Col(t, tp, "context:evaluator"), plantest.Col(t, tp, "context:output"), plantest.Col(t, tp, "unit")
 	// Within an instance rows are ordered by evaluator label; the output
 	// text is on the instance's first row only.
 	for i, u := range res.Units {
 		row := rows[u.FirstRow-1]
-		if got := text(row.Cells[unitCol]); got != u.ID {
+		if got := plantest.Text(row.Cells[unitCol]); got != u.ID {
 			t.Fatalf("row %d unit %q, want %q", u.FirstRow, got, u.ID)
 		}
 		first := i == 0 || res.Units[i-1].Item != u.Item
-		if hasOut := text(row.Cells[outCol]) != ""; hasOut != first {
+		if hasOut := plantest.Text(row.Cells[outCol]) != ""; hasOut != first {
 			t.Errorf("row %d: output shown = %v, first row of its instance = %v", u.FirstRow, hasOut, first)
 		}
-		if !first && text(row.Cells[evalCol]) < text(rows[u.FirstRow-2].Cells[evalCol]) {
-			t.Errorf("row %d: evaluator %s after %s", u.FirstRow, text(row.Cells[evalCol]), text(rows[u.FirstRow-2].Cells[evalCol]))
+		if !first && plantest.Text(row.Cells[evalCol]) < plantest.Text(rows[u.FirstRow-2].Cells[evalCol]) {
+			t.Errorf("row %d: evaluator %s after %s", u.FirstRow, plantest.Text(row.Cells[evalCol]), plantest.Text(rows[u.FirstRow-2].Cells[evalCol]))
 		}
-		if !strings.HasPrefix(u.ID, u.Item+"#"+text(row.Cells[evalCol])) {
+		if !strings.HasPrefix(u.ID, u.Item+"#"+plantest.Text(row.Cells[evalCol])) {
 			t.Errorf("unit %q does not name its instance and evaluator label", u.ID)
 		}
 	}
@@ -178,11 +122,11 @@ func TestBuildPerElementFactgenie(t *testing.T) {
 	}
 	slices.Sort(spans)
 	var got []string
-	spanCol := colIndex(t, tp, "context:span_text")
+	spanCol := plantest.Col(t, tp, "context:span_text")
 	want := "d2t-football/test/0/" + res.Keys["system"]["gemma2"]
 	for _, u := range res.Units {
 		if u.Item == want {
-			got = append(got, text(rows[u.FirstRow-1].Cells[evalCol])+" "+text(rows[u.FirstRow-1].Cells[spanCol]))
+			got = append(got, plantest.Text(rows[u.FirstRow-1].Cells[evalCol])+" "+plantest.Text(rows[u.FirstRow-1].Cells[spanCol]))
 		}
 	}
 	slices.Sort(got)
@@ -193,7 +137,7 @@ func TestBuildPerElementFactgenie(t *testing.T) {
 
 func TestBuildLabelsFollowSeedAndKeys(t *testing.T) {
 	key := func(seed uint64, keys map[string]map[string]string) map[string]string {
-		_, res := buildWith(t, "factgenie-meta-eval", layout.Options{Seed: seed, Keys: keys}, data+"factgenie-d2t")
+		_, res := plantest.Build(t, "factgenie-meta-eval", layout.Options{Seed: seed, Keys: keys}, data+"factgenie-d2t")
 		return res.Keys["evaluator_label"]
 	}
 	a, b := key(7, nil), key(7, nil)
@@ -228,24 +172,24 @@ func maps(a, b map[string]string) bool {
 }
 
 func TestBuildBlocks(t *testing.T) {
-	tp, res := buildWith(t, "qa-span-errors", layout.Options{}, data+"qa-feedback/dev_feedback.sample.json")
+	tp, res := plantest.Build(t, "qa-span-errors", layout.Options{}, data+"qa-feedback/dev_feedback.sample.json")
 	if len(res.Units) != 40 || res.Rows != 320 {
 		t.Fatalf("%d units, %d rows", len(res.Units), res.Rows)
 	}
-	ann := sheet(t, res.Plan, backend.SheetAnnotate)
+	ann := plantest.Sheet(t, res.Plan, backend.SheetAnnotate)
 	if len(ann.Merges) != 40*4 {
 		t.Errorf("%d merges, want the 4 context columns of 40 blocks", len(ann.Merges))
 	}
-	rows := rowsOf(t, ann)
-	checked := colIndex(t, tp, "q:checked")
+	rows := plantest.Rows(t, ann)
+	checked := plantest.Col(t, tp, "q:checked")
 	for _, u := range res.Units {
 		if u.Rows != 8 || u.ID != u.Item {
 			t.Fatalf("unit %+v", u)
 		}
 		for k := 0; k < u.Rows; k++ {
 			row := rows[u.FirstRow-1+k]
-			if text(row.Cells[0]) != u.ID {
-				t.Errorf("row %d carries id %q, want %q", u.FirstRow+k, text(row.Cells[0]), u.ID)
+			if plantest.Text(row.Cells[0]) != u.ID {
+				t.Errorf("row %d carries id %q, want %q", u.FirstRow+k, plantest.Text(row.Cells[0]), u.ID)
 			}
 			// The block question is open on the first row only.
 			if open := row.Cells[checked].Style.Unlocked; open != (k == 0) {
@@ -256,19 +200,19 @@ func TestBuildBlocks(t *testing.T) {
 			}
 		}
 	}
-	passages := text(rows[1].Cells[colIndex(t, tp, "context:passages")])
+	passages := plantest.Text(rows[1].Cells[plantest.Col(t, tp, "context:passages")])
 	if !strings.HasPrefix(passages, "[P1 S0] Bloom (Troye Sivan album)\n[P1 S1] ") || !strings.Contains(passages, "\n\n[P2 S0] Bloom (Troye Sivan album)\n[P2 S1] ") {
 		t.Errorf("passages: %.200q", passages)
 	}
 	// The metadata carries each prediction in full and the passage sizes.
-	meta := rowsOf(t, sheet(t, res.Plan, backend.SheetMeta))
+	meta := plantest.Rows(t, plantest.Sheet(t, res.Plan, backend.SheetMeta))
 	var blob struct {
 		Fields   map[string]string `json:"fields"`
 		Evidence map[string][]int  `json:"evidence"`
 	}
 	var j strings.Builder
 	for _, c := range meta[3].Cells[5:] {
-		j.WriteString(text(c))
+		j.WriteString(plantest.Text(c))
 	}
 	if err := json.Unmarshal([]byte(j.String()), &blob); err != nil {
 		t.Fatal(err)
@@ -295,21 +239,21 @@ func TestBuildReportsEveryProblem(t *testing.T) {
 	tp, _ := templates.Builtin("legal-gaps")
 	src, _ := input.Open("jsonl", []string{in})
 	_, err := layout.Build(context.Background(), tp, src, layout.Options{})
-	var ps layout.Problems
+	var ps records.Problems
 	if !errors.As(err, &ps) {
 		t.Fatalf("error %v is not Problems", err)
 	}
-	if len(ps) != layout.MaxErrors {
-		t.Errorf("%d problems, want the first %d", len(ps), layout.MaxErrors)
+	if len(ps) != records.MaxErrors {
+		t.Errorf("%d problems, want the first %d", len(ps), records.MaxErrors)
 	}
 	for i, p := range ps {
 		if i > 0 && p.Line < ps[i-1].Line {
 			t.Fatalf("problems not sorted by line: %d after %d", p.Line, ps[i-1].Line)
 		}
 	}
-	want := &layout.Problem{Severity: layout.Error, File: in, Line: 2, Record: "r0", Field: "target", Err: layout.ErrMissingField,
+	want := &records.Problem{Severity: records.Error, File: in, Line: 2, Record: "r0", Field: "target", Err: records.ErrMissingField,
 		Message: `context "target" needs this field; mark it optional: true if it may be absent`}
-	var got *layout.Problem
+	var got *records.Problem
 	for _, p := range ps {
 		if p.Line == 2 && p.Field == "target" {
 			got = p
@@ -323,7 +267,7 @@ func TestBuildReportsEveryProblem(t *testing.T) {
 	}
 	dups := 0
 	for _, p := range ps {
-		if errors.Is(p, layout.ErrDuplicateID) {
+		if errors.Is(p, records.ErrDuplicateID) {
 			dups++
 		}
 	}
@@ -356,7 +300,7 @@ func TestMissingFieldNamed(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, err = layout.Build(context.Background(), tp, src, layout.Options{})
-		var ps layout.Problems
+		var ps records.Problems
 		if !errors.As(err, &ps) {
 			t.Fatalf("error %v is not Problems", err)
 		}
@@ -402,14 +346,14 @@ questions:
 	if err != nil {
 		t.Fatal(err)
 	}
-	ann := sheet(t, res.Plan, backend.SheetAnnotate)
+	ann := plantest.Sheet(t, res.Plan, backend.SheetAnnotate)
 	v := ann.Validations[0]
 	if v.Kind != backend.ValidList || v.Source != "Lists!$A$2:$A$31" || len(v.Values) != 30 {
 		t.Errorf("validation %+v", v)
 	}
-	lists := rowsOf(t, sheet(t, res.Plan, backend.SheetLists))
-	if text(lists[30].Cells[0]) != "A rather long category label number 29" || sheet(t, res.Plan, backend.SheetLists).Visibility != backend.Hidden {
-		t.Errorf("Lists sheet row 31: %q", text(lists[30].Cells[0]))
+	lists := plantest.Rows(t, plantest.Sheet(t, res.Plan, backend.SheetLists))
+	if plantest.Text(lists[30].Cells[0]) != "A rather long category label number 29" || plantest.Sheet(t, res.Plan, backend.SheetLists).Visibility != backend.Hidden {
+		t.Errorf("Lists sheet row 31: %q", plantest.Text(lists[30].Cells[0]))
 	}
 }
 
@@ -426,7 +370,7 @@ func TestBuildEmptyListGivesNoRows(t *testing.T) {
 	os.WriteFile(filepath.Join(ev, "annotations.jsonl"), []byte(
 		`{"dataset": "d", "split": "s", "setup_id": "m", "example_idx": 0, "annotations": [{"text": "one", "start": 5, "type": 0, "reason": "r"}]}`+"\n"+
 			`{"dataset": "d", "split": "s", "setup_id": "m", "example_idx": 1, "annotations": []}`+"\n"), 0o644)
-	_, res := buildWith(t, "factgenie-meta-eval", layout.Options{Seed: 1}, dir)
+	_, res := plantest.Build(t, "factgenie-meta-eval", layout.Options{Seed: 1}, dir)
 	if res.Records != 2 || res.Skipped != 1 || len(res.Units) != 1 || res.Rows != 1 {
 		t.Errorf("records %d skipped %d units %d rows %d", res.Records, res.Skipped, len(res.Units), res.Rows)
 	}
@@ -465,8 +409,8 @@ questions:
 	if err != nil {
 		t.Fatal(err)
 	}
-	ann := sheet(t, res.Plan, backend.SheetAnnotate)
-	col := colIndex(t, tp, "q:tags")
+	ann := plantest.Sheet(t, res.Plan, backend.SheetAnnotate)
+	col := plantest.Col(t, tp, "q:tags")
 	if len(tp.Columns()) != 6 || !ann.Columns[col].Style.Text || !ann.Columns[col].Style.Unlocked {
 		t.Errorf("columns %d, style %+v", len(tp.Columns()), ann.Columns[col].Style)
 	}
@@ -499,8 +443,8 @@ func TestUnitIDsAcrossRecords(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = layout.Build(context.Background(), tp, in, layout.Options{})
-	var ps layout.Problems
-	if !errors.As(err, &ps) || !errors.Is(ps[0].Err, layout.ErrDuplicateID) || !strings.Contains(ps[0].Message, `the unit id "A1" is also a unit of the record at`) {
+	var ps records.Problems
+	if !errors.As(err, &ps) || !errors.Is(ps[0].Err, records.ErrDuplicateID) || !strings.Contains(ps[0].Message, `the unit id "A1" is also a unit of the record at`) {
 		t.Fatalf("got %v", err)
 	}
 }
@@ -514,9 +458,9 @@ func TestBuildNullField(t *testing.T) {
 	tp, _ := templates.Builtin("legal-gaps")
 	src, _ := input.Open("jsonl", []string{in})
 	_, err := layout.Build(context.Background(), tp, src, layout.Options{})
-	want := layout.Problems{{Severity: layout.Error, File: in, Line: 1, Record: "a", Field: "target", Err: layout.ErrMissingField,
+	want := records.Problems{{Severity: records.Error, File: in, Line: 1, Record: "a", Field: "target", Err: records.ErrMissingField,
 		Message: `context "target" needs this field, which is null; mark it optional: true if it may be absent`}}
-	var got layout.Problems
+	var got records.Problems
 	if !errors.As(err, &got) {
 		t.Fatalf("error %v is not Problems", err)
 	}

@@ -23,7 +23,7 @@ func ExampleBuild() {
 	}
 	res, err := layout.Build(context.Background(), tmpl, src, layout.Options{Batch: "b01"})
 	if err != nil {
-		panic(err) // layout.Problems: one per bad record, with file and line
+		panic(err) // Problems: one per bad record, with file and line
 	}
 	defer res.Close() // once the plan is written: it frees the rows kept for it
 	for _, s := range res.Plan.Sheets {

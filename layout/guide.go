@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/annosheet/annosheet/internal/words"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -36,7 +37,7 @@ func (b *builder) colourGuide() string {
 	}
 	var open []string
 	for _, c := range b.cols {
-		if c.Role == templates.RoleContext && spanSource(t, c.Context) {
+		if c.Role == templates.RoleContext && SpanSource(t, c.Context) {
 			open = append(open, fmt.Sprintf("%q", c.Header))
 		}
 	}
@@ -52,7 +53,7 @@ func (b *builder) colourGuide() string {
 		}
 	}
 	if len(once) > 0 && t.Rows.Per == templates.PerBlock {
-		fmt.Fprintf(&s, " %s %s answered once per block, on its first row; below it the cells are %s and locked.", wordList(once, "and"), plural(len(once), "is", "are"), colourName(fillNA))
+		fmt.Fprintf(&s, " %s %s answered once per block, on its first row; below it the cells are %s and locked.", wordList(once, "and"), words.Pick(len(once), "is", "are"), colourName(fillNA))
 	}
 	return s.String()
 }
@@ -73,7 +74,7 @@ func (b *builder) frozenGuide() string {
 		names = append(names, "answer")
 		return fmt.Sprintf("The header row stays at the top, and the %s columns stay at the left while you scroll right through the texts.", wordList(names, "and"))
 	}
-	return fmt.Sprintf("The header row stays at the top, and the %s %s at the left, while you scroll.", wordList(names, "and"), plural(len(names), "column stays", "columns stay"))
+	return fmt.Sprintf("The header row stays at the top, and the %s %s at the left, while you scroll.", wordList(names, "and"), words.Pick(len(names), "column stays", "columns stay"))
 }
 
 // annotatorGuide says what to do with the annotator column.
@@ -159,7 +160,7 @@ func (b *builder) guide(c templates.ColumnSpec) (kind, what, req string) {
 		return kind, what, ""
 	case c.Role == templates.RoleAnnotator && b.opt.Annotator != "":
 		return "your ID", "Your annotator ID, filled in for you.", ""
-	case c.Role == templates.RoleContext && spanSource(b.t, c.Context):
+	case c.Role == templates.RoleContext && SpanSource(b.t, c.Context):
 		kind, what, req = columnGuide(b.t, c)
 		return kind, what + " Not locked: select the part you need and copy it; changes made here are ignored.", req
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/templates"
+	"github.com/annosheet/annosheet/testkit/plantest"
 )
 
 // instructionRows is the text of each row of the Instructions sheet, its
@@ -15,10 +16,10 @@ import (
 func instructionRows(t *testing.T, p *backend.Plan) [][]string {
 	t.Helper()
 	var out [][]string
-	for _, r := range rowsOf(t, sheet(t, p, backend.SheetInstructions)) {
+	for _, r := range plantest.Rows(t, plantest.Sheet(t, p, backend.SheetInstructions)) {
 		var cells []string
 		for _, c := range r.Cells {
-			cells = append(cells, text(c))
+			cells = append(cells, plantest.Text(c))
 		}
 		out = append(out, cells)
 	}
@@ -89,7 +90,7 @@ func TestInstructionsTrue(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			tp, res := buildWith(t, c.name, layout.Options{}, builtinInputs[c.name])
+			tp, res := plantest.Build(t, c.name, layout.Options{}, builtinInputs[c.name])
 			rows := instructionRows(t, res.Plan)
 			for _, w := range c.want {
 				if howTo(rows, w) == "" {
@@ -99,7 +100,7 @@ func TestInstructionsTrue(t *testing.T) {
 			// The colours drawn on answer and context cells are the ones
 			// named, and nothing is called white that is not.
 			colours := howTo(rows, "Answer in the")
-			annotate := rowsOf(t, sheet(t, res.Plan, backend.SheetAnnotate))
+			annotate := plantest.Rows(t, plantest.Sheet(t, res.Plan, backend.SheetAnnotate))
 			answerFills := map[string]bool{}
 			for _, r := range annotate[1:] {
 				for i, col := range tp.Columns() {
@@ -146,8 +147,8 @@ func TestInstructionsTrue(t *testing.T) {
 // width: every merged paragraph spans at most 80 characters of width.
 func TestInstructionsReadable(t *testing.T) {
 	t.Parallel()
-	_, res := buildWith(t, "legal-gaps", layout.Options{}, builtinInputs["legal-gaps"])
-	sh := sheet(t, res.Plan, backend.SheetInstructions)
+	_, res := plantest.Build(t, "legal-gaps", layout.Options{}, builtinInputs["legal-gaps"])
+	sh := plantest.Sheet(t, res.Plan, backend.SheetInstructions)
 	if len(sh.Merges) == 0 {
 		t.Fatal("no paragraphs merged")
 	}
@@ -166,7 +167,7 @@ func TestInstructionsReadable(t *testing.T) {
 // one annotator: their ID is there already.
 func TestInstructionsForOneAnnotator(t *testing.T) {
 	t.Parallel()
-	_, res := buildWith(t, "legal-gaps", layout.Options{Annotator: "ak"}, builtinInputs["legal-gaps"])
+	_, res := plantest.Build(t, "legal-gaps", layout.Options{Annotator: "ak"}, builtinInputs["legal-gaps"])
 	rows := instructionRows(t, res.Plan)
 	if howTo(rows, `Your annotator ID, ak, is filled in for you in the "Annotator ID" column`) == "" || howTo(rows, "Write your annotator ID") != "" {
 		t.Errorf("the how-to does not say the ID is filled in")

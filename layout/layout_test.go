@@ -8,6 +8,7 @@ import (
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/templates"
+	"github.com/annosheet/annosheet/testkit/plantest"
 )
 
 // A laptop's screen, and what of it a spreadsheet's window keeps for its
@@ -39,8 +40,8 @@ func TestAnswersInView(t *testing.T) {
 	for _, name := range templates.BuiltinNames() {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			tp, res := buildWith(t, name, layout.Options{}, builtinInputs[name])
-			sh := sheet(t, res.Plan, backend.SheetAnnotate)
+			tp, res := plantest.Build(t, name, layout.Options{}, builtinInputs[name])
+			sh := plantest.Sheet(t, res.Plan, backend.SheetAnnotate)
 			frozen := 0
 			for _, c := range sh.Columns[:sh.FreezeCols] {
 				frozen += excelPixels(c.Width)
@@ -96,12 +97,12 @@ func TestMetaColumnsWhereDrawn(t *testing.T) {
 	for _, name := range templates.BuiltinNames() {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			_, res := buildWith(t, name, layout.Options{}, builtinInputs[name])
-			header := rowsOf(t, sheet(t, res.Plan, backend.SheetAnnotate))[0]
-			meta := rowsOf(t, sheet(t, res.Plan, backend.SheetMeta))[0]
+			_, res := plantest.Build(t, name, layout.Options{}, builtinInputs[name])
+			header := plantest.Rows(t, plantest.Sheet(t, res.Plan, backend.SheetAnnotate))[0]
+			meta := plantest.Rows(t, plantest.Sheet(t, res.Plan, backend.SheetMeta))[0]
 			var blob string
 			for _, c := range meta.Cells[1:] {
-				blob += text(c)
+				blob += plantest.Text(c)
 			}
 			var m layout.WorkbookMeta
 			if err := json.Unmarshal([]byte(blob), &m); err != nil {
@@ -111,7 +112,7 @@ func TestMetaColumnsWhereDrawn(t *testing.T) {
 				t.Fatalf("%d columns recorded, %d drawn", len(m.Columns), len(header.Cells))
 			}
 			for _, mc := range m.Columns {
-				if got := text(header.Cells[mc.Index]); got != mc.Header {
+				if got := plantest.Text(header.Cells[mc.Index]); got != mc.Header {
 					t.Errorf("column %q is recorded at %s, which has %q", mc.Key, backend.ColumnLetter(mc.Index), got)
 				}
 			}

@@ -10,6 +10,7 @@ import (
 	"golang.org/x/text/width"
 
 	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -577,7 +578,7 @@ func (b *builder) contextCell(it *item, cx *templates.Context, col, k int, text 
 		if tail {
 			which = "last"
 		}
-		b.warn(it, cx.Path, ErrTruncated, "the text has %d characters, more than a cell holds (%d); the cell shows the %s %d with a marker, and sheet %s holds all of it from row %d",
+		b.warn(it, cx.Path, records.ErrTruncated, "the text has %d characters, more than a cell holds (%d); the cell shows the %s %d with a marker, and sheet %s holds all of it from row %d",
 			n, b.opt.CellLimit, which, sh.part, backend.SheetRead, at)
 	}
 	link := b.long.links < linkCap
@@ -709,7 +710,7 @@ func (b *builder) linkID(row backend.Row, at int) {
 func (b *builder) cleanContext(it *item, field, s string) string {
 	s, r := Clean(s, 0)
 	if r.Invalid > 0 || r.Controls > 0 {
-		b.warn(it, field, ErrReplaced, "%d control character(s) and %d invalid byte(s) are shown as visible symbols (␀…␟, \uFFFD)", r.Controls, r.Invalid)
+		b.warn(it, field, records.ErrReplaced, "%d control character(s) and %d invalid byte(s) are shown as visible symbols (␀…␟, \uFFFD)", r.Controls, r.Invalid)
 	}
 	return s
 }
@@ -820,11 +821,11 @@ func emitRead(t readText, emit func(backend.Row) error) error {
 	return nil
 }
 
-// showsPart reports whether got is how generate shows text cut to fit its
+// ShowsPart reports whether got is how generate shows text cut to fit its
 // cell: the head or tail of text with "…" at the cut, and the last line
 // readLabel makes for it. Pull compares a span source's cell with it, so
 // that a long text the cell shows in part is not taken for an edit.
-func showsPart(got, text string, tail bool) bool {
+func ShowsPart(got, text string, tail bool) bool {
 	body, label, ok := cutLast(got, "\n")
 	if !ok {
 		return false

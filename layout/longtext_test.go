@@ -15,6 +15,7 @@ import (
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/templates"
+	"github.com/annosheet/annosheet/testkit/plantest"
 )
 
 // legalTexts is the text of every context column of each legal-gaps
@@ -113,11 +114,11 @@ func readLabelRow(s string) (int, bool) {
 // them. It returns how many texts were cut.
 func checkReadable(t *testing.T, tp *templates.Template, res *layout.Result, want map[string]map[string]string) int {
 	t.Helper()
-	ann := rowsOf(t, sheet(t, res.Plan, backend.SheetAnnotate))
+	ann := plantest.Rows(t, plantest.Sheet(t, res.Plan, backend.SheetAnnotate))
 	var read []backend.Row
 	for _, s := range res.Plan.Sheets {
 		if s.Name == backend.SheetRead {
-			read = rowsOf(t, s)
+			read = plantest.Rows(t, s)
 			if s.Protect == nil || s.Visibility != backend.Visible {
 				t.Errorf("the Read sheet is not visible and protected")
 			}
@@ -258,13 +259,13 @@ func TestEveryCharacterReadable(t *testing.T) {
 	qa := data + "qa-feedback/dev_feedback.sample.json"
 	for _, limit := range []int{backend.XLSXCellLimit, backend.SheetsCellLimit} {
 		t.Run(strconv.Itoa(limit), func(t *testing.T) {
-			tp, res := buildWith(t, "legal-gaps", layout.Options{CellLimit: limit}, legal)
+			tp, res := plantest.Build(t, "legal-gaps", layout.Options{CellLimit: limit}, legal)
 			// The previous contexts (10,000 to 28,000 characters) and the
 			// cited paragraphs of every record are too long for a cell.
 			if n := checkReadable(t, tp, res, legalTexts(t, legal)); n < 10 {
 				t.Errorf("legal-gaps: %d texts cut, want at least 10", n)
 			}
-			tp, res = buildWith(t, "qa-span-errors", layout.Options{CellLimit: limit}, qa)
+			tp, res = plantest.Build(t, "qa-span-errors", layout.Options{CellLimit: limit}, qa)
 			// A block's passages fit the rows they are merged over.
 			if n := checkReadable(t, tp, res, qaTexts(t, qa)); n != 0 {
 				t.Errorf("qa-span-errors: %d texts cut, want none", n)
@@ -272,13 +273,13 @@ func TestEveryCharacterReadable(t *testing.T) {
 			// The other built-ins' texts are short: whole in their cells,
 			// nothing on a Read sheet.
 			for _, name := range []string{"preference-likert", "factgenie-meta-eval"} {
-				_, res := buildWith(t, name, layout.Options{CellLimit: limit}, builtinInputs[name])
+				_, res := plantest.Build(t, name, layout.Options{CellLimit: limit}, builtinInputs[name])
 				for _, sh := range res.Plan.Sheets {
 					if sh.Name == backend.SheetRead {
 						t.Errorf("%s: a Read sheet", name)
 					}
 				}
-				for n, row := range rowsOf(t, sheet(t, res.Plan, backend.SheetAnnotate)) {
+				for n, row := range plantest.Rows(t, plantest.Sheet(t, res.Plan, backend.SheetAnnotate)) {
 					for i, c := range row.Cells {
 						if s, _ := c.Value.(string); strings.Contains(s, "→ read in full") || strings.Contains(s, "…") {
 							t.Errorf("%s: %s is cut: %q", name, backend.CellName(i, n+1), tail(s, 60))
@@ -314,12 +315,12 @@ func TestLongPassagesInBlocks(t *testing.T) {
 	if err := os.WriteFile(in, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	tp, res := buildWith(t, "qa-span-errors", layout.Options{}, in)
+	tp, res := plantest.Build(t, "qa-span-errors", layout.Options{}, in)
 	if n := checkReadable(t, tp, res, qaTexts(t, in)); n != 1 {
 		t.Errorf("%d texts cut, want the long passages alone", n)
 	}
 	// The block's rows share the height the passages need: all of them.
-	ann := rowsOf(t, sheet(t, res.Plan, backend.SheetAnnotate))
+	ann := plantest.Rows(t, plantest.Sheet(t, res.Plan, backend.SheetAnnotate))
 	u := res.Units[1]
 	for r := u.FirstRow; r < u.FirstRow+u.Rows; r++ {
 		if h := ann[r-1].Height; h != 407 {

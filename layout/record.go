@@ -17,7 +17,7 @@ type Record struct {
 
 // Source is a set of input records that can be read more than once, so
 // that generating never has to hold every record in memory. Package input
-// reads files into a Source; mapping only consumes one. A Source that is
+// reads files into a Source; layout only consumes one. A Source that is
 // also a Scratcher gives Build the temporary storage it keeps rows in.
 type Source interface {
 	// Each calls fn for every record in input order. An error from fn stops
@@ -26,7 +26,3 @@ type Source interface {
 	// Files lists the files the records come from, for the manifest.
 	Files() []string
 }
-
-// MaxErrors bounds how many problems one run collects before it stops
-// reading; past that point more messages help nobody.
-const MaxErrors = 100

@@ -15,6 +15,7 @@ import (
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/input"
 	"github.com/annosheet/annosheet/layout"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -230,7 +231,7 @@ func TestRowSpoolRemoved(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var ps layout.Problems
+	var ps records.Problems
 	if _, err := layout.Build(context.Background(), tp, src, layout.Options{}); !errors.As(err, &ps) {
 		t.Fatalf("got %v, want problems", err)
 	}

@@ -602,9 +602,9 @@ type MetaColumn struct {
 
 // Metadata rows start with one of these in column A.
 const (
-	metaWorkbook = "workbook"
-	metaTemplate = "template"
-	metaUnit     = "unit"
+	MetaWorkbook = "workbook"
+	MetaTemplate = "template"
+	MetaUnit     = "unit"
 )
 
 // metaChunk bounds the text of one metadata cell, well under every
@@ -657,17 +657,17 @@ func (b *builder) metaSheet() (*backend.Sheet, error) {
 		Width:    width,
 		RowCount: rows, Protect: &backend.Protection{},
 		Rows: func(emit func(backend.Row) error) error {
-			if err := emit(textRow(metaWorkbook, wbChunks...)); err != nil {
+			if err := emit(textRow(MetaWorkbook, wbChunks...)); err != nil {
 				return err
 			}
-			if err := emit(textRow(metaTemplate, tmplChunks...)); err != nil {
+			if err := emit(textRow(MetaTemplate, tmplChunks...)); err != nil {
 				return err
 			}
 			if err := emit(textRow("kind", "unit", "item", "first_row", "rows", "data")); err != nil {
 				return err
 			}
 			for _, u := range units {
-				cells := []backend.Cell{{Value: metaUnit}, {Value: b.shownUnit(u.ID)}, {Value: b.shownItem(u.Item)}, {Value: u.FirstRow}, {Value: u.Rows}}
+				cells := []backend.Cell{{Value: MetaUnit}, {Value: b.shownUnit(u.ID)}, {Value: b.shownItem(u.Item)}, {Value: u.FirstRow}, {Value: u.Rows}}
 				if blob, ok := b.blobs[u.ID]; ok {
 					for _, c := range chunks(blob) {
 						cells = append(cells, backend.Cell{Value: c})

@@ -9,7 +9,7 @@
 //	recs, origins, err := records.Read(f, "annotations.jsonl", resolve)
 //	recs, dups, err := records.Distinct(recs, origins)
 //
-// Package mapping makes records from a sheet; export, agreement,
+// Package decode makes records from a sheet; export, agreement,
 // adjudicate and report read them. Package records does no file I/O of
 // its own: it reads the io.Reader it is given.
 package records

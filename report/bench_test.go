@@ -8,7 +8,7 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/annosheet/annosheet/layout"
+	"github.com/annosheet/annosheet/decode"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/report"
 	"github.com/annosheet/annosheet/study"
@@ -95,8 +95,8 @@ func bigStudy(tp *templates.Template, n int) *study.Result {
 			}
 			if u%50 == 49 && k == 2 {
 				rec.Status = records.StatusPartial
-				rec.Problems = []records.UnitProblem{{Severity: layout.Error, Cell: "Annotate!F2", Message: "a required answer is missing"}}
-				res.Problems = append(res.Problems, &layout.Problem{Severity: layout.Error, File: rec.Source.File, Sheet: "Annotate", Cell: "F2", Record: unit, Message: "a required answer is missing", Err: layout.ErrRequired})
+				rec.Problems = []records.UnitProblem{{Severity: records.Error, Cell: "Annotate!F2", Message: "a required answer is missing"}}
+				res.Problems = append(res.Problems, &records.Problem{Severity: records.Error, File: rec.Source.File, Sheet: "Annotate", Cell: "F2", Record: unit, Message: "a required answer is missing", Err: decode.ErrRequired})
 			}
 			res.Records = append(res.Records, rec)
 		}

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/annosheet/annosheet/decode"
 	"github.com/annosheet/annosheet/internal/safetext"
-	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/study"
 )
@@ -107,7 +107,7 @@ func TestReportWriteEscapes(t *testing.T) {
 		recs = append(recs, rec(tp, unit, who, "complete", map[string]any{"checked": u%2 == 0, "corrected_prediction": "x"},
 			span(u, u+4, []string{"Irrelevant", "Incoherent"}[u%2], "text")))
 	}
-	res := &study.Result{Records: recs, Problems: layout.Problems{{Severity: "error", File: "b.xlsx", Sheet: "Annotate", Cell: "F2", Record: "q1", Message: "bad", Err: layout.ErrInvalidAnswer}}}
+	res := &study.Result{Records: recs, Problems: records.Problems{{Severity: "error", File: "b.xlsx", Sheet: "Annotate", Cell: "F2", Record: "q1", Message: "bad", Err: decode.ErrInvalidAnswer}}}
 	gold := &study.Gold{Name: "gold.jsonl", Records: []*records.Annotation{rec(tp, "q1", "gold", "complete", map[string]any{"checked": true}, span(0, 4, "Irrelevant", "text"))}}
 	gold.Records[0].Provenance = map[string]*records.Provenance{"checked": {Kind: "unanimous"}}
 	rep, err := Build(context.Background(), tp, res, Options{Sources: []string{"study/"}, Gold: gold})

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/annosheet/annosheet/adjudicate"
-	"github.com/annosheet/annosheet/layout"
+	"github.com/annosheet/annosheet/decode"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/study"
 )
@@ -37,28 +37,28 @@ type ProblemKind struct {
 // ProblemsListed bound them), in pull's order, and how many more there
 // are.
 type ProblemGroup struct {
-	Workbook string          `json:"workbook"`
-	Errors   int             `json:"errors"`
-	Warnings int             `json:"warnings"`
-	Problems layout.Problems `json:"problems"`
-	More     int             `json:"more,omitempty"`
+	Workbook string           `json:"workbook"`
+	Errors   int              `json:"errors"`
+	Warnings int              `json:"warnings"`
+	Problems records.Problems `json:"problems"`
+	More     int              `json:"more,omitempty"`
 }
 
 // kinds are the sentinels problems wrap, named as the page names their
 // kind; the first that a problem's error is wins.
 var kinds = []error{
-	layout.ErrInvalidAnswer, layout.ErrRequired, layout.ErrRule, layout.ErrNormalised,
-	layout.ErrMissingUnit, layout.ErrDeletedRow, layout.ErrLayout, layout.ErrAnnotator,
-	layout.ErrContextEdited, layout.ErrShuffled, layout.ErrOpaqueIDs,
-	layout.ErrNotWorkbook, layout.ErrOtherStudy, study.ErrConflict, study.ErrNotFound,
-	layout.ErrTruncated, layout.ErrReplaced, layout.ErrBadValue, layout.ErrMissingField,
-	layout.ErrMalformed, layout.ErrDuplicateID,
+	decode.ErrInvalidAnswer, decode.ErrRequired, decode.ErrRule, decode.ErrNormalised,
+	decode.ErrMissingUnit, decode.ErrDeletedRow, decode.ErrLayout, decode.ErrAnnotator,
+	decode.ErrContextEdited, decode.ErrShuffled, decode.ErrOpaqueIDs,
+	decode.ErrNotWorkbook, decode.ErrOtherStudy, study.ErrConflict, study.ErrNotFound,
+	records.ErrTruncated, records.ErrReplaced, records.ErrBadValue, records.ErrMissingField,
+	records.ErrMalformed, records.ErrDuplicateID,
 	adjudicate.ErrUnresolved, adjudicate.ErrUnplaced, adjudicate.ErrNotAdjudication,
 }
 
 // kindOf names a problem's kind: its sentinel's text, or its message's
 // class.
-func kindOf(p *layout.Problem) string {
+func kindOf(p *records.Problem) string {
 	for _, k := range kinds {
 		if p.Err != nil && errors.Is(p.Err, k) {
 			return k.Error()
@@ -83,11 +83,11 @@ func messageClass(msg string) string {
 // RecordProblems are the problems pulled records carry, for a report of
 // records read from files: each names the record's file and unit, and
 // the sheet and cell it gives.
-func RecordProblems(recs []*records.Annotation) layout.Problems {
-	var out layout.Problems
+func RecordProblems(recs []*records.Annotation) records.Problems {
+	var out records.Problems
 	for _, r := range recs {
 		for _, up := range r.Problems {
-			p := &layout.Problem{Severity: up.Severity, File: r.Source.File, Record: r.Unit, Message: up.Message}
+			p := &records.Problem{Severity: up.Severity, File: r.Source.File, Record: r.Unit, Message: up.Message}
 			if sheet, cell, ok := strings.Cut(up.Cell, "!"); ok {
 				p.Sheet, p.Cell = sheet, cell
 			} else {
@@ -101,7 +101,7 @@ func RecordProblems(recs []*records.Annotation) layout.Problems {
 
 // problems groups the problems by kind, then by workbook, listing at most
 // shown of each group and listed in all.
-func problems(ps layout.Problems, shown, listed int) Problems {
+func problems(ps records.Problems, shown, listed int) Problems {
 	out := Problems{Kinds: []ProblemKind{}}
 	at := map[string]int{}
 	groups := map[[2]string]int{}
@@ -118,10 +118,10 @@ func problems(ps layout.Problems, shown, listed int) Problems {
 		if !ok {
 			g = len(pk.Workbooks)
 			groups[[2]string{kind, p.File}] = g
-			pk.Workbooks = append(pk.Workbooks, ProblemGroup{Workbook: p.File, Problems: layout.Problems{}})
+			pk.Workbooks = append(pk.Workbooks, ProblemGroup{Workbook: p.File, Problems: records.Problems{}})
 		}
 		pg := &pk.Workbooks[g]
-		if p.Severity == layout.Error {
+		if p.Severity == records.Error {
 			out.Errors++
 			pk.Errors++
 			pg.Errors++

@@ -12,7 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/annosheet/annosheet/agreement"
-	"github.com/annosheet/annosheet/layout"
+	"github.com/annosheet/annosheet/decode"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/study"
 	"github.com/annosheet/annosheet/templates"
@@ -220,29 +220,29 @@ func TestReportMessageClass(t *testing.T) {
 // problems of pulled records, cell split from sheet.
 func TestReportProblems(t *testing.T) {
 	t.Parallel()
-	p := func(sev, file, cell string, err error, msg string) *layout.Problem {
-		return &layout.Problem{Severity: sev, File: file, Sheet: "Annotate", Cell: cell, Record: "u1", Err: err, Message: msg}
+	p := func(sev, file, cell string, err error, msg string) *records.Problem {
+		return &records.Problem{Severity: sev, File: file, Sheet: "Annotate", Cell: cell, Record: "u1", Err: err, Message: msg}
 	}
-	ps := layout.Problems{
-		p(layout.Warning, "b.xlsx", "F2", layout.ErrNormalised, `"yes " read as "Yes"`),
-		p(layout.Error, "b.xlsx", "F3", layout.ErrInvalidAnswer, `"x" is not one of: A, B`),
-		p(layout.Error, "a.xlsx", "F4", fmt.Errorf("wrapped: %w", layout.ErrInvalidAnswer), `"y" is not one of: A, B`),
-		p(layout.Error, "a.xlsx", "F5", layout.ErrInvalidAnswer, `"z" is not one of: A, B`),
-		p(layout.Error, "a.xlsx", "F6", layout.ErrInvalidAnswer, `"w" is not one of: A, B`),
-		p(layout.Warning, "a.xlsx", "", nil, `unit u7 is not in the manifest`),
-		p(layout.Warning, "a.xlsx", "", errors.New("some other error"), `unit u8 is not in the manifest`),
+	ps := records.Problems{
+		p(records.Warning, "b.xlsx", "F2", decode.ErrNormalised, `"yes " read as "Yes"`),
+		p(records.Error, "b.xlsx", "F3", decode.ErrInvalidAnswer, `"x" is not one of: A, B`),
+		p(records.Error, "a.xlsx", "F4", fmt.Errorf("wrapped: %w", decode.ErrInvalidAnswer), `"y" is not one of: A, B`),
+		p(records.Error, "a.xlsx", "F5", decode.ErrInvalidAnswer, `"z" is not one of: A, B`),
+		p(records.Error, "a.xlsx", "F6", decode.ErrInvalidAnswer, `"w" is not one of: A, B`),
+		p(records.Warning, "a.xlsx", "", nil, `unit u7 is not in the manifest`),
+		p(records.Warning, "a.xlsx", "", errors.New("some other error"), `unit u8 is not in the manifest`),
 	}
 	got := problems(ps, 2, 100)
 	want := Problems{Errors: 4, Warnings: 3, Kinds: []ProblemKind{
 		{Kind: "invalid answer", Errors: 4, Workbooks: []ProblemGroup{
-			{Workbook: "a.xlsx", Errors: 3, More: 1, Problems: layout.Problems{ps[2], ps[3]}},
-			{Workbook: "b.xlsx", Errors: 1, Problems: layout.Problems{ps[1]}},
+			{Workbook: "a.xlsx", Errors: 3, More: 1, Problems: records.Problems{ps[2], ps[3]}},
+			{Workbook: "b.xlsx", Errors: 1, Problems: records.Problems{ps[1]}},
 		}},
 		{Kind: "unit uN is not in the manifest", Warnings: 2, Workbooks: []ProblemGroup{
-			{Workbook: "a.xlsx", Warnings: 2, Problems: layout.Problems{ps[5], ps[6]}},
+			{Workbook: "a.xlsx", Warnings: 2, Problems: records.Problems{ps[5], ps[6]}},
 		}},
 		{Kind: "answer normalised", Warnings: 1, Workbooks: []ProblemGroup{
-			{Workbook: "b.xlsx", Warnings: 1, Problems: layout.Problems{ps[0]}},
+			{Workbook: "b.xlsx", Warnings: 1, Problems: records.Problems{ps[0]}},
 		}},
 	}}
 	// At most 4 in all, in pull's order: the last two are counted only.
@@ -250,7 +250,7 @@ func TestReportProblems(t *testing.T) {
 		t.Errorf("with 4 listed in all: %+v", few.Kinds[1])
 	}
 	// The problems listed are pull's own.
-	same := cmp.Comparer(func(a, b *layout.Problem) bool { return a == b })
+	same := cmp.Comparer(func(a, b *records.Problem) bool { return a == b })
 	if d := cmp.Diff(want, got, same); d != "" {
 		t.Errorf("(-want +got):\n%s", d)
 	}
@@ -258,7 +258,7 @@ func TestReportProblems(t *testing.T) {
 	tp := builtin(t, "legal-gaps")
 	r := rec(tp, "u9", "ak", "partial", nil)
 	r.Problems = []records.UnitProblem{{Severity: "error", Cell: "Annotate!D7", Message: `"maybe" is not a checkbox value`}, {Severity: "warning", Message: "no cell"}}
-	wantPs := layout.Problems{
+	wantPs := records.Problems{
 		{Severity: "error", File: "study/ak.xlsx", Sheet: "Annotate", Cell: "D7", Record: "u9", Message: `"maybe" is not a checkbox value`},
 		{Severity: "warning", File: "study/ak.xlsx", Record: "u9", Message: "no cell"},
 	}

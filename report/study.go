@@ -22,7 +22,7 @@ type Study struct {
 	Pulled   *study.Result
 	Manifest *study.Manifest
 	// GoldProblems are the problems of the gold set's pull.
-	GoldProblems layout.Problems
+	GoldProblems records.Problems
 }
 
 // FromStudy builds the report of a study: Build over what it counts (see

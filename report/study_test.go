@@ -5,7 +5,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/study"
 )
@@ -19,11 +18,11 @@ func TestCounted(t *testing.T) {
 	pulled := &study.Result{
 		Records:   []*records.Annotation{pulledRec},
 		Workbooks: []study.Workbook{{File: "s-b01.xlsx", Batch: "b01"}},
-		Problems:  layout.Problems{{Severity: layout.Warning, File: "s-b01.xlsx", Message: "pulled"}},
+		Problems:  records.Problems{{Severity: records.Warning, File: "s-b01.xlsx", Message: "pulled"}},
 	}
 	fromFile := []*records.Annotation{
 		{Unit: "u2", Batch: "b02", Status: records.StatusPartial, Source: records.RecordSource{File: "s-b02.xlsx"},
-			Problems: []records.UnitProblem{{Severity: layout.Error, Cell: "Annotate!C3", Message: "bad"}}},
+			Problems: []records.UnitProblem{{Severity: records.Error, Cell: "Annotate!C3", Message: "bad"}}},
 		{Unit: "u3", Batch: "b02", Status: records.StatusComplete, Source: records.RecordSource{File: "s-b02.xlsx"}},
 		{Unit: "u4", Batch: "b03", Status: records.StatusMissing, Source: records.RecordSource{File: "s-b03.xlsx"}},
 	}
@@ -35,7 +34,7 @@ func TestCounted(t *testing.T) {
 	if diff := cmp.Diff([]study.Workbook{{File: "s-b01.xlsx", Batch: "b01"}, {File: "s-b02.xlsx", Batch: "b02"}}, got.Workbooks, cmp.AllowUnexported(study.Workbook{})); diff != "" {
 		t.Errorf("workbooks (-want +got):\n%s", diff)
 	}
-	want := layout.Problems{pulled.Problems[0], {Severity: layout.Error, File: "s-b02.xlsx", Record: "u2", Sheet: "Annotate", Cell: "C3", Message: "bad"}}
+	want := records.Problems{pulled.Problems[0], {Severity: records.Error, File: "s-b02.xlsx", Record: "u2", Sheet: "Annotate", Cell: "C3", Message: "bad"}}
 	if diff := cmp.Diff(want, got.Problems); diff != "" {
 		t.Errorf("problems (-want +got):\n%s", diff)
 	}

@@ -8,7 +8,7 @@
 //	c, err := sheets.New(ctx, sheets.Options{TokenSource: ts})
 //	w, err := c.Write(ctx, plan, sheets.WriteOptions{Share: []string{"ann@example.org"}})
 //	fmt.Println(w.URL)
-//	g, closeFn, err := c.Open(ctx, w.ID) // for layout.Pull
+//	g, closeFn, err := c.Open(ctx, w.ID) // for decode.Pull
 //
 // It knows nothing about templates: everything it writes is in the plan.
 // The in-process fake of the Sheets API that the tests use is in package

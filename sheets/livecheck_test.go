@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/decode"
 	"github.com/annosheet/annosheet/input"
 	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/sheets"
@@ -122,7 +123,7 @@ func TestLiveChecksInSheets(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer closeFn()
-			p, err := layout.Pull(g, layout.PullOptions{})
+			p, err := decode.Pull(g, decode.PullOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}

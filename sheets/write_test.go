@@ -18,6 +18,7 @@ import (
 	sheetsapi "google.golang.org/api/sheets/v4"
 
 	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/decode"
 	"github.com/annosheet/annosheet/input"
 	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/sheets"
@@ -475,7 +476,7 @@ func TestServiceAccount(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer closeFn()
-	p, err := layout.Pull(g, layout.PullOptions{})
+	p, err := decode.Pull(g, decode.PullOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -784,7 +785,7 @@ func TestOpenRetries(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer closeFn()
-	p, err := layout.Pull(g, layout.PullOptions{})
+	p, err := decode.Pull(g, decode.PullOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/annosheet/annosheet/adjudicate"
 	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/decode"
 	"github.com/annosheet/annosheet/internal/boundedread"
 	"github.com/annosheet/annosheet/internal/filename"
 	"github.com/annosheet/annosheet/internal/jsonkeys"
@@ -113,7 +114,7 @@ type Adjudicated struct {
 	Notes []string
 	// Problems are those of the earlier workbooks read to keep their
 	// decisions.
-	Problems layout.Problems
+	Problems records.Problems
 	// Kept counts the decisions carried from earlier workbooks.
 	Kept int
 }
@@ -335,7 +336,7 @@ var ErrUnsafeRewrite = errors.New("the adjudication workbooks cannot be made ane
 // them would be lost: a row whose answers belong to no decision (no ID,
 // another ID, two rows of one ID that disagree), or a formula or a
 // formula's error in an answer cell (text never becomes a formula).
-func rewritable(dir string, probs layout.Problems, decided map[string]*adjudicate.Decision, m *adjudicate.Manifest) error {
+func rewritable(dir string, probs records.Problems, decided map[string]*adjudicate.Decision, m *adjudicate.Manifest) error {
 	var why []string
 	for _, p := range probs {
 		if errors.Is(p.Err, adjudicate.ErrUnplaced) {
@@ -778,13 +779,13 @@ func writeAdjudication(f *guardedFile, m *adjudicate.Manifest) error {
 // readDecisions reads every workbook of an adjudication; stamp, when set,
 // is called with the location of each one written so far, before it is
 // read.
-func readDecisions(ctx context.Context, dir string, m *adjudicate.Manifest, b Backends, stamp func(backend.Location) error) (map[string]*adjudicate.Decision, layout.Problems, error) {
+func readDecisions(ctx context.Context, dir string, m *adjudicate.Manifest, b Backends, stamp func(backend.Location) error) (map[string]*adjudicate.Decision, records.Problems, error) {
 	t, err := templates.LoadWithParams("adjudication template", []byte(m.Template.Source), m.Template.Params)
 	if err != nil {
 		return nil, nil, err
 	}
 	out := map[string]*adjudicate.Decision{}
-	var probs layout.Problems
+	var probs records.Problems
 	for w := range m.Workbooks {
 		ref := &m.Workbooks[w]
 		at := bookLocation(dir, ref)
@@ -867,9 +868,9 @@ func openBook(ctx context.Context, at backend.Location, b Backends) (*backend.Gr
 // read from there, and every other item's cells from those saved in the
 // manifest; the rows and sheets the unfinished rewrite left out are no
 // problem.
-func unfinishedBook(g *backend.Grid, closeFn func() error, err error, name string, t *templates.Template, m *adjudicate.Manifest, w int) (map[string]*adjudicate.Decision, layout.Problems) {
+func unfinishedBook(g *backend.Grid, closeFn func() error, err error, name string, t *templates.Template, m *adjudicate.Manifest, w int) (map[string]*adjudicate.Decision, records.Problems) {
 	out := map[string]*adjudicate.Decision{}
-	var probs layout.Problems
+	var probs records.Problems
 	if err == nil {
 		d, ps, err := readBook(g, name, t, m, w)
 		if cerr := closeFn(); err == nil {
@@ -882,7 +883,7 @@ func unfinishedBook(g *backend.Grid, closeFn func() error, err error, name strin
 				}
 			}
 			for _, p := range ps {
-				if !errors.Is(p.Err, layout.ErrMissingUnit) {
+				if !errors.Is(p.Err, decode.ErrMissingUnit) {
 					probs = append(probs, p)
 				}
 			}
@@ -897,13 +898,13 @@ func unfinishedBook(g *backend.Grid, closeFn func() error, err error, name strin
 	d, ps := bookReading(t, m, w, name, nil).Saved(rest)
 	maps.Copy(out, d)
 	probs = append(probs, ps...)
-	probs = append(probs, &layout.Problem{Severity: layout.Warning, File: name, Err: ErrAdjudication,
+	probs = append(probs, &records.Problem{Severity: records.Warning, File: name, Err: ErrAdjudication,
 		Message: "adjudicate did not finish writing this workbook: the decisions it does not hold are those saved when it was last read; run adjudicate again to write it"})
 	return out, probs
 }
 
 // readBook reads one adjudication workbook's decisions.
-func readBook(g *backend.Grid, name string, t *templates.Template, m *adjudicate.Manifest, w int) (map[string]*adjudicate.Decision, layout.Problems, error) {
+func readBook(g *backend.Grid, name string, t *templates.Template, m *adjudicate.Manifest, w int) (map[string]*adjudicate.Decision, records.Problems, error) {
 	meta, err := adjudicate.ReadMeta(g)
 	if err != nil {
 		return nil, nil, err
@@ -928,7 +929,7 @@ func bookReading(t *templates.Template, m *adjudicate.Manifest, w int, name stri
 // GoldSet is a pulled adjudication: one gold record per unit.
 type GoldSet struct {
 	Records  []*records.Annotation
-	Problems layout.Problems
+	Problems records.Problems
 	Manifest *adjudicate.Manifest
 	Template *templates.Template
 	// Unresolved counts the items nobody decided; Decided those decided.
@@ -953,7 +954,7 @@ type adjudication struct {
 	manifest *adjudicate.Manifest
 	template *templates.Template
 	decided  map[string]*adjudicate.Decision
-	problems layout.Problems
+	problems records.Problems
 }
 
 // openAdjudication reads an adjudication's folder (or manifest) and its
@@ -997,7 +998,7 @@ func ResolveGold(t *templates.Template, f *adjudicate.Found, resolve, source str
 	return gold(t, m, nil, nil, source, resolve)
 }
 
-func gold(t *templates.Template, m *adjudicate.Manifest, decided map[string]*adjudicate.Decision, probs layout.Problems, path, resolve string) *GoldSet {
+func gold(t *templates.Template, m *adjudicate.Manifest, decided map[string]*adjudicate.Decision, probs records.Problems, path, resolve string) *GoldSet {
 	src := records.RecordSource{Kind: records.SourceAdjudication, File: path, Rows: []int{}}
 	adjudicator := func(it *adjudicate.Item) string {
 		if it.Workbook >= 0 && it.Workbook < len(m.Workbooks) {
@@ -1034,7 +1035,7 @@ func gold(t *templates.Template, m *adjudicate.Manifest, decided map[string]*adj
 // workbook is gone), to read instead, with a warning that says so; and
 // a warning for each older copy, which is not read. A newer copy that no
 // backend reads (.numbers) is an error: its decisions would be lost.
-func savedAs(path string, files Files) (string, layout.Problems, error) {
+func savedAs(path string, files Files) (string, records.Problems, error) {
 	base := filepath.Base(path)
 	var since time.Time
 	if st, err := os.Stat(path); err == nil {
@@ -1048,9 +1049,9 @@ func savedAs(path string, files Files) (string, layout.Problems, error) {
 			older = append(older, c)
 		}
 	}
-	var probs layout.Problems
+	var probs records.Problems
 	for _, c := range older {
-		probs = append(probs, &layout.Problem{Severity: layout.Warning, File: c.path, Err: ErrAdjudication,
+		probs = append(probs, &records.Problem{Severity: records.Warning, File: c.path, Err: ErrAdjudication,
 			Message: fmt.Sprintf("an older copy of %s in another format: it is not read (the decisions are those of %s)", base, base)})
 	}
 	if len(newer) == 0 {
@@ -1062,10 +1063,10 @@ func savedAs(path string, files Files) (string, layout.Problems, error) {
 		return "", nil, fmt.Errorf("%s: the adjudication workbook saved as %s, which cannot be read (%s), so its decisions would be lost: save it as .xlsx in place of %s", c.path, filepath.Ext(c.path), c.why, base)
 	}
 	for _, o := range newer[1:] {
-		probs = append(probs, &layout.Problem{Severity: layout.Warning, File: o.path, Err: ErrAdjudication,
+		probs = append(probs, &records.Problem{Severity: records.Warning, File: o.path, Err: ErrAdjudication,
 			Message: fmt.Sprintf("another copy of %s in another format, older than %s: it is not read", base, filepath.Base(c.path))})
 	}
-	probs = append(probs, &layout.Problem{Severity: layout.Warning, File: c.path, Err: ErrAdjudication,
+	probs = append(probs, &records.Problem{Severity: records.Warning, File: c.path, Err: ErrAdjudication,
 		Message: fmt.Sprintf("the decisions are read from this copy of %s, saved in another format after it; adjudicate writes them into %s when it runs again", base, base)})
 	return c.path, probs, nil
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/annosheet/annosheet/decode"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/testkit/backendtest"
 
@@ -603,8 +604,8 @@ func TestAdjudicateInterrupted(t *testing.T) {
 			if p := gold["u2"].Provenance["gaps"]; p == nil || p.Note != "no gap at all" || p.Reason != reason {
 				t.Errorf("u2's provenance: %+v, want the note and reason %q", p, reason)
 			}
-			if !slices.ContainsFunc(g.Problems, func(p *layout.Problem) bool {
-				return p.Severity == layout.Warning && strings.Contains(p.Message, "did not finish writing this workbook")
+			if !slices.ContainsFunc(g.Problems, func(p *records.Problem) bool {
+				return p.Severity == records.Warning && strings.Contains(p.Message, "did not finish writing this workbook")
 			}) {
 				t.Errorf("pull does not warn of the unfinished workbook: %v", g.Problems)
 			}
@@ -829,7 +830,7 @@ func spanManifest(t testing.TB) []byte {
 	}
 	const text = "Paris is the capital. It is in Spain. It is big."
 	span := func(start, end int, code string) records.SpanAnswer {
-		return records.SpanAnswer{Question: "errors", Field: "prediction", Start: &start, End: &end, Text: layout.Substring(text, start, end), Code: code}
+		return records.SpanAnswer{Question: "errors", Field: "prediction", Start: &start, End: &end, Text: decode.Substring(text, start, end), Code: code}
 	}
 	rec := func(who string, spans ...records.SpanAnswer) *records.Annotation {
 		return &records.Annotation{Schema: records.AnnotationSchema, Template: records.TemplateID{Name: tp.Name, Version: tp.Version},

@@ -9,7 +9,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/annosheet/annosheet/backend"
-	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/records"
 )
 
@@ -86,8 +85,8 @@ func TestCountStatusOfPull(t *testing.T) {
 // IDs as one whatever their case, problems by file and record.
 func TestCountStatus(t *testing.T) {
 	t.Parallel()
-	problem := func(severity, file, record string) *layout.Problem {
-		return &layout.Problem{Severity: severity, File: file, Record: record, Message: "m"}
+	problem := func(severity, file, record string) *records.Problem {
+		return &records.Problem{Severity: severity, File: file, Record: record, Message: "m"}
 	}
 	for _, c := range []struct {
 		name string
@@ -103,11 +102,11 @@ func TestCountStatus(t *testing.T) {
 					rec("u3", "bt", records.StatusComplete, nil),
 					rec("u4", "", records.StatusEmpty, nil),
 				},
-				Problems: layout.Problems{
-					problem(layout.Error, "shared.xlsx", "u3"),
-					problem(layout.Warning, "shared.xlsx", "u2"),
-					problem(layout.Warning, "shared.xlsx", ""),
-					problem(layout.Warning, "notes.ods", ""),
+				Problems: records.Problems{
+					problem(records.Error, "shared.xlsx", "u3"),
+					problem(records.Warning, "shared.xlsx", "u2"),
+					problem(records.Warning, "shared.xlsx", ""),
+					problem(records.Warning, "notes.ods", ""),
 				},
 				Workbooks: []Workbook{{File: "shared.xlsx", Batch: "b01", Units: 4}},
 				batchOf:   map[string]batchKey{"shared.xlsx": {"", "b01"}},
@@ -134,7 +133,7 @@ func TestCountStatus(t *testing.T) {
 					{Batch: "b01", Unit: "u1", Annotator: "ak", Status: records.StatusPartial},
 					{Batch: "b02", Unit: "u2", Annotator: "bt", Status: records.StatusComplete},
 				},
-				Problems:  layout.Problems{{Severity: layout.Error, File: "back/b01.xlsx", Record: "u1", Err: ErrConflict, Message: "m"}},
+				Problems:  records.Problems{{Severity: records.Error, File: "back/b01.xlsx", Record: "u1", Err: ErrConflict, Message: "m"}},
 				Workbooks: []Workbook{{File: "b01.xlsx", Batch: "b01"}, {File: "b02.xlsx", Batch: "b02"}, {File: "back/b01.xlsx", Batch: "b01"}},
 				Conflicts: []Conflict{{Batch: "b01", Unit: "u1", Annotator: "ak", Files: [2]string{"b01.xlsx", "back/b01.xlsx"}, Answers: [2]string{"a", "b"}}},
 				batchOf:   map[string]batchKey{"b01.xlsx": {"", "b01"}, "b02.xlsx": {"", "b02"}, "back/b01.xlsx": {"", "b01"}},

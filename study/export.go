@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/annosheet/annosheet/internal/words"
-	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/records"
 )
@@ -230,7 +229,7 @@ func Undecided(r *records.Annotation) string {
 
 func hasError(r *records.Annotation) bool {
 	for _, p := range r.Problems {
-		if p.Severity == layout.Error {
+		if p.Severity == records.Error {
 			return true
 		}
 	}

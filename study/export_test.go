@@ -13,21 +13,20 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/records"
 )
 
 func TestSelectForExport(t *testing.T) {
 	t.Parallel()
-	bad := records.UnitProblem{Severity: layout.Error, Cell: "Annotate!F2", Message: `"maybe" is not one of: Yes, No`}
-	warn := records.UnitProblem{Severity: layout.Warning, Cell: "Annotate!F3", Message: "answer normalised"}
+	bad := records.UnitProblem{Severity: records.Error, Cell: "Annotate!F2", Message: `"maybe" is not one of: Yes, No`}
+	warn := records.UnitProblem{Severity: records.Warning, Cell: "Annotate!F3", Message: "answer normalised"}
 	var (
 		complete       = rec("c1", "ak", records.StatusComplete, map[string]any{"q": "yes"})
 		partial        = rec("p1", "ak", records.StatusPartial, map[string]any{"note": "n"})
 		partialErr     = rec("p2", "ak", records.StatusPartial, nil, bad)
 		empty          = rec("e1", "bt", records.StatusEmpty, nil)
-		missing        = rec("m1", "bt", records.StatusMissing, nil, records.UnitProblem{Severity: layout.Error, Message: "the workbook is missing"})
+		missing        = rec("m1", "bt", records.StatusMissing, nil, records.UnitProblem{Severity: records.Error, Message: "the workbook is missing"})
 		completeErr    = rec("x1", "ak", records.StatusComplete, map[string]any{"q": "yes"}, bad)
 		completeWarned = rec("w1", "", records.StatusComplete, map[string]any{"q": "no"}, warn)
 	)

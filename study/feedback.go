@@ -49,7 +49,7 @@ type Feedbacks struct {
 	// workbook.
 	None []string
 	// Problems are those of the adjudication workbooks as read.
-	Problems layout.Problems
+	Problems records.Problems
 }
 
 // Feedback writes each annotator of an adjudication (its folder or

@@ -15,6 +15,7 @@ import (
 
 	"github.com/annosheet/annosheet/assign"
 	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/decode"
 	"github.com/annosheet/annosheet/internal/atomicfile"
 	"github.com/annosheet/annosheet/internal/filename"
 	"github.com/annosheet/annosheet/internal/words"
@@ -457,7 +458,7 @@ func (g *generation) answered(ctx context.Context, b *manifest.Batch) (int, erro
 	if err != nil {
 		return 0, fmt.Errorf("%s: %w: %w", g.where(b), ErrUnknownAnswers, err)
 	}
-	p, err := layout.Pull(grid, layout.PullOptions{})
+	p, err := decode.Pull(grid, decode.PullOptions{})
 	if cerr := closeFn(); cerr != nil && err == nil {
 		return 0, fmt.Errorf("%s: %w: %w", g.where(b), ErrUnknownAnswers, cerr)
 	}

@@ -11,7 +11,6 @@ import (
 
 	"github.com/annosheet/annosheet/adjudicate"
 	"github.com/annosheet/annosheet/internal/words"
-	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
@@ -34,7 +33,7 @@ type Puller struct {
 	Params map[string]string
 	// Problems, when set, is given the pull's problems once it has them,
 	// before anything else can fail.
-	Problems func(layout.Problems)
+	Problems func(records.Problems)
 	// Result and Sources are the last pull's.
 	Result  *Result
 	Sources *Sources

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/annosheet/annosheet/layout"
+	"github.com/annosheet/annosheet/decode"
 	"github.com/annosheet/annosheet/records"
 )
 
@@ -14,7 +14,7 @@ import (
 // annotator returned.
 type copyOf struct {
 	Path   string // as the user gave it
-	Pulled *layout.Pulled
+	Pulled *decode.Pulled
 }
 
 // Conflict is a unit that two copies of a batch answer differently.
@@ -33,13 +33,13 @@ type Conflict struct {
 
 // Error says which copies disagree, on which unit, and how.
 func (c Conflict) Error() string {
-	return fmt.Sprintf("%s and %s answer unit %s%s differently: %s vs %s", c.Files[0], c.Files[1], layout.UnitName(c.Unit, c.Shown), by(c.Annotator), c.Answers[0], c.Answers[1])
+	return fmt.Sprintf("%s and %s answer unit %s%s differently: %s vs %s", c.Files[0], c.Files[1], records.UnitName(c.Unit, c.Shown), by(c.Annotator), c.Answers[0], c.Answers[1])
 }
 
 // merged is what merge makes of the copies of one batch.
 type merged struct {
 	Records   []*records.Annotation
-	Problems  layout.Problems
+	Problems  records.Problems
 	Conflicts []Conflict
 }
 
@@ -156,8 +156,8 @@ func merge(books []*copyOf) merged {
 			c := *rec
 			c.Problems = slices.Clone(rec.Problems)
 			for _, cf := range clash {
-				c.Problems = append(c.Problems, records.UnitProblem{Severity: layout.Error, Message: cf.Error()})
-				out.Problems = append(out.Problems, &layout.Problem{Severity: layout.Error, File: cf.Files[1], Record: k.unit, Shown: cf.Shown, Err: ErrConflict, Message: cf.Error()})
+				c.Problems = append(c.Problems, records.UnitProblem{Severity: records.Error, Message: cf.Error()})
+				out.Problems = append(out.Problems, &records.Problem{Severity: records.Error, File: cf.Files[1], Record: k.unit, Shown: cf.Shown, Err: ErrConflict, Message: cf.Error()})
 			}
 			if c.Status == records.StatusComplete {
 				c.Status = records.StatusPartial
@@ -174,7 +174,7 @@ func merge(books []*copyOf) merged {
 			}
 		}
 		if i > 0 {
-			out.Problems = append(out.Problems, &layout.Problem{Severity: layout.Warning, File: b.Path,
+			out.Problems = append(out.Problems, &records.Problem{Severity: records.Warning, File: b.Path,
 				Message: fmt.Sprintf("another copy of batch %s (so is %s): their answers are merged, unit by unit", b.Pulled.Meta.Batch, books[0].Path)})
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/annosheet/annosheet/decode"
 	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/records"
 )
@@ -29,8 +30,8 @@ func rec(unit, annotator, status string, values map[string]any, probs ...records
 
 // workbook is one copy of batch b01, read from path; its units are
 // units, in the workbook's order.
-func workbook(path string, units []string, recs []*records.Annotation, probs ...*layout.Problem) *copyOf {
-	p := &layout.Pulled{Meta: layout.WorkbookMeta{Batch: "b01"}, Records: recs, Problems: probs}
+func workbook(path string, units []string, recs []*records.Annotation, probs ...*records.Problem) *copyOf {
+	p := &decode.Pulled{Meta: layout.WorkbookMeta{Batch: "b01"}, Records: recs, Problems: probs}
 	for _, u := range units {
 		p.Units = append(p.Units, layout.Unit{ID: u, Item: u})
 	}
@@ -38,8 +39,8 @@ func workbook(path string, units []string, recs []*records.Annotation, probs ...
 }
 
 // another is the warning merge gives about every copy after the first.
-func another(path, first string) *layout.Problem {
-	return &layout.Problem{Severity: layout.Warning, File: path,
+func another(path, first string) *records.Problem {
+	return &records.Problem{Severity: records.Warning, File: path,
 		Message: "another copy of batch b01 (so is " + first + "): their answers are merged, unit by unit"}
 }
 
@@ -53,18 +54,18 @@ func TestMerge(t *testing.T) {
 	units := []string{"u1", "u2", "u3"}
 	yes := map[string]any{"q": "yes"}
 	no := map[string]any{"q": "no"}
-	unitWarn := records.UnitProblem{Severity: layout.Warning, Cell: "Annotate!D2", Message: "answer normalised"}
+	unitWarn := records.UnitProblem{Severity: records.Warning, Cell: "Annotate!D2", Message: "answer normalised"}
 
 	// A conflict: the original and the returned copy answer u1 differently.
 	clash := Conflict{Batch: "b01", Unit: "u1", Annotator: "ak", Files: [2]string{orig, returned},
 		Answers: [2]string{`{"status":"complete","values":{"q":"yes"}}`, `{"status":"complete","values":{"q":"no"}}`}}
 	const clashMsg = `study/legal-gaps-b01.xlsx and inbox/ak/legal-gaps-b01.xlsx answer unit "u1" by ak differently: ` +
 		`{"status":"complete","values":{"q":"yes"}} vs {"status":"complete","values":{"q":"no"}}`
-	clashed := rec("u1", "ak", records.StatusPartial, yes, records.UnitProblem{Severity: layout.Error, Message: clashMsg})
+	clashed := rec("u1", "ak", records.StatusPartial, yes, records.UnitProblem{Severity: records.Error, Message: clashMsg})
 
-	wbProblem := &layout.Problem{Severity: layout.Warning, File: orig, Message: "a column was renamed"}
-	droppedProblem := &layout.Problem{Severity: layout.Warning, File: orig, Record: "u1", Cell: "D2", Message: "blank, dropped with its record"}
-	keptProblem := &layout.Problem{Severity: layout.Warning, File: returned, Record: "u1", Cell: "D2", Message: "answer normalised"}
+	wbProblem := &records.Problem{Severity: records.Warning, File: orig, Message: "a column was renamed"}
+	droppedProblem := &records.Problem{Severity: records.Warning, File: orig, Record: "u1", Cell: "D2", Message: "blank, dropped with its record"}
+	keptProblem := &records.Problem{Severity: records.Warning, File: returned, Record: "u1", Cell: "D2", Message: "answer normalised"}
 
 	for _, c := range []struct {
 		name  string
@@ -76,7 +77,7 @@ func TestMerge(t *testing.T) {
 			books: []*copyOf{workbook(orig, units, []*records.Annotation{rec("u1", "ak", records.StatusComplete, yes)},
 				wbProblem)},
 			want: merged{Records: []*records.Annotation{rec("u1", "ak", records.StatusComplete, yes)},
-				Problems: layout.Problems{wbProblem}},
+				Problems: records.Problems{wbProblem}},
 		},
 		{
 			name: "answers win over blanks, whichever copy holds them",
@@ -98,7 +99,7 @@ func TestMerge(t *testing.T) {
 					rec("u2", "ak", records.StatusPartial, yes),
 					rec("u3", "ak", records.StatusEmpty, nil),
 				},
-				Problems: layout.Problems{another(returned, orig)},
+				Problems: records.Problems{another(returned, orig)},
 			},
 		},
 		{
@@ -109,7 +110,7 @@ func TestMerge(t *testing.T) {
 			},
 			want: merged{
 				Records:  []*records.Annotation{rec("u1", "ak", records.StatusEmpty, nil)},
-				Problems: layout.Problems{another(returned, orig)},
+				Problems: records.Problems{another(returned, orig)},
 			},
 		},
 		{
@@ -120,7 +121,7 @@ func TestMerge(t *testing.T) {
 			},
 			want: merged{
 				Records:  []*records.Annotation{rec("u1", "ak", records.StatusComplete, yes)},
-				Problems: layout.Problems{another(returned, orig)},
+				Problems: records.Problems{another(returned, orig)},
 			},
 		},
 		{
@@ -137,8 +138,8 @@ func TestMerge(t *testing.T) {
 			},
 			want: merged{
 				Records: []*records.Annotation{clashed, rec("u2", "ak", records.StatusComplete, no)},
-				Problems: layout.Problems{
-					{Severity: layout.Error, File: returned, Record: "u1", Err: ErrConflict, Message: clashMsg},
+				Problems: records.Problems{
+					{Severity: records.Error, File: returned, Record: "u1", Err: ErrConflict, Message: clashMsg},
 					another(returned, orig),
 				},
 				Conflicts: []Conflict{clash},
@@ -169,7 +170,7 @@ func TestMerge(t *testing.T) {
 					rec("u2", "bt", records.StatusComplete, no),
 					rec("u3", "", records.StatusEmpty, nil),
 				},
-				Problems: layout.Problems{another("shared/b.xlsx", "shared/a.xlsx"), another("shared/c.xlsx", "shared/a.xlsx")},
+				Problems: records.Problems{another("shared/b.xlsx", "shared/a.xlsx"), another("shared/c.xlsx", "shared/a.xlsx")},
 			},
 		},
 		{
@@ -180,7 +181,7 @@ func TestMerge(t *testing.T) {
 			},
 			want: merged{
 				Records:  []*records.Annotation{rec("u1", " AK ", records.StatusComplete, yes)},
-				Problems: layout.Problems{another(returned, orig)},
+				Problems: records.Problems{another(returned, orig)},
 			},
 		},
 		{
@@ -198,7 +199,7 @@ func TestMerge(t *testing.T) {
 					rec("u2", "cm", records.StatusComplete, no),
 					rec("u3", "ak", records.StatusComplete, yes),
 				},
-				Problems: layout.Problems{another("shared/b.xlsx", "shared/a.xlsx")},
+				Problems: records.Problems{another("shared/b.xlsx", "shared/a.xlsx")},
 			},
 		},
 		{
@@ -211,7 +212,7 @@ func TestMerge(t *testing.T) {
 			},
 			want: merged{
 				Records:  []*records.Annotation{rec("u1", "ak", records.StatusComplete, yes, unitWarn)},
-				Problems: layout.Problems{wbProblem, keptProblem, another(returned, orig)},
+				Problems: records.Problems{wbProblem, keptProblem, another(returned, orig)},
 			},
 		},
 	} {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/decode"
 	"github.com/annosheet/annosheet/internal/words"
 	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/manifest"
@@ -41,7 +42,7 @@ type Result struct {
 	// Records has one record per (unit, annotator): the batches in the
 	// order of the sources, units in workbook order; missing units too.
 	Records  []*records.Annotation
-	Problems layout.Problems
+	Problems records.Problems
 	// Workbooks lists the workbooks read.
 	Workbooks []Workbook
 	// Conflicts lists the units that copies of a batch answer
@@ -92,7 +93,7 @@ func (r *Result) Counts() Counts {
 		}
 	}
 	for _, p := range r.Problems {
-		if p.Severity == layout.Error {
+		if p.Severity == records.Error {
 			c.Errors++
 		} else {
 			c.Warnings++
@@ -134,7 +135,7 @@ func Pull(ctx context.Context, src *Sources, opt PullOptions) (*Result, error) {
 		noted: map[batchKey]bool{}, copies: map[batchKey][]*copyOf{}, listed: map[batchKey]Ref{}, why: map[batchKey]string{}, cause: map[batchKey]error{}}
 	for _, m := range src.Manifests {
 		if opt.Template != "" && m.Template.Name != opt.Template {
-			return nil, fmt.Errorf("%s: %w: the study was made with template %s, not %s", m.Path, layout.ErrOtherStudy, m.Template.Name, opt.Template)
+			return nil, fmt.Errorf("%s: %w: the study was made with template %s, not %s", m.Path, decode.ErrOtherStudy, m.Template.Name, opt.Template)
 		}
 		if m.Orders != nil {
 			p.orders[m.Study] = m.Orders
@@ -144,7 +145,7 @@ func Pull(ctx context.Context, src *Sources, opt PullOptions) (*Result, error) {
 		}
 	}
 	for _, k := range src.Skipped {
-		p.res.Problems = append(p.res.Problems, &layout.Problem{Severity: layout.Warning, File: k.Path, Message: "not read: " + k.Why})
+		p.res.Problems = append(p.res.Problems, &records.Problem{Severity: records.Warning, File: k.Path, Message: "not read: " + k.Why})
 	}
 	seen := map[string]bool{}
 	for i, ref := range src.Refs {
@@ -178,10 +179,10 @@ func Pull(ctx context.Context, src *Sources, opt PullOptions) (*Result, error) {
 			p.missingWorkbook(p.listed[k], p.why[k], p.cause[k])
 			continue
 		}
-		if ref, cause := p.listed[k], p.cause[k]; cause != nil && !errors.Is(cause, layout.ErrOtherStudy) {
+		if ref, cause := p.listed[k], p.cause[k]; cause != nil && !errors.Is(cause, decode.ErrOtherStudy) {
 			// The listed workbook may hold answers its copies do not.
 			p.res.batchOf[ref.Path] = k
-			p.res.Problems = append(p.res.Problems, &layout.Problem{Severity: layout.Error, File: ref.Path, Err: cause,
+			p.res.Problems = append(p.res.Problems, &records.Problem{Severity: records.Error, File: ref.Path, Err: cause,
 				Message: fmt.Sprintf("the workbook of batch %s %s; its units are read from the other copies", k.batch, p.why[k])})
 		}
 		m := merge(books)
@@ -221,7 +222,7 @@ func (p *puller) note(k batchKey) {
 
 // warn adds a warning about a whole workbook.
 func (p *puller) warn(file, format string, args ...any) {
-	p.res.Problems = append(p.res.Problems, &layout.Problem{Severity: layout.Warning, File: file, Message: fmt.Sprintf(format, args...)})
+	p.res.Problems = append(p.res.Problems, &records.Problem{Severity: records.Warning, File: file, Message: fmt.Sprintf(format, args...)})
 }
 
 // unopened files a workbook that could not be opened, or whose check
@@ -248,7 +249,7 @@ func (p *puller) unopened(ref Ref, k batchKey, err error) error {
 	case ref.Found:
 		// A file found in a folder that cannot be read: said, and the
 		// rest of the study goes on.
-		p.res.Problems = append(p.res.Problems, &layout.Problem{Severity: layout.Error, File: ref.Path, Err: err, Message: "not read: " + strings.TrimPrefix(err.Error(), ref.Path+": ")})
+		p.res.Problems = append(p.res.Problems, &records.Problem{Severity: records.Error, File: ref.Path, Err: err, Message: "not read: " + strings.TrimPrefix(err.Error(), ref.Path+": ")})
 		return nil
 	}
 	return err
@@ -267,25 +268,25 @@ func (p *puller) read(ctx context.Context, ref Ref) error {
 	if err != nil {
 		return p.unopened(ref, k, err)
 	}
-	popt := layout.PullOptions{Template: p.opt.Template, Study: ref.Study, StudyOrders: p.orders, StudyOpaqueIDs: p.opaque}
+	popt := decode.PullOptions{Template: p.opt.Template, Study: ref.Study, StudyOrders: p.orders, StudyOpaqueIDs: p.opaque}
 	if m := ref.Manifest; m != nil {
 		popt.Template, popt.Version = m.Template.Name, m.Template.Version
 		popt.Annotators = declared(m.Manifest, p.opt.Annotators)
 	} else {
 		popt.Annotators = p.opt.Annotators
 	}
-	pulled, err := layout.Pull(g, popt)
+	pulled, err := decode.Pull(g, popt)
 	// Damage found in a part no read reached comes with the closing.
 	if cerr := closeFn(); cerr != nil && err == nil {
 		return p.unopened(ref, k, cerr)
 	}
 	if err == nil && ref.Manifest != nil && pulled.Meta.Template.SHA256 != "" && ref.Manifest.Template.SHA256 != "" && pulled.Meta.Template.SHA256 != ref.Manifest.Template.SHA256 {
-		err = fmt.Errorf("%s: %w: made with another text of template %s version %d than the study's", g.Name, layout.ErrOtherStudy, pulled.Meta.Template.Name, pulled.Meta.Template.Version)
+		err = fmt.Errorf("%s: %w: made with another text of template %s version %d than the study's", g.Name, decode.ErrOtherStudy, pulled.Meta.Template.Name, pulled.Meta.Template.Version)
 	}
 	if err == nil && ref.Loose && ref.Manifest == nil && len(p.src.Manifests) > 1 && !p.ofStudies(pulled.Meta.Study) {
-		err = fmt.Errorf("%s: %w: it belongs to study %s, which none of the manifests given is", g.Name, layout.ErrOtherStudy, pulled.Meta.Study)
+		err = fmt.Errorf("%s: %w: it belongs to study %s, which none of the manifests given is", g.Name, decode.ErrOtherStudy, pulled.Meta.Study)
 	}
-	if errors.Is(err, layout.ErrOtherStudy) || (errors.Is(err, layout.ErrNotWorkbook) && (ref.Batch != nil || ref.Found)) {
+	if errors.Is(err, decode.ErrOtherStudy) || (errors.Is(err, decode.ErrNotWorkbook) && (ref.Batch != nil || ref.Found)) {
 		why := strings.TrimPrefix(err.Error(), g.Name+": ")
 		switch {
 		case ref.Batch != nil:
@@ -310,7 +311,7 @@ func (p *puller) read(ctx context.Context, ref Ref) error {
 		p.cause[k] = err
 		return nil
 	case err != nil && ref.Found:
-		p.res.Problems = append(p.res.Problems, &layout.Problem{Severity: layout.Error, File: ref.Path, Err: err, Message: "not read: " + unprefixed(err, g.Name).Error()})
+		p.res.Problems = append(p.res.Problems, &records.Problem{Severity: records.Error, File: ref.Path, Err: err, Message: "not read: " + unprefixed(err, g.Name).Error()})
 		return nil
 	case err != nil:
 		return fmt.Errorf("%s: %w", ref.Path, unprefixed(err, g.Name))
@@ -420,7 +421,7 @@ func interruptible(ctx context.Context, g *backend.Grid) *backend.Grid {
 // unreadable reports an error that says a workbook is there but could not
 // be read, rather than absent or another study's.
 func unreadable(cause error) bool {
-	return cause != nil && !errors.Is(cause, ErrNotFound) && !errors.Is(cause, layout.ErrOtherStudy)
+	return cause != nil && !errors.Is(cause, ErrNotFound) && !errors.Is(cause, decode.ErrOtherStudy)
 }
 
 // declared is who may claim units of a study's shared workbooks.
@@ -443,9 +444,9 @@ func (p *puller) missingWorkbook(ref Ref, why string, cause error) {
 		name = ref.Spreadsheet
 	}
 	p.res.batchOf[name] = batchKey{ref.Study, ref.Batch.ID}
-	sentinel := layout.ErrMissingUnit
+	sentinel := decode.ErrMissingUnit
 	if cause != nil {
-		sentinel = errors.Join(layout.ErrMissingUnit, cause)
+		sentinel = errors.Join(decode.ErrMissingUnit, cause)
 	}
 	// A workbook that is there but could not be read may hold answers:
 	// its units are unreadable, not missing.
@@ -453,7 +454,7 @@ func (p *puller) missingWorkbook(ref Ref, why string, cause error) {
 	if unreadable(cause) && !(ref.Batch.Spreadsheet != nil && ref.Batch.Spreadsheet.Status == manifest.Incomplete) {
 		status, reported = records.StatusUnreadable, "unreadable"
 	}
-	p.res.Problems = append(p.res.Problems, &layout.Problem{Severity: layout.Error, File: name, Err: sentinel,
+	p.res.Problems = append(p.res.Problems, &records.Problem{Severity: records.Error, File: name, Err: sentinel,
 		Message: fmt.Sprintf("the workbook of batch %s %s; its %s reported %s", ref.Batch.ID, why, words.Count(len(ref.Batch.Units), "unit")+map[bool]string{true: " is", false: " are"}[len(ref.Batch.Units) == 1], reported)})
 	for _, u := range ref.Batch.Units {
 		r := absentRecord(ref, u, status, "the workbook "+why)
@@ -478,7 +479,7 @@ func absentRecord(ref Ref, u manifest.Unit, status, why string) *records.Annotat
 		Template: records.TemplateID{Name: m.Template.Name, Version: m.Template.Version},
 		Batch:    ref.Batch.ID, Unit: u.ID, Item: u.Item, Annotator: ref.Batch.Annotator, Status: status,
 		Values: map[string]any{}, Source: records.RecordSource{Kind: kind, File: source, Rows: []int{}},
-		Problems: []records.UnitProblem{{Severity: layout.Error, Message: why}},
+		Problems: []records.UnitProblem{{Severity: records.Error, Message: why}},
 	}
 }
 
@@ -507,8 +508,8 @@ func (p *puller) checkUnits(ref Ref, recs []*records.Annotation, book *copyOf) [
 		default:
 			continue
 		}
-		r.Problems = append(r.Problems, records.UnitProblem{Severity: layout.Error, Message: msg})
-		p.res.Problems = append(p.res.Problems, &layout.Problem{Severity: layout.Error, File: file, Record: r.Unit, Shown: book.Pulled.ShownAs(r.Unit), Err: layout.ErrOtherStudy, Message: msg})
+		r.Problems = append(r.Problems, records.UnitProblem{Severity: records.Error, Message: msg})
+		p.res.Problems = append(p.res.Problems, &records.Problem{Severity: records.Error, File: file, Record: r.Unit, Shown: book.Pulled.ShownAs(r.Unit), Err: decode.ErrOtherStudy, Message: msg})
 	}
 	var absent []string
 	for _, u := range ref.Batch.Units {
@@ -518,7 +519,7 @@ func (p *puller) checkUnits(ref Ref, recs []*records.Annotation, book *copyOf) [
 		}
 	}
 	if len(absent) > 0 {
-		p.res.Problems = append(p.res.Problems, &layout.Problem{Severity: layout.Error, File: file, Err: layout.ErrMissingUnit,
+		p.res.Problems = append(p.res.Problems, &records.Problem{Severity: records.Error, File: file, Err: decode.ErrMissingUnit,
 			Message: fmt.Sprintf("the workbook of batch %s does not list %s that the manifest lists for it (%s): its metadata sheet was edited; they are reported missing",
 				ref.Batch.ID, words.Count(len(absent), "unit"), strings.Join(absent, ", "))})
 	}

@@ -11,7 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/annosheet/annosheet/backend"
-	"github.com/annosheet/annosheet/layout"
+	"github.com/annosheet/annosheet/decode"
 )
 
 // errDamaged is what a backend says of a file that is no zip.
@@ -242,12 +242,12 @@ func TestPullDamageKeepsItsCause(t *testing.T) {
 		{
 			name:    "a batch the manifest lists",
 			damage:  func(t *testing.T, m *made) string { return m.path(1) },
-			targets: []error{errDamaged, layout.ErrMissingUnit},
+			targets: []error{errDamaged, decode.ErrMissingUnit},
 		},
 		{
 			name:    "a batch the manifest lists, damaged where only closing finds it",
 			damage:  func(t *testing.T, m *made) string { return m.path(1) },
-			targets: []error{errDamaged, layout.ErrMissingUnit},
+			targets: []error{errDamaged, decode.ErrMissingUnit},
 			atClose: true,
 		},
 		{

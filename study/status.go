@@ -5,7 +5,6 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/records"
 )
 
@@ -46,8 +45,8 @@ func (t *Tally) add(r *records.Annotation) {
 	}
 }
 
-func (t *Tally) problem(p *layout.Problem) {
-	if p.Severity == layout.Error {
+func (t *Tally) problem(p *records.Problem) {
+	if p.Severity == records.Error {
 		t.Errors++
 	} else {
 		t.Warnings++

@@ -22,5 +22,6 @@
 //
 // The package knows nothing about spreadsheets or files: package input
 // reads a template file (input.Template takes a built-in name or a path),
-// and package mapping turns a template and records into a sheet plan.
+// package layout turns a template and records into a sheet plan, and
+// package decode reads the filled sheet back.
 package templates

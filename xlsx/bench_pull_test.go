@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/annosheet/annosheet/backend"
-	"github.com/annosheet/annosheet/layout"
+	"github.com/annosheet/annosheet/decode"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/testkit/benchdata"
 	"github.com/annosheet/annosheet/testkit/testreaders"
@@ -84,7 +84,7 @@ func BenchmarkPull(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				p, err := layout.Pull(g, layout.PullOptions{})
+				p, err := decode.Pull(g, decode.PullOptions{})
 				closeFn()
 				if err != nil {
 					b.Fatal(err)

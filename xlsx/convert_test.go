@@ -10,7 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/annosheet/annosheet/backend"
-	"github.com/annosheet/annosheet/layout"
+	"github.com/annosheet/annosheet/decode"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 	"github.com/annosheet/annosheet/testkit/benchdata"
@@ -81,7 +81,7 @@ func TestOpenConverted(t *testing.T) {
 
 // readAll opens a workbook with Open and returns every sheet's rows (as
 // row number -> cells, with empty trailing cells left out) and its pull.
-func readAll(t *testing.T, path string) (map[string]map[int][]string, *layout.Pulled) {
+func readAll(t *testing.T, path string) (map[string]map[int][]string, *decode.Pulled) {
 	t.Helper()
 	g, closeFn, err := xlsx.Open(path)
 	if err != nil {
@@ -113,7 +113,7 @@ func readAll(t *testing.T, path string) (map[string]map[int][]string, *layout.Pu
 		}
 		sheets[s] = rows
 	}
-	p, err := layout.Pull(g, layout.PullOptions{})
+	p, err := decode.Pull(g, decode.PullOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

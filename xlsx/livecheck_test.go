@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/decode"
 	"github.com/annosheet/annosheet/input"
 	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/templates"
@@ -211,7 +212,7 @@ func moveRows(formula string, n int) string {
 // reads nothing from the Check column.
 func pullAgrees(t *testing.T, g *backend.Grid, c backendtest.LiveCase, check int) {
 	t.Helper()
-	p, err := layout.Pull(g, layout.PullOptions{})
+	p, err := decode.Pull(g, decode.PullOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,7 +17,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/annosheet/annosheet/backend"
-	"github.com/annosheet/annosheet/layout"
+	"github.com/annosheet/annosheet/decode"
 	"github.com/annosheet/annosheet/testkit/testreaders"
 )
 
@@ -148,7 +148,7 @@ func TestOpenErrors(t *testing.T) {
 					t.Errorf("error %q is not %q", err, w)
 				}
 			}
-			if errors.Is(err, layout.ErrNotWorkbook) {
+			if errors.Is(err, decode.ErrNotWorkbook) {
 				t.Errorf("error %q says the file is no annosheet workbook; it could not be read", err)
 			}
 			if !strings.HasPrefix(err.Error(), c.name+": ") {

@@ -11,8 +11,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/decode"
 	"github.com/annosheet/annosheet/input"
 	"github.com/annosheet/annosheet/layout"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 	"github.com/annosheet/annosheet/testkit/testreaders"
 	"github.com/annosheet/annosheet/xlsx"
@@ -90,11 +92,11 @@ func TestPullAfterLibreOfficeSort(t *testing.T) {
 	}
 	dir := t.TempDir()
 	in := filepath.Join(dir, "qa.json")
-	records := `[
+	inputJSON := `[
 {"question": "Q one?", "passages": [["T1", "S one."]], "gold": "G", "prediction 1": "Paris is big. It rains. Cats fly."},
 {"question": "Q two?", "passages": [["T2", "S two."]], "gold": "G", "prediction 1": "Dogs bark. Cows moo."}
 ]`
-	if err := os.WriteFile(in, []byte(records), 0o644); err != nil {
+	if err := os.WriteFile(in, []byte(inputJSON), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	tp, err := input.Template("qa-span-errors", nil)
@@ -171,7 +173,7 @@ func TestPullAfterLibreOfficeSort(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer closeFn()
-			p, err := layout.Pull(g, layout.PullOptions{})
+			p, err := decode.Pull(g, decode.PullOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -187,7 +189,7 @@ func TestPullAfterLibreOfficeSort(t *testing.T) {
 			}
 			warnings := 0
 			for _, pr := range p.Problems {
-				if pr.Severity == layout.Warning && strings.Contains(pr.Message, "where in the block it was cannot be known") {
+				if pr.Severity == records.Warning && strings.Contains(pr.Message, "where in the block it was cannot be known") {
 					warnings++
 					continue
 				}

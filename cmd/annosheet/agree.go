@@ -12,7 +12,7 @@ import (
 	"github.com/annosheet/annosheet/agreement"
 	"github.com/annosheet/annosheet/internal/atomicfile"
 	"github.com/annosheet/annosheet/internal/words"
-	"github.com/annosheet/annosheet/layout"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/render"
 	"github.com/annosheet/annosheet/study"
 )
@@ -164,11 +164,11 @@ func runAgree(ctx context.Context, opt agreeOptions, stdout, stderr io.Writer) e
 // printAgreeProblems writes the errors pull found, one line each, and
 // counts its warnings (pull lists them): an error can leave an answer out
 // of the agreement, a warning does not.
-func printAgreeProblems(w io.Writer, ps layout.Problems) {
-	var errs layout.Problems
+func printAgreeProblems(w io.Writer, ps records.Problems) {
+	var errs records.Problems
 	warnings := 0
 	for _, p := range ps {
-		if p.Severity == layout.Error {
+		if p.Severity == records.Error {
 			errs = append(errs, p)
 		} else {
 			warnings++

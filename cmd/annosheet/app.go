@@ -15,7 +15,6 @@ import (
 	"github.com/annosheet/annosheet/internal/atomicfile"
 	"github.com/annosheet/annosheet/internal/editdistance"
 	"github.com/annosheet/annosheet/internal/safetext"
-	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/sheets"
 	"github.com/annosheet/annosheet/study"
@@ -92,7 +91,7 @@ var errStrict = errors.New("error-level problems found (--strict)")
 
 // printError writes an error as one line per problem, each starting with
 // the file (and line or cell) it is about; many problems of an input,
-// their cause first and a few of them (see layout.Problems.Summary).
+// their cause first and a few of them (see records.Problems.Summary).
 func printError(w io.Writer, err error) {
 	if reflect.TypeOf(err) == joinType {
 		// Several problems said at once: each one its lines and hint.
@@ -101,7 +100,7 @@ func printError(w io.Writer, err error) {
 		}
 		return
 	}
-	var ps layout.Problems
+	var ps records.Problems
 	var tl templates.ErrorList
 	switch {
 	case errors.As(err, &ps):

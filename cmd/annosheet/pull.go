@@ -14,7 +14,6 @@ import (
 
 	"github.com/annosheet/annosheet/internal/atomicfile"
 	"github.com/annosheet/annosheet/internal/words"
-	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/study"
@@ -109,7 +108,7 @@ func endpointUsage(err error) error {
 
 // printProblems writes a pull's problems, one line each, with their
 // severity: the lines pull, status and export count.
-func printProblems(w io.Writer, ps layout.Problems) {
+func printProblems(w io.Writer, ps records.Problems) {
 	for _, p := range ps {
 		line := p.Error()
 		switch {
@@ -204,7 +203,7 @@ func writePulled(opt pullOptions, res *study.Result, stdout io.Writer) (study.Co
 	if opt.Report != "" {
 		problems := res.Problems
 		if problems == nil {
-			problems = layout.Problems{}
+			problems = records.Problems{}
 		}
 		workbooks := res.Workbooks
 		if workbooks == nil {
@@ -214,7 +213,7 @@ func writePulled(opt pullOptions, res *study.Result, stdout io.Writer) (study.Co
 			Schema    string           `json:"schema"`
 			Workbooks []study.Workbook `json:"workbooks"`
 			Counts    map[string]int   `json:"counts"`
-			Problems  layout.Problems  `json:"problems"`
+			Problems  records.Problems `json:"problems"`
 		}{"annosheet.report/1", workbooks, map[string]int{
 			"records": c.Records, records.StatusComplete: c.Complete, records.StatusPartial: c.Partial,
 			records.StatusEmpty: c.Empty, records.StatusMissing: c.Missing, records.StatusUnreadable: c.Unreadable, "errors": c.Errors, "warnings": c.Warnings,

@@ -6,7 +6,6 @@ import (
 	"io"
 
 	"github.com/annosheet/annosheet/input"
-	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/study"
 	"github.com/annosheet/annosheet/templates"
@@ -24,7 +23,7 @@ type recordsFrom struct {
 	Files  []string
 	Google googleOptions
 	// Problems prints the pull's problems (printProblems when nil).
-	Problems func(io.Writer, layout.Problems)
+	Problems func(io.Writer, records.Problems)
 }
 
 // loaded is what loadRecords read, with the study's manifest when a
@@ -59,7 +58,7 @@ func loadRecords(ctx context.Context, from recordsFrom, stderr io.Writer) (*load
 		print = printProblems
 	}
 	var bar progress
-	p := &study.Puller{Backends: backends(from.Google, stderr), Params: from.Params, Problems: func(ps layout.Problems) { print(stderr, ps) }}
+	p := &study.Puller{Backends: backends(from.Google, stderr), Params: from.Params, Problems: func(ps records.Problems) { print(stderr, ps) }}
 	p.Options.Progress = func(_, total int) {
 		if bar == nil {
 			bar = newProgress(stderr, int64(total), "reading workbooks")

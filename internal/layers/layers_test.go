@@ -53,11 +53,14 @@ var rules = []rule{
 		deps: []string{excelize, google, netHTTP, m("layout"), m("backend"), m("xlsx"), m("sheets"), m("cmd"), m("input"), m("study")},
 		why:  "the template language knows nothing of records, sheets or HTTP"},
 	{pkg: "records",
-		deps: []string{excelize, google, netHTTP, m("layout"), m("backend"), m("xlsx"), m("sheets"), m("cmd"), m("input"), m("study"), m("export"), m("agreement"), m("adjudicate"), m("report")},
+		deps: []string{excelize, google, netHTTP, m("layout"), m("decode"), m("backend"), m("xlsx"), m("sheets"), m("cmd"), m("input"), m("study"), m("export"), m("agreement"), m("adjudicate"), m("report")},
 		why:  "the canonical record and its JSON Lines: below every consumer of records, and below the sheet decoding that makes them"},
 	{pkg: "layout",
-		deps: []string{excelize, google, netHTTP, m("xlsx"), m("sheets"), m("cmd"), m("input"), m("study")},
-		why:  "pure transforms: no file formats or HTTP"},
+		deps: []string{excelize, google, netHTTP, m("decode"), m("xlsx"), m("sheets"), m("cmd"), m("input"), m("study")},
+		why:  "plan building: a template and input records to a sheet plan; pure, and knows nothing of reading sheets back"},
+	{pkg: "decode",
+		deps: []string{excelize, google, netHTTP, m("xlsx"), m("sheets"), m("cmd"), m("input"), m("study"), m("export")},
+		why:  "grid decoding: a filled grid to typed records and problems, reading the layout that layout wrote; pure"},
 	{pkg: "input",
 		deps: []string{excelize, google, netHTTP, m("xlsx"), m("sheets"), m("cmd"), m("study")},
 		why:  "reads study inputs; knows nothing of workbooks"},
@@ -65,17 +68,17 @@ var rules = []rule{
 	// does not read templates, nor call into mapping, itself.
 	{pkg: "xlsx",
 		deps:   []string{google, m("sheets"), m("cmd")},
-		direct: []string{m("layout"), m("templates")},
+		direct: []string{m("layout"), m("decode"), m("templates")},
 		why:    "the XLSX backend"},
 	{pkg: "sheets",
 		deps:   []string{excelize, m("xlsx"), m("cmd")},
-		direct: []string{m("layout"), m("templates")},
+		direct: []string{m("layout"), m("decode"), m("templates")},
 		why:    "the Google Sheets backend"},
 	{pkg: "sheets/sheetsfake",
-		deps: []string{m("backend"), m("layout"), m("templates"), m("xlsx"), m("cmd")},
+		deps: []string{m("backend"), m("layout"), m("decode"), m("templates"), m("xlsx"), m("cmd")},
 		why:  "the fake stands alone: it knows Google's APIs, not annosheet"},
 	{pkg: "sheets/googleauth",
-		deps: []string{excelize, m("layout"), m("xlsx"), m("cmd")},
+		deps: []string{excelize, m("layout"), m("decode"), m("xlsx"), m("cmd")},
 		why:  "signing in to Google"},
 	{pkg: "study",
 		deps: []string{excelize, google, netHTTP, m("xlsx"), m("sheets"), m("cmd")},
@@ -93,7 +96,7 @@ var rules = []rule{
 		why:  "who annotates what: pure"},
 	{pkg: "agreement",
 		direct: []string{"os", "io", "net", "bufio"},
-		deps:   []string{excelize, google, m("layout"), m("records"), m("templates"), m("backend"), m("xlsx"), m("sheets"), m("cmd"), m("input"), m("study"), m("export")},
+		deps:   []string{excelize, google, m("layout"), m("decode"), m("records"), m("templates"), m("backend"), m("xlsx"), m("sheets"), m("cmd"), m("input"), m("study"), m("export")},
 		why:    "agreement statistics: pure functions over typed records, no I/O"},
 	{pkg: "adjudicate",
 		direct: []string{"os", "io", "net", "bufio"},
@@ -113,7 +116,7 @@ var rules = []rule{
 	{pkg: "cmd/annosheet",
 		why: "the CLI: it wires every layer together"},
 	{pkg: "cmd/fakesheets",
-		deps: []string{m("layout"), m("templates"), m("xlsx"), m("cmd/annosheet")},
+		deps: []string{m("layout"), m("decode"), m("templates"), m("xlsx"), m("cmd/annosheet")},
 		why:  "serves the fake; knows Google's APIs, not annosheet"},
 	{pkg: "internal/atomicfile", deps: []string{module}, allow: []string{m("internal/boundedread")}, why: "a production helper: nothing of annosheet but another helper"},
 	{pkg: "internal/boundedread", deps: []string{module}, why: "a production helper: nothing of annosheet"},
@@ -242,7 +245,7 @@ func TestLayers(t *testing.T) {
 // noFileIO are the packages that never touch the file system themselves:
 // the template language is given a template's bytes, and the mapping core
 // is given its records by package input.
-var noFileIO = []string{"templates", "layout"}
+var noFileIO = []string{"templates", "layout", "decode"}
 
 // fileIO are the imports that touch the file system.
 var fileIO = []string{"os", m("internal/boundedread")}

@@ -43,3 +43,12 @@ func Some(items []string, most int) string {
 	}
 	return strings.Join(items[:most], ", ") + " and " + strconv.Itoa(len(items)-most) + " more"
 }
+
+// Pick is one when n is 1, and many otherwise: for words that are not a
+// noun plus "s" ("is"/"are", "column stays"/"columns stay").
+func Pick(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

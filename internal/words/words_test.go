@@ -44,3 +44,10 @@ func TestSome(t *testing.T) {
 		}
 	}
 }
+
+func TestPick(t *testing.T) {
+	t.Parallel()
+	if got := Pick(1, "is", "are") + " " + Pick(0, "is", "are") + " " + Pick(2, "it", "they"); got != "is are they" {
+		t.Errorf("Pick: %q", got)
+	}
+}

@@ -37,6 +37,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/decode"
 	"github.com/annosheet/annosheet/input"
 	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/records"
@@ -233,7 +234,7 @@ func Run(t *testing.T, b Backend) {
 				t.Fatal(err)
 			}
 			refusesStale(t, store, wb, read)
-			p, err := layout.Pull(grid(t, store, wb), layout.PullOptions{Template: tp.Name, Study: "conformance", OpaqueIDs: res.OpaqueIDs})
+			p, err := decode.Pull(grid(t, store, wb), decode.PullOptions{Template: tp.Name, Study: "conformance", OpaqueIDs: res.OpaqueIDs})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -11,7 +11,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/annosheet/annosheet/decode"
 	"github.com/annosheet/annosheet/layout"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/testkit/testreaders"
 )
 
@@ -79,7 +81,7 @@ func filledPreference(t *testing.T) (path string, w *Workbook) {
 
 type probKey struct{ Severity, Unit, Message string }
 
-func probKeys(ps layout.Problems) []probKey {
+func probKeys(ps records.Problems) []probKey {
 	var out []probKey
 	for _, p := range ps {
 		out = append(out, probKey{p.Severity, p.Record, p.Message})
@@ -154,7 +156,7 @@ func TestSurvivesOpenpyxlAndLibreOffice(t *testing.T) {
 		// The copied row: reported on whatever row the sort put it.
 		var dup probKey
 		for _, pr := range p.Problems {
-			if pr.Err == layout.ErrLayout && pr.Record == u[4] {
+			if pr.Err == decode.ErrLayout && pr.Record == u[4] {
 				dup = probKey{pr.Severity, pr.Record, pr.Message}
 			}
 		}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/annosheet/annosheet/decode"
 	"github.com/annosheet/annosheet/export"
 	"github.com/annosheet/annosheet/input"
 	"github.com/annosheet/annosheet/internal/ojson"
@@ -62,20 +63,20 @@ func Generate(t testing.TB, dir string, tmpl *templates.Template, opt layout.Opt
 
 // PullFile pulls one workbook, returning the records as canonical JSON
 // Lines too (the bytes pull would write).
-func PullFile(t testing.TB, path string) (*layout.Pulled, []byte) {
+func PullFile(t testing.TB, path string) (*decode.Pulled, []byte) {
 	t.Helper()
-	return PullFileWith(t, path, layout.PullOptions{})
+	return PullFileWith(t, path, decode.PullOptions{})
 }
 
 // PullFileWith is PullFile with options: the study's orders and key of
 // opaque IDs, as a pull through its manifest has them.
-func PullFileWith(t testing.TB, path string, opt layout.PullOptions) (*layout.Pulled, []byte) {
+func PullFileWith(t testing.TB, path string, opt decode.PullOptions) (*decode.Pulled, []byte) {
 	t.Helper()
 	g, closeFn, err := xlsx.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := layout.Pull(g, opt)
+	p, err := decode.Pull(g, opt)
 	if cerr := closeFn(); err == nil {
 		err = cerr
 	}

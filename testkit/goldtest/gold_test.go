@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/annosheet/annosheet/decode"
 	"github.com/annosheet/annosheet/internal/ojson"
 	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/records"
@@ -54,7 +55,7 @@ func goldQAWorkbook(t *testing.T) (tp *templates.Template, in, path string, recs
 }
 
 // noProblems fails on any problem pull reported.
-func noProblems(t *testing.T, p *layout.Pulled) {
+func noProblems(t *testing.T, p *decode.Pulled) {
 	t.Helper()
 	for _, pr := range p.Problems {
 		t.Errorf("problem: %v", pr)
@@ -161,13 +162,13 @@ func TestGoldLegal(t *testing.T) {
 	if err := w.Save(); err != nil {
 		t.Fatal(err)
 	}
-	p, jsonl := PullFileWith(t, path, layout.PullOptions{OpaqueIDs: res.OpaqueIDs})
+	p, jsonl := PullFileWith(t, path, decode.PullOptions{OpaqueIDs: res.OpaqueIDs})
 	ValidateRecords(t, jsonl)
 	// The real labels break the guideline's decision order in places (2
 	// and 3 without 1 are fine; 3 alone or 1 with others are warnings):
 	// the only problems allowed are those warnings.
 	for _, pr := range p.Problems {
-		if pr.Severity != layout.Warning || pr.Err != layout.ErrRule {
+		if pr.Severity != records.Warning || pr.Err != decode.ErrRule {
 			t.Errorf("problem: %v", pr)
 		}
 	}
@@ -207,7 +208,7 @@ func TestGoldLegal(t *testing.T) {
 	ValidateRecords(t, jsonl)
 	opaque := 0
 	for _, pr := range p.Problems {
-		if pr.Err == layout.ErrOpaqueIDs {
+		if pr.Err == decode.ErrOpaqueIDs {
 			opaque++
 		}
 	}

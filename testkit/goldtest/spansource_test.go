@@ -8,7 +8,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/annosheet/annosheet/backend"
-	"github.com/annosheet/annosheet/layout"
+	"github.com/annosheet/annosheet/decode"
+	"github.com/annosheet/annosheet/records"
 )
 
 // TestEditedSpanSource edits the prediction, the text spans are copied
@@ -58,7 +59,7 @@ func TestEditedSpanSource(t *testing.T) {
 	type problem struct{ Severity, Cell, Unit, Message string }
 	var got []problem
 	for _, pr := range after.Problems {
-		if !errors.Is(pr.Err, layout.ErrContextEdited) {
+		if !errors.Is(pr.Err, decode.ErrContextEdited) {
 			t.Errorf("problem: %v", pr)
 			continue
 		}
@@ -66,8 +67,8 @@ func TestEditedSpanSource(t *testing.T) {
 	}
 	msg := `the text of "Prediction" was %s here; the change is ignored: spans are found in the text as it was generated`
 	want := []problem{
-		{layout.Warning, backend.SheetAnnotate + "!" + changed, edited[0], fmt.Sprintf(msg, "changed")},
-		{layout.Warning, backend.SheetAnnotate + "!" + deleted, edited[1], fmt.Sprintf(msg, "deleted")},
+		{records.Warning, backend.SheetAnnotate + "!" + changed, edited[0], fmt.Sprintf(msg, "changed")},
+		{records.Warning, backend.SheetAnnotate + "!" + deleted, edited[1], fmt.Sprintf(msg, "deleted")},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("problems (-want +got):\n%s", diff)

@@ -1,4 +1,4 @@
-package layout
+package decode
 
 import (
 	"encoding/json"
@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
@@ -55,16 +56,16 @@ type PullOptions struct {
 
 // Pulled is what Pull reads from one workbook.
 type Pulled struct {
-	Meta     WorkbookMeta
+	Meta     layout.WorkbookMeta
 	Template *templates.Template
 	// Units lists the workbook's units as generated.
-	Units []Unit
+	Units []layout.Unit
 	// Records has one record per unit (and annotator), in the workbook's
 	// unit order, missing units included.
 	Records []*records.Annotation
 	// Problems lists every problem found, sorted by row and column; each
 	// unit's own problems are in its record too.
-	Problems Problems
+	Problems records.Problems
 
 	shown map[string]string // real unit ID -> the opaque one shown
 }
@@ -74,12 +75,12 @@ type Pulled struct {
 func (p *Pulled) ShownAs(unit string) string { return p.shown[unit] }
 
 // UnitName names a unit of the workbook's records in a message, as
-// UnitName does.
-func (p *Pulled) UnitName(unit string) string { return UnitName(unit, p.ShownAs(unit)) }
+// records.UnitName does.
+func (p *Pulled) UnitName(unit string) string { return records.UnitName(unit, p.ShownAs(unit)) }
 
 // unitRow is a unit as the metadata sheet records it.
 type unitRow struct {
-	Unit
+	layout.Unit
 	unitText
 }
 
@@ -113,10 +114,10 @@ type sheetRow struct {
 
 type puller struct {
 	g     *backend.Grid
-	meta  WorkbookMeta
+	meta  layout.WorkbookMeta
 	t     *templates.Template
 	cols  []templates.ColumnSpec
-	units []Unit
+	units []layout.Unit
 	// texts holds each unit's unitText, by index into units, up to the
 	// last unit that has any: most templates have none.
 	texts []unitText
@@ -129,7 +130,7 @@ type puller struct {
 	at                []int          // template column -> sheet column (0-based), -1 if missing
 	colByKey          map[string]int // column key -> template column
 	rows              [][]sheetRow   // per unit, in sheet order
-	probs             Problems
+	probs             records.Problems
 	sheet             string
 	opt               PullOptions
 	// places holds the place on the sheet of each generated row of each
@@ -143,7 +144,7 @@ type puller struct {
 }
 
 // Pull reads one filled workbook into canonical records, checking every
-// cell against the template the workbook carries. Problems with cells,
+// cell against the template the workbook carries. records.Problems with cells,
 // rows and columns do not stop it: they are reported, and nothing is
 // dropped silently. It fails only when the workbook cannot be read at all,
 // or belongs to another template or study than opt asks for.
@@ -182,7 +183,7 @@ func Pull(g *backend.Grid, opt PullOptions) (*Pulled, error) {
 			return nil, fmt.Errorf("%s: %w: the sheet %q is missing (renamed or deleted?)", g.Name, ErrNotWorkbook, p.sheet)
 		}
 		p.sheet = renamed
-		p.problem(Warning, ErrLayout, "", 0, -1, "the sheet %s was renamed %q; it is read as %s", m.Sheet, renamed, m.Sheet)
+		p.problem(records.Warning, ErrLayout, "", 0, -1, "the sheet %s was renamed %q; it is read as %s", m.Sheet, renamed, m.Sheet)
 	}
 	p.rows = make([][]sheetRow, len(p.units))
 	if err := p.readSheet(); err != nil {
@@ -213,7 +214,7 @@ func Pull(g *backend.Grid, opt PullOptions) (*Pulled, error) {
 // orders, or says once that they are still in the order shown.
 func (p *puller) unshuffle(recs []*records.Annotation, orders map[string][]string) error {
 	if orders == nil {
-		p.problem(Warning, ErrShuffled, "", 0, -1, "the candidates were shown in a shuffled order; the answers stay in the order shown (\"shuffled\": true) until pulled with the study's manifest")
+		p.problem(records.Warning, ErrShuffled, "", 0, -1, "the candidates were shown in a shuffled order; the answers stay in the order shown (\"shuffled\": true) until pulled with the study's manifest")
 		return nil
 	}
 	for _, r := range recs {
@@ -230,8 +231,8 @@ func (p *puller) unshuffle(recs []*records.Annotation, orders map[string][]strin
 
 // problem records a problem at a cell of the Annotate sheet (col < 0: the
 // whole row; row 0: the whole sheet) and returns it.
-func (p *puller) problem(severity string, err error, unit string, row, col int, format string, args ...any) *Problem {
-	pr := &Problem{Severity: severity, File: p.g.Name, Sheet: p.sheet, Row: row, Record: unit, Err: err, Message: fmt.Sprintf(format, args...)}
+func (p *puller) problem(severity string, err error, unit string, row, col int, format string, args ...any) *records.Problem {
+	pr := &records.Problem{Severity: severity, File: p.g.Name, Sheet: p.sheet, Row: row, Record: unit, Err: err, Message: fmt.Sprintf(format, args...)}
 	if row > 0 && col >= 0 {
 		pr.Cell = backend.CellName(col, row)
 	} else if row > 0 {
@@ -251,8 +252,8 @@ func (p *puller) real(id string) string {
 }
 
 // named names a unit or instance the workbook shows as id, for messages
-// (see UnitName): by its real ID, and the shown one where they differ.
-func (p *puller) named(id string) string { return UnitName(p.real(id), id) }
+// (see records.UnitName): by its real ID, and the shown one where they differ.
+func (p *puller) named(id string) string { return records.UnitName(p.real(id), id) }
 
 // MetaAdjudication starts the metadata of an adjudication workbook
 // (package adjudicate), which a study's pull does not read.
@@ -288,8 +289,8 @@ func (p *puller) readMeta() error {
 	if err := json.Unmarshal([]byte(wb), &p.meta); err != nil {
 		return fmt.Errorf("%s: %w: bad workbook record: %v", g.Name, ErrNotWorkbook, err)
 	}
-	if p.meta.Format != MetaFormat {
-		return fmt.Errorf("%s: %w: metadata format %d; this annosheet reads format %d", g.Name, ErrNotWorkbook, p.meta.Format, MetaFormat)
+	if p.meta.Format != layout.MetaFormat {
+		return fmt.Errorf("%s: %w: metadata format %d; this annosheet reads format %d", g.Name, ErrNotWorkbook, p.meta.Format, layout.MetaFormat)
 	}
 	if len(p.units) != p.meta.Units {
 		// A sheet cut short reads without error but lacks units.
@@ -299,7 +300,7 @@ func (p *puller) readMeta() error {
 	if err != nil {
 		return fmt.Errorf("%s: %w: the template it carries does not load: %v", g.Name, ErrNotWorkbook, err)
 	}
-	if TemplateHash(t) != p.meta.Template.SHA256 || t.Name != p.meta.Template.Name || t.Version != p.meta.Template.Version {
+	if layout.TemplateHash(t) != p.meta.Template.SHA256 || t.Name != p.meta.Template.Name || t.Version != p.meta.Template.Version {
 		return fmt.Errorf("%s: %w: the template it carries does not match its record (edited metadata?)", g.Name, ErrNotWorkbook)
 	}
 	p.t = t
@@ -315,11 +316,11 @@ func (p *puller) metaRow(row int, cells []string, wb, src *string) error {
 	switch cells[0] {
 	case MetaAdjudication:
 		return errAdjudicationBook
-	case metaWorkbook:
+	case layout.MetaWorkbook:
 		*wb = strings.Join(cells[1:], "")
-	case metaTemplate:
+	case layout.MetaTemplate:
 		*src = strings.Join(cells[1:], "")
-	case metaUnit:
+	case layout.MetaUnit:
 		if len(cells) < 5 {
 			return fmt.Errorf("row %d is cut short", row)
 		}
@@ -362,7 +363,7 @@ func (p *puller) metaRow(row int, cells []string, wb, src *string) error {
 			p.texts = append(p.texts, make([]unitText, k+1-len(p.texts))...)
 			p.texts[k] = u.unitText
 		}
-	case metaPlaces:
+	case layout.MetaPlaces:
 		p.readPlaces(cells)
 	}
 	return nil
@@ -393,7 +394,7 @@ func (p *puller) mapColumns(header []string) {
 			byHeader[headerKey(h)] = append(byHeader[headerKey(h)], i)
 		}
 	}
-	recorded := map[string]MetaColumn{}
+	recorded := map[string]layout.MetaColumn{}
 	for _, mc := range p.meta.Columns {
 		recorded[mc.Key] = mc
 	}
@@ -419,7 +420,7 @@ func (p *puller) mapColumns(header []string) {
 			for _, j := range free {
 				names = append(names, backend.ColumnLetter(j))
 			}
-			p.problem(Warning, ErrLayout, "", 1, pick, "the header %q is in columns %s; reading column %s", c.Header, strings.Join(names, ", "), backend.ColumnLetter(pick))
+			p.problem(records.Warning, ErrLayout, "", 1, pick, "the header %q is in columns %s; reading column %s", c.Header, strings.Join(names, ", "), backend.ColumnLetter(pick))
 		}
 		if p.at[i] >= 0 {
 			claimed[p.at[i]] = true
@@ -434,7 +435,7 @@ func (p *puller) mapColumns(header []string) {
 		if ok && mc.Index < len(header) && !claimed[mc.Index] {
 			p.at[i] = mc.Index
 			claimed[mc.Index] = true
-			p.problem(Warning, ErrLayout, "", 1, mc.Index, "the header %q was renamed to %q; the column is read by its position", c.Header, header[mc.Index])
+			p.problem(records.Warning, ErrLayout, "", 1, mc.Index, "the header %q was renamed to %q; the column is read by its position", c.Header, header[mc.Index])
 			continue
 		}
 		switch c.Role {
@@ -442,14 +443,14 @@ func (p *puller) mapColumns(header []string) {
 			// Context is not read back, nor the Check column the sheet
 			// computes; deleting them loses nothing.
 		case templates.RoleUnit:
-			p.problem(Warning, ErrLayout, "", 1, -1, "the hidden %q column is gone; rows are matched to units by ID and position", c.Header)
+			p.problem(records.Warning, ErrLayout, "", 1, -1, "the hidden %q column is gone; rows are matched to units by ID and position", c.Header)
 		default:
-			p.problem(Error, ErrLayout, "", 1, -1, "the column %q is missing; its answers cannot be read", c.Header)
+			p.problem(records.Error, ErrLayout, "", 1, -1, "the column %q is missing; its answers cannot be read", c.Header)
 		}
 	}
 	for j, h := range header {
 		if !claimed[j] && hasText(h) {
-			p.problem(Warning, ErrLayout, "", 1, j, "column %s (%q) is not part of the template; it is ignored", backend.ColumnLetter(j), h)
+			p.problem(records.Warning, ErrLayout, "", 1, j, "column %s (%q) is not part of the template; it is ignored", backend.ColumnLetter(j), h)
 		}
 	}
 }
@@ -534,7 +535,7 @@ func (p *puller) readsColumn() func(col int) bool {
 			reads = make([]bool, 0, len(p.at))
 			for i, j := range p.at {
 				c := p.cols[i]
-				if j < 0 || c.Role == templates.RoleCheck || c.Role == templates.RoleContext && !spanSource(p.t, c.Context) {
+				if j < 0 || c.Role == templates.RoleCheck || c.Role == templates.RoleContext && !layout.SpanSource(p.t, c.Context) {
 					continue
 				}
 				for len(reads) <= j {
@@ -566,7 +567,7 @@ func (p *puller) findUnit(id string) (int, bool) {
 }
 
 // unitOf reads a hidden unit cell: the unit, and the row's place in its
-// block when the workbook numbers them (see WorkbookMeta.RowMark). A cell
+// block when the workbook numbers them (see layout.WorkbookMeta.RowMark). A cell
 // is a numbered row only when what precedes the mark is a unit with that
 // many rows; generate chose the mark so that no such cell is also a unit's
 // ID.
@@ -613,7 +614,7 @@ func (p *puller) place(seq []placedRow) {
 		if k, ok := p.byItem[r.id]; ok && k >= 0 {
 			r.k = k
 			if p.t.Rows.Per != templates.PerBlock && p.at[unitCol] >= 0 {
-				p.problem(Warning, ErrLayout, p.units[k].ID, r.row.n, p.at[unitCol], "the row has no unit id; it was matched to unit %s by its ID", p.named(p.units[k].ID))
+				p.problem(records.Warning, ErrLayout, p.units[k].ID, r.row.n, p.at[unitCol], "the row has no unit id; it was matched to unit %s by its ID", p.named(p.units[k].ID))
 			}
 			continue
 		}
@@ -648,7 +649,7 @@ func (p *puller) place(seq []placedRow) {
 			continue
 		}
 		if r.row.unplaced && p.hasAnswers(r.row) {
-			p.problem(Warning, ErrLayout, p.units[r.k].ID, r.row.n, -1, "the row was inserted in block %s, and the sheet has been sorted since: where in the block it was cannot be known (the workbook does not record where its rows were), so it is read where the sheet has it now", p.named(p.units[r.k].ID))
+			p.problem(records.Warning, ErrLayout, p.units[r.k].ID, r.row.n, -1, "the row was inserted in block %s, and the sheet has been sorted since: where in the block it was cannot be known (the workbook does not record where its rows were), so it is read where the sheet has it now", p.named(p.units[r.k].ID))
 		}
 		if r.row.pos > 0 {
 			// A copied row: the first in sheet order is the row
@@ -736,7 +737,7 @@ func (p *puller) blockOf(seq []placedRow, i int) (int, bool) {
 		}
 	}
 	if p.hasAnswers(seq[i].row) {
-		p.problem(Warning, ErrLayout, p.units[prev].ID, seq[i].row.n, -1, "the row was inserted between blocks %s and %s; it is read as part of %s", p.named(p.units[prev].ID), p.named(p.units[next].ID), p.named(p.units[prev].ID))
+		p.problem(records.Warning, ErrLayout, p.units[prev].ID, seq[i].row.n, -1, "the row was inserted between blocks %s and %s; it is read as part of %s", p.named(p.units[prev].ID), p.named(p.units[next].ID), p.named(p.units[prev].ID))
 	}
 	return prev, true
 }
@@ -767,14 +768,14 @@ func (p *puller) unattributed(r sheetRow, why string) {
 	var vals []string
 	for i, c := range p.cols {
 		if (c.Role == templates.RoleAnswer || c.Role == templates.RoleAnnotator) && hasText(r.cells[i]) {
-			vals = append(vals, backend.CellName(p.at[i], r.n)+"="+QuoteCell(r.cells[i]))
+			vals = append(vals, backend.CellName(p.at[i], r.n)+"="+records.QuoteCell(r.cells[i]))
 		}
 	}
 	if len(vals) == 0 {
-		p.problem(Warning, ErrLayout, "", r.n, -1, "the row is ignored: %s", why)
+		p.problem(records.Warning, ErrLayout, "", r.n, -1, "the row is ignored: %s", why)
 		return
 	}
-	p.problem(Error, ErrLayout, "", r.n, -1, "the row's answers cannot be read: %s; they are %s", why, strings.Join(vals, ", "))
+	p.problem(records.Error, ErrLayout, "", r.n, -1, "the row's answers cannot be read: %s; they are %s", why, strings.Join(vals, ", "))
 }
 
 // errStopSheet ends the reading of a sheet early, on purpose.
@@ -786,15 +787,15 @@ var errStopSheet = errors.New("stop")
 // silent blank. Any other sheet with content is said not to be read.
 func (p *puller) otherSheets() error {
 	return p.eachOtherSheet(func(name string, copyOf, empty bool) {
-		pr := &Problem{File: p.g.Name, Sheet: name, Err: ErrLayout}
+		pr := &records.Problem{File: p.g.Name, Sheet: name, Err: ErrLayout}
 		switch {
 		case empty:
 			return
 		case copyOf:
-			pr.Severity = Error
+			pr.Severity = records.Error
 			pr.Message = fmt.Sprintf("sheet %q looks like a copy of %s, and annosheet reads only %s: move any answers typed here into %s (or delete %s and give this sheet its name), then pull again", name, p.sheet, p.sheet, p.sheet, p.sheet)
 		default:
-			pr.Severity = Warning
+			pr.Severity = records.Warning
 			pr.Message = fmt.Sprintf("sheet %q: a sheet annosheet did not make; it is not read", name)
 		}
 		p.probs = append(p.probs, pr)

@@ -1,4 +1,4 @@
-package layout
+package records
 
 import (
 	"errors"
@@ -10,22 +10,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/annosheet/annosheet/internal/words"
-)
-
-// Sentinel errors that problems wrap, for errors.Is.
-var (
-	// ErrMalformed: an input file is not valid JSON or JSON Lines.
-	ErrMalformed = errors.New("malformed input")
-	// ErrMissingField: a record lacks a field the template reads.
-	ErrMissingField = errors.New("missing field")
-	// ErrDuplicateID: two records have the same id.
-	ErrDuplicateID = errors.New("duplicate id")
-	// ErrBadValue: a field has a value the template cannot use.
-	ErrBadValue = errors.New("bad value")
-	// ErrTruncated: a text was too long for a cell and is shown cut.
-	ErrTruncated = errors.New("text truncated for display")
-	// ErrReplaced: characters that a spreadsheet cannot hold were replaced.
-	ErrReplaced = errors.New("characters replaced")
 )
 
 // Severities of a problem.
@@ -189,7 +173,7 @@ func (ps Problems) Summary(examples int) []string {
 	for _, p := range rest[:examples] {
 		lines = append(lines, p.Error())
 	}
-	more := fmt.Sprintf("… and %d more %s", len(rest)-examples, plural(len(rest)-examples, "problem", "problems"))
+	more := fmt.Sprintf("… and %d more %s", len(rest)-examples, words.Pick(len(rest)-examples, "problem", "problems"))
 	if len(ps) >= MaxErrors {
 		more += fmt.Sprintf("; the check stopped at %d", MaxErrors)
 	}
@@ -251,7 +235,7 @@ func (ps Problems) sharedCause() string {
 			}
 			name := strconv.Quote(f)
 			if !same {
-				name += fmt.Sprintf(" (%d %s)", len(g.perField[f]), plural(len(g.perField[f]), "record", "records"))
+				name += fmt.Sprintf(" (%d %s)", len(g.perField[f]), words.Pick(len(g.perField[f]), "record", "records"))
 			}
 			names = append(names, name)
 		}
@@ -324,3 +308,32 @@ func QuoteCell(s string) string {
 
 // QuotedRunes is how much of a long cell QuoteCell quotes.
 const QuotedRunes = 80
+
+// MaxErrors bounds how many problems one run collects before it stops
+// reading; past that point more messages help nobody.
+const MaxErrors = 100
+
+// Sentinel errors that problems wrap, for errors.Is.
+var (
+	// ErrMalformed: an input file is not valid JSON or JSON Lines.
+	ErrMalformed = errors.New("malformed input")
+	// ErrMissingField: a record lacks a field the template reads.
+	ErrMissingField = errors.New("missing field")
+	// ErrDuplicateID: two records have the same id.
+	ErrDuplicateID = errors.New("duplicate id")
+	// ErrBadValue: a field has a value the template cannot use.
+	ErrBadValue = errors.New("bad value")
+	// ErrTruncated: a text was too long for a cell and is shown cut.
+	ErrTruncated = errors.New("text truncated for display")
+	// ErrReplaced: characters that a spreadsheet cannot hold were replaced.
+	ErrReplaced = errors.New("characters replaced")
+)
+
+// UnitProblem is the problem as its unit's record carries it.
+func (p *Problem) UnitProblem() UnitProblem {
+	cell := ""
+	if p.Cell != "" {
+		cell = p.Sheet + "!" + p.Cell
+	}
+	return UnitProblem{Severity: p.Severity, Cell: cell, Message: p.Message}
+}

@@ -1,4 +1,4 @@
-package layout
+package decode
 
 import (
 	"errors"
@@ -53,11 +53,11 @@ type cellIssue struct {
 }
 
 func invalid(format string, args ...any) *cellIssue {
-	return &cellIssue{severity: Error, err: ErrInvalidAnswer, msg: fmt.Sprintf(format, args...)}
+	return &cellIssue{severity: records.Error, err: ErrInvalidAnswer, msg: fmt.Sprintf(format, args...)}
 }
 
 func normalised(format string, args ...any) *cellIssue {
-	return &cellIssue{severity: Warning, err: ErrNormalised, msg: fmt.Sprintf(format, args...)}
+	return &cellIssue{severity: records.Warning, err: ErrNormalised, msg: fmt.Sprintf(format, args...)}
 }
 
 // parseChoice reads a choice cell: a label (what the dropdown offers), or
@@ -75,10 +75,10 @@ func parseChoice(q *templates.Question, cell string) (string, *cellIssue) {
 	f := fold(cell)
 	for _, o := range q.Options {
 		if f == fold(o.Label) || f == fold(o.Code) {
-			return o.Code, normalised("%s read as %q; pick it from the list", QuoteCell(cell), o.Label)
+			return o.Code, normalised("%s read as %q; pick it from the list", records.QuoteCell(cell), o.Label)
 		}
 	}
-	return "", invalid("%s is not one of: %s%s", QuoteCell(cell), labelList(q), q.SuggestLabel(cell))
+	return "", invalid("%s is not one of: %s%s", records.QuoteCell(cell), labelList(q), q.SuggestLabel(cell))
 }
 
 func labelList(q *templates.Question) string {
@@ -89,10 +89,11 @@ func labelList(q *templates.Question) string {
 	return strings.Join(out, "; ")
 }
 
-// Spellings of a ticked and an unticked checkbox.
+// Spellings of a ticked and an unticked checkbox: those the live checks
+// read a checkbox with, so that the sheet and pull never disagree.
 var (
-	yes = []string{"true", "1", "x", "yes", "y", "✓", "✔", "☑", "checked", "wahr", "vrai"}
-	no  = []string{"false", "0", "no", "n", "☐", "unchecked", "falsch", "faux"}
+	yes = templates.CheckboxTrue
+	no  = templates.CheckboxFalse
 )
 
 // parseBool reads a checkbox: TRUE/FALSE, 1/0, x, yes/no and the like.
@@ -110,7 +111,7 @@ func parseBool(cell string) (bool, *cellIssue) {
 			return v == 1, nil
 		}
 	}
-	return false, invalid("%s is not a checkbox value; use TRUE or FALSE", QuoteCell(cell))
+	return false, invalid("%s is not a checkbox value; use TRUE or FALSE", records.QuoteCell(cell))
 }
 
 func isNumber(s string) bool {
@@ -137,7 +138,7 @@ func parseWhole(cell string) (int, bool) {
 func parseScale(q *templates.Question, cell string) (n int, ok bool, issue *cellIssue) {
 	n, isWhole := parseWhole(cell)
 	if !isWhole {
-		return 0, false, invalid("%s is not a whole number from %d to %d", QuoteCell(cell), *q.Min, *q.Max)
+		return 0, false, invalid("%s is not a whole number from %d to %d", records.QuoteCell(cell), *q.Min, *q.Max)
 	}
 	if q.Unanswered != nil && n == *q.Unanswered {
 		return 0, false, nil
@@ -179,7 +180,7 @@ func parseCodeList(q *templates.Question, cell string) ([]string, *cellIssue) {
 			for _, o := range q.Options {
 				all = append(all, o.Code)
 			}
-			return nil, invalid("%s in %s is not one of the codes %s%s", QuoteCell(part), QuoteCell(cell), strings.Join(all, ", "), q.SuggestCode(part))
+			return nil, invalid("%s in %s is not one of the codes %s%s", records.QuoteCell(part), records.QuoteCell(cell), strings.Join(all, ", "), q.SuggestCode(part))
 		}
 		if !slices.Contains(codes, code) {
 			codes = append(codes, code)
@@ -188,7 +189,7 @@ func parseCodeList(q *templates.Question, cell string) ([]string, *cellIssue) {
 	slices.Sort(codes)
 	canon := strings.Join(codes, ",")
 	if lenient || cell != canon && strings.TrimSpace(cell) != "" {
-		issue = normalised("%s read as %q", QuoteCell(cell), canon)
+		issue = normalised("%s read as %q", records.QuoteCell(cell), canon)
 	}
 	return codes, issue
 }
@@ -204,7 +205,7 @@ func parseEvidence(passageCell, sentencesCell string, counts []int) (*records.Ev
 	case strings.TrimSpace(passageCell) == "":
 		pIssue = invalid("evidence sentences are given but no passage")
 	case !ok:
-		pIssue = invalid("%s is not a passage number", QuoteCell(passageCell))
+		pIssue = invalid("%s is not a passage number", records.QuoteCell(passageCell))
 	case p < 1 || p > len(counts):
 		pIssue = invalid("there is no passage %d; this record has passages 1 to %d", p, len(counts))
 	}
@@ -222,7 +223,7 @@ func parseEvidence(passageCell, sentencesCell string, counts []int) (*records.Ev
 			b, okB = parseWhole(hi)
 		}
 		if !okA || !okB || b < a || b-a > 1000 {
-			return nil, pIssue, invalid("%s is not a list of sentence numbers (e.g. 3, 4 or 3-5)", QuoteCell(sentencesCell))
+			return nil, pIssue, invalid("%s is not a list of sentence numbers (e.g. 3, 4 or 3-5)", records.QuoteCell(sentencesCell))
 		}
 		for n := a; n <= b; n++ {
 			if !slices.Contains(sentences, n) {

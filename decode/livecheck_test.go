@@ -1,8 +1,7 @@
-package layout_test
+package decode_test
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -10,7 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/annosheet/annosheet/backend"
-	"github.com/annosheet/annosheet/layout"
+	"github.com/annosheet/annosheet/decode"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
@@ -29,7 +28,7 @@ func TestCheckColumnIsNeverAnswers(t *testing.T) {
 	for k, v := range answers {
 		base.set("r1", k, v)
 	}
-	want := pullMem(t, base, layout.PullOptions{})
+	want := pullMem(t, base, decode.PullOptions{})
 
 	for _, c := range []struct {
 		name string
@@ -49,7 +48,7 @@ func TestCheckColumnIsNeverAnswers(t *testing.T) {
 			for _, u := range []string{"r1", "r2", "r3"} {
 				m.setTyped(u, templates.RoleCheck, c.cell)
 			}
-			got := pullMem(t, m, layout.PullOptions{})
+			got := pullMem(t, m, decode.PullOptions{})
 			if diff := cmp.Diff(want.Records, got.Records, cmpopts.EquateEmpty()); diff != "" {
 				t.Errorf("records (-without +with the Check cells):\n%s", diff)
 			}
@@ -73,7 +72,7 @@ func TestCheckColumnIsNeverAnswers(t *testing.T) {
 				m.sheets[backend.SheetAnnotate][i] = slices.Delete(slices.Clone(r), col, col+1)
 			}
 		}
-		got := pullMem(t, m, layout.PullOptions{})
+		got := pullMem(t, m, decode.PullOptions{})
 		if diff := cmp.Diff(want.Records, got.Records, cmpopts.EquateEmpty()); diff != "" {
 			t.Errorf("records (-with +without the Check column):\n%s", diff)
 		}
@@ -84,47 +83,3 @@ func TestCheckColumnIsNeverAnswers(t *testing.T) {
 		}
 	})
 }
-
-// TestBuildCheckColumn: every row of the Annotate sheet has its Check
-// formula, locked, and the sheet its conditional formats over every row;
-// the formulas are the template's, with the row's own references.
-func TestBuildCheckColumn(t *testing.T) {
-	tp, res := buildWith(t, "qa-span-errors", layout.Options{}, data+"qa-feedback/dev_feedback.sample.json")
-	ann := sheet(t, res.Plan, backend.SheetAnnotate)
-	col := colIndex(t, tp, templates.RoleCheck)
-	if st := ann.Columns[col].Style; st.Unlocked || !st.Wrap || ann.Columns[col].Hidden {
-		t.Errorf("Check column style %+v", ann.Columns[col])
-	}
-	rows := rowsOf(t, ann)
-	if h := text(rows[0].Cells[col]); h != "Check" {
-		t.Errorf("header %q", h)
-	}
-	for n, r := range rows[1:] {
-		row := n + 2
-		f, ok := r.Cells[col].Value.(backend.Formula)
-		if !ok || r.Cells[col].Style.Unlocked {
-			t.Fatalf("row %d: Check cell %+v, want a locked formula", row, r.Cells[col])
-		}
-		first := row - (row-2)%8 // blocks of 8 rows from row 2
-		// Every row checks its own span; only a block's first row checks
-		// the block's Checked box, over the block's rows.
-		own := "LEN(TRIM(G" + itoa(row) + "))>0"
-		block := "SUMPRODUCT(LEN(TRIM($F$" + itoa(first) + ":$F$" + itoa(first+7) + ")))>0"
-		if !strings.Contains(f.Text, own) || strings.Contains(f.Text, block) != (row == first) {
-			t.Errorf("row %d: formula %.300s…", row, f.Text)
-		}
-		if strings.Contains(f.Text, "\x00") {
-			t.Errorf("row %d: a marker is left in the formula", row)
-		}
-	}
-	if len(ann.ConditionalFormats) == 0 {
-		t.Fatal("no conditional formats")
-	}
-	for _, cf := range ann.ConditionalFormats {
-		if cf.FirstRow != 2 || cf.LastRow != ann.RowCount || cf.LastCol >= col {
-			t.Errorf("conditional format over rows %d-%d, columns %d-%d", cf.FirstRow, cf.LastRow, cf.FirstCol, cf.LastCol)
-		}
-	}
-}
-
-func itoa(n int) string { return strconv.Itoa(n) }

@@ -1,4 +1,4 @@
-package layout_test
+package decode_test
 
 import (
 	"errors"
@@ -7,8 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/annosheet/annosheet/backend"
-	"github.com/annosheet/annosheet/layout"
+	"github.com/annosheet/annosheet/decode"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
@@ -135,10 +134,10 @@ func TestSpanSources(t *testing.T) {
 				}
 				m.setRow(e.row, e.key, e.text)
 			}
-			p := pullMem(t, m, layout.PullOptions{})
+			p := pullMem(t, m, decode.PullOptions{})
 			var got []prob
 			for _, pr := range p.Problems {
-				if errors.Is(pr.Err, layout.ErrContextEdited) {
+				if errors.Is(pr.Err, decode.ErrContextEdited) {
 					got = append(got, prob{pr.Cell, pr.Record, pr.Message})
 				}
 			}
@@ -157,31 +156,5 @@ func TestSpanSources(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-// TestSpanSourcesOpen checks the plan: a span source's column and cells
-// are unlocked and its header note says that edits are ignored; other
-// context stays locked.
-func TestSpanSourcesOpen(t *testing.T) {
-	t.Parallel()
-	tp, res := buildWith(t, "qa-span-errors", layout.Options{}, data+"qa-feedback/dev_feedback.sample.json")
-	sh := sheet(t, res.Plan, backend.SheetAnnotate)
-	rows := rowsOf(t, sh)
-	notes := map[int]string{}
-	for _, n := range sh.Notes {
-		notes[n.Col] = n.Text
-	}
-	for i, c := range tp.Columns() {
-		if c.Role != templates.RoleContext {
-			continue
-		}
-		open := c.Key == "context:prediction"
-		if sh.Columns[i].Style.Unlocked != open || rows[1].Cells[i].Style.Unlocked != open {
-			t.Errorf("%s: column unlocked %v, first cell unlocked %v; want %v", c.Key, sh.Columns[i].Style.Unlocked, rows[1].Cells[i].Style.Unlocked, open)
-		}
-		if got := notes[i]; open != strings.Contains(got, "Changes made here are ignored") {
-			t.Errorf("%s: note %q", c.Key, got)
-		}
 	}
 }

@@ -1,4 +1,4 @@
-package layout_test
+package decode_test
 
 import (
 	"strings"
@@ -7,7 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/annosheet/annosheet/backend"
-	"github.com/annosheet/annosheet/layout"
+	"github.com/annosheet/annosheet/decode"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -94,14 +94,14 @@ annotator:`, 1)))
 				m.set(c.unit, key, v)
 			}
 			m.set(c.unit, "annotator", "AK")
-			p := pullMem(t, m, layout.PullOptions{})
+			p := pullMem(t, m, decode.PullOptions{})
 			var got []want
 			byCell := map[string]string{}
 			for key := range m.cols {
 				byCell[backend.CellName(m.col(key), m.rows[c.unit])] = key
 			}
 			for _, pr := range p.Problems {
-				if pr.Err == layout.ErrRule {
+				if pr.Err == decode.ErrRule {
 					got = append(got, want{byCell[pr.Cell], pr.Message})
 				}
 			}

@@ -1,4 +1,4 @@
-package layout_test
+package decode_test
 
 import (
 	"errors"
@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/annosheet/annosheet/backend"
-	"github.com/annosheet/annosheet/layout"
+	"github.com/annosheet/annosheet/decode"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -52,12 +52,12 @@ func TestPullReadError(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			p, err := layout.Pull(failAt(m.grid(), c.sheet, c.row, c.cause), layout.PullOptions{})
+			p, err := decode.Pull(failAt(m.grid(), c.sheet, c.row, c.cause), decode.PullOptions{})
 			if p != nil || err == nil {
 				t.Fatalf("Pull = %v, %v; want an error", p, err)
 			}
-			if !errors.Is(err, c.cause) || errors.Is(err, layout.ErrNotWorkbook) || err.Error() != c.msg {
-				t.Errorf("err = %q\nwant %q, wrapping %q and not %q", err, c.msg, c.cause, layout.ErrNotWorkbook)
+			if !errors.Is(err, c.cause) || errors.Is(err, decode.ErrNotWorkbook) || err.Error() != c.msg {
+				t.Errorf("err = %q\nwant %q, wrapping %q and not %q", err, c.msg, c.cause, decode.ErrNotWorkbook)
 			}
 		})
 	}
@@ -74,9 +74,9 @@ func TestPullMetaCutShort(t *testing.T) {
 	m := newMemBook(t, tp, ksRecords)
 	meta := m.sheets[backend.SheetMeta]
 	m.sheets[backend.SheetMeta] = meta[:len(meta)-1]
-	_, err = layout.Pull(m.grid(), layout.PullOptions{})
+	_, err = decode.Pull(m.grid(), decode.PullOptions{})
 	want := "book.xlsx: not an annosheet workbook: the _annosheet sheet is damaged: it lists 2 units, its record says 3"
-	if !errors.Is(err, layout.ErrNotWorkbook) || err == nil || err.Error() != want {
+	if !errors.Is(err, decode.ErrNotWorkbook) || err == nil || err.Error() != want {
 		t.Errorf("err = %v\nwant %s", err, want)
 	}
 }

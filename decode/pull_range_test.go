@@ -1,4 +1,4 @@
-package layout_test
+package decode_test
 
 import (
 	"testing"
@@ -6,7 +6,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"github.com/annosheet/annosheet/layout"
+	"github.com/annosheet/annosheet/decode"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -49,13 +49,13 @@ func TestPullScaleRange(t *testing.T) {
 	}{
 		{"below the bound", map[string]string{"q:severity": "2"}, nil},
 		{"on the bound, without a rationale", map[string]string{"q:severity": "3"},
-			[]prob{{"error", "D2", "r1", "a severity of 3 or more needs a rationale", layout.ErrRule}}},
+			[]prob{{"error", "D2", "r1", "a severity of 3 or more needs a rationale", decode.ErrRule}}},
 		{"above it, as text, with a rationale", map[string]string{"q:severity": " 5.0 ", "q:rationale": "wrong date"}, nil},
 		{"not yet answered", map[string]string{"q:severity": "0", "q:rationale": "x", "q:escalate": "TRUE"},
-			[]prob{{"warning", "C2", "r1", "escalate only severe errors", layout.ErrRule}}},
+			[]prob{{"warning", "C2", "r1", "escalate only severe errors", decode.ErrRule}}},
 		{"unreadable", map[string]string{"q:severity": "high", "q:escalate": "TRUE"}, []prob{
-			{"error", "C2", "r1", `"high" is not a whole number from 1 to 5`, layout.ErrInvalidAnswer},
-			{"warning", "C2", "r1", "escalate only severe errors", layout.ErrRule},
+			{"error", "C2", "r1", `"high" is not a whole number from 1 to 5`, decode.ErrInvalidAnswer},
+			{"warning", "C2", "r1", "escalate only severe errors", decode.ErrRule},
 		}},
 		{"in the range", map[string]string{"q:severity": "4", "q:rationale": "x", "q:escalate": "yes"}, nil},
 	}
@@ -66,7 +66,7 @@ func TestPullScaleRange(t *testing.T) {
 			for k, v := range c.cells {
 				m.set("r1", k, v)
 			}
-			p := pullMem(t, m, layout.PullOptions{})
+			p := pullMem(t, m, decode.PullOptions{})
 			if diff := cmp.Diff(c.probs, probs(p.Problems), cmpErr, cmpopts.EquateEmpty()); diff != "" {
 				t.Errorf("problems (-want +got):\n%s", diff)
 			}

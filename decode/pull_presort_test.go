@@ -1,4 +1,4 @@
-package layout_test
+package decode_test
 
 import (
 	"fmt"
@@ -11,7 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"github.com/annosheet/annosheet/layout"
+	"github.com/annosheet/annosheet/decode"
 	"github.com/annosheet/annosheet/records"
 )
 
@@ -91,7 +91,7 @@ func TestPullPresort(t *testing.T) {
 			want: want{q0000: []string{"Paris is big/Irrelevant", "It rains/Unverifiable", "Cats fly/Incoherent", "big/Irrelevant", "fly/Incoherent"},
 				q0001: []string{"Dogs bark/Irrelevant"},
 				probs: []prob{
-					{"warning", "4:4", "q0000", `rows 4, 7 were inserted after row 8 of block "q0000", and the sheet has been sorted since: their order among themselves cannot be known, so they are read in the order the sheet has them now`, layout.ErrLayout},
+					{"warning", "4:4", "q0000", `rows 4, 7 were inserted after row 8 of block "q0000", and the sheet has been sorted since: their order among themselves cannot be known, so they are read in the order the sheet has them now`, decode.ErrLayout},
 				}},
 		},
 		{
@@ -104,8 +104,8 @@ func TestPullPresort(t *testing.T) {
 			want: want{q0000: []string{"Paris is big/Irrelevant", "It rains/Unverifiable", "Cats fly/Incoherent"},
 				q0001: []string{"Dogs bark/Irrelevant"},
 				probs: []prob{
-					{"error", "5:5", "", `the row's answers cannot be read: it was inserted, and the sheet has been sorted since: where it was cannot be known (in block "q0000" or "q0001"); type its block's ID in A5; they are I5="Missing Answer", J5="1", K5="1", N5="AK"`, layout.ErrLayout},
-					{"error", "6:6", "", `the row's answers cannot be read: it was inserted, and the sheet has been sorted since: where it was cannot be known (in block "q0000" or "q0001"); type its block's ID in A6; they are I6="Missing Answer", J6="1", K6="0", N6="AK"`, layout.ErrLayout},
+					{"error", "5:5", "", `the row's answers cannot be read: it was inserted, and the sheet has been sorted since: where it was cannot be known (in block "q0000" or "q0001"); type its block's ID in A5; they are I5="Missing Answer", J5="1", K5="1", N5="AK"`, decode.ErrLayout},
+					{"error", "6:6", "", `the row's answers cannot be read: it was inserted, and the sheet has been sorted since: where it was cannot be known (in block "q0000" or "q0001"); type its block's ID in A6; they are I6="Missing Answer", J6="1", K6="0", N6="AK"`, decode.ErrLayout},
 				}},
 		},
 		{
@@ -118,8 +118,8 @@ func TestPullPresort(t *testing.T) {
 			want: want{q0000: []string{"Paris is big/Irrelevant", "It rains/Unverifiable", "Cats fly/Incoherent", "fly/Incoherent", "rains/Unverifiable"},
 				q0001: []string{"Dogs bark/Irrelevant"},
 				probs: []prob{
-					{"warning", "3:3", "q0000", `the row was inserted in block "q0000", and the sheet has been sorted since: where in the block it was cannot be known, so it is read after the block's other rows`, layout.ErrLayout},
-					{"warning", "7:7", "q0000", `the row was inserted in block "q0000", and the sheet has been sorted since: where in the block it was cannot be known, so it is read after the block's other rows`, layout.ErrLayout},
+					{"warning", "3:3", "q0000", `the row was inserted in block "q0000", and the sheet has been sorted since: where in the block it was cannot be known, so it is read after the block's other rows`, decode.ErrLayout},
+					{"warning", "7:7", "q0000", `the row was inserted in block "q0000", and the sheet has been sorted since: where in the block it was cannot be known, so it is read after the block's other rows`, decode.ErrLayout},
 				}},
 		},
 		{
@@ -132,7 +132,7 @@ func TestPullPresort(t *testing.T) {
 			want: want{q0000: []string{"Paris is big/Irrelevant", "It rains/Unverifiable", "fly/Incoherent", "rains/Unverifiable", "Cats fly/Incoherent"},
 				q0001: []string{"Dogs bark/Irrelevant"},
 				probs: []prob{
-					{"warning", "2:2", "q0000", `rows 2, 7 were inserted after row 2 of block "q0000", and the sheet has been sorted since: their order among themselves cannot be known, so they are read in the order the sheet has them now`, layout.ErrLayout},
+					{"warning", "2:2", "q0000", `rows 2, 7 were inserted after row 2 of block "q0000", and the sheet has been sorted since: their order among themselves cannot be known, so they are read in the order the sheet has them now`, decode.ErrLayout},
 				}},
 		},
 	}
@@ -143,10 +143,10 @@ func TestPullPresort(t *testing.T) {
 			c.insert(m)
 			m.recalc()
 			c.sort(m)
-			p := pullMem(t, m, layout.PullOptions{})
+			p := pullMem(t, m, decode.PullOptions{})
 			got := want{q0000: texts(record(p, "q0000").Spans), q0001: texts(record(p, "q0001").Spans)}
 			for _, pr := range probs(p.Problems) {
-				if pr.Err == layout.ErrLayout {
+				if pr.Err == decode.ErrLayout {
 					got.probs = append(got.probs, pr)
 				}
 			}
@@ -207,10 +207,10 @@ func TestPullPresortNeverSilent(t *testing.T) {
 		for range 1 + r.IntN(2) {
 			sortBody(m, keys[r.IntN(len(keys))], r.IntN(2) == 0)
 		}
-		p := pullMem(t, m, layout.PullOptions{})
+		p := pullMem(t, m, decode.PullOptions{})
 		flagged := map[string]bool{}
 		for _, pr := range p.Problems {
-			if pr.Err == layout.ErrLayout {
+			if pr.Err == decode.ErrLayout {
 				flagged[pr.Record] = true
 				if pr.Record == "" {
 					flagged["q0000"], flagged["q0001"] = true, true
@@ -318,7 +318,7 @@ func FuzzPlaces(f *testing.F) {
 		}
 		body := m.annotate()[1:]
 		r.Shuffle(len(body), func(i, j int) { body[i], body[j] = body[j], body[i] })
-		p, err := layout.Pull(m.grid(), layout.PullOptions{})
+		p, err := decode.Pull(m.grid(), decode.PullOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package layout_test
+package records_test
 
 import (
 	"fmt"
@@ -6,7 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/annosheet/annosheet/layout"
+	"github.com/annosheet/annosheet/records"
 )
 
 // TestSummary: how the problems of an input are told. A few are listed
@@ -14,22 +14,22 @@ import (
 // of them, then how many more; problems of reading a file come first.
 func TestSummary(t *testing.T) {
 	t.Parallel()
-	missing := func(file string, line int, rec, field string) *layout.Problem {
-		return &layout.Problem{Severity: layout.Error, File: file, Line: line, Record: rec, Field: field, Err: layout.ErrMissingField,
+	missing := func(file string, line int, rec, field string) *records.Problem {
+		return &records.Problem{Severity: records.Error, File: file, Line: line, Record: rec, Field: field, Err: records.ErrMissingField,
 			Message: fmt.Sprintf("context %q needs this field; mark it optional: true if it may be absent", field)}
 	}
-	dup := func(file string, line int, rec string) *layout.Problem {
-		return &layout.Problem{Severity: layout.Error, File: file, Line: line, Record: rec, Err: layout.ErrDuplicateID,
+	dup := func(file string, line int, rec string) *records.Problem {
+		return &records.Problem{Severity: records.Error, File: file, Line: line, Record: rec, Err: records.ErrDuplicateID,
 			Message: "the id is also used by the record at " + file + ":1"}
 	}
-	malformed := &layout.Problem{Severity: layout.Error, File: "in.jsonl", Line: 2, Err: layout.ErrMalformed,
+	malformed := &records.Problem{Severity: records.Error, File: "in.jsonl", Line: 2, Err: records.ErrMalformed,
 		Message: "a second JSON value starts here"}
-	bad := func(line int) *layout.Problem {
-		return &layout.Problem{Severity: layout.Error, File: "in.jsonl", Line: line, Record: fmt.Sprintf("r%d", line), Field: "score", Err: layout.ErrBadValue, Message: "not a number"}
+	bad := func(line int) *records.Problem {
+		return &records.Problem{Severity: records.Error, File: "in.jsonl", Line: line, Record: fmt.Sprintf("r%d", line), Field: "score", Err: records.ErrBadValue, Message: "not a number"}
 	}
 	// records lack fields: n records of file, each lacking every field.
-	records := func(file string, n int, fields ...string) layout.Problems {
-		var ps layout.Problems
+	lacking := func(file string, n int, fields ...string) records.Problems {
+		var ps records.Problems
 		for i := range n {
 			for _, f := range fields {
 				ps = append(ps, missing(file, i+1, fmt.Sprintf("r%d", i+1), f))
@@ -37,45 +37,45 @@ func TestSummary(t *testing.T) {
 		}
 		return ps
 	}
-	line := func(p *layout.Problem) string { return p.Error() }
-	join := func(pss ...layout.Problems) layout.Problems {
-		var out layout.Problems
+	line := func(p *records.Problem) string { return p.Error() }
+	join := func(pss ...records.Problems) records.Problems {
+		var out records.Problems
 		for _, ps := range pss {
 			out = append(out, ps...)
 		}
 		return out
 	}
-	wrongTemplate := records("in.json", 7, "passages", "prediction 1", "question", "gold")
+	wrongTemplate := lacking("in.json", 7, "passages", "prediction 1", "question", "gold")
 	// What JSON Lines read as JSON gives: the first line's fields taken
 	// for records, then the second line's value.
-	garbled := records("in.jsonl", 7, "passages", "prediction 1", "question", "gold", "passages2")
+	garbled := lacking("in.jsonl", 7, "passages", "prediction 1", "question", "gold", "passages2")
 	garbled.Sort()
-	brief := join(garbled, layout.Problems{malformed})
+	brief := join(garbled, records.Problems{malformed})
 	brief.Sort()
-	uneven := join(records("in.json", 6, "text"), records("in.json", 2, "gold"))
+	uneven := join(lacking("in.json", 6, "text"), lacking("in.json", 2, "gold"))
 	uneven.Sort()
-	var dups layout.Problems
+	var dups records.Problems
 	for i := 2; i < 12; i++ {
 		dups = append(dups, dup("in.jsonl", i, fmt.Sprintf("r%d", i)))
 	}
-	var bads layout.Problems
+	var bads records.Problems
 	for i := 1; i <= 9; i++ {
 		bads = append(bads, bad(i))
 	}
-	capped := records("in.json", 25, "passages", "question", "gold", "prediction 1")
-	twoFiles := join(records("a.jsonl", 3, "text"), records("b.jsonl", 3, "text"))
-	manyFields := records("in.json", 2, "a", "b", "c", "d", "e", "f", "g", "h")
+	capped := lacking("in.json", 25, "passages", "question", "gold", "prediction 1")
+	twoFiles := join(lacking("a.jsonl", 3, "text"), lacking("b.jsonl", 3, "text"))
+	manyFields := lacking("in.json", 2, "a", "b", "c", "d", "e", "f", "g", "h")
 
 	for _, c := range []struct {
 		name string
-		ps   layout.Problems
+		ps   records.Problems
 		want []string
 	}{
 		{"none", nil, nil},
 		{
 			// As the README shows them.
 			"a few, one line each",
-			layout.Problems{missing("data.jsonl", 2, "b", "target"), dup("data.jsonl", 3, "a")},
+			records.Problems{missing("data.jsonl", 2, "b", "target"), dup("data.jsonl", 3, "a")},
 			[]string{
 				`data.jsonl:2: record "b": field "target": context "target" needs this field; mark it optional: true if it may be absent`,
 				`data.jsonl:3: record "a": the id is also used by the record at data.jsonl:1`,
@@ -83,7 +83,7 @@ func TestSummary(t *testing.T) {
 		},
 		{
 			"a few, the file's problem first",
-			layout.Problems{missing("in.jsonl", 1, "a", "x"), malformed},
+			records.Problems{missing("in.jsonl", 1, "a", "x"), malformed},
 			[]string{line(malformed), line(missing("in.jsonl", 1, "a", "x"))},
 		},
 		{
@@ -116,7 +116,7 @@ func TestSummary(t *testing.T) {
 		},
 		{
 			"one field",
-			records("in.jsonl", 8, "target"),
+			lacking("in.jsonl", 8, "target"),
 			[]string{
 				`in.jsonl: 8 records lack a field that the template needs: "target"`,
 				line(missing("in.jsonl", 1, "r1", "target")), line(missing("in.jsonl", 2, "r2", "target")), line(missing("in.jsonl", 3, "r3", "target")),

@@ -1,4 +1,4 @@
-package layout_test
+package decode_test
 
 import (
 	"testing"
@@ -6,7 +6,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"github.com/annosheet/annosheet/layout"
+	"github.com/annosheet/annosheet/decode"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
@@ -59,15 +59,15 @@ func TestPullAnnotatorIDs(t *testing.T) {
 			ids:  map[string]string{"r1": "AK", "r2": "CD", "r3": "a.k."},
 			want: map[string]string{"r1": "AK", "r2": "CD", "r3": "a.k."},
 			probs: []prob{
-				{"warning", "P3", "r2", `annotator ID "CD" is not one of the study's annotators: AK, BT`, layout.ErrAnnotator},
-				{"warning", "P4", "r3", `annotator ID "a.k." is not one of the study's annotators: AK, BT (AK?)`, layout.ErrAnnotator},
+				{"warning", "P3", "r2", `annotator ID "CD" is not one of the study's annotators: AK, BT`, decode.ErrAnnotator},
+				{"warning", "P4", "r3", `annotator ID "a.k." is not one of the study's annotators: AK, BT (AK?)`, decode.ErrAnnotator},
 			}},
 		{name: "only punctuation differs", tp: ks,
 			ids:  map[string]string{"r1": "ak", "r2": "a.k.", "r3": "A-K"},
 			want: map[string]string{"r1": "ak", "r2": "a.k.", "r3": "A-K"},
 			probs: []prob{
-				{"warning", "P3", "r2", `annotator ID "a.k." differs from "ak" (Annotate!P2) only in punctuation: the same annotator? It is read as another one`, layout.ErrAnnotator},
-				{"warning", "P4", "r3", `annotator ID "A-K" differs from "ak" (Annotate!P2) only in punctuation: the same annotator? It is read as another one`, layout.ErrAnnotator},
+				{"warning", "P3", "r2", `annotator ID "a.k." differs from "ak" (Annotate!P2) only in punctuation: the same annotator? It is read as another one`, decode.ErrAnnotator},
+				{"warning", "P4", "r3", `annotator ID "A-K" differs from "ak" (Annotate!P2) only in punctuation: the same annotator? It is read as another one`, decode.ErrAnnotator},
 			}},
 		{name: "one instance, one annotator in several spellings", tp: claims,
 			ids:  map[string]string{"i1#1": "AK", "i1#2": " ak", "i1#3": "Ak", "i2#1": "bt"},
@@ -76,7 +76,7 @@ func TestPullAnnotatorIDs(t *testing.T) {
 			ids:  map[string]string{"i1#1": "AK", "i1#2": "bt", "i1#3": "Ak", "i2#1": "bt"},
 			want: map[string]string{"i1#1": "ak", "i1#2": "BT", "i1#3": "ak", "i2#1": "BT"},
 			probs: []prob{
-				{"error", "D3", "i1#2", `instance "i1" has more than one annotator: ak (rows 2, 4), BT (rows 3); one annotator takes a whole instance`, layout.ErrAnnotator},
+				{"error", "D3", "i1#2", `instance "i1" has more than one annotator: ak (rows 2, 4), BT (rows 3); one annotator takes a whole instance`, decode.ErrAnnotator},
 			}},
 	}
 	for _, c := range cases {
@@ -95,7 +95,7 @@ func TestPullAnnotatorIDs(t *testing.T) {
 					m.set(u, "q:ok", "y")
 				}
 			}
-			p := pullMem(t, m, layout.PullOptions{Annotators: c.declared})
+			p := pullMem(t, m, decode.PullOptions{Annotators: c.declared})
 			got := map[string]string{}
 			for _, r := range p.Records {
 				got[r.Unit] = r.Annotator

@@ -1,10 +1,11 @@
-package layout
+package decode
 
 import (
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -22,7 +23,7 @@ func FuzzRowMark(f *testing.F) {
 	f.Fuzz(func(t *testing.T, list string, rows int) {
 		rows = 2 + abs(rows)%6
 		p := &puller{byID: map[string]int{}, byTrimmed: map[string]int{}}
-		var units []Unit
+		var units []layout.Unit
 		for _, id := range strings.Split(list, "\n") {
 			if _, dup := p.byID[id]; dup || len(units) == 50 {
 				continue
@@ -34,9 +35,9 @@ func FuzzRowMark(f *testing.F) {
 			} else {
 				p.byTrimmed[strings.TrimSpace(id)] = k
 			}
-			units = append(units, Unit{ID: id, Rows: rows})
+			units = append(units, layout.Unit{ID: id, Rows: rows})
 		}
-		p.meta.RowMark = rowMark(tp, units)
+		p.meta.RowMark = layout.RowMark(tp, units)
 		if p.meta.RowMark == "" {
 			t.Fatal("no mark for a block template")
 		}

@@ -1,4 +1,4 @@
-package layout_test
+package decode_test
 
 import (
 	"bytes"
@@ -19,6 +19,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/decode"
 	"github.com/annosheet/annosheet/input"
 	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/records"
@@ -229,7 +230,7 @@ type prob struct {
 	Err                           error
 }
 
-func probs(ps layout.Problems) []prob {
+func probs(ps records.Problems) []prob {
 	var out []prob
 	for _, p := range ps {
 		cell := p.Cell
@@ -241,9 +242,9 @@ func probs(ps layout.Problems) []prob {
 var cmpErr = cmp.Comparer(func(a, b error) bool { return errors.Is(a, b) || errors.Is(b, a) })
 
 // pullMem pulls a book, checking every record against the JSON Schema.
-func pullMem(t *testing.T, m *memBook, opt layout.PullOptions) *layout.Pulled {
+func pullMem(t *testing.T, m *memBook, opt decode.PullOptions) *decode.Pulled {
 	t.Helper()
-	p, err := layout.Pull(m.grid(), opt)
+	p, err := decode.Pull(m.grid(), opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -260,7 +261,7 @@ func pullMem(t *testing.T, m *memBook, opt layout.PullOptions) *layout.Pulled {
 	return p
 }
 
-func record(p *layout.Pulled, unit string) *records.Annotation {
+func record(p *decode.Pulled, unit string) *records.Annotation {
 	for _, r := range p.Records {
 		if r.Unit == unit {
 			return r
@@ -303,8 +304,8 @@ func TestPullCells(t *testing.T) {
 			values: map[string]any{"pick": "y", "codes": []string{"1", "3"}},
 			status: records.StatusComplete,
 			probs: []prob{
-				{"warning", "C2", "r1", `"  yes " read as "Yes"; pick it from the list`, layout.ErrNormalised},
-				{"warning", "G2", "r1", `"3; 1" read as "1,3"`, layout.ErrNormalised},
+				{"warning", "C2", "r1", `"  yes " read as "Yes"; pick it from the list`, decode.ErrNormalised},
+				{"warning", "G2", "r1", `"3; 1" read as "1,3"`, decode.ErrNormalised},
 			},
 		},
 		{
@@ -313,11 +314,11 @@ func TestPullCells(t *testing.T) {
 			values: map[string]any{},
 			status: records.StatusPartial,
 			probs: []prob{
-				{"error", "C2", "r1", `"maybe" is not one of: Yes; No; Unsure, really`, layout.ErrInvalidAnswer},
-				{"error", "D2", "r1", `"perhaps" is not a checkbox value; use TRUE or FALSE`, layout.ErrInvalidAnswer},
-				{"error", "G2", "r1", `"4" in "1,4" is not one of the codes 1, 2, 3`, layout.ErrInvalidAnswer},
-				{"error", "H2", "r1", "6 is outside the scale 1 to 5", layout.ErrInvalidAnswer},
-				{"error", "I2", "r1", `"dunno" is not a checkbox value; use TRUE or FALSE`, layout.ErrInvalidAnswer},
+				{"error", "C2", "r1", `"maybe" is not one of: Yes; No; Unsure, really`, decode.ErrInvalidAnswer},
+				{"error", "D2", "r1", `"perhaps" is not a checkbox value; use TRUE or FALSE`, decode.ErrInvalidAnswer},
+				{"error", "G2", "r1", `"4" in "1,4" is not one of the codes 1, 2, 3`, decode.ErrInvalidAnswer},
+				{"error", "H2", "r1", "6 is outside the scale 1 to 5", decode.ErrInvalidAnswer},
+				{"error", "I2", "r1", `"dunno" is not a checkbox value; use TRUE or FALSE`, decode.ErrInvalidAnswer},
 			},
 		},
 		{
@@ -326,7 +327,7 @@ func TestPullCells(t *testing.T) {
 			values: map[string]any{"codes": []string{"2"}},
 			status: records.StatusPartial,
 			probs: []prob{
-				{"error", "C2", "r1", `"Unsure, realy" is not one of: Yes; No; Unsure, really; did you mean "Unsure, really"?`, layout.ErrInvalidAnswer},
+				{"error", "C2", "r1", `"Unsure, realy" is not one of: Yes; No; Unsure, really; did you mean "Unsure, really"?`, decode.ErrInvalidAnswer},
 			},
 		},
 		{
@@ -346,14 +347,14 @@ func TestPullCells(t *testing.T) {
 			cells:  map[string]string{"q:pick": "Yes", "q:score": "3.5", "annotator": "AK"},
 			values: map[string]any{"pick": "y"},
 			status: records.StatusPartial,
-			probs:  []prob{{"error", "H2", "r1", `"3.5" is not a whole number from 1 to 5`, layout.ErrInvalidAnswer}},
+			probs:  []prob{{"error", "H2", "r1", `"3.5" is not a whole number from 1 to 5`, decode.ErrInvalidAnswer}},
 		},
 		{
 			name:   "a span that occurs twice needs its occurrence",
 			cells:  map[string]string{"q:pick": "Yes", "q:quote": "the cat", "annotator": "AK"},
 			values: map[string]any{"pick": "y", "quote": records.SpanValue{Field: "text", Text: "the cat"}},
 			status: records.StatusPartial,
-			probs:  []prob{{"error", "K2", "r1", `"the cat" occurs 2 times in "Text"; say which in the occurrence column`, layout.ErrInvalidAnswer}},
+			probs:  []prob{{"error", "K2", "r1", `"the cat" occurs 2 times in "Text"; say which in the occurrence column`, decode.ErrInvalidAnswer}},
 		},
 		{
 			name:   "the occurrence column picks one",
@@ -366,35 +367,35 @@ func TestPullCells(t *testing.T) {
 			cells:  map[string]string{"q:pick": "Yes", "q:quote": "the cat", "q:quote#occurrence": "3", "annotator": "AK"},
 			values: map[string]any{"pick": "y", "quote": records.SpanValue{Field: "text", Text: "the cat"}},
 			status: records.StatusPartial,
-			probs:  []prob{{"error", "L2", "r1", `occurrence "3": the span occurs 2 time(s) in "Text"`, layout.ErrInvalidAnswer}},
+			probs:  []prob{{"error", "L2", "r1", `occurrence "3": the span occurs 2 time(s) in "Text"`, decode.ErrInvalidAnswer}},
 		},
 		{
 			name:   "a span not in its field, and one that is not before its anchor",
 			cells:  map[string]string{"q:pick": "Yes", "q:quote": "the cat sat", "q:earlier": "left", "annotator": "AK"},
 			values: map[string]any{"pick": "y", "quote": records.SpanValue{Field: "text", Start: ptr(0), End: ptr(11), Text: "the cat sat"}, "earlier": records.SpanValue{Field: "text", Text: "left"}},
 			status: records.StatusPartial,
-			probs:  []prob{{"error", "M2", "r1", `"left" does not occur before the quote in "Text"`, layout.ErrInvalidAnswer}},
+			probs:  []prob{{"error", "M2", "r1", `"left" does not occur before the quote in "Text"`, decode.ErrInvalidAnswer}},
 		},
 		{
 			name:   "a span that is nowhere",
 			cells:  map[string]string{"q:pick": "Yes", "q:quote": "the dog", "annotator": "AK"},
 			values: map[string]any{"pick": "y", "quote": records.SpanValue{Field: "text", Text: "the dog"}},
 			status: records.StatusPartial,
-			probs:  []prob{{"error", "K2", "r1", `"the dog" is not in "Text"; copy the span exactly`, layout.ErrInvalidAnswer}},
+			probs:  []prob{{"error", "K2", "r1", `"the dog" is not in "Text"; copy the span exactly`, decode.ErrInvalidAnswer}},
 		},
 		{
 			name:   "evidence ranges and bad evidence",
 			cells:  map[string]string{"q:pick": "Yes", "q:ev#passage": "3", "q:ev#sentences": "0-2", "annotator": "AK"},
 			values: map[string]any{"pick": "y"},
 			status: records.StatusPartial,
-			probs:  []prob{{"error", "N2", "r1", "there is no passage 3; this record has passages 1 to 2", layout.ErrInvalidAnswer}},
+			probs:  []prob{{"error", "N2", "r1", "there is no passage 3; this record has passages 1 to 2", decode.ErrInvalidAnswer}},
 		},
 		{
 			name:   "evidence sentence out of range, and a passage without sentences",
 			cells:  map[string]string{"q:pick": "Yes", "q:ev#passage": "2", "q:ev#sentences": "S1, 4", "annotator": "AK"},
 			values: map[string]any{"pick": "y"},
 			status: records.StatusPartial,
-			probs:  []prob{{"error", "O2", "r1", "passage 2 has sentences 0 to 1; there is no sentence 4", layout.ErrInvalidAnswer}},
+			probs:  []prob{{"error", "O2", "r1", "passage 2 has sentences 0 to 1; there is no sentence 4", decode.ErrInvalidAnswer}},
 		},
 		{
 			name:   "rules: an exclusive option and a warning",
@@ -402,8 +403,8 @@ func TestPullCells(t *testing.T) {
 			values: map[string]any{"pick": "n", "tags": []string{"a", "b"}},
 			status: records.StatusPartial,
 			probs: []prob{
-				{"error", "E2", "r1", `when "Tags" is one of a (Alpha), "Tags" has nothing but a (Alpha)`, layout.ErrRule},
-				{"warning", "J2", "r1", "say why not", layout.ErrRule},
+				{"error", "E2", "r1", `when "Tags" is one of a (Alpha), "Tags" has nothing but a (Alpha)`, decode.ErrRule},
+				{"warning", "J2", "r1", "say why not", decode.ErrRule},
 			},
 		},
 		{
@@ -412,8 +413,8 @@ func TestPullCells(t *testing.T) {
 			values: map[string]any{"score": 2},
 			status: records.StatusPartial,
 			probs: []prob{
-				{"warning", "C2", "r1", `"Pick" is required and not answered yet`, layout.ErrRequired},
-				{"error", "P2", "r1", "the row has answers but no annotator ID", layout.ErrAnnotator},
+				{"warning", "C2", "r1", `"Pick" is required and not answered yet`, decode.ErrRequired},
+				{"error", "P2", "r1", "the row has answers but no annotator ID", decode.ErrAnnotator},
 			},
 		},
 		{
@@ -430,9 +431,9 @@ func TestPullCells(t *testing.T) {
 			values: map[string]any{"pick": "y"},
 			status: records.StatusPartial,
 			probs: []prob{
-				{"error", "E2", "r1", "the cell shows the date 2024-03-05, not a checkbox value; use TRUE or FALSE", layout.ErrInvalidAnswer},
-				{"error", "G2", "r1", "the cell shows the date 2024-01-02: the spreadsheet application turned what was typed into a date; type it again starting with an apostrophe (')", layout.ErrInvalidAnswer},
-				{"error", "H2", "r1", "TRUE is a true/false value, not a whole number from 1 to 5", layout.ErrInvalidAnswer},
+				{"error", "E2", "r1", "the cell shows the date 2024-03-05, not a checkbox value; use TRUE or FALSE", decode.ErrInvalidAnswer},
+				{"error", "G2", "r1", "the cell shows the date 2024-01-02: the spreadsheet application turned what was typed into a date; type it again starting with an apostrophe (')", decode.ErrInvalidAnswer},
+				{"error", "H2", "r1", "TRUE is a true/false value, not a whole number from 1 to 5", decode.ErrInvalidAnswer},
 			},
 		},
 		{
@@ -441,7 +442,7 @@ func TestPullCells(t *testing.T) {
 			typed:  map[string]backend.ReadCell{"q:score": {Value: "FALSE", Type: backend.CellBool}},
 			values: map[string]any{"pick": "y"},
 			status: records.StatusPartial,
-			probs:  []prob{{"error", "H2", "r1", "FALSE is a true/false value, not a whole number from 1 to 5", layout.ErrInvalidAnswer}},
+			probs:  []prob{{"error", "H2", "r1", "FALSE is a true/false value, not a whole number from 1 to 5", decode.ErrInvalidAnswer}},
 		},
 		{
 			name:   "a formula with no saved value, and a formula error",
@@ -450,8 +451,8 @@ func TestPullCells(t *testing.T) {
 			values: map[string]any{},
 			status: records.StatusPartial,
 			probs: []prob{
-				{"error", "C2", "r1", `a formula with no saved value (=IF(1,"Yes")): open the workbook in a spreadsheet application and save it, or type the value`, layout.ErrInvalidAnswer},
-				{"error", "J2", "r1", "the cell shows the formula error #N/A; type the answer instead", layout.ErrInvalidAnswer},
+				{"error", "C2", "r1", `a formula with no saved value (=IF(1,"Yes")): open the workbook in a spreadsheet application and save it, or type the value`, decode.ErrInvalidAnswer},
+				{"error", "J2", "r1", "the cell shows the formula error #N/A; type the answer instead", decode.ErrInvalidAnswer},
 			},
 		},
 	}
@@ -464,7 +465,7 @@ func TestPullCells(t *testing.T) {
 			for k, v := range c.typed {
 				m.setTyped("r1", k, v)
 			}
-			p := pullMem(t, m, layout.PullOptions{})
+			p := pullMem(t, m, decode.PullOptions{})
 			r := record(p, "r1")
 			if diff := cmp.Diff(c.values, r.Values, cmpopts.EquateEmpty()); diff != "" {
 				t.Errorf("values (-want +got):\n%s", diff)
@@ -494,13 +495,13 @@ func TestPullSpanNormalised(t *testing.T) {
 	m.set("r2", "q:pick", "Yes")
 	m.set("r2", "q:quote", `"Quoted" text here`)
 	m.set("r2", "annotator", "AK")
-	p := pullMem(t, m, layout.PullOptions{})
+	p := pullMem(t, m, decode.PullOptions{})
 	want := records.SpanValue{Field: "text", Start: ptr(0), End: ptr(21), Text: "“Quoted”   text  here"}
 	r := record(p, "r2")
 	if diff := cmp.Diff(want, r.Values["quote"]); diff != "" {
 		t.Errorf("span (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]prob{{"warning", "K3", "r2", `found in "Text" only after evening out spaces, quotes or dashes; the record has the text as it is there`, layout.ErrNormalised}}, probs(p.Problems), cmpErr); diff != "" {
+	if diff := cmp.Diff([]prob{{"warning", "K3", "r2", `found in "Text" only after evening out spaces, quotes or dashes; the record has the text as it is there`, decode.ErrNormalised}}, probs(p.Problems), cmpErr); diff != "" {
 		t.Errorf("problems (-want +got):\n%s", diff)
 	}
 	line, err := json.Marshal(r)
@@ -526,7 +527,7 @@ func answerAll(m *memBook) {
 	}
 }
 
-func valuesByUnit(p *layout.Pulled) map[string]map[string]any {
+func valuesByUnit(p *decode.Pulled) map[string]map[string]any {
 	out := map[string]map[string]any{}
 	for _, r := range p.Records {
 		out[r.Unit] = r.Values
@@ -540,7 +541,7 @@ func TestPullSurvives(t *testing.T) {
 	tp, _ := templates.Load("ks.yaml", []byte(kitchenSink))
 	base := newMemBook(t, tp, ksRecords)
 	answerAll(base)
-	want := valuesByUnit(pullMem(t, base, layout.PullOptions{}))
+	want := valuesByUnit(pullMem(t, base, decode.PullOptions{}))
 	cases := []struct {
 		name    string
 		edit    func(m *memBook)
@@ -562,16 +563,16 @@ func TestPullSurvives(t *testing.T) {
 		{name: "a row deleted", edit: func(m *memBook) {
 			m.sheets[backend.SheetAnnotate] = slices.Delete(m.annotate(), 2, 3)
 		}, missing: []string{"r2"}, probs: []prob{
-			{"error", "", "r2", `unit "r2" (row 3 when generated) is not in the sheet: was its row deleted?`, layout.ErrMissingUnit},
+			{"error", "", "r2", `unit "r2" (row 3 when generated) is not in the sheet: was its row deleted?`, decode.ErrMissingUnit},
 		}},
 		{name: "a row copied below", edit: func(m *memBook) {
 			m.sheets[backend.SheetAnnotate] = append(m.annotate(), slices.Clone(m.annotate()[1]))
-		}, probs: []prob{{"warning", "5:5", "r1", `row 5 repeats unit "r1" of row 2; it is read once`, layout.ErrLayout}}},
+		}, probs: []prob{{"warning", "5:5", "r1", `row 5 repeats unit "r1" of row 2; it is read once`, decode.ErrLayout}}},
 		{name: "a row copied and changed", edit: func(m *memBook) {
 			c := slices.Clone(m.annotate()[1])
 			m.sheets[backend.SheetAnnotate] = append(m.annotate(), c)
 			m.setRow(5, "q:score", "5")
-		}, probs: []prob{{"error", "5:5", "r1", `unit "r1" is on rows 2 and 5 with different answers; row 2 is read, row 5 is not`, layout.ErrLayout}}},
+		}, probs: []prob{{"error", "5:5", "r1", `unit "r1" is on rows 2 and 5 with different answers; row 2 is read, row 5 is not`, decode.ErrLayout}}},
 		{name: "a column added", edit: func(m *memBook) {
 			for i := range m.annotate() {
 				v := ""
@@ -582,10 +583,10 @@ func TestPullSurvives(t *testing.T) {
 				}
 				m.annotate()[i] = slices.Insert(m.annotate()[i], 5, v)
 			}
-		}, probs: []prob{{"warning", "F1", "", `column F ("My notes") is not part of the template; it is ignored`, layout.ErrLayout}}},
+		}, probs: []prob{{"warning", "F1", "", `column F ("My notes") is not part of the template; it is ignored`, decode.ErrLayout}}},
 		{name: "a header renamed", edit: func(m *memBook) {
 			m.annotate()[0][2] = "Decision"
-		}, probs: []prob{{"warning", "C1", "", `the header "Pick" was renamed to "Decision"; the column is read by its position`, layout.ErrLayout}}},
+		}, probs: []prob{{"warning", "C1", "", `the header "Pick" was renamed to "Decision"; the column is read by its position`, decode.ErrLayout}}},
 		{name: "a blank row inserted", edit: func(m *memBook) {
 			m.sheets[backend.SheetAnnotate] = slices.Insert(m.annotate(), 2, make([]string, 20))
 		}},
@@ -593,13 +594,13 @@ func TestPullSurvives(t *testing.T) {
 			r := make([]string, 17)
 			r[2], r[15] = "Yes", "BT"
 			m.sheets[backend.SheetAnnotate] = append(m.annotate(), r)
-		}, probs: []prob{{"error", "5:5", "", `the row's answers cannot be read: it belongs to no unit (an inserted row?); they are C5="Yes", P5="BT"`, layout.ErrLayout}}},
+		}, probs: []prob{{"error", "5:5", "", `the row's answers cannot be read: it belongs to no unit (an inserted row?); they are C5="Yes", P5="BT"`, decode.ErrLayout}}},
 		{name: "the hidden unit column cleared", edit: func(m *memBook) {
 			for i := range m.annotate() {
 				m.annotate()[i] = m.annotate()[i][:16]
 			}
 		}, probs: []prob{
-			{"warning", "1:1", "", `the hidden "Unit" column is gone; rows are matched to units by ID and position`, layout.ErrLayout},
+			{"warning", "1:1", "", `the hidden "Unit" column is gone; rows are matched to units by ID and position`, decode.ErrLayout},
 		}},
 	}
 	for _, c := range cases {
@@ -607,7 +608,7 @@ func TestPullSurvives(t *testing.T) {
 			m := newMemBook(t, tp, ksRecords)
 			answerAll(m)
 			c.edit(m)
-			p := pullMem(t, m, layout.PullOptions{})
+			p := pullMem(t, m, decode.PullOptions{})
 			got := valuesByUnit(p)
 			for u, v := range want {
 				if slices.Contains(c.missing, u) {
@@ -633,22 +634,22 @@ func TestPullRefuses(t *testing.T) {
 	tp, _ := templates.Load("ks.yaml", []byte(kitchenSink))
 	m := newMemBook(t, tp, ksRecords)
 	cases := []struct {
-		opt  layout.PullOptions
+		opt  decode.PullOptions
 		edit func(*memBook)
 		err  error
 		msg  string
 	}{
-		{opt: layout.PullOptions{Template: "legal-gaps"}, err: layout.ErrOtherStudy,
+		{opt: decode.PullOptions{Template: "legal-gaps"}, err: decode.ErrOtherStudy,
 			msg: "book.xlsx: workbook of another template or study: made with template ks, not legal-gaps"},
-		{opt: layout.PullOptions{Template: "ks", Version: 2}, err: layout.ErrOtherStudy,
+		{opt: decode.PullOptions{Template: "ks", Version: 2}, err: decode.ErrOtherStudy,
 			msg: "book.xlsx: workbook of another template or study: made with ks version 1, not version 2"},
-		{opt: layout.PullOptions{Study: "other"}, err: layout.ErrOtherStudy,
+		{opt: decode.PullOptions{Study: "other"}, err: decode.ErrOtherStudy,
 			msg: "book.xlsx: workbook of another template or study: it belongs to study s1, not other"},
 		{edit: func(m *memBook) {
 			m.names = slices.DeleteFunc(m.names, func(s string) bool { return s == backend.SheetMeta })
-		}, err: layout.ErrNotWorkbook,
+		}, err: decode.ErrNotWorkbook,
 			msg: "book.xlsx: not an annosheet workbook: it has no _annosheet sheet; pull reads workbooks made by annosheet generate"},
-		{edit: func(m *memBook) { m.sheets[backend.SheetMeta][1][1] = "name: ks\nversion: 1\n" }, err: layout.ErrNotWorkbook},
+		{edit: func(m *memBook) { m.sheets[backend.SheetMeta][1][1] = "name: ks\nversion: 1\n" }, err: decode.ErrNotWorkbook},
 	}
 	for _, c := range cases {
 		mm := *m
@@ -662,7 +663,7 @@ func TestPullRefuses(t *testing.T) {
 		if c.edit != nil {
 			c.edit(&mm)
 		}
-		_, err := layout.Pull(mm.grid(), c.opt)
+		_, err := decode.Pull(mm.grid(), c.opt)
 		if !errors.Is(err, c.err) || c.msg != "" && err.Error() != c.msg {
 			t.Errorf("err = %v, want %v %q", err, c.err, c.msg)
 		}
@@ -712,7 +713,7 @@ func TestPullBlocks(t *testing.T) {
 	m.setRow(7, "q:span", "five")
 	m.setRow(7, "q:kind", "Odd")
 	m.setRow(7, "annotator", "BT")
-	p := pullMem(t, m, layout.PullOptions{})
+	p := pullMem(t, m, decode.PullOptions{})
 	b1 := record(p, "b1")
 	wantSpans := []records.SpanAnswer{
 		{Question: "errors", Row: 2, Field: "text", Start: ptr(4), End: ptr(7), Text: "two", Label: "Bad", Code: "bad"},
@@ -725,8 +726,8 @@ func TestPullBlocks(t *testing.T) {
 		t.Errorf("b1: %+v", b1)
 	}
 	wantProbs := []prob{
-		{"warning", "E4", "b1", `"ODD" read as "Odd"; pick it from the list`, layout.ErrNormalised},
-		{"error", "F7", "b2", `instance "b2" has more than one annotator: AK (rows 6), BT (rows 7); one annotator takes a whole instance`, layout.ErrAnnotator},
+		{"warning", "E4", "b1", `"ODD" read as "Odd"; pick it from the list`, decode.ErrNormalised},
+		{"error", "F7", "b2", `instance "b2" has more than one annotator: AK (rows 6), BT (rows 7); one annotator takes a whole instance`, decode.ErrAnnotator},
 	}
 	if diff := cmp.Diff(wantProbs, probs(p.Problems), cmpErr); diff != "" {
 		t.Errorf("problems (-want +got):\n%s", diff)
@@ -745,7 +746,7 @@ func TestPullDeterministic(t *testing.T) {
 	m.set("r1", "q:pick", "maybe")
 	m.set("r2", "q:tags=a", "TRUE")
 	m.set("r2", "q:tags=c", "TRUE")
-	a, b := pullMem(t, m, layout.PullOptions{}), pullMem(t, m, layout.PullOptions{})
+	a, b := pullMem(t, m, decode.PullOptions{}), pullMem(t, m, decode.PullOptions{})
 	if diff := cmp.Diff(a.Records, b.Records); diff != "" {
 		t.Errorf("two pulls differ:\n%s", diff)
 	}
@@ -779,10 +780,10 @@ annotator: {claim: instance}
 	m.set("i1#2", "q:ok", "n")
 	m.set("i2#1", "q:ok", "y")
 	m.set("i2#1", "annotator", "BT")
-	p := pullMem(t, m, layout.PullOptions{})
+	p := pullMem(t, m, decode.PullOptions{})
 	want := []prob{
-		{"warning", "D3", "i1#2", "no annotator ID; the instance's annotator AK is assumed", layout.ErrAnnotator},
-		{"warning", "4:4", "i1#3", `instance "i1" is claimed by AK, but this row is not judged yet`, layout.ErrRequired},
+		{"warning", "D3", "i1#2", "no annotator ID; the instance's annotator AK is assumed", decode.ErrAnnotator},
+		{"warning", "4:4", "i1#3", `instance "i1" is claimed by AK, but this row is not judged yet`, decode.ErrRequired},
 	}
 	if diff := cmp.Diff(want, probs(p.Problems), cmpErr); diff != "" {
 		t.Errorf("problems (-want +got):\n%s", diff)
@@ -809,7 +810,7 @@ func TestPullEdgeCases(t *testing.T) {
 		m.setRow(m.rows["r2\u00a0"], "unit", "r2")
 		m.set("r2\u00a0", "q:pick", "No")
 		m.set("r2\u00a0", "annotator", "AK")
-		p := pullMem(t, m, layout.PullOptions{})
+		p := pullMem(t, m, decode.PullOptions{})
 		for _, u := range []string{"r1 ", "r2\u00a0"} {
 			if r := record(p, u); r.Status != records.StatusComplete {
 				t.Errorf("%q: %s %v", u, r.Status, r.Problems)
@@ -823,7 +824,7 @@ func TestPullEdgeCases(t *testing.T) {
 		for i := range m.annotate() {
 			m.annotate()[i] = m.annotate()[i][:16]
 		}
-		p := pullMem(t, m, layout.PullOptions{})
+		p := pullMem(t, m, decode.PullOptions{})
 		var got []string
 		for _, r := range p.Records {
 			got = append(got, r.Unit+" "+r.Status)
@@ -839,12 +840,12 @@ func TestPullEdgeCases(t *testing.T) {
 		m.set("r1", "q:note", "n")
 		m.set("r1", "annotator", "AK")
 		m.sheets[backend.SheetAnnotate] = slices.Insert(m.annotate(), 1, blank)
-		p := pullMem(t, m, layout.PullOptions{})
+		p := pullMem(t, m, decode.PullOptions{})
 		r := record(p, "r1")
 		if r.Status != records.StatusComplete || r.Values["pick"] != "n" || r.Annotator != "AK" {
 			t.Errorf("r1: %s %v %q", r.Status, r.Values, r.Annotator)
 		}
-		want := []prob{{"warning", "2:2", "r1", `row 2 repeats unit "r1" of row 3; it is read once`, layout.ErrLayout}}
+		want := []prob{{"warning", "2:2", "r1", `row 2 repeats unit "r1" of row 3; it is read once`, decode.ErrLayout}}
 		if diff := cmp.Diff(want, probs(p.Problems), cmpErr); diff != "" {
 			t.Errorf("problems (-want +got):\n%s", diff)
 		}
@@ -855,7 +856,7 @@ func TestPullEdgeCases(t *testing.T) {
 		m.set("r1", "q:note", "kept")
 		m.set("r1", "annotator", "AK")
 		m.annotate()[0][9] = "pick"
-		p := pullMem(t, m, layout.PullOptions{})
+		p := pullMem(t, m, decode.PullOptions{})
 		if v := record(p, "r1").Values; v["note"] != "kept" || v["pick"] != "y" {
 			t.Errorf("values %v", v)
 		}
@@ -863,7 +864,7 @@ func TestPullEdgeCases(t *testing.T) {
 	t.Run("the scale's not-yet value alone", func(t *testing.T) {
 		m := newMemBook(t, tp, ksRecords)
 		m.set("r1", "q:score", "0")
-		p := pullMem(t, m, layout.PullOptions{})
+		p := pullMem(t, m, decode.PullOptions{})
 		if r := record(p, "r1"); r.Status != records.StatusEmpty || len(p.Problems) != 0 {
 			t.Errorf("r1: %s, problems %v", r.Status, p.Problems)
 		}
@@ -881,7 +882,7 @@ func TestPullInsertedBlockRows(t *testing.T) {
 		ins[3], ins[4], ins[5] = "five", "Odd", "AK"
 		// Row 5 starts block b2; the inserted row lands just above it.
 		m.sheets[backend.SheetAnnotate] = slices.Insert(m.annotate(), 4, ins)
-		p := pullMem(t, m, layout.PullOptions{})
+		p := pullMem(t, m, decode.PullOptions{})
 		if b2 := record(p, "b2"); len(b2.Spans) != 1 || b2.Spans[0].Text != "five" {
 			t.Errorf("b2 spans %+v, problems %v", b2.Spans, p.Problems)
 		}
@@ -891,11 +892,11 @@ func TestPullInsertedBlockRows(t *testing.T) {
 		ins := make([]string, 7)
 		ins[4], ins[5] = "Odd", "AK"
 		m.sheets[backend.SheetAnnotate] = slices.Insert(m.annotate(), 4, ins)
-		p := pullMem(t, m, layout.PullOptions{})
-		want := []prob{{"warning", "5:5", "b1", `the row was inserted between blocks "b1" and "b2"; it is read as part of "b1"`, layout.ErrLayout}}
+		p := pullMem(t, m, decode.PullOptions{})
+		want := []prob{{"warning", "5:5", "b1", `the row was inserted between blocks "b1" and "b2"; it is read as part of "b1"`, decode.ErrLayout}}
 		var moved []prob
 		for _, pr := range probs(p.Problems) {
-			if errors.Is(pr.Err, layout.ErrLayout) {
+			if errors.Is(pr.Err, decode.ErrLayout) {
 				moved = append(moved, pr)
 			}
 		}
@@ -905,7 +906,7 @@ func TestPullInsertedBlockRows(t *testing.T) {
 	})
 	// A row inserted in b1, then the sheet sorted by ID, descending: the
 	// row, which has no ID, sorts last, below b1's rows.
-	sorted := func(t *testing.T, places bool) *layout.Pulled {
+	sorted := func(t *testing.T, places bool) *decode.Pulled {
 		m := newMemBook(t, tp, blockRecords)
 		if !places {
 			withoutPlaces(m)
@@ -916,14 +917,14 @@ func TestPullInsertedBlockRows(t *testing.T) {
 		m.recalc()
 		body := m.annotate()[1:]
 		sort.SliceStable(body, func(i, j int) bool { return body[i][0] > body[j][0] })
-		return pullMem(t, m, layout.PullOptions{})
+		return pullMem(t, m, decode.PullOptions{})
 	}
 	t.Run("after a sort, back in its place", func(t *testing.T) {
 		p := sorted(t, true)
 		if b1 := record(p, "b1"); len(b1.Spans) != 1 || b1.Spans[0].Text != "two" || b1.Spans[0].Row != 8 {
 			t.Errorf("b1 spans %+v", b1.Spans)
 		}
-		want := []prob{{"warning", "C5", "b1", `"Done" is required and not answered yet`, layout.ErrRequired}}
+		want := []prob{{"warning", "C5", "b1", `"Done" is required and not answered yet`, decode.ErrRequired}}
 		if diff := cmp.Diff(want, probs(p.Problems), cmpErr); diff != "" {
 			t.Errorf("(-want +got):\n%s", diff)
 		}
@@ -934,8 +935,8 @@ func TestPullInsertedBlockRows(t *testing.T) {
 			t.Errorf("b1 spans %+v", b1.Spans)
 		}
 		want := []prob{
-			{"warning", "C5", "b1", `"Done" is required and not answered yet`, layout.ErrRequired},
-			{"warning", "8:8", "b1", `the row was inserted in block "b1", and the sheet has been sorted since: where in the block it was cannot be known (the workbook does not record where its rows were), so it is read where the sheet has it now`, layout.ErrLayout},
+			{"warning", "C5", "b1", `"Done" is required and not answered yet`, decode.ErrRequired},
+			{"warning", "8:8", "b1", `the row was inserted in block "b1", and the sheet has been sorted since: where in the block it was cannot be known (the workbook does not record where its rows were), so it is read where the sheet has it now`, decode.ErrLayout},
 		}
 		if diff := cmp.Diff(want, probs(p.Problems), cmpErr); diff != "" {
 			t.Errorf("(-want +got):\n%s", diff)
@@ -966,19 +967,19 @@ func TestPullRenamedSheet(t *testing.T) {
 	m.set("r1", "q:pick", "Yes")
 	m.set("r1", "annotator", "AK")
 	rename(m, "Mine")
-	p := pullMem(t, m, layout.PullOptions{})
+	p := pullMem(t, m, decode.PullOptions{})
 	if r := record(p, "r1"); r.Status != records.StatusComplete || r.Values["pick"] != "y" || r.Source.Sheet != "Mine" {
 		t.Errorf("r1: %s %v from sheet %q", r.Status, r.Values, r.Source.Sheet)
 	}
-	want := []prob{{Severity: "warning", Message: `the sheet Annotate was renamed "Mine"; it is read as Annotate`, Err: layout.ErrLayout}}
+	want := []prob{{Severity: "warning", Message: `the sheet Annotate was renamed "Mine"; it is read as Annotate`, Err: decode.ErrLayout}}
 	if diff := cmp.Diff(want, probs(p.Problems), cmpErr); diff != "" {
 		t.Errorf("problems (-want +got):\n%s", diff)
 	}
 
 	m = newMemBook(t, tp, ksRecords)
 	rename(m, "Mine", "Mine (2)")
-	_, err = layout.Pull(m.grid(), layout.PullOptions{})
-	if !errors.Is(err, layout.ErrNotWorkbook) || !strings.Contains(err.Error(), `sheets ["Mine" "Mine (2)"] all look like it`) {
+	_, err = decode.Pull(m.grid(), decode.PullOptions{})
+	if !errors.Is(err, decode.ErrNotWorkbook) || !strings.Contains(err.Error(), `sheets ["Mine" "Mine (2)"] all look like it`) {
 		t.Errorf("two renamed copies: %v", err)
 	}
 }
@@ -1004,7 +1005,7 @@ func TestPullIgnoresReadSheet(t *testing.T) {
 	hdr, row := slices.Clone(m.annotate()[0]), slices.Clone(m.annotate()[1])
 	row[m.col("q:pick")] = "No"
 	m.sheets[backend.SheetRead] = append(m.sheets[backend.SheetRead], hdr, row)
-	p := pullMem(t, m, layout.PullOptions{})
+	p := pullMem(t, m, decode.PullOptions{})
 	if r := record(p, "r1"); r == nil || r.Status != records.StatusComplete || r.Values["pick"] != "y" {
 		t.Errorf("r1 = %+v", r)
 	}
@@ -1014,7 +1015,7 @@ func TestPullIgnoresReadSheet(t *testing.T) {
 	// Without an Annotate sheet, the Read sheet is not taken for it.
 	delete(m.sheets, backend.SheetAnnotate)
 	m.names = slices.DeleteFunc(m.names, func(s string) bool { return s == backend.SheetAnnotate })
-	if _, err := layout.Pull(m.grid(), layout.PullOptions{}); !errors.Is(err, layout.ErrNotWorkbook) {
+	if _, err := decode.Pull(m.grid(), decode.PullOptions{}); !errors.Is(err, decode.ErrNotWorkbook) {
 		t.Errorf("without Annotate: %v", err)
 	}
 }

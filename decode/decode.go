@@ -1,4 +1,4 @@
-package layout
+package decode
 
 import (
 	"fmt"
@@ -10,6 +10,7 @@ import (
 	"unicode"
 
 	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/internal/words"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
@@ -41,7 +42,7 @@ func (a *answers) get(q string) (any, bool) {
 func (p *puller) decode() []*records.Annotation {
 	annotators := p.annotators()
 	// Problems found so far that concern a unit (its annotator).
-	byUnit := map[string]Problems{}
+	byUnit := map[string]records.Problems{}
 	for _, pr := range p.probs {
 		if pr.Record != "" {
 			byUnit[pr.Record] = append(byUnit[pr.Record], pr)
@@ -56,7 +57,7 @@ func (p *puller) decode() []*records.Annotation {
 			// A workbook made for one annotator is theirs, whatever a
 			// cell says.
 			if annotators[k] != "" && fold(annotators[k]) != fold(who) && len(p.rows[k]) > 0 {
-				p.problem(Warning, ErrAnnotator, u.ID, p.rows[k][0].n, p.at[p.colIndex(templates.RoleAnnotator)], "this workbook is for annotator %s, but the row says %s; the answers are counted as %s's", who, QuoteCell(annotators[k]), who)
+				p.problem(records.Warning, ErrAnnotator, u.ID, p.rows[k][0].n, p.at[p.colIndex(templates.RoleAnnotator)], "this workbook is for annotator %s, but the row says %s; the answers are counted as %s's", who, records.QuoteCell(annotators[k]), who)
 			}
 			annotators[k] = who
 		}
@@ -80,7 +81,7 @@ func (p *puller) decode() []*records.Annotation {
 		answered := false
 		switch {
 		case len(rows) == 0:
-			p.problem(Error, ErrMissingUnit, u.ID, 0, -1, "unit %s (row %d when generated) is not in the sheet: was its row deleted?", p.named(u.ID), u.FirstRow)
+			p.problem(records.Error, ErrMissingUnit, u.ID, 0, -1, "unit %s (row %d when generated) is not in the sheet: was its row deleted?", p.named(u.ID), u.FirstRow)
 		case p.t.Rows.Per == templates.PerBlock:
 			rec.Values = map[string]any{}
 			answered = p.decodeBlock(u, blockOrder(rows), rec)
@@ -98,7 +99,7 @@ func (p *puller) decode() []*records.Annotation {
 		mine := append(byUnit[u.ID], p.probs[first:]...)
 		mine.Sort()
 		for _, pr := range mine {
-			rec.Problems = append(rec.Problems, pr.unitProblem())
+			rec.Problems = append(rec.Problems, pr.UnitProblem())
 		}
 		rec.Status = unitStatus(len(rows) > 0, answered, mine)
 		out = append(out, rec)
@@ -131,17 +132,10 @@ func (p *puller) deletedRows(u unitRow, rows []sheetRow) bool {
 	if generated >= u.Rows {
 		return false
 	}
-	pr := p.problem(Error, ErrDeletedRow, u.ID, slices.Min(now), -1, "block %s had %d rows when generated (rows %d-%d); %d %s not in the sheet: deleted, with any answers %s held; the block is now on rows %s",
-		p.named(u.ID), u.Rows, u.FirstRow, u.FirstRow+u.Rows-1, u.Rows-generated, plural(u.Rows-generated, "is", "are"), plural(u.Rows-generated, "it", "they"), joinInts(now))
+	pr := p.problem(records.Error, ErrDeletedRow, u.ID, slices.Min(now), -1, "block %s had %d rows when generated (rows %d-%d); %d %s not in the sheet: deleted, with any answers %s held; the block is now on rows %s",
+		p.named(u.ID), u.Rows, u.FirstRow, u.FirstRow+u.Rows-1, u.Rows-generated, words.Pick(u.Rows-generated, "is", "are"), words.Pick(u.Rows-generated, "it", "they"), joinInts(now))
 	pr.Cell = strconv.Itoa(slices.Min(now)) + ":" + strconv.Itoa(slices.Max(now))
 	return true
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // unjudged reports, for templates where an annotator claims a whole
@@ -164,13 +158,13 @@ func (p *puller) unjudged(recs []*records.Annotation) {
 		if !ok || r.Status != records.StatusEmpty {
 			continue
 		}
-		pr := p.problem(Warning, ErrRequired, r.Unit, r.Source.Rows[0], -1, "instance %s is claimed by %s, but this row is not judged yet", p.named(r.Item), who)
-		r.Problems = append(r.Problems, pr.unitProblem())
+		pr := p.problem(records.Warning, ErrRequired, r.Unit, r.Source.Rows[0], -1, "instance %s is claimed by %s, but this row is not judged yet", p.named(r.Item), who)
+		r.Problems = append(r.Problems, pr.UnitProblem())
 	}
 }
 
 // unitStatus is a unit's status from its rows, answers and problems.
-func unitStatus(present, answered bool, probs Problems) string {
+func unitStatus(present, answered bool, probs records.Problems) string {
 	switch {
 	case !present:
 		return records.StatusMissing
@@ -178,19 +172,11 @@ func unitStatus(present, answered bool, probs Problems) string {
 		return records.StatusEmpty
 	}
 	for _, pr := range probs {
-		if pr.Severity == Error || pr.Err == ErrRequired {
+		if pr.Severity == records.Error || pr.Err == ErrRequired {
 			return records.StatusPartial
 		}
 	}
 	return records.StatusComplete
-}
-
-func (pr *Problem) unitProblem() records.UnitProblem {
-	cell := ""
-	if pr.Cell != "" {
-		cell = pr.Sheet + "!" + pr.Cell
-	}
-	return records.UnitProblem{Severity: pr.Severity, Cell: cell, Message: pr.Message}
 }
 
 // dedupe leaves a one-row unit that is on several rows (a copied row)
@@ -213,9 +199,9 @@ func (p *puller) dedupe(k int) {
 		switch {
 		case r.n == read.n:
 		case !p.hasAnswers(r) || slices.Equal(p.answerCells(r), p.answerCells(read)):
-			p.problem(Warning, ErrLayout, u.ID, r.n, -1, "row %d repeats unit %s of row %d; it is read once", r.n, p.named(u.ID), read.n)
+			p.problem(records.Warning, ErrLayout, u.ID, r.n, -1, "row %d repeats unit %s of row %d; it is read once", r.n, p.named(u.ID), read.n)
 		default:
-			p.problem(Error, ErrLayout, u.ID, r.n, -1, "unit %s is on rows %d and %d with different answers; row %d is read, row %d is not", p.named(u.ID), read.n, r.n, read.n, r.n)
+			p.problem(records.Error, ErrLayout, u.ID, r.n, -1, "unit %s is on rows %d and %d with different answers; row %d is read, row %d is not", p.named(u.ID), read.n, r.n, read.n, r.n)
 		}
 	}
 	p.rows[k] = []sheetRow{read}
@@ -291,7 +277,7 @@ func (p *puller) annotators() []string {
 			for _, k := range ks {
 				for _, r := range p.rows[k] {
 					if id := key(r); id != "" && id != ids[0] {
-						p.problem(Error, ErrAnnotator, p.units[k].ID, r.n, p.at[ac], "instance %s has more than one annotator: %s; one annotator takes a whole instance", p.named(item), strings.Join(parts, ", "))
+						p.problem(records.Error, ErrAnnotator, p.units[k].ID, r.n, p.at[ac], "instance %s has more than one annotator: %s; one annotator takes a whole instance", p.named(item), strings.Join(parts, ", "))
 					}
 				}
 			}
@@ -302,7 +288,7 @@ func (p *puller) annotators() []string {
 			if id == "" {
 				id = claimed
 				if len(p.rows[k]) > 0 && p.t.Rows.Per != templates.PerBlock && p.hasAnswers(p.rows[k][0]) {
-					p.problem(Warning, ErrAnnotator, p.units[k].ID, p.rows[k][0].n, p.at[ac], "no annotator ID; the instance's annotator %s is assumed", claimed)
+					p.problem(records.Warning, ErrAnnotator, p.units[k].ID, p.rows[k][0].n, p.at[ac], "no annotator ID; the instance's annotator %s is assumed", claimed)
 				}
 			}
 			out[k] = id
@@ -365,7 +351,7 @@ func (p *puller) spellings() map[string]string {
 			if d, ok := byLoose[loose]; ok {
 				hint = " (" + d + "?)"
 			}
-			p.problem(Warning, ErrAnnotator, u, c.row.n, p.at[ac], "annotator ID %s is not one of the study's annotators: %s%s", QuoteCell(id), strings.Join(p.opt.Annotators, ", "), hint)
+			p.problem(records.Warning, ErrAnnotator, u, c.row.n, p.at[ac], "annotator ID %s is not one of the study's annotators: %s%s", records.QuoteCell(id), strings.Join(p.opt.Annotators, ", "), hint)
 			warned[[2]string{u, k}] = true
 		case p.opt.Annotators == nil:
 			first, seen := firstLoose[loose]
@@ -374,7 +360,7 @@ func (p *puller) spellings() map[string]string {
 				continue
 			}
 			if other := strings.TrimSpace(first.row.cells[ac]); fold(other) != k {
-				p.problem(Warning, ErrAnnotator, u, c.row.n, p.at[ac], "annotator ID %s differs from %s (%s!%s) only in punctuation: the same annotator? It is read as another one", QuoteCell(id), QuoteCell(other), p.sheet, backend.CellName(p.at[ac], first.row.n))
+				p.problem(records.Warning, ErrAnnotator, u, c.row.n, p.at[ac], "annotator ID %s differs from %s (%s!%s) only in punctuation: the same annotator? It is read as another one", records.QuoteCell(id), records.QuoteCell(other), p.sheet, backend.CellName(p.at[ac], first.row.n))
 				warned[[2]string{u, k}] = true
 			}
 		}
@@ -418,7 +404,7 @@ func (p *puller) decodeRow(u unitRow, r sheetRow, rec *records.Annotation) bool 
 	rec.Values = a.valid()
 	p.checkAnswers(u, a, "", a.touched)
 	if a.touched && rec.Annotator == "" {
-		p.problem(Error, ErrAnnotator, u.ID, r.n, p.at[p.colIndex(templates.RoleAnnotator)], "the row has answers but no annotator ID")
+		p.problem(records.Error, ErrAnnotator, u.ID, r.n, p.at[p.colIndex(templates.RoleAnnotator)], "the row has answers but no annotator ID")
 	}
 	return a.touched
 }
@@ -441,7 +427,7 @@ func (p *puller) decodeBlock(u unitRow, rows []sheetRow, rec *records.Annotation
 			}
 			if prev, seen := block.vals[q.Name]; seen {
 				if !reflect.DeepEqual(prev, v) {
-					p.problem(Error, ErrInvalidAnswer, u.ID, r.n, a.cells[q.Name], "%q is answered twice in this block (rows %d and %d) with different answers; row %d is read", q.Header, readOn[q.Name], r.n, readOn[q.Name])
+					p.problem(records.Error, ErrInvalidAnswer, u.ID, r.n, a.cells[q.Name], "%q is answered twice in this block (rows %d and %d) with different answers; row %d is read", q.Header, readOn[q.Name], r.n, readOn[q.Name])
 				}
 				continue
 			}
@@ -471,7 +457,7 @@ func (p *puller) decodeBlock(u unitRow, rows []sheetRow, rec *records.Annotation
 	}
 	p.checkAnswers(u, block, "block", answered)
 	if answered && rec.Annotator == "" {
-		p.problem(Error, ErrAnnotator, u.ID, rows[0].n, p.at[p.colIndex(templates.RoleAnnotator)], "the block has answers but no annotator ID")
+		p.problem(records.Error, ErrAnnotator, u.ID, rows[0].n, p.at[p.colIndex(templates.RoleAnnotator)], "the block has answers but no annotator ID")
 	}
 	return answered
 }
@@ -552,7 +538,7 @@ func (p *puller) readAnswers(u unitRow, r sheetRow, scope string, block *answers
 			return
 		}
 		p.problem(is.severity, is.err, u.ID, r.n, col, "%s", is.msg)
-		if is.severity == Error {
+		if is.severity == records.Error {
 			// Given but unreadable: answered for the required check and
 			// the rules, then dropped from the values.
 			if _, ok := a.vals[q.Name]; !ok {
@@ -739,13 +725,13 @@ func (p *puller) locate(u unitRow, q *templates.Question, text, occCell string, 
 		}
 	}
 	if len(matches) == 0 {
-		return v, invalid("%s is not in %q; copy the span exactly", QuoteCell(text), header)
+		return v, invalid("%s is not in %q; copy the span exactly", records.QuoteCell(text), header)
 	}
 	pick := -1
 	if hasText(occCell) {
 		n, ok := parseWhole(occCell)
 		if !ok || n < 1 || n > len(matches) {
-			return v, &cellIssue{severity: Error, err: ErrInvalidAnswer, occurrence: true, msg: fmt.Sprintf("occurrence %q: the span occurs %d time(s) in %q", occCell, len(matches), header)}
+			return v, &cellIssue{severity: records.Error, err: ErrInvalidAnswer, occurrence: true, msg: fmt.Sprintf("occurrence %q: the span occurs %d time(s) in %q", occCell, len(matches), header)}
 		}
 		pick = n - 1
 	}
@@ -760,9 +746,9 @@ func (p *puller) locate(u unitRow, q *templates.Question, text, occCell string, 
 			}
 			switch {
 			case pick >= 0 && matches[pick].end > *anchor.Start:
-				return v, invalid("%s (occurrence %d) does not come before the %s", QuoteCell(text), pick+1, strings.ToLower(p.t.QuestionByName(q.Before).Header))
+				return v, invalid("%s (occurrence %d) does not come before the %s", records.QuoteCell(text), pick+1, strings.ToLower(p.t.QuestionByName(q.Before).Header))
 			case pick < 0 && before < 0:
-				return v, invalid("%s does not occur before the %s in %q", QuoteCell(text), strings.ToLower(p.t.QuestionByName(q.Before).Header), header)
+				return v, invalid("%s does not occur before the %s in %q", records.QuoteCell(text), strings.ToLower(p.t.QuestionByName(q.Before).Header), header)
 			case pick < 0:
 				pick = before // the nearest earlier occurrence
 			}
@@ -770,7 +756,7 @@ func (p *puller) locate(u unitRow, q *templates.Question, text, occCell string, 
 	}
 	if pick < 0 {
 		if len(matches) > 1 {
-			return v, invalid("%s occurs %d times in %q; say which in the occurrence column", QuoteCell(text), len(matches), header)
+			return v, invalid("%s occurs %d times in %q; say which in the occurrence column", records.QuoteCell(text), len(matches), header)
 		}
 		pick = 0
 	}
@@ -805,7 +791,7 @@ func (p *puller) checkAnswers(u unitRow, a *answers, scope string, answered bool
 		if _, bad := a.vals[q.Name].(invalidAnswer); bad {
 			continue // already reported as invalid
 		}
-		p.problem(Warning, ErrRequired, u.ID, a.row, p.questionCol(q), "%q is required and not answered yet", q.Header)
+		p.problem(records.Warning, ErrRequired, u.ID, a.row, p.questionCol(q), "%q is required and not answered yet", q.Header)
 	}
 	get := a.get
 	for i := range t.Rules {

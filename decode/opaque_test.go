@@ -1,4 +1,4 @@
-package layout_test
+package decode_test
 
 import (
 	"context"
@@ -13,10 +13,12 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/decode"
 	"github.com/annosheet/annosheet/input"
 	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
+	"github.com/annosheet/annosheet/testkit/plantest"
 )
 
 // opaqueTemplate is a small scheme in a given row layout whose IDs are
@@ -123,14 +125,14 @@ func TestOpaqueIDsShown(t *testing.T) {
 			tp := opaqueTemplate(t, c.rows)
 			res := buildRecords(t, tp, secretRecords, layout.Options{Study: "s1", OpaqueIDs: inputOrder})
 			var ids, units []string
-			for _, r := range rowsOf(t, sheet(t, res.Plan, backend.SheetAnnotate))[1:] {
-				ids = append(ids, text(r.Cells[colIndex(t, tp, templates.RoleID)]))
-				units = append(units, text(r.Cells[colIndex(t, tp, templates.RoleUnit)]))
+			for _, r := range plantest.Rows(t, plantest.Sheet(t, res.Plan, backend.SheetAnnotate))[1:] {
+				ids = append(ids, plantest.Text(r.Cells[plantest.Col(t, tp, templates.RoleID)]))
+				units = append(units, plantest.Text(r.Cells[plantest.Col(t, tp, templates.RoleUnit)]))
 			}
 			var metaUnits [][2]string
-			for _, r := range rowsOf(t, sheet(t, res.Plan, backend.SheetMeta)) {
-				if text(r.Cells[0]) == "unit" {
-					metaUnits = append(metaUnits, [2]string{text(r.Cells[1]), text(r.Cells[2])})
+			for _, r := range plantest.Rows(t, plantest.Sheet(t, res.Plan, backend.SheetMeta)) {
+				if plantest.Text(r.Cells[0]) == "unit" {
+					metaUnits = append(metaUnits, [2]string{plantest.Text(r.Cells[1]), plantest.Text(r.Cells[2])})
 				}
 			}
 			var realUnits []string
@@ -152,7 +154,7 @@ func TestOpaqueIDsShown(t *testing.T) {
 				}
 			}
 			for _, sh := range res.Plan.Sheets {
-				for i, r := range rowsOf(t, sh) {
+				for i, r := range plantest.Rows(t, sh) {
 					for j, cell := range r.Cells {
 						for _, id := range secretIDs {
 							if s := fmt.Sprint(cell.Value); strings.Contains(s, id) {
@@ -182,8 +184,8 @@ func TestOpaqueIDsAcrossBatches(t *testing.T) {
 	batch := buildRecords(t, tp, secretRecords, layout.Options{Study: "s1", Seed: 6, Batch: "b02", OpaqueIDs: all.OpaqueIDs,
 		Items: func(item string) bool { return item != "model-x-17" }})
 	var ids []string
-	for _, r := range rowsOf(t, sheet(t, batch.Plan, backend.SheetAnnotate))[1:] {
-		ids = append(ids, text(r.Cells[colIndex(t, tp, templates.RoleID)]))
+	for _, r := range plantest.Rows(t, plantest.Sheet(t, batch.Plan, backend.SheetAnnotate))[1:] {
+		ids = append(ids, plantest.Text(r.Cells[plantest.Col(t, tp, templates.RoleID)]))
 	}
 	if diff := cmp.Diff([]string{opaque["model-y-17"], opaque["model-x-18"]}, ids); diff != "" {
 		t.Errorf("the batch's ID column (-want +got):\n%s", diff)
@@ -216,16 +218,16 @@ func TestOpaqueIDsPull(t *testing.T) {
 		Opaque     bool
 	}
 	realRecs := []rec{{"model-x-17#1", "model-x-17", false}, {"model-x-17#2", "model-x-17", false}, {"model-y-17#1", "model-y-17", false}, {"model-x-18#1", "model-x-18", false}}
-	stray := prob{layout.Error, "5:5", "", "the row's answers cannot be read: its unit \"item-0001#3\" is not one of this workbook's units (a row from another workbook?); they are C5=\"Yes\"", layout.ErrLayout}
+	stray := prob{records.Error, "5:5", "", "the row's answers cannot be read: its unit \"item-0001#3\" is not one of this workbook's units (a row from another workbook?); they are C5=\"Yes\"", decode.ErrLayout}
 	realProbs := []prob{
-		{layout.Error, "", "model-x-18#1", `unit "model-x-18#1" (shown as "item-0003#1") (row 5 when generated) is not in the sheet: was its row deleted?`, layout.ErrMissingUnit},
-		{layout.Error, "C3", "model-x-17#2", `"Maybe" is not one of: Yes; No`, layout.ErrInvalidAnswer},
+		{records.Error, "", "model-x-18#1", `unit "model-x-18#1" (shown as "item-0003#1") (row 5 when generated) is not in the sheet: was its row deleted?`, decode.ErrMissingUnit},
+		{records.Error, "C3", "model-x-17#2", `"Maybe" is not one of: Yes; No`, decode.ErrInvalidAnswer},
 		stray,
 	}
 	realShown := map[string]string{"model-x-18#1": "item-0003#1", "model-x-17#2": "item-0001#2"}
 	for _, c := range []struct {
 		name  string
-		opt   layout.PullOptions
+		opt   decode.PullOptions
 		recs  []rec
 		probs []prob
 		// shown is the ID shown of each problem's unit, where it differs.
@@ -233,34 +235,34 @@ func TestOpaqueIDsPull(t *testing.T) {
 	}{
 		{
 			name:  "with the key",
-			opt:   layout.PullOptions{OpaqueIDs: key},
+			opt:   decode.PullOptions{OpaqueIDs: key},
 			recs:  realRecs,
 			probs: realProbs,
 			shown: realShown,
 		},
 		{
 			name:  "with the key of its study among others",
-			opt:   layout.PullOptions{StudyOpaqueIDs: map[string]map[string]string{"s0": {}, "s1": key}},
+			opt:   decode.PullOptions{StudyOpaqueIDs: map[string]map[string]string{"s0": {}, "s1": key}},
 			recs:  realRecs,
 			probs: realProbs,
 			shown: realShown,
 		},
 		{
 			name: "without the key",
-			opt:  layout.PullOptions{StudyOpaqueIDs: map[string]map[string]string{"s0": key}},
+			opt:  decode.PullOptions{StudyOpaqueIDs: map[string]map[string]string{"s0": key}},
 			recs: []rec{{"item-0001#1", "item-0001", true}, {"item-0001#2", "item-0001", true}, {"item-0002#1", "item-0002", true}, {"item-0003#1", "item-0003", true}},
-			probs: []prob{{layout.Warning, "", "", `the workbook shows opaque IDs (item-0001…); the records keep them ("opaque_ids": true), and the real IDs are in the study's manifest: pull with it (or export with it)`, layout.ErrOpaqueIDs},
-				{layout.Error, "", "item-0003#1", `unit "item-0003#1" (row 5 when generated) is not in the sheet: was its row deleted?`, layout.ErrMissingUnit},
-				{layout.Error, "C3", "item-0001#2", `"Maybe" is not one of: Yes; No`, layout.ErrInvalidAnswer},
+			probs: []prob{{records.Warning, "", "", `the workbook shows opaque IDs (item-0001…); the records keep them ("opaque_ids": true), and the real IDs are in the study's manifest: pull with it (or export with it)`, decode.ErrOpaqueIDs},
+				{records.Error, "", "item-0003#1", `unit "item-0003#1" (row 5 when generated) is not in the sheet: was its row deleted?`, decode.ErrMissingUnit},
+				{records.Error, "C3", "item-0001#2", `"Maybe" is not one of: Yes; No`, decode.ErrInvalidAnswer},
 				stray},
 		},
 		{
 			name: "with a key that lacks a unit",
-			opt:  layout.PullOptions{OpaqueIDs: map[string]string{"item-0001": "model-x-17", "item-0001#1": "model-x-17#1", "item-0001#2": "model-x-17#2", "item-0002": "model-y-17", "item-0002#1": "model-y-17#1", "item-0003": "model-x-18"}},
+			opt:  decode.PullOptions{OpaqueIDs: map[string]string{"item-0001": "model-x-17", "item-0001#1": "model-x-17#1", "item-0001#2": "model-x-17#2", "item-0002": "model-y-17", "item-0002#1": "model-y-17#1", "item-0003": "model-x-18"}},
 			recs: []rec{{"model-x-17#1", "model-x-17", false}, {"model-x-17#2", "model-x-17", false}, {"model-y-17#1", "model-y-17", false}, {"item-0003#1", "model-x-18", false}},
-			probs: []prob{{layout.Error, "", "", "the study's key of opaque IDs lacks 1 unit of this workbook (item-0003#1): its metadata was edited, or it is another study's", layout.ErrOtherStudy},
-				{layout.Error, "", "item-0003#1", `unit "item-0003#1" (row 5 when generated) is not in the sheet: was its row deleted?`, layout.ErrMissingUnit},
-				{layout.Error, "C3", "model-x-17#2", `"Maybe" is not one of: Yes; No`, layout.ErrInvalidAnswer},
+			probs: []prob{{records.Error, "", "", "the study's key of opaque IDs lacks 1 unit of this workbook (item-0003#1): its metadata was edited, or it is another study's", decode.ErrOtherStudy},
+				{records.Error, "", "item-0003#1", `unit "item-0003#1" (row 5 when generated) is not in the sheet: was its row deleted?`, decode.ErrMissingUnit},
+				{records.Error, "C3", "model-x-17#2", `"Maybe" is not one of: Yes; No`, decode.ErrInvalidAnswer},
 				stray},
 			shown: map[string]string{"model-x-17#2": "item-0001#2"},
 		},
@@ -337,7 +339,7 @@ func TestOpaqueIDsShuffled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in, err := input.Open(tp.Input.Format, []string{data + "preference/preference_json_1.json"})
+	in, err := input.Open(tp.Input.Format, []string{"../testdata/data/preference/preference_json_1.json"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -348,7 +350,7 @@ func TestOpaqueIDsShuffled(t *testing.T) {
 	m := &memBook{sheets: map[string][][]string{}}
 	for _, sh := range res.Plan.Sheets {
 		m.names = append(m.names, sh.Name)
-		for _, r := range rowsOf(t, sh) {
+		for _, r := range plantest.Rows(t, sh) {
 			var cells []string
 			for _, c := range r.Cells {
 				cells = append(cells, cellText(c.Value))
@@ -357,8 +359,8 @@ func TestOpaqueIDsShuffled(t *testing.T) {
 		}
 	}
 	first := res.Units[0].Item
-	m.sheets[backend.SheetAnnotate][1][colIndex(t, tp, "q:first_prediction_likert")] = "4"
-	p, err := layout.Pull(m.grid(), layout.PullOptions{Orders: res.Orders, OpaqueIDs: res.OpaqueIDs})
+	m.sheets[backend.SheetAnnotate][1][plantest.Col(t, tp, "q:first_prediction_likert")] = "4"
+	p, err := decode.Pull(m.grid(), decode.PullOptions{Orders: res.Orders, OpaqueIDs: res.OpaqueIDs})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -385,7 +387,7 @@ func TestOpaqueIDsBlocks(t *testing.T) {
 	}
 	m.setRow(first, templates.RoleAnnotator, "ak")
 	sortBody(m, "q:ok", true) // Yes before No: the block's rows change places
-	p := pullMem(t, m, layout.PullOptions{OpaqueIDs: key})
+	p := pullMem(t, m, decode.PullOptions{OpaqueIDs: key})
 	r := record(p, "model-y-17")
 	if r == nil {
 		t.Fatal("no record of model-y-17")

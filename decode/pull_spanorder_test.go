@@ -1,4 +1,4 @@
-package layout_test
+package decode_test
 
 import (
 	"encoding/json"
@@ -12,7 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/annosheet/annosheet/backend"
-	"github.com/annosheet/annosheet/layout"
+	"github.com/annosheet/annosheet/decode"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
@@ -282,9 +282,9 @@ func TestPullSpanOrder(t *testing.T) {
 				oldFormat(t, base)
 			}
 			base.recalc()
-			want := record(pullMem(t, base, layout.PullOptions{}), "q0000")
+			want := record(pullMem(t, base, decode.PullOptions{}), "q0000")
 			want.Spans, want.Problems = c.spans, c.probs
-			if slices.ContainsFunc(c.probs, func(p records.UnitProblem) bool { return p.Severity == layout.Error }) {
+			if slices.ContainsFunc(c.probs, func(p records.UnitProblem) bool { return p.Severity == records.Error }) {
 				want.Status = records.StatusPartial
 			}
 			m := filledQA(t)
@@ -301,7 +301,7 @@ func TestPullSpanOrder(t *testing.T) {
 			if c.sort != nil {
 				c.sort(m)
 			}
-			p := pullMem(t, m, layout.PullOptions{})
+			p := pullMem(t, m, decode.PullOptions{})
 			got := record(p, "q0000")
 			if diff := cmp.Diff(want, got, ignoreRows); diff != "" {
 				t.Errorf("q0000 (-want +got):\n%s", diff)
@@ -367,7 +367,7 @@ func TestPullRowMarkClash(t *testing.T) {
 	m.setRow(2, "q:done", "TRUE")
 	m.setRow(5, "q:done", "TRUE")
 	slices.Reverse(body(m))
-	p := pullMem(t, m, layout.PullOptions{})
+	p := pullMem(t, m, decode.PullOptions{})
 	if len(p.Problems) != 0 {
 		t.Errorf("problems: %v", p.Problems)
 	}

@@ -1,4 +1,4 @@
-package layout_test
+package decode_test
 
 import (
 	"slices"
@@ -8,7 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/annosheet/annosheet/backend"
-	"github.com/annosheet/annosheet/layout"
+	"github.com/annosheet/annosheet/decode"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
@@ -93,7 +93,7 @@ func TestPullBlockRows(t *testing.T) {
 			"b1": {"partial", b1, []int{2, 3}},
 			"b2": {"complete", []records.SpanAnswer{span(4, 5, 9, "five", "Odd")}, []int{4, 5, 6}},
 		}, probs: []prob{
-			{"error", "2:3", "b1", `block "b1" had 3 rows when generated (rows 2-4); 1 is not in the sheet: deleted, with any answers it held; the block is now on rows 2, 3`, layout.ErrDeletedRow},
+			{"error", "2:3", "b1", `block "b1" had 3 rows when generated (rows 2-4); 1 is not in the sheet: deleted, with any answers it held; the block is now on rows 2, 3`, decode.ErrDeletedRow},
 		}},
 		{name: "an answered row deleted", edit: func(m *memBook) {
 			m.sheets[backend.SheetAnnotate] = slices.Delete(m.annotate(), 2, 3)
@@ -101,7 +101,7 @@ func TestPullBlockRows(t *testing.T) {
 			"b1": {"partial", b1[:1], []int{2, 3}},
 			"b2": {"complete", []records.SpanAnswer{span(4, 5, 9, "five", "Odd")}, []int{4, 5, 6}},
 		}, probs: []prob{
-			{"error", "2:3", "b1", `block "b1" had 3 rows when generated (rows 2-4); 1 is not in the sheet: deleted, with any answers it held; the block is now on rows 2, 3`, layout.ErrDeletedRow},
+			{"error", "2:3", "b1", `block "b1" had 3 rows when generated (rows 2-4); 1 is not in the sheet: deleted, with any answers it held; the block is now on rows 2, 3`, decode.ErrDeletedRow},
 		}},
 		{name: "a row inserted, another deleted", edit: func(m *memBook) {
 			insertRow(m, 3, blockRow("", "three", "Bad", "AK"))
@@ -110,7 +110,7 @@ func TestPullBlockRows(t *testing.T) {
 			"b1": {"partial", []records.SpanAnswer{span(2, 0, 3, "one", "Bad"), span(3, 8, 13, "three", "Bad")}, []int{2, 3, 4}},
 			"b2": {"complete", b2, []int{5, 6, 7}},
 		}, probs: []prob{
-			{"error", "2:4", "b1", `block "b1" had 3 rows when generated (rows 2-4); 1 is not in the sheet: deleted, with any answers it held; the block is now on rows 2, 3, 4`, layout.ErrDeletedRow},
+			{"error", "2:4", "b1", `block "b1" had 3 rows when generated (rows 2-4); 1 is not in the sheet: deleted, with any answers it held; the block is now on rows 2, 3, 4`, decode.ErrDeletedRow},
 		}},
 		{name: "the blocks swapped", edit: func(m *memBook) {
 			moveRows(m, 5, 7, 2)
@@ -145,16 +145,16 @@ func TestPullBlockRows(t *testing.T) {
 			"b1": {"missing", nil, []int{}},
 			"b2": {"missing", nil, []int{}},
 		}, probs: []prob{
-			{"error", "", "b1", `unit "b1" (row 2 when generated) is not in the sheet: was its row deleted?`, layout.ErrMissingUnit},
-			{"error", "", "b2", `unit "b2" (row 5 when generated) is not in the sheet: was its row deleted?`, layout.ErrMissingUnit},
-			{"error", "2:2", "", `the row's answers cannot be read: it belongs to no unit (an inserted row?); they are D2="three", E2="Bad", F2="AK"`, layout.ErrLayout},
+			{"error", "", "b1", `unit "b1" (row 2 when generated) is not in the sheet: was its row deleted?`, decode.ErrMissingUnit},
+			{"error", "", "b2", `unit "b2" (row 5 when generated) is not in the sheet: was its row deleted?`, decode.ErrMissingUnit},
+			{"error", "2:2", "", `the row's answers cannot be read: it belongs to no unit (an inserted row?); they are D2="three", E2="Bad", F2="AK"`, decode.ErrLayout},
 		}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			m := filledBlocks(t)
 			c.edit(m)
-			p := pullMem(t, m, layout.PullOptions{})
+			p := pullMem(t, m, decode.PullOptions{})
 			got := map[string]unit{}
 			for _, r := range p.Records {
 				got[r.Unit] = unit{r.Status, r.Spans, r.Source.Rows}

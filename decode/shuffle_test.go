@@ -1,10 +1,11 @@
-package layout_test
+package decode_test
 
 import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/annosheet/annosheet/decode"
 	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/templates"
 )
@@ -35,7 +36,7 @@ func TestUnshuffleValues(t *testing.T) {
 			"second_prediction_likert": 5, "third_prediction_likert": 2, "note": "kept",
 		}},
 	} {
-		got, err := layout.UnshuffleValues(tp, shown, tc.order)
+		got, err := decode.UnshuffleValues(tp, shown, tc.order)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -44,7 +45,7 @@ func TestUnshuffleValues(t *testing.T) {
 		}
 	}
 	for _, bad := range [][]string{{"first", "second"}, {"first", "first", "third"}, {"first", "second", "fourth"}} {
-		if _, err := layout.UnshuffleValues(tp, shown, bad); err == nil {
+		if _, err := decode.UnshuffleValues(tp, shown, bad); err == nil {
 			t.Errorf("order %v accepted", bad)
 		}
 	}

@@ -1,4 +1,4 @@
-package layout
+package decode
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -152,7 +153,7 @@ func (p *puller) reorder(seq []placedRow, gen, pre []int) []placedRow {
 		}
 		r.k, r.row.pos = k, 0
 		if p.hasAnswers(r.row) {
-			p.problem(Warning, ErrLayout, p.units[k].ID, r.row.n, -1, "the row was inserted in block %s, and the sheet has been sorted since: where in the block it was cannot be known, so it is read after the block's other rows", p.named(p.units[k].ID))
+			p.problem(records.Warning, ErrLayout, p.units[k].ID, r.row.n, -1, "the row was inserted in block %s, and the sheet has been sorted since: where in the block it was cannot be known, so it is read after the block's other rows", p.named(p.units[k].ID))
 		}
 		out = append(out, keyed{place: last, sub: 1 + n + x, r: r})
 	}
@@ -216,6 +217,6 @@ func (p *puller) unordered(seq []placedRow, g gap, gen []int, xs []int) {
 		unit = p.units[seq[g.before].k].ID
 		where = "before the first row of block " + p.named(unit)
 	}
-	p.problem(Warning, ErrLayout, unit, rows[0], -1, "%s inserted %s, and the sheet has been sorted since: their order among themselves cannot be known, so they are read in the order the sheet has them now",
+	p.problem(records.Warning, ErrLayout, unit, rows[0], -1, "%s inserted %s, and the sheet has been sorted since: their order among themselves cannot be known, so they are read in the order the sheet has them now",
 		rowsWord(rows), where)
 }
