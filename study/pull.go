@@ -525,3 +525,32 @@ func (p *puller) checkUnits(ref Ref, recs []*records.Annotation, book *copyOf) [
 	}
 	return recs
 }
+
+// PullReportSchema tags pull's report.
+const PullReportSchema = "annosheet.report/1"
+
+// PullReport is what pull's --report holds: the workbooks read, the
+// records counted by status and the problems by severity, and every
+// problem.
+type PullReport struct {
+	Schema    string           `json:"schema"`
+	Workbooks []Workbook       `json:"workbooks"`
+	Counts    map[string]int   `json:"counts"`
+	Problems  records.Problems `json:"problems"`
+}
+
+// Report is the pull's report; lists are empty, never null.
+func (r *Result) Report() *PullReport {
+	c := r.Counts()
+	rep := &PullReport{Schema: PullReportSchema, Workbooks: r.Workbooks, Problems: r.Problems, Counts: map[string]int{
+		"records": c.Records, records.StatusComplete: c.Complete, records.StatusPartial: c.Partial,
+		records.StatusEmpty: c.Empty, records.StatusMissing: c.Missing, records.StatusUnreadable: c.Unreadable, "errors": c.Errors, "warnings": c.Warnings,
+	}}
+	if rep.Workbooks == nil {
+		rep.Workbooks = []Workbook{}
+	}
+	if rep.Problems == nil {
+		rep.Problems = records.Problems{}
+	}
+	return rep
+}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -137,7 +136,7 @@ func runAdjudicate(ctx context.Context, opt adjudicateOptions, stdout, stderr io
 			units = man.StudyUnits()
 		}
 		g := study.ResolveGold(t, found, opt.Resolve, "", units)
-		err = atomicfile.Write(opt.Out, opt.Force, 0o644, func(w io.Writer) error { return writeRecords(w, g.Records) })
+		err = atomicfile.Write(opt.Out, opt.Force, 0o644, func(w io.Writer) error { return records.Write(w, g.Records) })
 		if err != nil {
 			return err
 		}
@@ -211,18 +210,6 @@ func runAdjudicate(ctx context.Context, opt adjudicateOptions, stdout, stderr io
 		fmt.Fprintf(stdout, "wrote %s: %s for %s\n", w, words.Count(res.Manifest.Workbooks[i].Items, "row"), res.Manifest.Workbooks[i].Adjudicator)
 	}
 	fmt.Fprintf(stdout, "wrote %s (the key to the annotators' names: keep it from adjudicators)\n", filepath.Join(opt.Out, adjudicate.ManifestFile))
-	return nil
-}
-
-// writeRecords writes canonical records as JSON Lines.
-func writeRecords(w io.Writer, recs []*records.Annotation) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	for _, r := range recs {
-		if err := enc.Encode(r); err != nil {
-			return err
-		}
-	}
 	return nil
 }
 

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -181,17 +180,7 @@ func runPull(ctx context.Context, opt pullOptions, stdout, stderr io.Writer) err
 // writePulled writes a pull's records to --out (or stdout) and its
 // report to --report, and counts them.
 func writePulled(opt pullOptions, res *study.Result, stdout io.Writer) (study.Counts, error) {
-	write := func(w io.Writer) error {
-		bw := bufio.NewWriterSize(w, 256<<10)
-		enc := json.NewEncoder(bw)
-		enc.SetEscapeHTML(false)
-		for _, r := range res.Records {
-			if err := enc.Encode(r); err != nil {
-				return err
-			}
-		}
-		return bw.Flush()
-	}
+	write := func(w io.Writer) error { return records.Write(w, res.Records) }
 	if opt.Out == "" {
 		if err := write(stdout); err != nil {
 			return study.Counts{}, err
@@ -199,34 +188,16 @@ func writePulled(opt pullOptions, res *study.Result, stdout io.Writer) (study.Co
 	} else if err := atomicfile.Write(opt.Out, opt.Force, 0o644, write); err != nil {
 		return study.Counts{}, fmt.Errorf("write %s: %w", opt.Out, err)
 	}
-	c := res.Counts()
 	if opt.Report != "" {
-		problems := res.Problems
-		if problems == nil {
-			problems = records.Problems{}
-		}
-		workbooks := res.Workbooks
-		if workbooks == nil {
-			workbooks = []study.Workbook{}
-		}
-		report := struct {
-			Schema    string           `json:"schema"`
-			Workbooks []study.Workbook `json:"workbooks"`
-			Counts    map[string]int   `json:"counts"`
-			Problems  records.Problems `json:"problems"`
-		}{"annosheet.report/1", workbooks, map[string]int{
-			"records": c.Records, records.StatusComplete: c.Complete, records.StatusPartial: c.Partial,
-			records.StatusEmpty: c.Empty, records.StatusMissing: c.Missing, records.StatusUnreadable: c.Unreadable, "errors": c.Errors, "warnings": c.Warnings,
-		}, problems}
 		err := atomicfile.Write(opt.Report, opt.Force, 0o644, func(w io.Writer) error {
 			enc := json.NewEncoder(w)
 			enc.SetIndent("", "  ")
 			enc.SetEscapeHTML(false)
-			return enc.Encode(report)
+			return enc.Encode(res.Report())
 		})
 		if err != nil {
 			return study.Counts{}, fmt.Errorf("write %s: %w", opt.Report, err)
 		}
 	}
-	return c, nil
+	return res.Counts(), nil
 }
