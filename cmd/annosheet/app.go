@@ -13,6 +13,7 @@ import (
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/export"
 	"github.com/annosheet/annosheet/internal/atomicfile"
+	"github.com/annosheet/annosheet/internal/cliargs"
 	"github.com/annosheet/annosheet/internal/editdistance"
 	"github.com/annosheet/annosheet/internal/safetext"
 	"github.com/annosheet/annosheet/records"
@@ -52,7 +53,13 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	defer errw.Flush()
 	stderr = errw
 	app := newApp(stdin, stdout, stderr)
-	err := runInterspersed(ctx, app, args)
+	args, err := cliargs.Interspersed(app.Commands, args, emptyValueOK)
+	if errors.Is(err, cliargs.ErrUsage) {
+		err = usageError{err}
+	}
+	if err == nil {
+		err = app.RunContext(ctx, args)
+	}
 	if err == nil {
 		return exitOK
 	}
@@ -132,6 +139,12 @@ func printError(w io.Writer, err error) {
 		}
 	}
 }
+
+// emptyValueOK names the flags whose empty value means something: an empty
+// --message sends Google's own sharing mail, an empty --endpoint is Google's
+// (overriding ANNOSHEET_ENDPOINT). For every other flag an empty value (a
+// file, folder, template, number, ID...) is a slip, and a usage error.
+var emptyValueOK = map[string]bool{"message": true, "endpoint": true}
 
 // joinType is the type of errors.Join's errors, which printError says
 // one by one (and no other error with several causes).

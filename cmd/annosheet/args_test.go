@@ -1,11 +1,13 @@
 package main
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/annosheet/annosheet/internal/cliargs"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -180,7 +182,10 @@ func TestInterspersed(t *testing.T) {
 	}
 	for _, tt := range tests {
 		app := newApp(strings.NewReader(""), nil, nil)
-		got, err := interspersed(app, append([]string{"annosheet"}, strings.Fields(tt.args)...))
+		got, err := cliargs.Interspersed(app.Commands, append([]string{"annosheet"}, strings.Fields(tt.args)...), emptyValueOK)
+		if errors.Is(err, cliargs.ErrUsage) {
+			err = usageError{err}
+		}
 		var line string
 		if err != nil {
 			if exitCode(err) != exitUsage {

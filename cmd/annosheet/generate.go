@@ -14,6 +14,7 @@ import (
 
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/input"
+	"github.com/annosheet/annosheet/internal/progress"
 	"github.com/annosheet/annosheet/internal/words"
 	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/manifest"
@@ -224,7 +225,7 @@ func runGenerate(ctx context.Context, opt generateOptions, stdout, stderr io.Wri
 		}
 		w = g
 	}
-	var bar progress = noProgress{}
+	var bar progress.Bar = progress.None{}
 	defer func() { bar.Finish() }()
 	what := "writing workbooks"
 	if opt.Format == formatGSheets {
@@ -248,7 +249,7 @@ func runGenerate(ctx context.Context, opt generateOptions, stdout, stderr io.Wri
 			}
 		},
 		Progress: func(total int64) func(int) {
-			bar = newProgress(stderr, total, what)
+			bar = progress.New(stderr, total, what)
 			return bar.Add
 		},
 	}, spool, w)

@@ -13,11 +13,13 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/annosheet/annosheet/internal/memlimit"
 )
 
 func main() {
 	if os.Getenv("GOMEMLIMIT") == "" {
-		tuneMemoryLimit(memoryLimit)
+		memlimit.Tune(memlimit.Default)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args, os.Stdin, os.Stdout, os.Stderr)

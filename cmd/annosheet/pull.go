@@ -12,6 +12,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/annosheet/annosheet/internal/atomicfile"
+	"github.com/annosheet/annosheet/internal/progress"
 	"github.com/annosheet/annosheet/internal/words"
 	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/records"
@@ -78,7 +79,7 @@ func pullStudy(ctx context.Context, sources []string, opt study.PullOptions, g g
 	if err != nil {
 		return nil, nil, err
 	}
-	bar := newProgress(stderr, int64(len(src.Refs)), "reading workbooks")
+	bar := progress.New(stderr, int64(len(src.Refs)), "reading workbooks")
 	defer bar.Finish()
 	opt.Progress = func(int, int) { bar.Add(1) }
 	res, err := study.Pull(ctx, src, opt)

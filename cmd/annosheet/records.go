@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/annosheet/annosheet/input"
+	"github.com/annosheet/annosheet/internal/progress"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/study"
 	"github.com/annosheet/annosheet/templates"
@@ -57,11 +58,11 @@ func loadRecords(ctx context.Context, from recordsFrom, stderr io.Writer) (*load
 	if print == nil {
 		print = printProblems
 	}
-	var bar progress
+	var bar progress.Bar
 	p := &study.Puller{Backends: backends(from.Google, stderr), Params: from.Params, Problems: func(ps records.Problems) { print(stderr, ps) }}
 	p.Options.Progress = func(_, total int) {
 		if bar == nil {
-			bar = newProgress(stderr, int64(total), "reading workbooks")
+			bar = progress.New(stderr, int64(total), "reading workbooks")
 		}
 		bar.Add(1)
 	}

@@ -1,4 +1,4 @@
-package main
+package memlimit
 
 import (
 	"runtime"
@@ -31,7 +31,7 @@ func TestTuneMemoryLimit(t *testing.T) {
 	prev := debug.SetMemoryLimit(-1)
 	t.Cleanup(func() { debug.SetMemoryLimit(prev) })
 	const base = 8 << 20
-	stop := tuneMemoryLimit(base)
+	stop := Tune(base)
 	t.Cleanup(stop)
 	if got := debug.SetMemoryLimit(-1); got != base {
 		t.Fatalf("limit %d, want the base %d", got, base)

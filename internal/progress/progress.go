@@ -1,4 +1,10 @@
-package main
+// Package progress draws a progress bar for long work on a terminal, and
+// nothing where the output is a log or a pipe.
+//
+//	bar := progress.New(os.Stderr, int64(len(books)), "reading workbooks")
+//	defer bar.Finish()
+//	bar.Add(1)
+package progress
 
 import (
 	"io"
@@ -8,15 +14,15 @@ import (
 	"golang.org/x/term"
 )
 
-// progress shows long work on stderr.
-type progress interface {
+// Bar shows long work.
+type Bar interface {
 	Add(n int)
 	Finish()
 }
 
-// newProgress is a progress bar on w when w is a terminal, and nothing
+// New is a progress bar on w when w is a terminal, and nothing
 // otherwise: logs and pipes get no bar.
-func newProgress(w io.Writer, total int64, what string) progress {
+func New(w io.Writer, total int64, what string) Bar {
 	// The bar is drawn on the terminal itself, past the escaping of
 	// standard error: its own carriage returns redraw it.
 	if u, ok := w.(interface{ Unwrap() io.Writer }); ok {
@@ -24,7 +30,7 @@ func newProgress(w io.Writer, total int64, what string) progress {
 	}
 	f, ok := w.(*os.File)
 	if !ok || total <= 0 || !term.IsTerminal(int(f.Fd())) {
-		return noProgress{}
+		return None{}
 	}
 	return &bar{progressbar.NewOptions64(total,
 		progressbar.OptionSetWriter(w),
@@ -41,7 +47,11 @@ type bar struct{ b *progressbar.ProgressBar }
 func (b *bar) Add(n int) { b.b.Add(n) }
 func (b *bar) Finish()   { b.b.Finish() }
 
-type noProgress struct{}
+// None is a bar that shows nothing.
+type None struct{}
 
-func (noProgress) Add(int) {}
-func (noProgress) Finish() {}
+// Add does nothing.
+func (None) Add(int) {}
+
+// Finish does nothing.
+func (None) Finish() {}

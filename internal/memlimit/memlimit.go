@@ -1,4 +1,10 @@
-package main
+// Package memlimit tunes Go's soft memory limit for a program whose live
+// heap grows with its input: a fixed limit while the heap stays under it,
+// a limit that follows the heap once it has outgrown it.
+//
+//	stop := memlimit.Tune(memlimit.Default)
+//	defer stop()
+package memlimit
 
 import (
 	"runtime"
@@ -7,13 +13,13 @@ import (
 	"sync"
 )
 
-// memoryLimit is the heap size past which the garbage collector works
+// Default is the heap size past which the garbage collector works
 // harder (Go's soft memory limit), unless GOMEMLIMIT sets another.
 // annosheet streams: what it holds grows with the number of units, not
 // with their text (some 80 MB when a pull has read 100,000 units).
 // Without a limit the collector lets the heap grow to twice what is live
 // before it runs.
-const memoryLimit = 96 << 20
+const Default = 96 << 20
 
 // nextLimit is the soft memory limit after a collection that left live
 // bytes in the heap: the same limit while they are under nine tenths of
@@ -27,11 +33,11 @@ func nextLimit(live, limit int64) int64 {
 	return limit
 }
 
-// tuneMemoryLimit sets Go's soft memory limit to base, then moves it by
+// Tune sets Go's soft memory limit to base, then moves it by
 // nextLimit after each collection, never lower than it was. stop ends the
 // tuning, leaving the limit where it is: once it has returned, the limit
 // no longer moves.
-func tuneMemoryLimit(base int64) (stop func()) {
+func Tune(base int64) (stop func()) {
 	debug.SetMemoryLimit(base)
 	var (
 		mu      sync.Mutex

@@ -1,46 +1,51 @@
-package main
+// Package cliargs lets a urfave/cli command take its flags after its
+// arguments, as users type them ("pull my-study/ --out a.jsonl"), and
+// refuses a flag that lacks its value wherever it stands, rather than
+// taking the next word for it.
+//
+//	args, err := cliargs.Interspersed(app.Commands, os.Args, nil)
+//	err = app.RunContext(ctx, args)
+package cliargs
 
 import (
-	"context"
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 )
 
-// runInterspersed runs app on args, its flags moved before its arguments
-// by interspersed.
-func runInterspersed(ctx context.Context, app *cli.App, args []string) error {
-	args, err := interspersed(app, args)
-	if err != nil {
-		return err
-	}
-	return app.RunContext(ctx, args)
-}
+// ErrUsage is wrapped by the error of a flag that lacks its value.
+var ErrUsage = errors.New("usage")
 
-// emptyValueOK names the flags whose empty value means something: an empty
-// --message sends Google's own sharing mail, an empty --endpoint is Google's
-// (overriding ANNOSHEET_ENDPOINT). For every other flag an empty value (a
-// file, folder, template, number, ID...) is a slip, as in "--out=$OUT" with
-// OUT unset, and a usage error.
-var emptyValueOK = map[string]bool{"message": true, "endpoint": true}
+// usageError is a command line's mistake, said as itself.
+type usageError struct{ msg string }
 
-// interspersed moves a command's flags before its arguments, so that
+func (e usageError) Error() string { return e.msg }
+func (e usageError) Unwrap() error { return ErrUsage }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
+
+// Interspersed moves a command's flags before its arguments, so that
 // "pull my-study/ --out a.jsonl" works as users expect: urfave/cli v2, like
 // Go's flag package, stops reading flags at the first argument. Flags that
 // take a value keep it; "--" ends the flags as usual.
 //
-// A flag that takes a value but lacks one is a usage error, wherever it
+// A flag that takes a value but lacks one is a usage error (ErrUsage),
+// wherever it
 // stands: at the end ("pull my-study/ --out"), before "--", or before another
 // flag of the command ("--out --strict"). Otherwise urfave would take the
 // next word as the value and write a file named "--" or "--strict". A value
 // that starts with '-' is read only in the --flag=value form.
-func interspersed(app *cli.App, args []string) ([]string, error) {
+//
+// An empty value (--out=) is a slip too, as in "--out=$OUT" with OUT
+// unset, except for the flags emptyOK names, whose empty value means
+// something.
+func Interspersed(cmds []*cli.Command, args []string, emptyOK map[string]bool) ([]string, error) {
 	if len(args) < 2 {
 		return args, nil
 	}
 	out := []string{args[0]}
-	cmds := app.Commands
 	var flags []cli.Flag
 	i := 1
 	// The command path: leading words that name (sub)commands.
@@ -102,7 +107,7 @@ func interspersed(app *cli.App, args []string) ([]string, error) {
 		}
 		switch {
 		case hasValue:
-			if value == "" && !emptyValueOK[f.Names()[0]] {
+			if value == "" && !emptyOK[f.Names()[0]] {
 				err = usagef("%s, got an empty one", needs)
 			}
 		case i+1 == len(args) || args[i+1] == "--":
