@@ -118,12 +118,12 @@ func runLogin(ctx context.Context, opt loginOptions, stdout, stderr io.Writer) e
 }
 
 func runStatus(ctx context.Context, g googleOptions, stdout, stderr io.Writer) error {
-	if key := os.Getenv(envServiceAccount); key != "" {
-		email, err := serviceAccountEmail(key)
+	if key := os.Getenv(sheets.EnvServiceAccount); key != "" {
+		email, err := sheets.ServiceAccountEmail(key)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "service account %s (key %s, from %s)\n", email, key, envServiceAccount)
+		fmt.Fprintf(stdout, "service account %s (key %s, from %s)\n", email, key, sheets.EnvServiceAccount)
 		fmt.Fprintln(stdout, "a service account cannot own spreadsheets: give generate --folder, a folder of a shared drive it can write to")
 		return nil
 	}

@@ -38,7 +38,7 @@ func noGoogleAccount(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
 	t.Setenv("ANNOSHEET_CONFIG_DIR", dir)
-	t.Setenv(envServiceAccount, "")
+	t.Setenv(sheets.EnvServiceAccount, "")
 	t.Setenv("ANNOSHEET_SHEETS_ENDPOINT", "")
 	return dir
 }
@@ -451,7 +451,7 @@ func TestGSheetsServiceAccount(t *testing.T) {
 	if err := fake.WriteServiceAccountKey(keyFile, email); err != nil {
 		t.Fatal(err)
 	}
-	t.Setenv(envServiceAccount, keyFile)
+	t.Setenv(sheets.EnvServiceAccount, keyFile)
 
 	if code, out, _ := runCLI(t, "auth", "status"); code != 0 || !strings.Contains(out, "service account "+email) {
 		t.Errorf("status: exit %d: %s", code, out)

@@ -1,4 +1,4 @@
-package main
+package sheets
 
 import (
 	"errors"
@@ -46,7 +46,7 @@ func TestServiceAccountKeyBounded(t *testing.T) {
 			tc.make(t, p)
 			var email string
 			var err error
-			fifo.Within(t, 10*time.Second, func() { email, err = serviceAccountEmail(p) })
+			fifo.Within(t, 10*time.Second, func() { email, err = ServiceAccountEmail(p) })
 			if tc.is == nil {
 				if err != nil || email != tc.wantEmail {
 					t.Errorf("got %q, %v; want %q", email, err, tc.wantEmail)
@@ -57,5 +57,24 @@ func TestServiceAccountKeyBounded(t *testing.T) {
 				t.Errorf("error %v, want one wrapping %v and ending %q", err, tc.is, p+tc.want)
 			}
 		})
+	}
+}
+
+// TestIsGoogle: credentials go to Google's https endpoints only (with
+// the loopback ones IsLoopback names).
+func TestIsGoogle(t *testing.T) {
+	t.Parallel()
+	for e, want := range map[string]bool{
+		"https://sheets.googleapis.com":             true,
+		"https://googleapis.com/x":                  true,
+		"http://sheets.googleapis.com":              false,
+		"https://sheets.googleapis.com.example.org": false,
+		"https://evilgoogleapis.com":                false,
+		"https://sheets.example.org":                false,
+		"::":                                        false,
+	} {
+		if got := IsGoogle(e); got != want {
+			t.Errorf("IsGoogle(%q) = %v, want %v", e, got, want)
+		}
 	}
 }
