@@ -197,6 +197,8 @@ func hint(err error) string {
 		return "give --folder, the ID of a folder in a shared drive it can write to, or sign in as a user with 'annosheet auth login'"
 	case errors.Is(err, sheets.ErrNoAuthEndpoint):
 		return "--no-auth needs a loopback --endpoint"
+	case errors.Is(err, export.ErrSamePath):
+		return "give --out with {annotator}, or --annotators"
 	case errors.Is(err, export.ErrSeveralAnnotators):
 		return "export one annotator at a time (--annotators ID), or a file per annotator (--out with {annotator})"
 	case errors.Is(err, records.ErrNoTemplate):

@@ -14,7 +14,6 @@ import (
 
 	"github.com/annosheet/annosheet/export"
 	"github.com/annosheet/annosheet/internal/atomicfile"
-	"github.com/annosheet/annosheet/internal/filename"
 	"github.com/annosheet/annosheet/internal/words"
 	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/records"
@@ -194,36 +193,11 @@ func runExport(ctx context.Context, opt exportOptions, stdout, stderr io.Writer)
 		}
 		return err
 	}
-	// Every file's path is known, and checked, before any is written.
-	paths := make([]string, len(files))
-	seen := map[string]string{} // path, as file systems compare it -> annotator
-	var there []string
-	for i, file := range files {
-		path := opt.Out
-		if file.Annotator != "" {
-			path = annotatorPath(opt.Out, file.Annotator, len(files))
-		}
-		if other, dup := seen[filename.Key(path)]; dup {
-			return fmt.Errorf("annotators %q and %q would both be written to %s; give --out with {annotator}, or --annotators", other, file.Annotator, path)
-		}
-		seen[filename.Key(path)], paths[i] = file.Annotator, path
-		if _, err := os.Lstat(path); err == nil && !opt.Force {
-			there = append(there, path)
-		}
-	}
-	if len(there) > 0 {
-		return fmt.Errorf("%s: %w", strings.Join(there, ", "), atomicfile.ErrExists)
-	}
-	for i, file := range files {
-		path := paths[i]
-		err := atomicfile.Write(path, opt.Force, 0o644, func(w io.Writer) error {
-			_, err := w.Write(file.Data)
-			return err
-		})
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "wrote %s: %s\n", path, words.Count(file.Records, "record"))
+	err = export.WriteFiles(files, opt.Out, opt.Force, func(path string, f export.File) {
+		fmt.Fprintf(stdout, "wrote %s: %s\n", path, words.Count(f.Records, "record"))
+	})
+	if err != nil {
+		return err
 	}
 	if left != "" {
 		fmt.Fprintln(stdout, "exported"+left)
@@ -265,19 +239,4 @@ func leftOut(sel *study.Selection, t *templates.Template, dups int) string {
 		out += fmt.Sprintf("; %s repeated identically, each kept once", words.Count(dups, "record"))
 	}
 	return out
-}
-
-// annotatorPath puts an annotator's ID into an output path: in place of
-// {annotator}, or before the extension when several files are written.
-func annotatorPath(out, annotator string, n int) string {
-	// An ID cannot name another folder, nor a name too long.
-	safe := filename.Part(annotator)
-	if strings.Contains(out, "{annotator}") {
-		return strings.ReplaceAll(out, "{annotator}", safe)
-	}
-	if n == 1 {
-		return out
-	}
-	ext := filepath.Ext(out)
-	return strings.TrimSuffix(out, ext) + "-" + safe + ext
 }

@@ -262,11 +262,6 @@ func TestCLIEdges(t *testing.T) {
 	if code != exitFailure || !strings.Contains(stderr, `no parameter "x" (this template has no parameters)`) {
 		t.Errorf("--param with a manifest: exit %d %s", code, stderr)
 	}
-	for in, want := range map[string]string{"AK": "out-AK.json", "../up": "out-_._up.json", "a/b": "out-a_b.json", "..": "out-__.json"} {
-		if got := annotatorPath("out.json", in, 2); got != filepath.Clean(want) && got != want {
-			t.Errorf("annotatorPath(%q) = %q, want %q", in, got, want)
-		}
-	}
 	if code, stdout, _ := runCLI(t, "templates", "check", "x.yaml", "--help"); code != 0 || !strings.Contains(stdout, "Example") {
 		t.Errorf("--help after an argument: exit %d", code)
 	}
