@@ -11,6 +11,8 @@ import (
 
 	"github.com/annosheet/annosheet/adjudicate"
 	"github.com/annosheet/annosheet/internal/words"
+	"github.com/annosheet/annosheet/layout"
+	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
@@ -143,4 +145,44 @@ func AdjudicationDir(sources []string) (string, bool) {
 		return "", false
 	}
 	return dir, true
+}
+
+// OpenManifest reads the study's manifest at path: a manifest.json, or
+// the folder that holds one.
+func OpenManifest(path string) (*Manifest, error) {
+	src, err := Open([]string{path}, Backends{})
+	if err != nil {
+		return nil, err
+	}
+	if len(src.Manifests) == 0 {
+		return nil, fmt.Errorf("%s: %w", path, manifest.ErrNotManifest)
+	}
+	return src.Manifests[0], nil
+}
+
+// Context is what a study's manifest lends the rows of an adjudication:
+// its input records, for the context shown (nil, with err, when the
+// inputs cannot be read), and the IDs the annotators saw (shown is nil
+// when they saw the units' own).
+func (m *Manifest) Context(t *templates.Template) (items []*layout.SourceItem, shown func(string) string, err error) {
+	inputs, err := m.InputPaths()
+	if err == nil {
+		items, err = Items(t, inputs, m.Keys)
+	}
+	if err != nil {
+		items = nil
+	}
+	if len(m.OpaqueIDs) == 0 {
+		return items, nil, err
+	}
+	opaque := map[string]string{}
+	for o, real := range m.OpaqueIDs {
+		opaque[real] = o
+	}
+	return items, func(u string) string {
+		if o, ok := opaque[u]; ok {
+			return o
+		}
+		return u
+	}, err
 }

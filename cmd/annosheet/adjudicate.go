@@ -147,12 +147,8 @@ func runAdjudicate(ctx context.Context, opt adjudicateOptions, stdout, stderr io
 		return usagef("--out %s: adjudicate writes a folder of workbooks; for a silver set without them, add --resolve majority", opt.Out)
 	}
 	if man == nil && opt.Manifest != "" {
-		src, err := study.Open([]string{opt.Manifest}, study.Backends{})
-		if err != nil {
+		if man, err = study.OpenManifest(opt.Manifest); err != nil {
 			return err
-		}
-		if len(src.Manifests) > 0 {
-			man = src.Manifests[0]
 		}
 	}
 	aopt := study.AdjudicateOptions{

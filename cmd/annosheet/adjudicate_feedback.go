@@ -61,9 +61,9 @@ func runFeedback(ctx context.Context, opt feedbackOptions, stdout, stderr io.Wri
 	}
 	fopt := study.FeedbackOptions{Dir: opt.Out, Force: opt.Force}
 	if m.Study != "" {
-		src, err := study.Open([]string{besideManifest(opt.Adjudication, m.Study)}, study.Backends{})
-		if err == nil && len(src.Manifests) > 0 {
-			fopt.Items, fopt.Shown = studyContext(t, src.Manifests[0], stderr)
+		man, err := study.OpenManifest(besideManifest(opt.Adjudication, m.Study))
+		if err == nil {
+			fopt.Items, fopt.Shown = studyContext(t, man, stderr)
 		} else {
 			fmt.Fprintf(stderr, "warning: %s: the study's manifest %s cannot be read (%v): the rows show no context and the units' own IDs\n", path, m.Study, err)
 		}
@@ -114,30 +114,12 @@ func besideManifest(dir, p string) string {
 	return j
 }
 
-// studyContext is what a study's manifest lends the rows of an
-// adjudication: its input records, for the context shown, and the IDs
-// the annotators saw (opaque ones), nil when the units' own are shown.
+// studyContext is the study's context for the rows (study.Manifest.Context),
+// with a warning when its inputs cannot be read.
 func studyContext(t *templates.Template, man *study.Manifest, stderr io.Writer) ([]*layout.SourceItem, func(string) string) {
-	var items []*layout.SourceItem
-	inputs, err := man.InputPaths()
-	if err == nil {
-		items, err = study.Items(t, inputs, man.Keys)
-	}
+	items, shown, err := man.Context(t)
 	if err != nil {
-		items = nil
 		fmt.Fprintf(stderr, "warning: %s: the study's inputs cannot be read (%v): the rows show no context\n", man.Path, err)
 	}
-	if len(man.OpaqueIDs) == 0 {
-		return items, nil
-	}
-	shown := map[string]string{}
-	for o, real := range man.OpaqueIDs {
-		shown[real] = o
-	}
-	return items, func(u string) string {
-		if o, ok := shown[u]; ok {
-			return o
-		}
-		return u
-	}
+	return items, shown
 }

@@ -118,14 +118,11 @@ func exportSource(ctx context.Context, opt exportOptions, stderr io.Writer) (*lo
 	}
 	from.Files = []string{path}
 	if opt.Manifest != "" {
-		src, err := study.Open([]string{opt.Manifest}, study.Backends{})
+		man, err := study.OpenManifest(opt.Manifest)
 		if err != nil {
 			return nil, err
 		}
-		if len(src.Manifests) == 0 {
-			return nil, fmt.Errorf("%s: %w", opt.Manifest, manifest.ErrNotManifest)
-		}
-		from.Manifest = src.Manifests[0]
+		from.Manifest = man
 	}
 	return loadRecords(ctx, from, stderr)
 }
