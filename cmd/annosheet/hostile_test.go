@@ -60,6 +60,7 @@ type hostileCase struct {
 }
 
 func TestHostileInputs(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS != "linux" {
 		t.Skip("the suite measures peak memory through Linux's rusage")
 	}

@@ -47,6 +47,7 @@ const (
 )
 
 func TestTemplatesList(t *testing.T) {
+	t.Parallel()
 	code, out, errs := runCLI(t, "templates", "list")
 	if code != 0 || errs != "" {
 		t.Fatalf("exit %d: %s", code, errs)
@@ -62,6 +63,7 @@ func TestTemplatesList(t *testing.T) {
 // printed YAML, saved and passed back with --template FILE, is the same
 // template and generates the same workbook.
 func TestTemplatesShowRoundTrip(t *testing.T) {
+	t.Parallel()
 	inputs := map[string]string{"legal-gaps": legalData, "preference-likert": prefData, "qa-span-errors": qaData, "factgenie-meta-eval": fgData}
 	for _, name := range templates.BuiltinNames() {
 		t.Run(name, func(t *testing.T) {
@@ -108,6 +110,7 @@ func TestTemplatesShowRoundTrip(t *testing.T) {
 }
 
 func TestTemplatesShowJSON(t *testing.T) {
+	t.Parallel()
 	code, out, errs := runCLI(t, "templates", "show", "--json", "qa-span-errors")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
@@ -130,6 +133,7 @@ func TestTemplatesShowJSON(t *testing.T) {
 }
 
 func TestTemplatesCheckReportsLines(t *testing.T) {
+	t.Parallel()
 	file := filepath.Join(t.TempDir(), "bad.yaml")
 	src := `name: bad
 version: 1
@@ -173,6 +177,7 @@ questions:
 // TestGenerateBuiltins runs generate on every built-in with its real data
 // and checks the files and the manifest.
 func TestGenerateBuiltins(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		template, input string
 		units, rows     int
@@ -229,6 +234,7 @@ func TestGenerateBuiltins(t *testing.T) {
 }
 
 func TestGenerateNoOverwrite(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	args := []string{"generate", "-t", "legal-gaps", "-i", legalData, "-o", dir}
 	if code, _, errs := runCLI(t, args...); code != 0 {
@@ -258,6 +264,7 @@ func TestGenerateNoOverwrite(t *testing.T) {
 // TestGenerateBadInput checks that bad input gives one clear line per
 // problem, naming file and line and record, and that nothing is written.
 func TestGenerateBadInput(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, input string
 		want        []string // lines of stderr, with IN for the input path
@@ -374,6 +381,7 @@ func TestGenerateWrongInput(t *testing.T) {
 }
 
 func TestGenerateParam(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	code, _, errs := runCLI(t, "generate", "-t", "qa-span-errors", "-i", qaData, "-o", dir, "--param", "prediction=prediction 2")
 	if code != 0 {
@@ -398,6 +406,7 @@ func TestGenerateParam(t *testing.T) {
 }
 
 func TestUsageErrors(t *testing.T) {
+	t.Parallel()
 	cases := [][]string{
 		{"generate"},
 		{"generate", "-t", "legal-gaps", "-i", legalData},
@@ -428,6 +437,7 @@ func TestUsageErrors(t *testing.T) {
 }
 
 func TestHelpShowsExamples(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{{"--help"}, {"generate", "--help"}, {"templates", "--help"}, {"templates", "list", "--help"},
 		{"templates", "show", "--help"}, {"templates", "check", "--help"}} {
 		code, out, _ := runCLI(t, args...)

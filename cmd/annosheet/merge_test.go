@@ -59,6 +59,7 @@ func byUnit(t *testing.T, recs []records.Annotation) map[[2]string]*records.Anno
 // batch once, takes the answers wherever they are, merges partial copies
 // and refuses copies that disagree.
 func TestReturnedCopies(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "study")
 	if code, _, errs := runCLI(t, "generate", "-t", "legal-gaps", "-i", legalData, "-o", dir, "-a", "ak,bt", "--overlap", "2", "--seed", "4"); code != 0 {
 		t.Fatal(errs)
@@ -149,6 +150,7 @@ func TestReturnedCopies(t *testing.T) {
 // record per unit: the claimed ones under their annotator, the rest
 // unclaimed.
 func TestSharedCopies(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "fg")
 	if code, _, errs := runCLI(t, "generate", "-t", "factgenie-meta-eval", "-i", fgData, "-o", dir, "--seed", "2"); code != 0 {
 		t.Fatal(errs)
@@ -238,6 +240,7 @@ func TestSharedCopies(t *testing.T) {
 // pulled beside its study's manifest, has its answers put back on their
 // candidates; without the manifest they stay as shown, and say so.
 func TestShuffledCopyWithManifest(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "pref")
 	if code, _, errs := runCLI(t, "generate", "-t", "preference-likert", "-i", prefData, "-o", dir, "-a", "a1,a2", "--overlap", "2", "--seed", "11"); code != 0 {
 		t.Fatal(errs)

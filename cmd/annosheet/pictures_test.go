@@ -20,6 +20,7 @@ const ArtifactsEnv = "ANNOSHEET_ARTIFACTS"
 // pictures are kept for review by eye (under $ANNOSHEET_ARTIFACTS/pictures
 // when set); the test checks that every sheet printed.
 func TestPictures(t *testing.T) {
+	t.Parallel()
 	soffice := testreaders.Soffice(t)
 	pdftoppm := testreaders.Pdftoppm(t)
 	keep := os.Getenv(ArtifactsEnv)

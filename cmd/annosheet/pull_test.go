@@ -43,6 +43,7 @@ func legalStudy(t *testing.T) (dir, book string) {
 // pull a study folder into canonical JSON and a report, then export the
 // native file, which must carry the gold labels.
 func TestPullAndExport(t *testing.T) {
+	t.Parallel()
 	dir, _ := legalStudy(t)
 	out := filepath.Join(t.TempDir(), "annotations.jsonl")
 	report := filepath.Join(t.TempDir(), "report.json")
@@ -102,6 +103,7 @@ func TestPullAndExport(t *testing.T) {
 
 // TestPullStrict checks the problem lines and the exit status of --strict.
 func TestPullStrict(t *testing.T) {
+	t.Parallel()
 	dir, book := legalStudy(t)
 	w, err := goldtest.OpenWorkbook(book)
 	if err != nil {
@@ -141,6 +143,7 @@ func TestPullStrict(t *testing.T) {
 // TestPullManifest checks that a study's manifest finds its workbooks, and
 // that a missing workbook turns into missing units, not silence.
 func TestPullManifest(t *testing.T) {
+	t.Parallel()
 	dir, book := legalStudy(t)
 	if err := os.Remove(book); err != nil {
 		t.Fatal(err)
@@ -160,6 +163,7 @@ func TestPullManifest(t *testing.T) {
 }
 
 func TestPullRefusals(t *testing.T) {
+	t.Parallel()
 	_, book := legalStudy(t)
 	code, _, stderr := runCLI(t, "pull", book, "--template", "qa-span-errors")
 	if code != exitFailure || stderr != "warning: "+book+": not read: workbook of another template or study: made with template legal-gaps, not qa-span-errors\nannosheet: no workbook was read: every source was refused (see above)\n" {
@@ -178,6 +182,7 @@ func TestPullRefusals(t *testing.T) {
 // TestExportPreferencePerAnnotator writes one completed file per
 // annotator, named with {annotator}.
 func TestExportPreferencePerAnnotator(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "pref")
 	if code, _, errs := runCLI(t, "generate", "-t", "preference-likert", "-i", prefData, "-o", dir); code != 0 {
 		t.Fatal(errs)
@@ -230,6 +235,7 @@ func mustJSON(v any) []byte {
 // TestExportFactgenieNeedsTheKey checks that the evaluators' real names
 // can only come from the coordinator's manifest.
 func TestExportFactgenieNeedsTheKey(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "fg")
 	if code, _, errs := runCLI(t, "generate", "-t", "factgenie-meta-eval", "-i", fgData, "-o", dir); code != 0 {
 		t.Fatal(errs)
@@ -251,6 +257,7 @@ func TestExportFactgenieNeedsTheKey(t *testing.T) {
 // given twice, --param with a manifest of a template without parameters,
 // annotator IDs that are not file names, --help after an argument.
 func TestCLIEdges(t *testing.T) {
+	t.Parallel()
 	dir, book := legalStudy(t)
 	code, stdout, _ := runCLI(t, "pull", dir, book, filepath.Join(dir, ".", "legal-gaps-b01.xlsx"))
 	if code != 0 || strings.Count(stdout, "\n") != 5 {

@@ -38,6 +38,7 @@ func statusJSON(t *testing.T, src string) study.Status {
 // annotator scores what they read (from the text itself), and the native
 // files must have every score back on the prediction that was read.
 func TestPreferenceStudy(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "pref")
 	code, out, errs := runCLI(t, "generate", "-t", "preference-likert", "-i", prefData, "-o", dir, "--annotators", "a1,a2,a3", "--overlap", "3", "--seed", "9")
 	if code != 0 {
@@ -195,6 +196,7 @@ func packageText(t *testing.T, path string) string {
 // workbook — sheets, hidden sheets, metadata, styles — and the export has
 // them all back.
 func TestFactgenieNoNames(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "fg")
 	if code, _, errs := runCLI(t, "generate", "-t", "factgenie-meta-eval", "-i", fgData, "-o", dir, "--annotators", "ak,bt", "--overlap", "1", "--seed", "3"); code != 0 {
 		t.Fatalf("generate: %s", errs)
@@ -254,6 +256,7 @@ func TestFactgenieNoNames(t *testing.T) {
 // a batch's place and a deleted row all show as missing units, in status
 // and pull, each with its reason; nothing else is lost.
 func TestStudyMissing(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "study")
 	if code, _, errs := runCLI(t, "generate", "-t", "legal-gaps", "-i", legalData, "-o", dir, "--annotators", "ak,bt", "--batch-size", "1", "--seed", "5"); code != 0 {
 		t.Fatalf("generate: %s", errs)
@@ -362,6 +365,7 @@ func TestStudyMissing(t *testing.T) {
 }
 
 func TestStatusTable(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "fg")
 	if code, _, errs := runCLI(t, "generate", "-t", "factgenie-meta-eval", "-i", fgData, "-o", dir, "--seed", "2"); code != 0 {
 		t.Fatal(errs)
@@ -412,6 +416,7 @@ func TestStatusTable(t *testing.T) {
 // whose records do not (legal-gaps' labels) is refused as one file and
 // written per annotator.
 func TestExportOverlap(t *testing.T) {
+	t.Parallel()
 	fill := func(dir string, fn func(w *goldtest.Workbook) error) *manifest.Manifest {
 		m, err := manifest.Read(filepath.Join(dir, manifest.FileName))
 		if err != nil {
