@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/annosheet/annosheet/internal/boundedread"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -210,9 +210,10 @@ func (l *loader) read(ctx context.Context, path string) ([]*Annotation, error) {
 }
 
 // ReadFile is Read of the file at path, which stops being read when ctx
-// ends (Ctrl-C on a large file).
+// ends (Ctrl-C on a large file). A path that is not a regular file (a
+// named pipe, a device) is refused, never waited on.
 func ReadFile(ctx context.Context, path string, template func(TemplateID) (*templates.Template, error)) ([]*Annotation, Origins, error) {
-	f, err := os.Open(path)
+	f, err := boundedread.Open(path)
 	if err != nil {
 		return nil, nil, err
 	}

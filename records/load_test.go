@@ -7,11 +7,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/annosheet/annosheet/internal/boundedread"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
+	"github.com/annosheet/annosheet/testkit/fifo"
 	"github.com/annosheet/annosheet/testkit/recordtest"
 )
 
@@ -135,5 +138,20 @@ func TestLoadPulls(t *testing.T) {
 	p.got.Study.Template = other
 	if _, err := records.Load(context.Background(), []string{"study/", b}, records.LoadOptions{Pull: p}); !errors.Is(err, records.ErrMixedTemplates) {
 		t.Errorf("a file of another template than the study's: %v", err)
+	}
+}
+
+// TestLoadNamedPipe: a named pipe named like a file of records is
+// refused at once, never waited on.
+func TestLoadNamedPipe(t *testing.T) {
+	t.Parallel()
+	p := filepath.Join(t.TempDir(), "pipe.jsonl")
+	fifo.Make(t, p)
+	var err error
+	fifo.Within(t, 10*time.Second, func() {
+		_, err = records.Load(context.Background(), []string{p}, records.LoadOptions{Template: recordtest.Template(t)})
+	})
+	if !errors.Is(err, boundedread.ErrNotRegular) {
+		t.Errorf("error %v, want ErrNotRegular", err)
 	}
 }
