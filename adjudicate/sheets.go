@@ -152,7 +152,7 @@ func Plan(b *Book) (*backend.Plan, error) {
 	lists := &listSheet{}
 	var out []*backend.Sheet
 	meta := Meta{Kind: MetaKind, Format: 1, Adjudication: b.Adjudication, Workbook: b.Workbook, Adjudicator: b.Adjudicator,
-		Template: layout.TemplateRef{Name: t.Name, Version: t.Version, SHA256: layout.TemplateHash(t)}}
+		Template: layout.TemplateRef{Name: t.Name, Version: t.Version, SHA256: t.Hash()}}
 	rs := layout.NewReadSheet(b.Limits.CellChars)
 	for _, s := range sheets {
 		b.columns(s, lists)

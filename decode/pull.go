@@ -300,7 +300,7 @@ func (p *puller) readMeta() error {
 	if err != nil {
 		return fmt.Errorf("%s: %w: the template it carries does not load: %v", g.Name, ErrNotWorkbook, err)
 	}
-	if layout.TemplateHash(t) != p.meta.Template.SHA256 || t.Name != p.meta.Template.Name || t.Version != p.meta.Template.Version {
+	if t.Hash() != p.meta.Template.SHA256 || t.Name != p.meta.Template.Name || t.Version != p.meta.Template.Version {
 		return fmt.Errorf("%s: %w: the template it carries does not match its record (edited metadata?)", g.Name, ErrNotWorkbook)
 	}
 	p.t = t
@@ -535,7 +535,7 @@ func (p *puller) readsColumn() func(col int) bool {
 			reads = make([]bool, 0, len(p.at))
 			for i, j := range p.at {
 				c := p.cols[i]
-				if j < 0 || c.Role == templates.RoleCheck || c.Role == templates.RoleContext && !layout.SpanSource(p.t, c.Context) {
+				if j < 0 || c.Role == templates.RoleCheck || c.Role == templates.RoleContext && !p.t.SpanSource(c.Context) {
 					continue
 				}
 				for len(reads) <= j {

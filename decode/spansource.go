@@ -20,7 +20,7 @@ var ErrContextEdited = errors.New("context edited")
 // is not read, to keep long texts out of memory.
 func (p *puller) readSpanSources(row *sheetRow, cells []backend.ReadCell) {
 	for i, j := range p.at {
-		if j >= 0 && j < len(cells) && p.cols[i].Role == templates.RoleContext && layout.SpanSource(p.t, p.cols[i].Context) {
+		if j >= 0 && j < len(cells) && p.cols[i].Role == templates.RoleContext && p.t.SpanSource(p.cols[i].Context) {
 			row.cells[i] = cellText(cells[j])
 		}
 	}
@@ -32,7 +32,7 @@ func (p *puller) readSpanSources(row *sheetRow, cells []backend.ReadCell) {
 // dropped from the row.
 func (p *puller) checkSpanSources(k int, row *sheetRow) {
 	for i, c := range p.cols {
-		if c.Role != templates.RoleContext || !layout.SpanSource(p.t, c.Context) {
+		if c.Role != templates.RoleContext || !p.t.SpanSource(c.Context) {
 			continue
 		}
 		got := row.cells[i]

@@ -37,7 +37,7 @@ func (b *builder) colourGuide() string {
 	}
 	var open []string
 	for _, c := range b.cols {
-		if c.Role == templates.RoleContext && SpanSource(t, c.Context) {
+		if c.Role == templates.RoleContext && t.SpanSource(c.Context) {
 			open = append(open, fmt.Sprintf("%q", c.Header))
 		}
 	}
@@ -160,7 +160,7 @@ func (b *builder) guide(c templates.ColumnSpec) (kind, what, req string) {
 		return kind, what, ""
 	case c.Role == templates.RoleAnnotator && b.opt.Annotator != "":
 		return "your ID", "Your annotator ID, filled in for you.", ""
-	case c.Role == templates.RoleContext && SpanSource(b.t, c.Context):
+	case c.Role == templates.RoleContext && b.t.SpanSource(c.Context):
 		kind, what, req = columnGuide(b.t, c)
 		return kind, what + " Not locked: select the part you need and copy it; changes made here are ignored.", req
 	}

@@ -1,8 +1,6 @@
 package layout
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"math"
 	"regexp"
@@ -12,12 +10,6 @@ import (
 	"github.com/annosheet/annosheet/internal/words"
 	"github.com/annosheet/annosheet/templates"
 )
-
-// TemplateHash pins the exact text of a template.
-func TemplateHash(t *templates.Template) string {
-	sum := sha256.Sum256(t.Source)
-	return hex.EncodeToString(sum[:])
-}
 
 // The Instructions sheet has four columns; prose spans the first three,
 // some 80 characters wide, so that its lines stay easy to read.

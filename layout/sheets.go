@@ -618,7 +618,7 @@ const metaUnitCells = 5
 func (b *builder) meta() WorkbookMeta {
 	m := WorkbookMeta{
 		Format:   MetaFormat,
-		Template: TemplateRef{Name: b.t.Name, Version: b.t.Version, SHA256: TemplateHash(b.t)},
+		Template: TemplateRef{Name: b.t.Name, Version: b.t.Version, SHA256: b.t.Hash()},
 		Params:   b.t.ParamValues(),
 		Batch:    b.opt.Batch,
 		Study:    b.opt.Study,

@@ -362,7 +362,7 @@ func rewritable(dir string, probs records.Problems, decided map[string]*adjudica
 func newAdjudication(t *templates.Template, prev *adjudicate.Manifest, opt AdjudicateOptions) *adjudicate.Manifest {
 	m := &adjudicate.Manifest{
 		Format: adjudicate.ManifestFormat, Created: opt.Now().UTC().Format(time.RFC3339),
-		Template: manifest.Template{Name: t.Name, Version: t.Version, SHA256: layout.TemplateHash(t), Params: t.ParamValues(), Source: string(t.Source)},
+		Template: manifest.Template{Name: t.Name, Version: t.Version, SHA256: t.Hash(), Params: t.ParamValues(), Source: string(t.Source)},
 		Sources:  recordedSources(opt.Dir, opt.Sources), MinAgreement: opt.MinAgreement,
 	}
 	if len(m.Template.Params) == 0 {

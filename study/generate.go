@@ -752,7 +752,7 @@ func (g *generation) newManifest() (*manifest.Manifest, error) {
 		Created: opt.Now.UTC().Format(time.RFC3339),
 		Format:  g.format,
 		Template: manifest.Template{
-			Name: g.t.Name, Version: g.t.Version, SHA256: layout.TemplateHash(g.t),
+			Name: g.t.Name, Version: g.t.Version, SHA256: g.t.Hash(),
 			Params: g.t.ParamValues(), Source: string(g.t.Source),
 		},
 		InputArgs:  relativeTo(opt.Dir, opt.Inputs),
@@ -832,7 +832,7 @@ func absDir(dir string) string {
 // study: the same template, inputs, assignment and seed.
 func (g *generation) samePlan(prev *manifest.Manifest) bool {
 	opt := g.opt
-	if prev.Template.SHA256 != layout.TemplateHash(g.t) || opt.SeedSet && opt.Seed != prev.Seed {
+	if prev.Template.SHA256 != g.t.Hash() || opt.SeedSet && opt.Seed != prev.Seed {
 		return false
 	}
 	a := prev.Assignment

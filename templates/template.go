@@ -1,5 +1,10 @@
 package templates
 
+import (
+	"crypto/sha256"
+	"encoding/hex"
+)
+
 // Template is one annotation scheme: what the annotator sees, what they
 // answer, which answers are allowed, and how answers map to the study's
 // native file. Load a template with Load or Builtin (input.Template reads
@@ -353,4 +358,26 @@ type Bands struct {
 	Line    int      `yaml:"-" json:"-"`
 
 	key []Format
+}
+
+// Hash pins the exact text of the template: the SHA-256 of its source,
+// in hex. A workbook records it, so that pull reads it with the very
+// template it was made with.
+func (t *Template) Hash() string {
+	sum := sha256.Sum256(t.Source)
+	return hex.EncodeToString(sum[:])
+}
+
+// SpanSource reports whether a span question copies its spans from the
+// context column cx.
+func (t *Template) SpanSource(cx *Context) bool {
+	if cx == nil {
+		return false
+	}
+	for _, q := range t.Questions {
+		if q.Type == TypeSpan && q.Field == cx.Name {
+			return true
+		}
+	}
+	return false
 }

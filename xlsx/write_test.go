@@ -372,8 +372,8 @@ func checkMeta(t *testing.T, f *excelize.File, tmpl *templates.Template, cols []
 	if meta.Template.Name != tmpl.Name || meta.Template.Version != tmpl.Version || meta.Batch != "b01" || meta.Sheet != backend.SheetAnnotate {
 		t.Errorf("metadata %+v", meta)
 	}
-	if meta.Template.SHA256 != layout.TemplateHash(tmpl) {
-		t.Errorf("template hash %s, want %s", meta.Template.SHA256, layout.TemplateHash(tmpl))
+	if meta.Template.SHA256 != tmpl.Hash() {
+		t.Errorf("template hash %s, want %s", meta.Template.SHA256, tmpl.Hash())
 	}
 	for i, c := range cols {
 		if i >= len(meta.Columns) || meta.Columns[i] != (layout.MetaColumn{Key: c.Key, Header: c.Header, Index: i}) {

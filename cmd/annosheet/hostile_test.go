@@ -21,7 +21,6 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/annosheet/annosheet/backend"
-	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 	"github.com/annosheet/annosheet/testkit/bombs"
@@ -362,7 +361,7 @@ func hostileCases() []hostileCase {
 					}
 					setMeta(t, f, "template", edited)
 					wb := metaText(t, f, "workbook")
-					wb = regexp.MustCompile(`"sha256":"[0-9a-f]+"`).ReplaceAllString(wb, `"sha256":"`+layout.TemplateHash(tp)+`"`)
+					wb = regexp.MustCompile(`"sha256":"[0-9a-f]+"`).ReplaceAllString(wb, `"sha256":"`+tp.Hash()+`"`)
 					setMeta(t, f, "workbook", wb)
 				})
 				return []string{"pull", "study", "-o", "out.jsonl"}
