@@ -13,6 +13,7 @@ import (
 	"github.com/annosheet/annosheet/adjudicate"
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/internal/atomicfile"
+	"github.com/annosheet/annosheet/internal/cliargs"
 	"github.com/annosheet/annosheet/internal/words"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/sheets"
@@ -82,23 +83,23 @@ func adjudicateCommand() *cli.Command {
 				return feedbackAction(c)
 			}
 			if c.NArg() == 0 {
-				return usagef("adjudicate needs a SOURCE: a study's manifest or folder, workbooks, or pulled records (.jsonl)")
+				return cliargs.Usagef("adjudicate needs a SOURCE: a study's manifest or folder, workbooks, or pulled records (.jsonl)")
 			}
 			if c.String("out") == "" {
-				return usagef("adjudicate needs --out: the adjudication's folder (a .jsonl file with --resolve)")
+				return cliargs.Usagef("adjudicate needs --out: the adjudication's folder (a .jsonl file with --resolve)")
 			}
 			switch c.String("resolve") {
 			case "", adjudicate.ResolveMajority:
 			default:
-				return usagef("--resolve %s: the only way is majority", c.String("resolve"))
+				return cliargs.Usagef("--resolve %s: the only way is majority", c.String("resolve"))
 			}
 			switch c.String("format") {
 			case backend.KindXLSX, backend.KindGSheets:
 			default:
-				return usagef("--format %s: give xlsx or gsheets", c.String("format"))
+				return cliargs.Usagef("--format %s: give xlsx or gsheets", c.String("format"))
 			}
 			if c.Int("batch-size") < 0 || c.Int("min-agreement") < 0 {
-				return usagef("--batch-size and --min-agreement take a number of 0 or more")
+				return cliargs.Usagef("--batch-size and --min-agreement take a number of 0 or more")
 			}
 			params, err := parseParams(c.StringSlice("param"))
 			if err != nil {
@@ -125,7 +126,7 @@ func runAdjudicate(ctx context.Context, opt adjudicateOptions, stdout, stderr io
 	t, recs, man := l.Template, l.Records, l.Manifest
 	if opt.Resolve != "" {
 		if st, err := os.Stat(opt.Out); err == nil && st.IsDir() {
-			return usagef("--out %s is a folder: with --resolve, give the .jsonl file to write the silver set to", opt.Out)
+			return cliargs.Usagef("--out %s is a folder: with --resolve, give the .jsonl file to write the silver set to", opt.Out)
 		}
 		found, err := adjudicate.Find(t, recs, adjudicate.Options{MinAgreement: opt.MinAgreement})
 		if err != nil {
@@ -144,7 +145,7 @@ func runAdjudicate(ctx context.Context, opt adjudicateOptions, stdout, stderr io
 		return nil
 	}
 	if strings.EqualFold(filepath.Ext(opt.Out), ".jsonl") {
-		return usagef("--out %s: adjudicate writes a folder of workbooks; for a silver set without them, add --resolve majority", opt.Out)
+		return cliargs.Usagef("--out %s: adjudicate writes a folder of workbooks; for a silver set without them, add --resolve majority", opt.Out)
 	}
 	if man == nil && opt.Manifest != "" {
 		if man, err = study.OpenManifest(opt.Manifest); err != nil {

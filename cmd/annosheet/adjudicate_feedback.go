@@ -11,6 +11,7 @@ import (
 
 	"github.com/annosheet/annosheet/adjudicate"
 	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/internal/cliargs"
 	"github.com/annosheet/annosheet/internal/words"
 	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/study"
@@ -32,13 +33,13 @@ type feedbackOptions struct {
 func feedbackAction(c *cli.Context) error {
 	dir, ok := study.AdjudicationDir(c.Args().Slice())
 	if !ok {
-		return usagef("adjudicate --feedback reads one adjudication: give its folder (or its %s)", adjudicate.ManifestFile)
+		return cliargs.Usagef("adjudicate --feedback reads one adjudication: give its folder (or its %s)", adjudicate.ManifestFile)
 	}
 	if c.String("out") == "" {
-		return usagef("adjudicate --feedback needs --out: the folder to write the annotators' feedback workbooks to")
+		return cliargs.Usagef("adjudicate --feedback needs --out: the folder to write the annotators' feedback workbooks to")
 	}
 	if c.String("resolve") != "" || c.String("format") != backend.KindXLSX {
-		return usagef("adjudicate --feedback writes XLSX files; it takes no --resolve or --format")
+		return cliargs.Usagef("adjudicate --feedback writes XLSX files; it takes no --resolve or --format")
 	}
 	params, err := parseParams(c.StringSlice("param"))
 	if err != nil {

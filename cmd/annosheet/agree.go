@@ -11,6 +11,7 @@ import (
 
 	"github.com/annosheet/annosheet/agreement"
 	"github.com/annosheet/annosheet/internal/atomicfile"
+	"github.com/annosheet/annosheet/internal/cliargs"
 	"github.com/annosheet/annosheet/internal/words"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/render"
@@ -94,10 +95,10 @@ func agreeCommand() *cli.Command {
 		}, googleFlags()...),
 		Action: func(c *cli.Context) error {
 			if c.NArg() == 0 {
-				return usagef("agree needs a SOURCE: a study's manifest or folder, workbooks, or pulled records (.jsonl)")
+				return cliargs.Usagef("agree needs a SOURCE: a study's manifest or folder, workbooks, or pulled records (.jsonl)")
 			}
 			if c.Bool("json") && c.Bool("csv") {
-				return usagef("give --json or --csv, not both")
+				return cliargs.Usagef("give --json or --csv, not both")
 			}
 			if err := cmp.Or(checkLevel(c, "ci"), checkCount(c, "resamples", 1, study.MaxResamples), checkCount(c, "max-pairs", 1, study.MaxListedPairs)); err != nil {
 				return err

@@ -14,7 +14,6 @@ import (
 	"github.com/annosheet/annosheet/export"
 	"github.com/annosheet/annosheet/internal/atomicfile"
 	"github.com/annosheet/annosheet/internal/cliargs"
-	"github.com/annosheet/annosheet/internal/editdistance"
 	"github.com/annosheet/annosheet/internal/safetext"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/sheets"
@@ -33,16 +32,6 @@ const (
 // version is set at build time with -ldflags "-X main.version=...".
 var version = "dev"
 
-// usageError marks a mistake in the command line.
-type usageError struct{ err error }
-
-func (e usageError) Error() string { return e.err.Error() }
-func (e usageError) Unwrap() error { return e.err }
-
-func usagef(format string, args ...any) error {
-	return usageError{fmt.Errorf(format, args...)}
-}
-
 // run builds the app and runs it with args; it returns the exit code. All
 // output goes to the given writers, so tests run the real CLI in-process.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -54,9 +43,6 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	stderr = errw
 	app := newApp(stdin, stdout, stderr)
 	args, err := cliargs.Interspersed(app.Commands, args, emptyValueOK)
-	if errors.Is(err, cliargs.ErrUsage) {
-		err = usageError{err}
-	}
 	if err == nil {
 		err = app.RunContext(ctx, args)
 	}
@@ -79,11 +65,10 @@ func humanOut(w io.Writer) (out io.Writer, done func()) {
 
 // exitCode maps an error to the process exit code, in one place.
 func exitCode(err error) int {
-	var ue usageError
 	switch {
 	case err == nil:
 		return exitOK
-	case errors.As(err, &ue):
+	case errors.Is(err, cliargs.ErrUsage):
 		return exitUsage
 	case errors.Is(err, errStrict):
 		return exitStrict
@@ -125,8 +110,7 @@ func printError(w io.Writer, err error) {
 			// whole, at the end).
 			msg = "interrupted: nothing was written; run the same command again"
 		}
-		var ue usageError
-		if errors.As(err, &ue) {
+		if errors.Is(err, cliargs.ErrUsage) {
 			msg += " (see --help)"
 		} else if h := hint(err); h != "" && strings.Contains(msg, "\n") {
 			// After a list, on a line of its own, not on its last item.
@@ -248,73 +232,11 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 				for _, cmd := range c.App.Commands {
 					names = append(names, cmd.Names()...)
 				}
-				return usagef("unknown command %q%s", c.Args().First(), didYouMean(c.Args().First(), names, ""))
+				return cliargs.Usagef("unknown command %q%s", c.Args().First(), cliargs.DidYouMean(c.Args().First(), names, ""))
 			}
 			return cli.ShowAppHelp(c)
 		},
 	}
-	setUsageErrors(app.Commands)
-	app.OnUsageError = onUsageError
+	cliargs.SetUsageErrors(app)
 	return app
-}
-
-func onUsageError(c *cli.Context, err error, _ bool) error {
-	// The flag package says this in words only: its text is all there
-	// is to know the flag by.
-	const undefined = "flag provided but not defined: -"
-	if name, ok := strings.CutPrefix(err.Error(), undefined); ok && c != nil {
-		flags := c.App.Flags
-		if c.Command != nil && c.Command.Name != "" {
-			flags = c.Command.Flags
-		}
-		var names []string
-		for _, f := range flags {
-			names = append(names, f.Names()...)
-		}
-		return usagef("unknown flag --%s%s", strings.TrimPrefix(name, "-"), didYouMean(strings.TrimPrefix(name, "-"), names, "--"))
-	}
-	return usageError{err}
-}
-
-// didYouMean is "; did you mean X?" for the closest of names to a
-// mistyped word, each written after prefix; "" when none is close.
-func didYouMean(word string, names []string, prefix string) string {
-	close := editdistance.Closest(word, names)
-	if len(close) == 0 {
-		return ""
-	}
-	for i := range close {
-		close[i] = prefix + close[i]
-	}
-	return "; did you mean " + strings.Join(close, " or ") + "?"
-}
-
-// setUsageErrors makes flag mistakes in every command usage errors.
-func setUsageErrors(cmds []*cli.Command) {
-	for _, c := range cmds {
-		c.OnUsageError = onUsageError
-		setUsageErrors(c.Subcommands)
-	}
-}
-
-// groupAction is the action of a command that only groups others
-// (templates, auth): its help, or a usage error naming the subcommand it
-// does not have, and the one most likely meant.
-func groupAction(c *cli.Context) error {
-	if !c.Args().Present() {
-		return cli.ShowSubcommandHelp(c)
-	}
-	var names []string
-	for _, s := range c.Command.Subcommands {
-		names = append(names, s.Names()...)
-	}
-	return usagef("%s has no command %q%s", c.Command.FullName(), c.Args().First(), didYouMean(c.Args().First(), names, ""))
-}
-
-// noArgs fails when a command that takes no arguments got some.
-func noArgs(c *cli.Context) error {
-	if c.Args().Present() {
-		return usagef("%s takes no arguments, got %q", c.Command.FullName(), c.Args().First())
-	}
-	return nil
 }

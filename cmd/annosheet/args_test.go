@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -183,9 +182,6 @@ func TestInterspersed(t *testing.T) {
 	for _, tt := range tests {
 		app := newApp(strings.NewReader(""), nil, nil)
 		got, err := cliargs.Interspersed(app.Commands, append([]string{"annosheet"}, strings.Fields(tt.args)...), emptyValueOK)
-		if errors.Is(err, cliargs.ErrUsage) {
-			err = usageError{err}
-		}
 		var line string
 		if err != nil {
 			if exitCode(err) != exitUsage {

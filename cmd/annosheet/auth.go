@@ -12,6 +12,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/annosheet/annosheet/internal/cliargs"
 	"github.com/annosheet/annosheet/sheets"
 	"github.com/annosheet/annosheet/sheets/googleauth"
 )
@@ -31,7 +32,7 @@ func authCommand() *cli.Command {
 			"the spreadsheets annosheet creates. The token is kept in the user config folder,\n" +
 			"readable by you alone. A service account key in GOOGLE_APPLICATION_CREDENTIALS is\n" +
 			"used instead when set.",
-		Action: groupAction,
+		Action: cliargs.Group,
 		Subcommands: []*cli.Command{
 			{
 				Name:  "login",
@@ -47,7 +48,7 @@ func authCommand() *cli.Command {
 					&cli.DurationFlag{Name: "timeout", Value: 5 * time.Minute, Usage: "how long to wait for the sign-in"},
 				},
 				Action: func(c *cli.Context) error {
-					if err := noArgs(c); err != nil {
+					if err := cliargs.NoArgs(c); err != nil {
 						return err
 					}
 					return runLogin(c.Context, loginOptions{
@@ -61,7 +62,7 @@ func authCommand() *cli.Command {
 				Usage: "say who annosheet signs in as, and check that Google still accepts it",
 				Flags: googleFlags(),
 				Action: func(c *cli.Context) error {
-					if err := noArgs(c); err != nil {
+					if err := cliargs.NoArgs(c); err != nil {
 						return err
 					}
 					return runStatus(c.Context, googleFrom(c), c.App.Writer, c.App.ErrWriter)
@@ -71,7 +72,7 @@ func authCommand() *cli.Command {
 				Name:  "logout",
 				Usage: "revoke the token at Google and delete it",
 				Action: func(c *cli.Context) error {
-					if err := noArgs(c); err != nil {
+					if err := cliargs.NoArgs(c); err != nil {
 						return err
 					}
 					return runLogout(c.Context, c.App.Writer, c.App.ErrWriter)
@@ -88,7 +89,7 @@ func tokenStore() (googleauth.Store, error) {
 
 func runLogin(ctx context.Context, opt loginOptions, stdout, stderr io.Writer) error {
 	if opt.ClientSecret == "" {
-		return usagef("auth login needs --client-secret FILE (or ANNOSHEET_CLIENT_SECRET): a \"Desktop app\" OAuth client from the Google Cloud console")
+		return cliargs.Usagef("auth login needs --client-secret FILE (or ANNOSHEET_CLIENT_SECRET): a \"Desktop app\" OAuth client from the Google Cloud console")
 	}
 	cfg, err := googleauth.ReadClientSecret(opt.ClientSecret)
 	if err != nil {

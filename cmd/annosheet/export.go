@@ -14,6 +14,7 @@ import (
 
 	"github.com/annosheet/annosheet/export"
 	"github.com/annosheet/annosheet/internal/atomicfile"
+	"github.com/annosheet/annosheet/internal/cliargs"
 	"github.com/annosheet/annosheet/internal/words"
 	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/records"
@@ -82,7 +83,7 @@ func exportCommand() *cli.Command {
 		}, googleFlags()...),
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
-				return usagef("export takes one ANNOTATIONS.jsonl file, or a study's manifest or folder")
+				return cliargs.Usagef("export takes one ANNOTATIONS.jsonl file, or a study's manifest or folder")
 			}
 			table := c.String("table")
 			if err := exportMode(c.Bool("native"), table, c.String("gold"), c.IsSet("input") || c.Bool("input-changed") || c.Bool("allow-problems") || c.Bool("allow-unresolved")); err != nil {
@@ -150,7 +151,7 @@ func runExport(ctx context.Context, opt exportOptions, stdout, stderr io.Writer)
 	}
 	for _, a := range opt.Annotators {
 		if !slices.ContainsFunc(all, func(r *records.Annotation) bool { return r.Annotator == a }) {
-			problems = append(problems, usagef("--annotators %s: no record is that annotator's%s", a, study.AnnotatorHint(a, all)))
+			problems = append(problems, cliargs.Usagef("--annotators %s: no record is that annotator's%s", a, study.AnnotatorHint(a, all)))
 		}
 	}
 	if len(problems) > 0 {
@@ -182,7 +183,7 @@ func runExport(ctx context.Context, opt exportOptions, stdout, stderr io.Writer)
 	}
 	if opt.Out == "" {
 		if len(files) > 1 {
-			return usagef("%d annotators' files to write: give --out (with {annotator} where the ID goes)", len(files))
+			return cliargs.Usagef("%d annotators' files to write: give --out (with {annotator} where the ID goes)", len(files))
 		}
 		_, err := stdout.Write(files[0].Data)
 		if left != "" {

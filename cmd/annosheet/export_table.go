@@ -11,6 +11,7 @@ import (
 
 	"github.com/annosheet/annosheet/export"
 	"github.com/annosheet/annosheet/internal/atomicfile"
+	"github.com/annosheet/annosheet/internal/cliargs"
 	"github.com/annosheet/annosheet/internal/words"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/study"
@@ -47,7 +48,7 @@ func tableFormat(out string) (string, error) {
 	case ext == ".parquet":
 		return "parquet", nil
 	}
-	return "", usagef("--out %s: a table is written to a .csv or a .parquet file", out)
+	return "", cliargs.Usagef("--out %s: a table is written to a .csv or a .parquet file", out)
 }
 
 // runExportTable writes the long or wide table of a study's records, and
@@ -77,7 +78,7 @@ func runExportTable(ctx context.Context, opt exportOptions, stdout, stderr io.Wr
 	}
 	for _, a := range opt.Annotators {
 		if !slices.ContainsFunc(all, func(r *records.Annotation) bool { return r.Annotator == a }) {
-			return usagef("--annotators %s: no record is that annotator's%s", a, study.AnnotatorHint(a, all))
+			return cliargs.Usagef("--annotators %s: no record is that annotator's%s", a, study.AnnotatorHint(a, all))
 		}
 	}
 	keep := func(r *records.Annotation) bool {
@@ -116,15 +117,15 @@ func runExportTable(ctx context.Context, opt exportOptions, stdout, stderr io.Wr
 func exportMode(native bool, table, gold string, inputs bool) error {
 	switch {
 	case native && table != "":
-		return usagef("give --native or --table, not both")
+		return cliargs.Usagef("give --native or --table, not both")
 	case table == "" && !native:
-		return usagef("export needs --native (the study's own format) or --table long|wide (a table for analysis)")
+		return cliargs.Usagef("export needs --native (the study's own format) or --table long|wide (a table for analysis)")
 	case table == "" && gold != "":
-		return usagef("--gold goes with --table")
+		return cliargs.Usagef("--gold goes with --table")
 	case table != "" && table != export.TableLong && table != export.TableWide:
-		return usagef("--table %s: give long or wide", table)
+		return cliargs.Usagef("--table %s: give long or wide", table)
 	case table != "" && inputs:
-		return usagef("--input, --input-changed and --allow-problems go with --native; a table has every record, with its status")
+		return cliargs.Usagef("--input, --input-changed and --allow-problems go with --native; a table has every record, with its status")
 	}
 	return nil
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/input"
+	"github.com/annosheet/annosheet/internal/cliargs"
 	"github.com/annosheet/annosheet/internal/progress"
 	"github.com/annosheet/annosheet/internal/words"
 	"github.com/annosheet/annosheet/layout"
@@ -95,7 +96,7 @@ func generateCommand() *cli.Command {
 			&cli.BoolFlag{Name: "discard-answers", Usage: "let --force replace workbooks and spreadsheets that hold annotators' answers (pull them first)"},
 		}, googleFlags()...),
 		Action: func(c *cli.Context) error {
-			if err := noArgs(c); err != nil {
+			if err := cliargs.NoArgs(c); err != nil {
 				return err
 			}
 			opt := generateOptions{
@@ -126,7 +127,7 @@ func generateCommand() *cli.Command {
 					// An endpoint from the environment is for whichever
 					// command wants it.
 					if c.IsSet(f) && !(f == "endpoint" && c.String(f) == os.Getenv(envEndpoint)) {
-						errs = append(errs, usagef("--%s is for --format gsheets", f))
+						errs = append(errs, cliargs.Usagef("--%s is for --format gsheets", f))
 					}
 				}
 			}
@@ -163,7 +164,7 @@ func parseParams(list []string) (map[string]string, error) {
 	for _, p := range list {
 		k, v, ok := strings.Cut(p, "=")
 		if !ok || k == "" {
-			return nil, usagef("--param %q: expected NAME=VALUE", p)
+			return nil, cliargs.Usagef("--param %q: expected NAME=VALUE", p)
 		}
 		out[k] = v
 	}
@@ -176,7 +177,7 @@ func (opt generateOptions) check() error {
 	var errs []error
 	bad := func(when bool, format string, args ...any) {
 		if when {
-			errs = append(errs, usagef(format, args...))
+			errs = append(errs, cliargs.Usagef(format, args...))
 		}
 	}
 	bad(opt.Template == "", "generate needs --template NAME|FILE")
@@ -254,7 +255,7 @@ func runGenerate(ctx context.Context, opt generateOptions, stdout, stderr io.Wri
 		},
 	}, spool, w)
 	if errors.Is(err, study.ErrPlan) {
-		return usageError{err}
+		return cliargs.Usage(err)
 	}
 	if err != nil {
 		return err

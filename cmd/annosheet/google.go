@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 	"google.golang.org/api/googleapi"
 
+	"github.com/annosheet/annosheet/internal/cliargs"
 	"github.com/annosheet/annosheet/sheets"
 	"github.com/annosheet/annosheet/sheets/googleauth"
 )
@@ -40,10 +41,10 @@ func googleFrom(c *cli.Context) googleOptions {
 // to this machine only.
 func (g googleOptions) client(ctx context.Context, stderr io.Writer) (*sheets.Client, error) {
 	if g.NoAuth && (g.Endpoint == "" || !sheets.IsLoopback(g.Endpoint)) {
-		return nil, usagef("--no-auth is only allowed with a loopback --endpoint (a fake of the Sheets API)")
+		return nil, cliargs.Usagef("--no-auth is only allowed with a loopback --endpoint (a fake of the Sheets API)")
 	}
 	if !g.NoAuth && g.Endpoint != "" && !sheets.IsLoopback(g.Endpoint) && !sheets.IsGoogle(g.Endpoint) {
-		return nil, usagef("--endpoint %s: annosheet sends your Google credentials to Google (https://*.googleapis.com) or to this machine only", g.Endpoint)
+		return nil, cliargs.Usagef("--endpoint %s: annosheet sends your Google credentials to Google (https://*.googleapis.com) or to this machine only", g.Endpoint)
 	}
 	o := sheets.Options{Endpoint: g.Endpoint, NoAuth: g.NoAuth, Retry: sheets.Retry{
 		Logf: func(format string, args ...any) { fmt.Fprintf(stderr, "note: "+format+"\n", args...) },

@@ -12,6 +12,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/annosheet/annosheet/internal/atomicfile"
+	"github.com/annosheet/annosheet/internal/cliargs"
 	"github.com/annosheet/annosheet/internal/progress"
 	"github.com/annosheet/annosheet/internal/words"
 	"github.com/annosheet/annosheet/manifest"
@@ -60,7 +61,7 @@ func pullCommand() *cli.Command {
 		}, googleFlags()...),
 		Action: func(c *cli.Context) error {
 			if c.NArg() == 0 {
-				return usagef("pull needs a SOURCE: a workbook, a folder of them, a spreadsheet link or ID, or a manifest")
+				return cliargs.Usagef("pull needs a SOURCE: a workbook, a folder of them, a spreadsheet link or ID, or a manifest")
 			}
 			return runPull(c.Context, pullOptions{
 				Sources: c.Args().Slice(), Out: c.String("out"), Report: c.String("report"),
@@ -101,9 +102,9 @@ func endpointUsage(err error) error {
 	case !errors.As(err, &ee):
 		return err
 	case ee.Recorded == "":
-		return usagef("the spreadsheet %s is on Google: leave out --endpoint (and %s)", ee.Spreadsheet, envEndpoint)
+		return cliargs.Usagef("the spreadsheet %s is on Google: leave out --endpoint (and %s)", ee.Spreadsheet, envEndpoint)
 	}
-	return usagef("the spreadsheet %s is on %s (a dry run): give --endpoint %s --no-auth", ee.Spreadsheet, ee.Recorded, ee.Recorded)
+	return cliargs.Usagef("the spreadsheet %s is on %s (a dry run): give --endpoint %s --no-auth", ee.Spreadsheet, ee.Recorded, ee.Recorded)
 }
 
 // printProblems writes a pull's problems, one line each, with their
@@ -133,10 +134,10 @@ func notOutput(flag, path string, force bool) error {
 	}
 	k, _ := xlsx.Classify(path)
 	if k != xlsx.NotSpreadsheet || filepath.Base(path) == manifest.FileName {
-		return usagef("--%s %s: that is a workbook or a study's manifest, which pull reads; give a new .jsonl (or .json) file", flag, path)
+		return cliargs.Usagef("--%s %s: that is a workbook or a study's manifest, which pull reads; give a new .jsonl (or .json) file", flag, path)
 	}
 	if fi, err := os.Lstat(path); err == nil && fi.Mode().IsRegular() && !force {
-		return usagef("--%s %s: the file exists; give another file, or --force to replace it", flag, path)
+		return cliargs.Usagef("--%s %s: the file exists; give another file, or --force to replace it", flag, path)
 	}
 	return nil
 }
@@ -149,7 +150,7 @@ func runPull(ctx context.Context, opt pullOptions, stdout, stderr io.Writer) err
 		return err
 	}
 	if opt.Out != "" && opt.Report != "" && filepath.Clean(opt.Out) == filepath.Clean(opt.Report) {
-		return usagef("--out and --report are both %s: give each its own file", opt.Out)
+		return cliargs.Usagef("--out and --report are both %s: give each its own file", opt.Out)
 	}
 	if dir, ok := study.AdjudicationDir(opt.Sources); ok {
 		return runPullGold(ctx, dir, opt, stdout, stderr)

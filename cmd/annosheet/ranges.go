@@ -3,6 +3,7 @@ package main
 import (
 	"strconv"
 
+	"github.com/annosheet/annosheet/internal/cliargs"
 	"github.com/urfave/cli/v2"
 )
 
@@ -19,7 +20,7 @@ func checkLevel(c *cli.Context, name string) error {
 		return nil
 	}
 	if v := c.Float64(name); !(v > 0 && v < 1) {
-		return usagef("--%s %v: give a level between 0 and 1, both excluded, such as 0.95", name, v)
+		return cliargs.Usagef("--%s %v: give a level between 0 and 1, both excluded, such as 0.95", name, v)
 	}
 	return nil
 }
@@ -28,7 +29,7 @@ func checkLevel(c *cli.Context, name string) error {
 // default: from lo to hi.
 func checkCount(c *cli.Context, name string, lo, hi int) error {
 	if v := c.Int(name); v < lo || v > hi {
-		return usagef("--%s %d: give a whole number from %s to %s", name, v, thousands(lo), thousands(hi))
+		return cliargs.Usagef("--%s %d: give a whole number from %s to %s", name, v, thousands(lo), thousands(hi))
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/annosheet/annosheet/internal/atomicfile"
+	"github.com/annosheet/annosheet/internal/cliargs"
 	"github.com/annosheet/annosheet/internal/words"
 	"github.com/annosheet/annosheet/report"
 	"github.com/annosheet/annosheet/study"
@@ -58,11 +59,11 @@ func reportCommand() *cli.Command {
 		Action: func(c *cli.Context) error {
 			switch {
 			case c.NArg() == 0:
-				return usagef("report needs a SOURCE: a study's manifest or folder, workbooks, or pulled records (.jsonl)")
+				return cliargs.Usagef("report needs a SOURCE: a study's manifest or folder, workbooks, or pulled records (.jsonl)")
 			case c.String("out") == "":
-				return usagef("report needs --out FILE.html")
+				return cliargs.Usagef("report needs --out FILE.html")
 			case c.String("gold") != "" && c.String("adjudication") != "":
-				return usagef("give --gold or --adjudication, not both")
+				return cliargs.Usagef("give --gold or --adjudication, not both")
 			}
 			params, err := parseParams(c.StringSlice("param"))
 			if err != nil {

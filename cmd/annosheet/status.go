@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 	"golang.org/x/term"
 
+	"github.com/annosheet/annosheet/internal/cliargs"
 	"github.com/annosheet/annosheet/internal/words"
 	"github.com/annosheet/annosheet/render"
 	"github.com/annosheet/annosheet/study"
@@ -45,7 +46,7 @@ func statusCommand() *cli.Command {
 		}, googleFlags()...),
 		Action: func(c *cli.Context) error {
 			if c.NArg() == 0 {
-				return usagef("status needs a SOURCE: a workbook, a folder of them, a spreadsheet link or ID, or a manifest")
+				return cliargs.Usagef("status needs a SOURCE: a workbook, a folder of them, a spreadsheet link or ID, or a manifest")
 			}
 			return runStatusCounts(c.Context, statusOptions{Sources: c.Args().Slice(), JSON: c.Bool("json"), Annotators: splitList(c.StringSlice("annotators")), Google: googleFrom(c)}, c.App.Writer, c.App.ErrWriter)
 		},

@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/annosheet/annosheet/input"
+	"github.com/annosheet/annosheet/internal/cliargs"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -21,14 +22,14 @@ func templatesCommand() *cli.Command {
 			"   annosheet templates list\n" +
 			"   annosheet templates show legal-gaps > my-scheme.yaml\n" +
 			"   annosheet templates check my-scheme.yaml",
-		Action: groupAction,
+		Action: cliargs.Group,
 		Subcommands: []*cli.Command{
 			{
 				Name:        "list",
 				Usage:       "list the built-in templates",
 				Description: "Example:\n   annosheet templates list",
 				Action: func(c *cli.Context) error {
-					if err := noArgs(c); err != nil {
+					if err := cliargs.NoArgs(c); err != nil {
 						return err
 					}
 					return runTemplatesList(c.App.Writer)
@@ -46,7 +47,7 @@ func templatesCommand() *cli.Command {
 				},
 				Action: func(c *cli.Context) error {
 					if c.NArg() != 1 {
-						return usagef("templates show takes one template name or file")
+						return cliargs.Usagef("templates show takes one template name or file")
 					}
 					return runTemplatesShow(c.Args().First(), c.Bool("json"), c.App.Writer)
 				},
@@ -58,7 +59,7 @@ func templatesCommand() *cli.Command {
 				Description: "Example:\n   annosheet templates check my-scheme.yaml",
 				Action: func(c *cli.Context) error {
 					if c.NArg() == 0 {
-						return usagef("templates check needs a template file")
+						return cliargs.Usagef("templates check needs a template file")
 					}
 					return runTemplatesCheck(c.Args().Slice(), c.App.Writer)
 				},

@@ -12,19 +12,26 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/annosheet/annosheet/internal/editdistance"
 	"github.com/urfave/cli/v2"
 )
 
 // ErrUsage is wrapped by the error of a flag that lacks its value.
 var ErrUsage = errors.New("usage")
 
-// usageError is a command line's mistake, said as itself.
-type usageError struct{ msg string }
+// usageError is a command line's mistake, said as its cause says it.
+type usageError struct{ err error }
 
-func (e usageError) Error() string { return e.msg }
-func (e usageError) Unwrap() error { return ErrUsage }
+func (e usageError) Error() string   { return e.err.Error() }
+func (e usageError) Unwrap() []error { return []error{e.err, ErrUsage} }
 
-func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
+// Usagef is a mistake in the command line (ErrUsage), said as fmt.Errorf
+// says it.
+func Usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
+
+// Usage marks err as a mistake in the command line (ErrUsage), said as
+// err says it.
+func Usage(err error) error { return usageError{err} }
 
 // Interspersed moves a command's flags before its arguments, so that
 // "pull my-study/ --out a.jsonl" works as users expect: urfave/cli v2, like
@@ -108,14 +115,14 @@ func Interspersed(cmds []*cli.Command, args []string, emptyOK map[string]bool) (
 		switch {
 		case hasValue:
 			if value == "" && !emptyOK[f.Names()[0]] {
-				err = usagef("%s, got an empty one", needs)
+				err = Usagef("%s, got an empty one", needs)
 			}
 		case i+1 == len(args) || args[i+1] == "--":
-			err = usagef("%s", needs)
+			err = Usagef("%s", needs)
 		case isFlag(args[i+1]):
-			err = usagef("%s, got the flag %s", needs, args[i+1])
+			err = Usagef("%s, got the flag %s", needs, args[i+1])
 		case strings.HasPrefix(args[i+1], "-") && len(args[i+1]) > 1:
-			err = usagef("%s, got %s; a value that starts with '-' goes as %s=%s", needs, args[i+1], a, args[i+1])
+			err = Usagef("%s, got %s; a value that starts with '-' goes as %s=%s", needs, args[i+1], a, args[i+1])
 		default:
 			i++
 			opts = append(opts, args[i])
@@ -174,6 +181,73 @@ func findCommand(cmds []*cli.Command, name string) *cli.Command {
 		if c.HasName(name) {
 			return c
 		}
+	}
+	return nil
+}
+
+func onUsageError(c *cli.Context, err error, _ bool) error {
+	// The flag package says this in words only: its text is all there
+	// is to know the flag by.
+	const undefined = "flag provided but not defined: -"
+	if name, ok := strings.CutPrefix(err.Error(), undefined); ok && c != nil {
+		flags := c.App.Flags
+		if c.Command != nil && c.Command.Name != "" {
+			flags = c.Command.Flags
+		}
+		var names []string
+		for _, f := range flags {
+			names = append(names, f.Names()...)
+		}
+		return Usagef("unknown flag --%s%s", strings.TrimPrefix(name, "-"), DidYouMean(strings.TrimPrefix(name, "-"), names, "--"))
+	}
+	return Usage(err)
+}
+
+// DidYouMean is "; did you mean X?" for the closest of names to a
+// mistyped word, each written after prefix; "" when none is close.
+func DidYouMean(word string, names []string, prefix string) string {
+	close := editdistance.Closest(word, names)
+	if len(close) == 0 {
+		return ""
+	}
+	for i := range close {
+		close[i] = prefix + close[i]
+	}
+	return "; did you mean " + strings.Join(close, " or ") + "?"
+}
+
+// SetUsageErrors makes flag mistakes in the app and every command usage
+// errors, an unknown flag named with the flags most likely meant.
+func SetUsageErrors(app *cli.App) {
+	app.OnUsageError = onUsageError
+	setUsageErrors(app.Commands)
+}
+
+func setUsageErrors(cmds []*cli.Command) {
+	for _, c := range cmds {
+		c.OnUsageError = onUsageError
+		setUsageErrors(c.Subcommands)
+	}
+}
+
+// Group is the action of a command that only groups others
+// (templates, auth): its help, or a usage error naming the subcommand it
+// does not have, and the one most likely meant.
+func Group(c *cli.Context) error {
+	if !c.Args().Present() {
+		return cli.ShowSubcommandHelp(c)
+	}
+	var names []string
+	for _, s := range c.Command.Subcommands {
+		names = append(names, s.Names()...)
+	}
+	return Usagef("%s has no command %q%s", c.Command.FullName(), c.Args().First(), DidYouMean(c.Args().First(), names, ""))
+}
+
+// NoArgs fails when a command that takes no arguments got some.
+func NoArgs(c *cli.Context) error {
+	if c.Args().Present() {
+		return Usagef("%s takes no arguments, got %q", c.Command.FullName(), c.Args().First())
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package cliargs
 
 import (
 	"errors"
+	"io"
 	"strings"
 	"testing"
 
@@ -41,5 +42,35 @@ func TestInterspersed(t *testing.T) {
 		if line != c.want {
 			t.Errorf("%s:\n got %s\nwant %s", c.args, line, c.want)
 		}
+	}
+}
+
+// TestUsageErrors: an unknown flag, a group's unknown subcommand and
+// arguments where none are taken are usage errors that name the word,
+// and the closest names when one is close.
+func TestUsageErrors(t *testing.T) {
+	t.Parallel()
+	newApp := func() *cli.App {
+		app := &cli.App{Name: "prog", HideHelpCommand: true, ExitErrHandler: func(*cli.Context, error) {}, Writer: io.Discard, ErrWriter: io.Discard,
+			Commands: []*cli.Command{
+				{Name: "get", Flags: []cli.Flag{&cli.StringFlag{Name: "output"}}, Action: NoArgs},
+				{Name: "auth", Action: Group, Subcommands: []*cli.Command{{Name: "login", Action: func(*cli.Context) error { return nil }}}},
+			}}
+		SetUsageErrors(app)
+		return app
+	}
+	for _, c := range []struct{ args, want string }{
+		{"get --outptu x", "unknown flag --outptu; did you mean --output?"},
+		{"get extra", `get takes no arguments, got "extra"`},
+		{"auth logn", `auth has no command "logn"; did you mean login?`},
+		{"auth whoami", `auth has no command "whoami"`},
+	} {
+		err := newApp().Run(append([]string{"prog"}, strings.Fields(c.args)...))
+		if !errors.Is(err, ErrUsage) || err.Error() != c.want {
+			t.Errorf("%s: %v, want ErrUsage %q", c.args, err, c.want)
+		}
+	}
+	if got := DidYouMean("stauts", []string{"status", "agree"}, ""); got != "; did you mean status?" {
+		t.Errorf("DidYouMean: %q", got)
 	}
 }
