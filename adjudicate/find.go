@@ -352,3 +352,26 @@ func (v votes) provenance(g group) *records.Provenance {
 	}
 	return &records.Provenance{Kind: kind, Agreeing: g.count, Annotators: v.n}
 }
+
+// Accepted counts the answers Find accepted without a decision, by how:
+// every annotator agreeing (ProvenanceUnanimous), or a majority reaching
+// Options.MinAgreement (ProvenanceMajority); a block's spans each count.
+func (f *Found) Accepted() (unanimous, majority int) {
+	count := func(kind string) {
+		switch kind {
+		case records.ProvenanceUnanimous:
+			unanimous++
+		case records.ProvenanceMajority:
+			majority++
+		}
+	}
+	for _, u := range f.Units {
+		for _, p := range u.Provenance {
+			count(p.Kind)
+		}
+		for _, s := range u.Spans {
+			count(s.Provenance.Kind)
+		}
+	}
+	return unanimous, majority
+}

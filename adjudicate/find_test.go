@@ -368,3 +368,28 @@ func TestFindAdjudicateKey(t *testing.T) {
 		t.Errorf("a required free text that differs: %d items, gold %s", len(f.Items), g.Status)
 	}
 }
+
+// TestFoundAccepted counts the answers accepted without a decision by
+// how they were accepted: unanimous, or by a majority of --min-agreement;
+// answers left to decide are not counted.
+func TestFoundAccepted(t *testing.T) {
+	t.Parallel()
+	tp := loadTemplate(t, recordTemplate)
+	v := func(verdict string) map[string]any { return map[string]any{"verdict": verdict, "tags": []string{"a"}} }
+	recs := []*records.Annotation{
+		rec(tp, "u1", "a", v("bad")), rec(tp, "u1", "b", v("good")), rec(tp, "u1", "c", v("good")),
+		rec(tp, "u2", "a", v("good")), rec(tp, "u2", "b", v("good")), rec(tp, "u2", "c", v("good")),
+	}
+	for _, c := range []struct{ min, unanimous, majority int }{
+		{0, 3, 0}, // u1's verdict is an item; its tags and all of u2 are unanimous
+		{2, 3, 1},
+	} {
+		f, err := Find(tp, recs, Options{MinAgreement: c.min})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if u, m := f.Accepted(); u != c.unanimous || m != c.majority {
+			t.Errorf("min %d: %d unanimous, %d majority; want %d, %d", c.min, u, m, c.unanimous, c.majority)
+		}
+	}
+}

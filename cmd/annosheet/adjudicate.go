@@ -187,18 +187,10 @@ func runAdjudicate(ctx context.Context, opt adjudicateOptions, stdout, stderr io
 	if len(f.Units) == 0 {
 		fmt.Fprintln(stderr, "note: no unit has a complete answer yet: nothing to adjudicate (pull or status says how far the annotators are)")
 	}
-	acc := map[string]int{}
-	for _, u := range f.Units {
-		for _, p := range u.Provenance {
-			acc[p.Kind]++
-		}
-		for _, s := range u.Spans {
-			acc[s.Provenance.Kind]++
-		}
-	}
+	unanimous, majority := f.Accepted()
 	fmt.Fprintf(stdout, "%s by %s: %s accepted (%d unanimous, %d by --min-agreement); %s to decide",
-		words.Count(len(f.Units), "unit"), words.Count(len(f.Annotators), "annotator"), words.Count(acc[records.ProvenanceUnanimous]+acc[records.ProvenanceMajority], "answer"),
-		acc[records.ProvenanceUnanimous], acc[records.ProvenanceMajority], words.Count(len(res.Manifest.Items), "disagreement"))
+		words.Count(len(f.Units), "unit"), words.Count(len(f.Annotators), "annotator"), words.Count(unanimous+majority, "answer"),
+		unanimous, majority, words.Count(len(res.Manifest.Items), "disagreement"))
 	if res.Kept > 0 {
 		fmt.Fprintf(stdout, ", %d decided already and kept", res.Kept)
 	}
