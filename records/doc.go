@@ -10,6 +10,7 @@
 //	recs, dups, err := records.Distinct(recs, origins)
 //
 // Package decode makes records from a sheet; export, agreement,
-// adjudicate and report read them. Package records does no file I/O of
-// its own: it reads the io.Reader it is given.
+// adjudicate and report read them, through Load. Read reads only the
+// io.Reader it is given; ReadFile and Load open the files of records
+// they are named, and Load leaves every other source to its Puller.
 package records

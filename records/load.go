@@ -79,6 +79,10 @@ var ErrMixedTemplates = errors.New("another template's records")
 // neither given, nor the study's, nor a built-in.
 var ErrNoTemplate = errors.New("no template")
 
+// ErrEmpty is wrapped, with ErrNoTemplate, when there is no record to
+// name a template and none was given.
+var ErrEmpty = errors.New("no records")
+
 // ErrNotFile is wrapped when a source that is not a file of records is
 // given where no Puller reads it.
 var ErrNotFile = errors.New("not a file of records")
@@ -118,7 +122,7 @@ func Load(ctx context.Context, sources []string, opt LoadOptions) (*Loaded, erro
 		}
 		if len(p.Records) > 0 {
 			if _, err := l.resolve(p.Records[0].Template, strings.Join(others, ", ")); err != nil {
-				return nil, err
+				return nil, fmt.Errorf("%s: %w", strings.Join(others, ", "), err)
 			}
 		}
 		all = append(all, p.Records...)
@@ -178,10 +182,10 @@ func (l *loader) resolve(id TemplateID, where string) (*templates.Template, erro
 	case id.Name != "":
 		var err error
 		if t, err = templates.BuiltinWithParams(id.Name, l.opt.Params); err != nil {
-			return nil, noTemplate{err}
+			return nil, noTemplate{err: err}
 		}
 	default:
-		return nil, noTemplate{fmt.Errorf("%s: no records, and no template given", strings.Join(l.sources, ", "))}
+		return nil, noTemplate{err: fmt.Errorf("%s: no records, and no template given", strings.Join(l.sources, ", ")), empty: true}
 	}
 	if id.Name != "" && (id.Name != t.Name || id.Version != t.Version) {
 		return nil, fmt.Errorf("%w: the records are of template %s version %d, not %s version %d", ErrMixedTemplates, id.Name, id.Version, t.Name, t.Version)
@@ -192,10 +196,16 @@ func (l *loader) resolve(id TemplateID, where string) (*templates.Template, erro
 
 // noTemplate is the error of records without a template: said as its
 // cause says it, and ErrNoTemplate.
-type noTemplate struct{ err error }
+type noTemplate struct {
+	err   error
+	empty bool // no record named one either (ErrEmpty)
+}
 
 func (e noTemplate) Error() string { return e.err.Error() }
 func (e noTemplate) Unwrap() []error {
+	if e.empty {
+		return []error{e.err, ErrNoTemplate, ErrEmpty}
+	}
 	return []error{e.err, ErrNoTemplate}
 }
 

@@ -73,7 +73,7 @@ func TestLoad(t *testing.T) {
 		{name: "opaque IDs restored by the study's key", sources: []string{opaque}, opt: records.LoadOptions{Study: study}, units: []string{"u1/bt"}},
 		{name: "opaque IDs without a key", sources: []string{opaque}, opt: records.LoadOptions{Template: tp}, units: []string{"item-0001/bt"}},
 		{name: "a built-in the records name, not there", sources: []string{a}, is: records.ErrNoTemplate, prefix: a + ":1: "},
-		{name: "no records and no template", sources: []string{empty}, is: records.ErrNoTemplate, prefix: empty + ": no records"},
+		{name: "no records and no template", sources: []string{empty}, is: records.ErrEmpty, prefix: empty + ": no records"},
 		{name: "no records, the study's template", sources: []string{empty}, opt: records.LoadOptions{Study: study}},
 		{name: "a file by another name, given as records", sources: []string{notes}, opt: records.LoadOptions{Template: tp, Files: []string{notes}}, units: []string{"u2/bt"}},
 		{name: "a file by another name, and nothing to pull it", sources: []string{notes}, opt: records.LoadOptions{Template: tp}, is: records.ErrNotFile, prefix: notes + ": "},
@@ -136,8 +136,8 @@ func TestLoadPulls(t *testing.T) {
 		t.Fatal(err)
 	}
 	p.got.Study.Template = other
-	if _, err := records.Load(context.Background(), []string{"study/", b}, records.LoadOptions{Pull: p}); !errors.Is(err, records.ErrMixedTemplates) {
-		t.Errorf("a file of another template than the study's: %v", err)
+	if _, err := records.Load(context.Background(), []string{"study/", b}, records.LoadOptions{Pull: p}); !errors.Is(err, records.ErrMixedTemplates) || !strings.HasPrefix(err.Error(), "study/: ") {
+		t.Errorf("pulled records of another template than the study's: %v, want ErrMixedTemplates naming the source", err)
 	}
 }
 

@@ -27,7 +27,7 @@ var ErrInvalid = errors.New("not a canonical record")
 // messages about it.
 type Origins map[*Annotation]string
 
-// MaxRecordLine bounds one line of pulled  A record holds a
+// MaxRecordLine bounds one line of pulled records. A record holds a
 // unit's answers, never its context: even a long free-text answer with
 // many spans is some kilobytes, so 64 MiB is a wide margin, and a file
 // without line breaks is refused rather than read whole.

@@ -918,5 +918,8 @@ type OptionError struct {
 	Err           error
 }
 
+// Error says the option, its value and what is wrong with it.
 func (e *OptionError) Error() string { return e.Option + " " + e.Value + ": " + e.Err.Error() }
+
+// Unwrap gives what is wrong with the option.
 func (e *OptionError) Unwrap() error { return e.Err }

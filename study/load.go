@@ -33,6 +33,9 @@ type Puller struct {
 	Options  PullOptions
 	// Params are given to the study's template, as they were to generate.
 	Params map[string]string
+	// TemplateGiven says the caller reads the records with a template of
+	// its own: the study's is not loaded (nor given Params).
+	TemplateGiven bool
 	// Problems, when set, is given the pull's problems once it has them,
 	// before anything else can fail.
 	Problems func(records.Problems)
@@ -63,7 +66,10 @@ func (p *Puller) Pull(ctx context.Context, sources []string) (*records.Pulled, e
 	}
 	out := &records.Pulled{Records: res.Records}
 	if len(src.Manifests) > 0 {
-		if out.Study, err = src.Manifests[0].ForRecords(p.Params); err != nil {
+		m := src.Manifests[0]
+		if p.TemplateGiven {
+			out.Study = &records.Study{Name: m.Path, OpaqueIDs: m.OpaqueIDs}
+		} else if out.Study, err = m.ForRecords(p.Params); err != nil {
 			return nil, err
 		}
 	}

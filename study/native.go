@@ -53,6 +53,10 @@ type Native struct {
 	// Orders the study's candidate orders, to put shuffled answers back.
 	Style  ojson.Style
 	Orders map[string][]string
+
+	t      *templates.Template
+	inputs []string
+	keys   map[string]map[string]string
 	// Changed are the inputs given that differ from what the workbooks
 	// were made from, exported with as InputChanged says.
 	Changed []string
@@ -61,12 +65,13 @@ type Native struct {
 	Warnings []string
 }
 
-// PrepareNative gathers what the template's native file is made from
-// (export.Native writes it): the records selected, and the study's input
-// records (the manifest's inputs, or opt.Inputs). Everything that can be
-// checked before is, and every problem found is returned at once,
-// joined: the selection, the inputs, the key of anonymised names. A
-// record's spans must stand in the study's texts where they say.
+// PrepareNative selects what the template's native file is made from
+// (export.Native writes it, once ReadInputs has read the study's input
+// records: the manifest's inputs, or opt.Inputs). Everything that can be
+// checked before any input is read is, and every problem found is
+// returned at once, joined, with what was found so far (Changed, to be
+// said all the same): the selection, the inputs, the key of anonymised
+// names.
 func PrepareNative(l *records.Loaded, man *Manifest, opt NativeOptions) (*Native, error) {
 	t := l.Template
 	out := &Native{}
@@ -100,7 +105,7 @@ func PrepareNative(l *records.Loaded, man *Manifest, opt NativeOptions) (*Native
 		problems = append(problems, fmt.Errorf("template %s anonymises names: %w to restore them", t.Name, ErrNeedsManifest))
 	}
 	if len(problems) > 0 {
-		return nil, errors.Join(problems...)
+		return out, errors.Join(problems...)
 	}
 	if t.Export != nil && t.Export.Include == "all" {
 		// A template that exports every unit writes the units of a gold
@@ -112,16 +117,24 @@ func PrepareNative(l *records.Loaded, man *Manifest, opt NativeOptions) (*Native
 			}
 		}
 	}
-	items, err := Items(t, inputs, keys)
-	if err != nil {
-		return nil, err
-	}
-	// Offsets are what the native file gives.
-	if err := spansInInputs(sel.Records, items, l.Origins); err != nil {
-		return nil, err
-	}
-	out.Items, out.Style, out.Orders = items, inputStyle(inputs), orders
+	out.t, out.inputs, out.keys, out.Orders = t, inputs, keys, orders
 	return out, nil
+}
+
+// ReadInputs reads the study's input records the native file is made
+// from, and checks that every selected record's spans stand in their
+// texts where they say (offsets are what the native file gives); origins
+// name the records in errors.
+func (n *Native) ReadInputs(origins records.Origins) error {
+	items, err := Items(n.t, n.inputs, n.keys)
+	if err != nil {
+		return err
+	}
+	if err := spansInInputs(n.Selection.Records, items, origins); err != nil {
+		return err
+	}
+	n.Items, n.Style = items, inputStyle(n.inputs)
+	return nil
 }
 
 // EachItem reads the study's input records from inputs, as generate

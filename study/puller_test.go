@@ -30,6 +30,17 @@ func TestPuller(t *testing.T) {
 		t.Errorf("study %+v", got.Study)
 	}
 
+	// A template of the caller's own: the study's is not loaded, and
+	// parameters meant for the caller's are not given to it.
+	p = &Puller{Backends: Backends{Files: m.files}, TemplateGiven: true, Params: map[string]string{"nosuch": "1"}}
+	if got, err := p.Pull(context.Background(), []string{m.dir}); err != nil || got.Study == nil || got.Study.Template != nil {
+		t.Errorf("with a template given: %v, %+v", err, got)
+	}
+	p = &Puller{Backends: Backends{Files: m.files}, Params: map[string]string{"nosuch": "1"}}
+	if _, err := p.Pull(context.Background(), []string{m.dir}); err == nil {
+		t.Error("a parameter the study's template lacks was taken")
+	}
+
 	dir := t.TempDir()
 	touch(t, filepath.Join(dir, "sheet.xlsx"))
 	notWorkbook := func() (*backend.Grid, func() error, error) {

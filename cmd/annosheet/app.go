@@ -10,6 +10,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/annosheet/annosheet/assign"
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/export"
 	"github.com/annosheet/annosheet/internal/atomicfile"
@@ -72,7 +73,7 @@ func exitCode(err error) int {
 		return exitUsage
 	case errors.Is(err, errStrict):
 		return exitStrict
-	case errors.Is(err, study.ErrNoInputs):
+	case errors.Is(err, study.ErrNoInputs), errors.Is(err, records.ErrEmpty):
 		return exitUsage
 	}
 	return exitFailure
@@ -111,7 +112,11 @@ func printError(w io.Writer, err error) {
 			msg = "interrupted: nothing was written; run the same command again"
 		}
 		if errors.Is(err, cliargs.ErrUsage) {
-			msg += " (see --help)"
+			if h := hint(err); h != "" {
+				msg += " (" + h + "; see --help)"
+			} else {
+				msg += " (see --help)"
+			}
 		} else if h := hint(err); h != "" && strings.Contains(msg, "\n") {
 			// After a list, on a line of its own, not on its last item.
 			msg += "\n" + strings.ToUpper(h[:1]) + h[1:] + "."
@@ -184,7 +189,9 @@ func hint(err error) string {
 	case errors.Is(err, export.ErrSamePath):
 		return "give --out with {annotator}, or --annotators"
 	case errors.Is(err, export.ErrSeveralAnnotators):
-		return "export one annotator at a time (--annotators ID), or a file per annotator (--out with {annotator})"
+		return "export one annotator at a time with --annotators ID, or a file per annotator with {annotator} in --out"
+	case errors.Is(err, assign.ErrOptions):
+		return "--overlap K needs K or more --annotators, and --batch-size a positive number (0: no bound)"
 	case errors.Is(err, records.ErrNoTemplate):
 		return "give the study's manifest, or --template NAME|FILE"
 	case errors.Is(err, records.ErrNotRecords):

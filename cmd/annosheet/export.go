@@ -144,6 +144,9 @@ func runExport(ctx context.Context, opt exportOptions, stdout, stderr io.Writer)
 	if err != nil {
 		problems = append(problems, err)
 	}
+	if nat != nil && len(nat.Changed) > 0 {
+		fmt.Fprintf(stderr, "warning: %s: not the content the workbooks were generated from; exported with it as --input-changed says (offsets may not match)\n", strings.Join(nat.Changed, ", "))
+	}
 	if out := opt.Out; out != "" && !strings.Contains(out, "{annotator}") && !opt.Force {
 		if _, err := os.Lstat(out); err == nil {
 			problems = append(problems, fmt.Errorf("%s: %w", out, atomicfile.ErrExists))
@@ -157,19 +160,19 @@ func runExport(ctx context.Context, opt exportOptions, stdout, stderr io.Writer)
 	if len(problems) > 0 {
 		return errors.Join(problems...)
 	}
-	if len(nat.Changed) > 0 {
-		fmt.Fprintf(stderr, "warning: %s: not the content the workbooks were generated from; exported with it as --input-changed says (offsets may not match)\n", strings.Join(nat.Changed, ", "))
-	}
 	sel := nat.Selection
-	files, err := export.Native(t, sel.Records, nat.Items, export.Options{Annotators: opt.Annotators, Style: nat.Style, Orders: nat.Orders, PerAnnotator: strings.Contains(opt.Out, "{annotator}"), Origins: l.Origins})
-	if err != nil {
-		return err
-	}
 	for _, u := range sel.Unresolved {
 		fmt.Fprintln(stderr, "warning: "+u+": exported without it (--allow-unresolved)")
 	}
 	for _, w := range nat.Warnings {
 		fmt.Fprintln(stderr, "warning: "+w)
+	}
+	if err := nat.ReadInputs(l.Origins); err != nil {
+		return err
+	}
+	files, err := export.Native(t, sel.Records, nat.Items, export.Options{Annotators: opt.Annotators, Style: nat.Style, Orders: nat.Orders, PerAnnotator: strings.Contains(opt.Out, "{annotator}"), Origins: l.Origins})
+	if err != nil {
+		return err
 	}
 	for _, f := range files {
 		for _, w := range f.Warnings {

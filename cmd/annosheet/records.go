@@ -59,7 +59,7 @@ func loadRecords(ctx context.Context, from recordsFrom, stderr io.Writer) (*load
 		print = printProblems
 	}
 	var bar progress.Bar
-	p := &study.Puller{Backends: backends(from.Google, stderr), Params: from.Params, Problems: func(ps records.Problems) { print(stderr, ps) }}
+	p := &study.Puller{Backends: backends(from.Google, stderr), Params: from.Params, TemplateGiven: opt.Template != nil, Problems: func(ps records.Problems) { print(stderr, ps) }}
 	p.Options.Progress = func(_, total int) {
 		if bar == nil {
 			bar = progress.New(stderr, int64(total), "reading workbooks")
