@@ -63,6 +63,21 @@ type TableOptions struct {
 	// annotators: records of annotator "gold", which the records given
 	// may hold too.
 	Gold []*records.Annotation
+	// CompleteOnly leaves out every record that is not complete, the gold
+	// set's too; Annotators, when set, keeps these annotators' records
+	// only (and the gold set's). Both are applied once the records are
+	// compared, so that leaving some out cannot hide a contradiction.
+	CompleteOnly bool
+	Annotators   []string
+}
+
+// keeps reports whether a table keeps a record, as CompleteOnly and
+// Annotators say.
+func (opt TableOptions) keeps(r *records.Annotation) bool {
+	if opt.CompleteOnly && r.Status != records.StatusComplete {
+		return false
+	}
+	return len(opt.Annotators) == 0 || slices.Contains(opt.Annotators, r.Annotator) || r.Annotator == records.GoldAnnotator
 }
 
 // listSeparator joins the sentence numbers of an evidence answer in a
@@ -112,7 +127,7 @@ const WideNames = "unit, item: the unit and its input record\n" +
 // prepareTable checks the records and the gold set of a table and gives
 // them in the table's order, the gold set last: every record of the
 // template, with its real IDs, its answers on their own candidates, one
-// per unit and annotator (identical copies kept once).
+// per unit and annotator (identical copies kept once), those opt keeps.
 func prepareTable(t *templates.Template, recs []*records.Annotation, opt TableOptions) ([]*records.Annotation, error) {
 	for _, r := range opt.Gold {
 		if r.Annotator != records.GoldAnnotator {
@@ -137,6 +152,9 @@ func prepareTable(t *templates.Template, recs []*records.Annotation, opt TableOp
 	out := make([]*records.Annotation, 0, len(recs))
 	var gold []*records.Annotation
 	for _, r := range recs {
+		if !opt.keeps(r) {
+			continue
+		}
 		r, err := unshuffled(t, r, opt.Orders, where[r])
 		if err != nil {
 			return nil, err

@@ -531,3 +531,52 @@ func TestTableUnshuffles(t *testing.T) {
 		t.Error("the caller's record was changed")
 	}
 }
+
+// TestTableKeeps: CompleteOnly and Annotators leave records out of both
+// tables, the gold set kept with any annotators named and left out,
+// like any record, when it is not complete.
+func TestTableKeeps(t *testing.T) {
+	t.Parallel()
+	tp := recordtest.Template(t)
+	recs, g := recordRecords(tp)
+	for _, c := range []struct {
+		name string
+		opt  export.TableOptions
+		long []string // unit/annotator of the long table's records, once each
+		wide []string // the wide table's status columns
+	}{
+		{"everything", export.TableOptions{}, []string{"u1/ak", "u1/bt", "u2/ak", "u2/bt", "u1/gold"}, []string{"status__ak", "status__bt", "status__gold"}},
+		{"complete only", export.TableOptions{CompleteOnly: true}, []string{"u1/ak", "u1/bt"}, []string{"status__ak", "status__bt"}},
+		{"one annotator, and gold", export.TableOptions{Annotators: []string{"bt"}}, []string{"u1/bt", "u2/bt", "u1/gold"}, []string{"status__bt", "status__gold"}},
+	} {
+		c.opt.Gold = g
+		long, err := export.Long(tp, recs, c.opt)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		var got []string
+		seen := map[string]bool{}
+		for _, row := range project(t, long, "unit", "annotator") {
+			if k := row[0] + "/" + row[1]; !seen[k] {
+				seen[k] = true
+				got = append(got, k)
+			}
+		}
+		if diff := cmp.Diff(c.long, got); diff != "" {
+			t.Errorf("%s, long table (-want +got):\n%s", c.name, diff)
+		}
+		wide, err := export.Wide(tp, recs, c.opt)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		var status []string
+		for _, col := range wide.Columns {
+			if strings.HasPrefix(col.Name, "status__") {
+				status = append(status, col.Name)
+			}
+		}
+		if diff := cmp.Diff(c.wide, status); diff != "" {
+			t.Errorf("%s, wide table (-want +got):\n%s", c.name, diff)
+		}
+	}
+}

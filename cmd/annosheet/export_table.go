@@ -81,19 +81,11 @@ func runExportTable(ctx context.Context, opt exportOptions, stdout, stderr io.Wr
 			return cliargs.Usagef("--annotators %s: no record is that annotator's%s", a, study.AnnotatorHint(a, all))
 		}
 	}
-	keep := func(r *records.Annotation) bool {
-		if opt.CompleteOnly && r.Status != records.StatusComplete {
-			return false
-		}
-		return len(opt.Annotators) == 0 || slices.Contains(opt.Annotators, r.Annotator) || r.Annotator == records.GoldAnnotator
-	}
-	all = slices.DeleteFunc(all, func(r *records.Annotation) bool { return !keep(r) })
-	gold = slices.DeleteFunc(gold, func(r *records.Annotation) bool { return !keep(r) })
 	build := export.Long
 	if opt.Table == export.TableWide {
 		build = export.Wide
 	}
-	tb, err := build(t, all, export.TableOptions{Orders: orders, Origins: origins, Gold: gold})
+	tb, err := build(t, all, export.TableOptions{Orders: orders, Origins: origins, Gold: gold, CompleteOnly: opt.CompleteOnly, Annotators: opt.Annotators})
 	if err != nil {
 		return err
 	}
