@@ -66,19 +66,21 @@ func (p *Puller) Pull(ctx context.Context, sources []string) (*records.Pulled, e
 	}
 	out := &records.Pulled{Records: res.Records}
 	if len(src.Manifests) > 0 {
-		m := src.Manifests[0]
-		if p.TemplateGiven {
-			out.Study = &records.Study{Name: m.Path, OpaqueIDs: m.OpaqueIDs}
-		} else if out.Study, err = m.ForRecords(p.Params); err != nil {
+		if out.Study, err = src.Manifests[0].ForRecords(p.Params, p.TemplateGiven); err != nil {
 			return nil, err
 		}
 	}
 	return out, nil
 }
 
-// ForRecords is what records need of the study: its template, with params
-// given over those generate was given, and its key of opaque IDs.
-func (m *Manifest) ForRecords(params map[string]string) (*records.Study, error) {
+// ForRecords is what records need of the study: its key of opaque IDs,
+// and its template, with params given over those generate was given,
+// unless the records are read with a template given (templateGiven):
+// then the study's is not loaded, nor given params meant for the other.
+func (m *Manifest) ForRecords(params map[string]string, templateGiven bool) (*records.Study, error) {
+	if templateGiven {
+		return &records.Study{Name: m.Path, OpaqueIDs: m.OpaqueIDs}, nil
+	}
 	all := maps.Clone(m.Template.Params)
 	if all == nil {
 		all = map[string]string{}

@@ -41,6 +41,14 @@ func TestPuller(t *testing.T) {
 		t.Error("a parameter the study's template lacks was taken")
 	}
 
+	man, err := OpenManifest(m.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, err := man.ForRecords(map[string]string{"nosuch": "1"}, true); err != nil || s.Template != nil || s.Name != man.Path {
+		t.Errorf("the study beside records read with a template given: %+v, %v", s, err)
+	}
+
 	dir := t.TempDir()
 	touch(t, filepath.Join(dir, "sheet.xlsx"))
 	notWorkbook := func() (*backend.Grid, func() error, error) {

@@ -13,7 +13,6 @@ import (
 
 	"github.com/annosheet/annosheet/internal/atomicfile"
 	"github.com/annosheet/annosheet/internal/cliargs"
-	"github.com/annosheet/annosheet/internal/progress"
 	"github.com/annosheet/annosheet/internal/words"
 	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/records"
@@ -80,16 +79,16 @@ func pullStudy(ctx context.Context, sources []string, opt study.PullOptions, g g
 	if err != nil {
 		return nil, nil, err
 	}
-	bar := progress.New(stderr, int64(len(src.Refs)), "reading workbooks")
-	defer bar.Finish()
-	opt.Progress = func(int, int) { bar.Add(1) }
+	var finish func()
+	opt.Progress, finish = workbookBar(stderr)
 	res, err := study.Pull(ctx, src, opt)
+	finish()
 	if err != nil {
 		return nil, nil, endpointUsage(err)
 	}
 	if res.NothingRead(src) {
 		printProblems(stderr, res.Problems)
-		return nil, nil, errors.New("no workbook was read: every source was refused (see above)")
+		return nil, nil, study.ErrNothingRead
 	}
 	return res, src, nil
 }

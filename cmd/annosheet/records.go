@@ -48,7 +48,7 @@ func loadRecords(ctx context.Context, from recordsFrom, stderr io.Writer) (*load
 		opt.Template = t
 	}
 	if from.Manifest != nil {
-		s, err := from.Manifest.ForRecords(from.Params)
+		s, err := from.Manifest.ForRecords(from.Params, opt.Template != nil)
 		if err != nil {
 			return nil, err
 		}
@@ -58,19 +58,12 @@ func loadRecords(ctx context.Context, from recordsFrom, stderr io.Writer) (*load
 	if print == nil {
 		print = printProblems
 	}
-	var bar progress.Bar
 	p := &study.Puller{Backends: backends(from.Google, stderr), Params: from.Params, TemplateGiven: opt.Template != nil, Problems: func(ps records.Problems) { print(stderr, ps) }}
-	p.Options.Progress = func(_, total int) {
-		if bar == nil {
-			bar = progress.New(stderr, int64(total), "reading workbooks")
-		}
-		bar.Add(1)
-	}
+	var finish func()
+	p.Options.Progress, finish = workbookBar(stderr)
 	opt.Pull = p
 	l, err := records.Load(ctx, from.Sources, opt)
-	if bar != nil {
-		bar.Finish()
-	}
+	finish()
 	if err != nil {
 		return nil, endpointUsage(err)
 	}
@@ -103,4 +96,22 @@ func (l *loaded) key() map[string]string {
 		return nil
 	}
 	return l.Study.OpaqueIDs
+}
+
+// workbookBar is a progress bar of the workbooks a pull reads, drawn once
+// the pull says how many there are, for PullOptions.Progress; finish
+// clears it.
+func workbookBar(stderr io.Writer) (add func(done, total int), finish func()) {
+	var bar progress.Bar
+	add = func(_, total int) {
+		if bar == nil {
+			bar = progress.New(stderr, int64(total), "reading workbooks")
+		}
+		bar.Add(1)
+	}
+	return add, func() {
+		if bar != nil {
+			bar.Finish()
+		}
+	}
 }
