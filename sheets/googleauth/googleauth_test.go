@@ -16,6 +16,7 @@ import (
 	"github.com/annosheet/annosheet/sheets"
 	"github.com/annosheet/annosheet/sheets/googleauth"
 	"github.com/annosheet/annosheet/sheets/sheetsfake"
+	"google.golang.org/api/googleapi"
 )
 
 // fakeGoogle starts the fake with auth required and writes its client
@@ -119,12 +120,14 @@ func TestLoginSaveRefreshRevoke(t *testing.T) {
 			return err
 		}
 		_, err = c.Sheets.Spreadsheets.Get("fake-does-not-exist-0000000000").Context(ctx).Do()
-		var nf interface{ Error() string }
-		if err != nil && strings.Contains(err.Error(), "404") {
-			return nil // authorised: the spreadsheet is simply not there
+		// Authorised: the spreadsheet is simply not there. The status is
+		// read from the API's error, never from its text, which holds the
+		// fake's port (a port such as 40404 once passed a revoked grant).
+		var ge *googleapi.Error
+		if errors.As(err, &ge) && ge.Code == http.StatusNotFound {
+			return nil
 		}
-		nf = err
-		if nf == nil {
+		if err == nil {
 			return errors.New("a missing spreadsheet was found")
 		}
 		return googleauth.Explain(err)
