@@ -40,29 +40,10 @@ type adjudicateOptions struct {
 
 func adjudicateCommand() *cli.Command {
 	return &cli.Command{
-		Name:      "adjudicate",
-		Usage:     "a workbook of the answers annotators disagree on; its pull is the gold set",
-		ArgsUsage: "SOURCE...",
-		Description: "SOURCE is what agree reads: a study's manifest or folder, workbooks, spreadsheet\n" +
-			"links, or pulled records (.jsonl). Complete units are compared question by question;\n" +
-			"answers every annotator gives (or --min-agreement of them, with more votes than any\n" +
-			"other) are accepted, and each disagreement becomes a row for an adjudicator: the\n" +
-			"unit's context, each annotator's answer under a neutral name, a suggestion (the\n" +
-			"majority; blank on a tie), a Final cell with the question's own dropdown, checkboxes\n" +
-			"or range, a reason and a note. Spans are grouped by overlap, a row per cluster, with\n" +
-			"keep / drop / edit. The folder's adjudication.json holds the key to the names.\n\n" +
-			"Run it again on the same --out after more annotations: every decision made in the\n" +
-			"folder's workbooks is kept, and only new disagreements are added. Then\n" +
-			"\"annosheet pull DIR\" writes the gold set: one record per unit, annotator \"gold\",\n" +
-			"each value with its provenance (unanimous, majority, adjudicated, unresolved).\n" +
-			"With --feedback, SOURCE is the adjudication's folder: each annotator gets\n" +
-			"feedback-ID.xlsx in --out, their answers the gold set corrects beside the gold\n" +
-			"answers, with the reasons and notes; no other annotator is named.\n\n" +
-			"Example:\n" +
-			"   annosheet adjudicate my-study/ --out adjudication/ --adjudicator lead\n" +
-			"   annosheet pull adjudication/ --out gold.jsonl\n" +
-			"   annosheet adjudicate adjudication/ --feedback --out feedback/\n" +
-			"   annosheet adjudicate my-study/ --resolve majority --out silver.jsonl",
+		Name:        "adjudicate",
+		Usage:       "a workbook of the answers annotators disagree on; its pull is the gold set",
+		ArgsUsage:   "SOURCE...",
+		Description: help("adjudicate"),
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "the adjudication's `DIR` (a .jsonl file with --resolve)"},
 			&cli.StringFlag{Name: "format", Value: "xlsx", Usage: "xlsx or gsheets: what the workbooks are"},

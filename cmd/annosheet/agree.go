@@ -38,44 +38,12 @@ func (opt agreeOptions) from() recordsFrom {
 	return recordsFrom{Sources: opt.Sources, Template: opt.Template, Params: opt.Params, Google: opt.Google, Problems: printAgreeProblems}
 }
 
-// agreeRules are the rules agree keeps where other tools do not; --help
-// and the README state them.
-const agreeRules = "Rules:\n" +
-	"   - Values are paired by unit ID and annotator, never by their place in a list.\n" +
-	"   - A scale's \"not yet answered\" value (preference's likert 0) is no answer, never a rating.\n" +
-	"   - Chance terms that depend on the number of categories (AC1, AC2, Brennan-Prediger, weights)\n" +
-	"     use the options the template declares, not those that happen to be used.\n" +
-	"   - An empty selection, or no span on a complete unit, is an answer: MASI(∅, ∅) = 0,\n" +
-	"     MASI(∅, X) = 1, and a unit where one annotator marked no span counts against span F1.\n" +
-	"   - Values are those export writes: shuffled candidates back on their own (pull through\n" +
-	"     the manifest), anonymised names mapped back, opaque IDs restored.\n" +
-	"   - Only complete units count, unless --include-partial adds a question's answered values.\n" +
-	"     Units with fewer than two values are not pairable, and are counted as such.\n" +
-	"   - Sums run in a fixed order: the same records always give the same bytes.\n"
-
 func agreeCommand() *cli.Command {
 	return &cli.Command{
-		Name:      "agree",
-		Usage:     "inter-annotator agreement, question by question",
-		ArgsUsage: "SOURCE...",
-		Description: "SOURCE is what pull reads (a study's manifest or folder, workbooks, spreadsheet\n" +
-			"links), or records that pull wrote (.jsonl). For every question, agree reports the\n" +
-			"metrics its type calls for, the headline first: Krippendorff's alpha (nominal for\n" +
-			"choices, ordinal for scales, MASI for label sets and evidence), with percent\n" +
-			"agreement, Gwet's AC1/AC2, Cohen's and Fleiss' kappa, and, for spans, pairwise span F1\n" +
-			"(exact and overlapping) and character-overlap precision, recall and F1.\n\n" +
-			"With --against GOLD.jsonl (pulled records of annotator \"gold\", one per unit), agree also\n" +
-			"scores each annotator against the gold set, question by question, on the units both give\n" +
-			"a value: accuracy (exact match; a multi's exact set; text after trimming and case\n" +
-			"folding), Cohen's kappa (a scale's unweighted and linear), mean Jaccard for sets, and for\n" +
-			"spans the precision, recall and F1 of the characters marked under gold's labels, gold the\n" +
-			"reference. A question the gold set left unresolved is not scored.\n\n" +
-			agreeRules + "\n" +
-			"Example:\n" +
-			"   annosheet agree my-study/\n" +
-			"   annosheet agree my-study/ --json --ci 0.95 > agreement.json\n" +
-			"   annosheet agree annotations.jsonl --question gaps --annotators ak,bt\n" +
-			"   annosheet agree my-study/ --against gold.jsonl",
+		Name:        "agree",
+		Usage:       "inter-annotator agreement, question by question",
+		ArgsUsage:   "SOURCE...",
+		Description: help("agree"),
 		Flags: append([]cli.Flag{
 			&cli.BoolFlag{Name: "json", Usage: "write the report as JSON (schema annosheet.agreement/1): per pair, option and unit too"},
 			&cli.BoolFlag{Name: "csv", Usage: "write every value as CSV rows: question, scope (question, pair, option, unit, against), metric, params, value"},

@@ -204,17 +204,10 @@ func hint(err error) string {
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 	app := &cli.App{
-		Name:    "annosheet",
-		Usage:   "run human annotation studies in spreadsheets",
-		Version: version,
-		Description: "annosheet turns an annotation template and a study's data into annotator-ready\n" +
-			"workbooks, and reads the filled workbooks back into validated JSON.\n\n" +
-			"No command replaces a file that is there without --force (adjudicate, run again\n" +
-			"on its own folder, carries every decision there into its new workbooks), and none\n" +
-			"replaces a folder, a link or a device even with it: each is named and left as it\n" +
-			"is. Workbooks that hold answers are replaced only with --discard-answers too.\n\n" +
-			"Example:\n" +
-			"   annosheet generate --template legal-gaps --input examples/legal-gaps.jsonl --out my-study/",
+		Name:            "annosheet",
+		Usage:           "run human annotation studies in spreadsheets",
+		Version:         version,
+		Description:     help("annosheet"),
 		Reader:          stdin,
 		Writer:          stdout,
 		ErrWriter:       stderr,

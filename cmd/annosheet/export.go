@@ -47,24 +47,10 @@ type exportOptions struct {
 
 func exportCommand() *cli.Command {
 	return &cli.Command{
-		Name:      "export",
-		Usage:     "write the study's native file, or a table for analysis, from canonical records",
-		ArgsUsage: "ANNOTATIONS.jsonl | STUDY",
-		Description: "The native format is the one the template declares (the file shape the study\n" +
-			"already uses). Offsets, real evaluator names and the rest of each record come from\n" +
-			"the study's inputs: give the manifest that generate wrote (it names the inputs and\n" +
-			"holds the anonymisation key), or the inputs and template themselves.\n" +
-			"A template that exports one file per annotator writes OUT with the annotator's ID\n" +
-			"in place of {annotator}, or before the extension.\n" +
-			"Given the study itself (its manifest.json or folder) instead of pulled records,\n" +
-			"export pulls every batch first, as pull would.\n\n" +
-			tableHelp() + "\n" +
-			"Example:\n" +
-			"   annosheet export my-study/ --native --out labels.jsonl\n" +
-			"   annosheet export annotations.jsonl --native --manifest my-study/manifest.json --out labels.jsonl\n" +
-			"   annosheet export prefs.jsonl --native --manifest pref/manifest.json --out 'preference_json_{annotator}_completed.json'\n" +
-			"   annosheet export my-study/ --table long --out long.csv\n" +
-			"   annosheet export annotations.jsonl --table wide --gold gold.jsonl --out wide.parquet",
+		Name:        "export",
+		Usage:       "write the study's native file, or a table for analysis, from canonical records",
+		ArgsUsage:   "ANNOTATIONS.jsonl | STUDY",
+		Description: strings.Replace(help("export"), "{columns}", tableColumns(), 1),
 		Flags: append([]cli.Flag{
 			&cli.BoolFlag{Name: "native", Usage: "write the template's native format"},
 			&cli.StringFlag{Name: "table", Usage: "write the `long|wide` table for analysis (CSV, or Parquet for an --out FILE.parquet)"},

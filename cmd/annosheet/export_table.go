@@ -17,18 +17,10 @@ import (
 	"github.com/annosheet/annosheet/study"
 )
 
-// tableHelp is the part of export's help about --table: the columns of
+// tableColumns is the part of export's help that lists the columns of
 // both tables, from the package that makes them.
-func tableHelp() string {
+func tableColumns() string {
 	var b strings.Builder
-	b.WriteString("With --table long or --table wide, export writes a table for analysis instead: CSV\n" +
-		"(UTF-8, a header row; text that starts with =, +, -, @, a tab or a carriage return gets a\n" +
-		"leading ' so that no spreadsheet reads it as a formula), or Parquet (typed columns) when\n" +
-		"--out ends in .parquet. Every record is in it, whatever its status; --gold GOLD.jsonl (the\n" +
-		"pull of an adjudication) adds the gold set beside the annotators, as annotator \"gold\".\n\n" +
-		"The long table has a row per unit, annotator, question and value (a multi's row per code,\n" +
-		"a block's row per span); an unanswered question has no row, and a record without answers\n" +
-		"has one row with the question empty. Its columns:\n")
 	for _, c := range export.LongColumns() {
 		fmt.Fprintf(&b, "   %-18s %s\n", c.Name, wrap(c.Doc, 70, strings.Repeat(" ", 22)))
 	}

@@ -58,25 +58,9 @@ const (
 
 func generateCommand() *cli.Command {
 	return &cli.Command{
-		Name:  "generate",
-		Usage: "turn a template and input data into annotator-ready workbooks",
-		Description: "Writes one workbook per batch: with --format xlsx (the default) a file in the\n" +
-			"--out folder named TEMPLATE-BATCH.xlsx; with --format gsheets a Google spreadsheet,\n" +
-			"whose link is printed (sign in first with 'annosheet auth login'). The --out folder\n" +
-			"gets manifest.json, the coordinator's record of the study (keep it from annotators:\n" +
-			"it holds the keys to anonymised names and shuffled orders).\n\n" +
-			"With --annotators, every instance goes to --overlap of them, loads kept even, and\n" +
-			"each annotator gets workbooks of their own (TEMPLATE-ANNOTATOR-b01.xlsx …) with\n" +
-			"their ID filled in; --batch-size cuts them into batches. Without --annotators,\n" +
-			"one shared workbook (or several, with --batch-size) where annotators type their\n" +
-			"ID. If making spreadsheets fails half-way, the same command again finishes them\n" +
-			"instead of making others.\n\n" +
-			"Example:\n" +
-			"   annosheet generate --template legal-gaps --input examples/legal-gaps.jsonl --out my-study/\n" +
-			"   annosheet generate -t preference-likert -i topics.json -o pref/ --annotators ak,bt,cm --overlap 3\n" +
-			"   annosheet generate -t qa-span-errors -i dev.json -o qa/ --annotators ak,bt,cm --overlap 2 --batch-size 20\n" +
-			"   annosheet generate -t legal-gaps -i examples/legal-gaps.jsonl -o my-study/ \\\n" +
-			"       --format gsheets --annotators ann1@example.org,ann2@example.org",
+		Name:        "generate",
+		Usage:       "turn a template and input data into annotator-ready workbooks",
+		Description: help("generate"),
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "template", Aliases: []string{"t"}, Usage: "built-in template `NAME` or template `FILE`"},
 			&cli.StringSliceFlag{Name: "input", Aliases: []string{"i"}, Usage: "input `PATH` (JSON Lines, JSON, or a factgenie folder); repeat for several"},

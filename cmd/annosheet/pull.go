@@ -33,23 +33,10 @@ type pullOptions struct {
 
 func pullCommand() *cli.Command {
 	return &cli.Command{
-		Name:      "pull",
-		Usage:     "read filled workbooks back into validated canonical JSON",
-		ArgsUsage: "SOURCE...",
-		Description: "SOURCE is a workbook (.xlsx; .ods and .xls through LibreOffice), a folder of workbooks,\n" +
-			"a Google spreadsheet's link or ID, or a study's manifest.json (or its folder), which\n" +
-			"names every batch. Every cell is checked against the template the workbook carries;\n" +
-			"problems are printed on stderr, one per line, with their severity, file and cell\n" +
-			"(Annotate!F14) and unit, and every unit is written, empty and missing ones too.\n" +
-			"A workbook of another study or template than the sources' is not read, with a\n" +
-			"warning; so is every file in a folder that cannot be read, with the reason.\n" +
-			"An adjudication's folder (see adjudicate) gives its gold set: a record per unit by\n" +
-			"annotator \"gold\", each value with how it was decided.\n\n" +
-			"Example:\n" +
-			"   annosheet pull my-study/ --out annotations.jsonl --report report.json\n" +
-			"   annosheet pull my-study/legal-gaps-b01.xlsx --strict > annotations.jsonl\n" +
-			"   annosheet pull my-study/ inbox/returned.xlsx --out annotations.jsonl\n" +
-			"   annosheet pull https://docs.google.com/spreadsheets/d/1AbC.../edit -o annotations.jsonl",
+		Name:        "pull",
+		Usage:       "read filled workbooks back into validated canonical JSON",
+		ArgsUsage:   "SOURCE...",
+		Description: help("pull"),
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "write the records to `FILE.jsonl` (default: stdout)"},
 			&cli.StringFlag{Name: "report", Usage: "write every problem, and counts, to `FILE.json`"},

@@ -25,29 +25,10 @@ type reportOptions struct {
 
 func reportCommand() *cli.Command {
 	return &cli.Command{
-		Name:      "report",
-		Usage:     "one HTML page of a study: progress, answers, agreement, problems and gold",
-		ArgsUsage: "SOURCE...",
-		Description: "SOURCE is what pull reads (a study's manifest or folder, workbooks, spreadsheet\n" +
-			"links), or records that pull wrote (.jsonl), as for agree. The page has:\n" +
-			"   - Progress: units done, partial, empty, missing (and unreadable) per annotator and\n" +
-			"     batch, as status counts them;\n" +
-			"   - Answers: per question, how each annotator answers it (options, ratings, span types\n" +
-			"     and lengths);\n" +
-			"   - Agreement: each question's headline as agree reports it, with a 95% bootstrap\n" +
-			"     interval (seed 1; fewer resamples in big studies), a confusion matrix per pair of\n" +
-			"     annotators for choices and scales, and for spans the units where two annotators\n" +
-			"     differ most, their spans marked in the text (the study's inputs, found through its\n" +
-			"     manifest);\n" +
-			"   - Problems: every problem pull found, by kind and by workbook, with sheet and cell;\n" +
-			"   - Gold, with --gold or --adjudication: the gold values by how they were decided, and\n" +
-			"     each annotator's score against them, as agree --against gives it.\n" +
-			"The page is one file that opens offline: it loads no script, style sheet, font or\n" +
-			"image from anywhere, and prints to PDF.\n\n" +
-			"Example:\n" +
-			"   annosheet report my-study/ --out report.html\n" +
-			"   annosheet report my-study/ --adjudication study-adj/ --out report.html\n" +
-			"   annosheet report annotations.jsonl --gold gold.jsonl --out report.html --force",
+		Name:        "report",
+		Usage:       "one HTML page of a study: progress, answers, agreement, problems and gold",
+		ArgsUsage:   "SOURCE...",
+		Description: help("report"),
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "write the page to `FILE.html`"},
 			&cli.BoolFlag{Name: "force", Usage: "replace an existing --out file"},

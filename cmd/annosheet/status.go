@@ -25,21 +25,10 @@ type statusOptions struct {
 
 func statusCommand() *cli.Command {
 	return &cli.Command{
-		Name:      "status",
-		Usage:     "how far along a study is, per batch and per annotator, and the agreement so far",
-		ArgsUsage: "SOURCE...",
-		Description: "Reads the workbooks as pull does (files, folders, spreadsheet links, a manifest) and\n" +
-			"counts, per batch and annotator, the units done (complete), partial, empty and\n" +
-			"missing. With a manifest, every unit the study expects is counted: a workbook not\n" +
-			"returned, another study's workbook, a deleted row all show as missing.\n\n" +
-			"Once two or more annotators have completed a unit, status adds the agreement so far:\n" +
-			"for each question, the headline metric that agree reports (on complete units), its\n" +
-			"value, and how many units two or more annotators gave a value; with several studies,\n" +
-			"one section per study. --json gives it under the key \"agreement\", which is absent\n" +
-			"while no unit overlaps. 'annosheet agree' gives every metric.\n\n" +
-			"Example:\n" +
-			"   annosheet status my-study/\n" +
-			"   annosheet status my-study/manifest.json --json",
+		Name:        "status",
+		Usage:       "how far along a study is, per batch and per annotator, and the agreement so far",
+		ArgsUsage:   "SOURCE...",
+		Description: help("status"),
 		Flags: append([]cli.Flag{
 			&cli.BoolFlag{Name: "json", Usage: "write the counts as JSON, for scripts"},
 			&cli.StringSliceFlag{Name: "annotators", Aliases: []string{"a"}, Usage: "the annotator `ID`s who may claim units in shared workbooks"},
