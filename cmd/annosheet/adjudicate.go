@@ -82,16 +82,16 @@ func adjudicateCommand() *cli.Command {
 			if c.Int("batch-size") < 0 || c.Int("min-agreement") < 0 {
 				return cliargs.Usagef("--batch-size and --min-agreement take a number of 0 or more")
 			}
-			params, err := parseParams(c.StringSlice("param"))
+			params, err := cliargs.Params(c, "param")
 			if err != nil {
 				return err
 			}
 			return runAdjudicate(c.Context, adjudicateOptions{
 				Sources: c.Args().Slice(), Out: c.String("out"), Format: c.String("format"),
-				Adjudicators: splitList(c.StringSlice("adjudicator")), BatchSize: c.Int("batch-size"),
+				Adjudicators: cliargs.List(c.StringSlice("adjudicator")), BatchSize: c.Int("batch-size"),
 				MinAgreement: c.Int("min-agreement"), ShowAnnotators: c.Bool("show-annotators"),
 				Resolve: c.String("resolve"), Force: c.Bool("force"), Template: c.String("template"), Params: params,
-				Manifest: c.String("manifest"), Share: splitList(c.StringSlice("share")), Google: googleFrom(c),
+				Manifest: c.String("manifest"), Share: cliargs.List(c.StringSlice("share")), Google: googleFrom(c),
 			}, c.App.Writer, c.App.ErrWriter)
 		},
 	}

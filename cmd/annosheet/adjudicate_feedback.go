@@ -41,7 +41,7 @@ func feedbackAction(c *cli.Context) error {
 	if c.String("resolve") != "" || c.String("format") != backend.KindXLSX {
 		return cliargs.Usagef("adjudicate --feedback writes XLSX files; it takes no --resolve or --format")
 	}
-	params, err := parseParams(c.StringSlice("param"))
+	params, err := cliargs.Params(c, "param")
 	if err != nil {
 		return err
 	}

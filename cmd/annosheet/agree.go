@@ -68,10 +68,10 @@ func agreeCommand() *cli.Command {
 			if c.Bool("json") && c.Bool("csv") {
 				return cliargs.Usagef("give --json or --csv, not both")
 			}
-			if err := cmp.Or(checkLevel(c, "ci"), checkCount(c, "resamples", 1, study.MaxResamples), checkCount(c, "max-pairs", 1, study.MaxListedPairs)); err != nil {
+			if err := cmp.Or(cliargs.Level(c, "ci"), cliargs.Count(c, "resamples", 1, study.MaxResamples), cliargs.Count(c, "max-pairs", 1, study.MaxListedPairs)); err != nil {
 				return err
 			}
-			params, err := parseParams(c.StringSlice("param"))
+			params, err := cliargs.Params(c, "param")
 			if err != nil {
 				return err
 			}
@@ -79,7 +79,7 @@ func agreeCommand() *cli.Command {
 				Sources: c.Args().Slice(), JSON: c.Bool("json"), CSV: c.Bool("csv"), Out: c.String("out"), Force: c.Bool("force"),
 				Template: c.String("template"), Params: params, Against: c.String("against"), Google: googleFrom(c),
 				AgreeOptions: study.AgreeOptions{
-					Questions: splitList(c.StringSlice("question")), Annotators: splitList(c.StringSlice("annotators")),
+					Questions: cliargs.List(c.StringSlice("question")), Annotators: cliargs.List(c.StringSlice("annotators")),
 					IncludePartial: c.Bool("include-partial"), CI: c.Float64("ci"), Resamples: c.Int("resamples"),
 					Seed: c.Uint64("seed"), Reference: c.String("reference"), MaxPairs: c.Int("max-pairs"),
 				},

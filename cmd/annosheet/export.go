@@ -75,7 +75,7 @@ func exportCommand() *cli.Command {
 			if err := exportMode(c.Bool("native"), table, c.String("gold"), c.IsSet("input") || c.Bool("input-changed") || c.Bool("allow-problems") || c.Bool("allow-unresolved")); err != nil {
 				return err
 			}
-			params, err := parseParams(c.StringSlice("param"))
+			params, err := cliargs.Params(c, "param")
 			if err != nil {
 				return err
 			}
@@ -86,7 +86,7 @@ func exportCommand() *cli.Command {
 			return run(c.Context, exportOptions{
 				Annotations: c.Args().First(), Native: true, Out: c.String("out"), Manifest: c.String("manifest"),
 				Inputs: c.StringSlice("input"), Template: c.String("template"), Params: params,
-				Annotators: splitList(c.StringSlice("annotators")), Force: c.Bool("force"), Google: googleFrom(c),
+				Annotators: cliargs.List(c.StringSlice("annotators")), Force: c.Bool("force"), Google: googleFrom(c),
 				CompleteOnly: c.Bool("complete-only"), AllowProblems: c.Bool("allow-problems"), AllowUnresolved: c.Bool("allow-unresolved"), InputChanged: c.Bool("input-changed"),
 				Table: table, Gold: c.String("gold"),
 			}, c.App.Writer, c.App.ErrWriter)

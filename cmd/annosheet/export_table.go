@@ -22,7 +22,7 @@ import (
 func tableColumns() string {
 	var b strings.Builder
 	for _, c := range export.LongColumns() {
-		fmt.Fprintf(&b, "   %-18s %s\n", c.Name, wrap(c.Doc, 70, strings.Repeat(" ", 22)))
+		fmt.Fprintf(&b, "   %-18s %s\n", c.Name, words.Wrap(c.Doc, 70, strings.Repeat(" ", 22)))
 	}
 	b.WriteString("\nThe wide table has a row per unit; its columns:\n")
 	for _, line := range strings.Split(export.WideNames, "\n") {
@@ -112,25 +112,4 @@ func exportMode(native bool, table, gold string, inputs bool) error {
 		return cliargs.Usagef("--input, --input-changed and --allow-problems go with --native; a table has every record, with its status")
 	}
 	return nil
-}
-
-// wrap breaks text into lines of at most width characters (a longer word
-// stays whole), each after the first starting with indent.
-func wrap(text string, width int, indent string) string {
-	var b strings.Builder
-	n := 0
-	for i, w := range strings.Fields(text) {
-		switch {
-		case i == 0:
-		case n+1+len(w) > width:
-			b.WriteString("\n" + indent)
-			n = 0
-		default:
-			b.WriteByte(' ')
-			n++
-		}
-		b.WriteString(w)
-		n += len(w)
-	}
-	return b.String()
 }

@@ -94,11 +94,11 @@ func generateCommand() *cli.Command {
 				SeedSet:    c.IsSet("seed"),
 				Force:      c.Bool("force"),
 				Now:        time.Now(),
-				Annotators: splitList(c.StringSlice("annotators")),
+				Annotators: cliargs.List(c.StringSlice("annotators")),
 				Overlap:    c.Int("overlap"),
 				BatchSize:  c.Int("batch-size"),
 				Google:     googleFrom(c),
-				Share:      splitList(c.StringSlice("share")),
+				Share:      cliargs.List(c.StringSlice("share")),
 				Message:    c.String("message"),
 				Folder:     c.String("folder"),
 				Protect:    c.String("protect"),
@@ -116,7 +116,7 @@ func generateCommand() *cli.Command {
 				}
 			}
 			var err error
-			if opt.Params, err = parseParams(c.StringSlice("param")); err != nil {
+			if opt.Params, err = cliargs.Params(c, "param"); err != nil {
 				errs = append(errs, err)
 			}
 			if err := opt.check(); err != nil {
@@ -128,31 +128,6 @@ func generateCommand() *cli.Command {
 			return runGenerate(c.Context, opt, c.App.Writer, c.App.ErrWriter)
 		},
 	}
-}
-
-// splitList reads repeated and comma-separated values.
-func splitList(values []string) []string {
-	var out []string
-	for _, s := range values {
-		for _, e := range strings.Split(s, ",") {
-			if e = strings.TrimSpace(e); e != "" {
-				out = append(out, e)
-			}
-		}
-	}
-	return out
-}
-
-func parseParams(list []string) (map[string]string, error) {
-	out := map[string]string{}
-	for _, p := range list {
-		k, v, ok := strings.Cut(p, "=")
-		if !ok || k == "" {
-			return nil, cliargs.Usagef("--param %q: expected NAME=VALUE", p)
-		}
-		out[k] = v
-	}
-	return out, nil
 }
 
 // check refuses command lines that cannot work, before anything is read.

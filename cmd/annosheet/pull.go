@@ -51,7 +51,7 @@ func pullCommand() *cli.Command {
 			}
 			return runPull(c.Context, pullOptions{
 				Sources: c.Args().Slice(), Out: c.String("out"), Report: c.String("report"),
-				Strict: c.Bool("strict"), Force: c.Bool("force"), Template: c.String("template"), Annotators: splitList(c.StringSlice("annotators")),
+				Strict: c.Bool("strict"), Force: c.Bool("force"), Template: c.String("template"), Annotators: cliargs.List(c.StringSlice("annotators")),
 				Google: googleFrom(c),
 			}, c.App.Writer, c.App.ErrWriter)
 		},

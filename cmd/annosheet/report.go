@@ -46,7 +46,7 @@ func reportCommand() *cli.Command {
 			case c.String("gold") != "" && c.String("adjudication") != "":
 				return cliargs.Usagef("give --gold or --adjudication, not both")
 			}
-			params, err := parseParams(c.StringSlice("param"))
+			params, err := cliargs.Params(c, "param")
 			if err != nil {
 				return err
 			}

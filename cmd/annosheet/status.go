@@ -37,7 +37,7 @@ func statusCommand() *cli.Command {
 			if c.NArg() == 0 {
 				return cliargs.Usagef("status needs a SOURCE: a workbook, a folder of them, a spreadsheet link or ID, or a manifest")
 			}
-			return runStatusCounts(c.Context, statusOptions{Sources: c.Args().Slice(), JSON: c.Bool("json"), Annotators: splitList(c.StringSlice("annotators")), Google: googleFrom(c)}, c.App.Writer, c.App.ErrWriter)
+			return runStatusCounts(c.Context, statusOptions{Sources: c.Args().Slice(), JSON: c.Bool("json"), Annotators: cliargs.List(c.StringSlice("annotators")), Google: googleFrom(c)}, c.App.Writer, c.App.ErrWriter)
 		},
 	}
 }

@@ -51,3 +51,27 @@ func TestPick(t *testing.T) {
 		t.Errorf("Pick: %q", got)
 	}
 }
+
+func TestThousands(t *testing.T) {
+	t.Parallel()
+	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 1_000_000: "1,000,000", 12345: "12,345", -1234567: "-1,234,567"} {
+		if got := Thousands(n); got != want {
+			t.Errorf("Thousands(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+func TestWrap(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ text, want string }{
+		{"", ""},
+		{"one two three", "one two\n  three"},
+		{"  one   two ", "one two"},
+		{"unbreakableword x", "unbreakableword\n  x"},
+		{"a b c d e f", "a b c d\n  e f"},
+	} {
+		if got := Wrap(tc.text, 7, "  "); got != tc.want {
+			t.Errorf("Wrap(%q) = %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
