@@ -101,7 +101,13 @@ type AdjudicateOptions struct {
 	// StudyUnits, when the study's manifest is at hand, are its units:
 	// those no record names are in the gold set too.
 	StudyUnits []UnitRef
-	Now        func() time.Time
+	// Manifest is the study's manifest, when at hand: Study and
+	// StudyUnits come from it, and Items and Shown too when they are nil
+	// (inputs it cannot read are a warning, and no context).
+	Manifest *Manifest
+	// Warn is told of what the workbooks show less of than they could.
+	Warn func(string)
+	Now  func() time.Time
 }
 
 // Adjudicated is what an adjudicate run did.
@@ -129,6 +135,15 @@ func Adjudicate(ctx context.Context, t *templates.Template, recs []*records.Anno
 	}
 	if opt.Now == nil {
 		opt.Now = time.Now
+	}
+	if m := opt.Manifest; m != nil {
+		opt.Study, opt.StudyUnits = m.Path, m.StudyUnits()
+		if opt.Items == nil {
+			var err error
+			if opt.Items, opt.Shown, err = m.Context(t); err != nil && opt.Warn != nil {
+				opt.Warn(fmt.Sprintf("%s: the study's inputs cannot be read (%v): the rows show no context", m.Path, err))
+			}
+		}
 	}
 	found, err := adjudicate.Find(t, recs, opt.Options)
 	if err != nil {
@@ -982,6 +997,31 @@ func openAdjudication(ctx context.Context, path string, b Backends, before func(
 		return nil, err
 	}
 	return &adjudication{path: path, manifest: m, template: t, decided: decided, problems: probs}, nil
+}
+
+// Resolve makes the gold set of records without workbooks (ResolveGold),
+// of every unit of the study when its manifest is given.
+func Resolve(t *templates.Template, recs []*records.Annotation, man *Manifest, resolve string, opt adjudicate.Options) (*GoldSet, *adjudicate.Found, error) {
+	found, err := adjudicate.Find(t, recs, opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	var units []UnitRef
+	if man != nil {
+		units = man.StudyUnits()
+	}
+	return ResolveGold(t, found, resolve, "", units), found, nil
+}
+
+// Empty counts the units of a gold set nobody has completed yet.
+func (g *GoldSet) Empty() int {
+	n := 0
+	for _, r := range g.Records {
+		if r.Status == records.StatusEmpty {
+			n++
+		}
+	}
+	return n
 }
 
 // ResolveGold makes a gold set without workbooks: what the annotators

@@ -33,6 +33,14 @@ type FeedbackOptions struct {
 	// any there that this run would write is an error naming them
 	// (atomicfile.ErrExists), and nothing is written.
 	Force bool
+	// Reload, when Records is nil, reads the annotators' records again
+	// from the sources the adjudication names (beside its folder), for an
+	// adjudication that accepted answers by a majority: those keep no
+	// trace of who was outvoted. A source it cannot read is a warning.
+	Reload func(sources []string) ([]*records.Annotation, error)
+	// Warn is told of what the feedback shows less of than it could: the
+	// study's context or the outvoted answers, when they cannot be read.
+	Warn func(string)
 }
 
 // FeedbackWritten is one annotator's feedback workbook.
@@ -83,6 +91,7 @@ func Feedback(ctx context.Context, path string, opt FeedbackOptions, read Backen
 		return nil, err
 	}
 	t, m := a.template, a.manifest
+	opt.context(a)
 	byAnnotator := adjudicate.Corrections(t, m, a.decided, opt.Records)
 	if !opt.Force {
 		var there []string
@@ -132,4 +141,48 @@ func Feedback(ctx context.Context, path string, opt FeedbackOptions, read Backen
 		res.Written = append(res.Written, FeedbackWritten{Annotator: who, Location: loc.String(), Rows: len(cs)})
 	}
 	return res, nil
+}
+
+// context completes what opt leaves out and the adjudication names: the
+// study's context for the rows, and the annotators' records.
+func (opt *FeedbackOptions) context(a *adjudication) {
+	warn := opt.Warn
+	if warn == nil {
+		warn = func(string) {}
+	}
+	dir, m := filepath.Dir(a.path), a.manifest
+	if opt.Items == nil && m.Study != "" {
+		if man, err := OpenManifest(besideAdjudication(dir, m.Study)); err != nil {
+			warn(fmt.Sprintf("%s: the study's manifest %s cannot be read (%v): the rows show no context and the units' own IDs", a.path, m.Study, err))
+		} else {
+			var err error
+			if opt.Items, opt.Shown, err = man.Context(a.template); err != nil {
+				warn(fmt.Sprintf("%s: the study's inputs cannot be read (%v): the rows show no context", man.Path, err))
+			}
+		}
+	}
+	if m.MinAgreement > 0 && opt.Records == nil && opt.Reload != nil {
+		var sources []string
+		for _, s := range m.Sources {
+			sources = append(sources, besideAdjudication(dir, s))
+		}
+		recs, err := opt.Reload(sources)
+		if err != nil {
+			warn(fmt.Sprintf("the annotators' records cannot be read again (%v): the feedback shows only what the adjudicators decided, not the answers a majority outvoted", err))
+		}
+		opt.Records = recs
+	}
+}
+
+// besideAdjudication is a path an adjudication's manifest records,
+// relative to its folder; one that is not there (a link) as recorded.
+func besideAdjudication(dir, p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	j := filepath.Join(dir, filepath.FromSlash(p))
+	if _, err := os.Stat(j); err != nil {
+		return p
+	}
+	return j
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/internal/atomicfile"
 	"github.com/annosheet/annosheet/internal/filename"
+	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
@@ -139,11 +140,7 @@ func TestFeedbackFileNames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var recs []*records.Annotation
-	for _, a := range []struct{ unit, who, code string }{{"u1", "a/b", "1"}, {"u1", "a_b", "2"}} {
-		recs = append(recs, &records.Annotation{Template: records.TemplateID{Name: tp.Name, Version: tp.Version}, Unit: a.unit, Item: a.unit,
-			Annotator: a.who, Status: records.StatusComplete, Values: map[string]any{"gaps": []string{a.code}}})
-	}
+	recs := gapsRecords(tp, [3]string{"u1", "a/b", "1"}, [3]string{"u1", "a_b", "2"})
 	ctx := context.Background()
 	dir := t.TempDir()
 	w := &memWriter{}
@@ -161,4 +158,108 @@ func TestFeedbackFileNames(t *testing.T) {
 	if _, serr := os.Stat(out); len(w.books) != books || serr == nil {
 		t.Errorf("the refused run wrote %d workbooks, folder made: %v", len(w.books)-books, serr == nil)
 	}
+}
+
+// TestFeedbackReadsWhatTheAdjudicationNames: without Items or Records,
+// the feedback reads the study's manifest and the annotators' records the
+// adjudication names, beside its folder; what it cannot read is a warning
+// that says what the feedback then lacks, never a failure.
+func TestFeedbackReadsWhatTheAdjudicationNames(t *testing.T) {
+	t.Parallel()
+	tp, err := templates.Builtin("legal-gaps")
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs := gapsRecords(tp, [3]string{"u1", "ann1", "1"}, [3]string{"u1", "ann2", "1"}, [3]string{"u1", "ann3", "2"})
+	ctx := context.Background()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "pulled.jsonl"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w := &memWriter{}
+	read := Backends{Files: memFiles{w}}
+	aopt := AdjudicateOptions{Dir: dir, Kind: backend.KindXLSX, Adjudicators: []string{"lead"}, Study: filepath.Join(dir, "gone", "manifest.json"),
+		Sources: []string{"pulled.jsonl", "https://example.org/sheet"}}
+	aopt.Options.MinAgreement = 2
+	if _, err := Adjudicate(ctx, tp, recs, aopt, read, w); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name   string
+		reload func([]string) ([]*records.Annotation, error)
+		warned []string // what the warnings say, in order
+		rows   int      // ann3's corrected answers
+	}{
+		{"records read", func([]string) ([]*records.Annotation, error) { return recs, nil },
+			[]string{"gone/manifest.json cannot be read"}, 1},
+		{"records unreadable", func([]string) ([]*records.Annotation, error) { return nil, errors.New("no such sheet") },
+			[]string{"gone/manifest.json cannot be read", "the annotators' records cannot be read again (no such sheet)"}, 0},
+	} {
+		var warned []string
+		var asked []string
+		fb, err := Feedback(ctx, dir, FeedbackOptions{Dir: filepath.Join(dir, tc.name), Warn: func(s string) { warned = append(warned, s) },
+			Reload: func(sources []string) ([]*records.Annotation, error) { asked = sources; return tc.reload(sources) }}, read, w)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if want := []string{filepath.Join(dir, "pulled.jsonl"), "https://example.org/sheet"}; !slices.Equal(asked, want) {
+			t.Errorf("%s: reloaded %q, want %q", tc.name, asked, want)
+		}
+		if len(warned) != len(tc.warned) {
+			t.Fatalf("%s: warnings %q, want %d", tc.name, warned, len(tc.warned))
+		}
+		for i, s := range tc.warned {
+			if !strings.Contains(warned[i], s) {
+				t.Errorf("%s: warning %q, want it to say %q", tc.name, warned[i], s)
+			}
+		}
+		rows := 0
+		for _, wr := range fb.Written {
+			if wr.Annotator == "ann3" {
+				rows = wr.Rows
+			}
+		}
+		if rows != tc.rows {
+			t.Errorf("%s: ann3 has %d corrected answers, want %d (outvoted by the majority)", tc.name, rows, tc.rows)
+		}
+	}
+}
+
+// TestAdjudicateWithManifest: the study's manifest given, the
+// adjudication records it and takes its units; inputs it cannot read
+// are a warning that the rows show no context, and the workbooks are
+// written all the same.
+func TestAdjudicateWithManifest(t *testing.T) {
+	t.Parallel()
+	tp, err := templates.Builtin("legal-gaps")
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs := gapsRecords(tp, [3]string{"u1", "ann1", "1"}, [3]string{"u1", "ann2", "2"})
+	dir := t.TempDir()
+	man := &Manifest{Manifest: &manifest.Manifest{Inputs: []manifest.Input{{Path: "gone.jsonl"}}}, Path: filepath.Join(dir, "study", manifest.FileName)}
+	var warned []string
+	w := &memWriter{}
+	res, err := Adjudicate(context.Background(), tp, recs, AdjudicateOptions{Dir: dir, Kind: backend.KindXLSX, Manifest: man,
+		Warn: func(s string) { warned = append(warned, s) }}, Backends{Files: memFiles{w}}, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(warned) != 1 || !strings.Contains(warned[0], "the study's inputs cannot be read") || !strings.Contains(warned[0], man.Path) {
+		t.Errorf("warnings %q, want one that the study's inputs cannot be read", warned)
+	}
+	if res.Manifest.Study == "" || len(res.Written) != 1 {
+		t.Errorf("study %q, written %q: want the study recorded and one workbook", res.Manifest.Study, res.Written)
+	}
+}
+
+// gapsRecords are complete legal-gaps records, each of one unit, one
+// annotator and one gap code.
+func gapsRecords(tp *templates.Template, answers ...[3]string) []*records.Annotation {
+	var recs []*records.Annotation
+	for _, a := range answers {
+		recs = append(recs, &records.Annotation{Template: records.TemplateID{Name: tp.Name, Version: tp.Version}, Unit: a[0], Item: a[0],
+			Annotator: a[1], Status: records.StatusComplete, Values: map[string]any{"gaps": []string{a[2]}}})
+	}
+	return recs
 }

@@ -109,15 +109,10 @@ func runAdjudicate(ctx context.Context, opt adjudicateOptions, stdout, stderr io
 		if st, err := os.Stat(opt.Out); err == nil && st.IsDir() {
 			return cliargs.Usagef("--out %s is a folder: with --resolve, give the .jsonl file to write the silver set to", opt.Out)
 		}
-		found, err := adjudicate.Find(t, recs, adjudicate.Options{MinAgreement: opt.MinAgreement})
+		g, found, err := study.Resolve(t, recs, man, opt.Resolve, adjudicate.Options{MinAgreement: opt.MinAgreement})
 		if err != nil {
 			return err
 		}
-		var units []study.UnitRef
-		if man != nil {
-			units = man.StudyUnits()
-		}
-		g := study.ResolveGold(t, found, opt.Resolve, "", units)
 		err = atomicfile.Write(opt.Out, opt.Force, 0o644, func(w io.Writer) error { return records.Write(w, g.Records) })
 		if err != nil {
 			return err
@@ -136,13 +131,9 @@ func runAdjudicate(ctx context.Context, opt adjudicateOptions, stdout, stderr io
 	aopt := study.AdjudicateOptions{
 		Dir: opt.Out, Kind: opt.Format, Adjudicators: opt.Adjudicators, BatchSize: opt.BatchSize,
 		Options: adjudicate.Options{MinAgreement: opt.MinAgreement}, ShowAnnotators: opt.ShowAnnotators,
-		Sources: opt.Sources, Share: opt.Share,
+		Sources: opt.Sources, Share: opt.Share, Warn: func(s string) { fmt.Fprintln(stderr, "warning: "+s) },
 	}
-	if man != nil {
-		aopt.Study = man.Path
-		aopt.Items, aopt.Shown = studyContext(t, man, stderr)
-		aopt.StudyUnits = man.StudyUnits()
-	} else {
+	if aopt.Manifest = man; man == nil {
 		fmt.Fprintln(stderr, "note: no study manifest among the sources: the rows show no context (give --manifest)")
 	}
 	var store backend.Store = xlsx.Store{}
@@ -206,14 +197,8 @@ func runPullGold(ctx context.Context, dir string, opt pullOptions, stdout, stder
 // emptyGold says how many units of a gold set nobody has completed yet,
 // if any.
 func emptyGold(g *study.GoldSet) string {
-	n := 0
-	for _, r := range g.Records {
-		if r.Status == records.StatusEmpty {
-			n++
-		}
+	if n := g.Empty(); n > 0 {
+		return fmt.Sprintf(", %d with no complete answer yet (empty)", n)
 	}
-	if n == 0 {
-		return ""
-	}
-	return fmt.Sprintf(", %d with no complete answer yet (empty)", n)
+	return ""
 }

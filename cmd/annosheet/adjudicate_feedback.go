@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 
 	"github.com/urfave/cli/v2"
 
@@ -13,9 +11,8 @@ import (
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/internal/cliargs"
 	"github.com/annosheet/annosheet/internal/words"
-	"github.com/annosheet/annosheet/layout"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/study"
-	"github.com/annosheet/annosheet/templates"
 	"github.com/annosheet/annosheet/xlsx"
 )
 
@@ -51,39 +48,17 @@ func feedbackAction(c *cli.Context) error {
 func runFeedback(ctx context.Context, opt feedbackOptions, stdout, stderr io.Writer) error {
 	stdout, done := humanOut(stdout)
 	defer done()
-	path := filepath.Join(opt.Adjudication, adjudicate.ManifestFile)
-	m, err := study.ReadAdjudication(path)
-	if err != nil {
-		return err
-	}
-	t, err := templates.LoadWithParams(path+" (its template)", []byte(m.Template.Source), m.Template.Params)
-	if err != nil {
-		return err
-	}
-	fopt := study.FeedbackOptions{Dir: opt.Out, Force: opt.Force}
-	if m.Study != "" {
-		man, err := study.OpenManifest(besideManifest(opt.Adjudication, m.Study))
-		if err == nil {
-			fopt.Items, fopt.Shown = studyContext(t, man, stderr)
-		} else {
-			fmt.Fprintf(stderr, "warning: %s: the study's manifest %s cannot be read (%v): the rows show no context and the units' own IDs\n", path, m.Study, err)
-		}
-	}
-	if m.MinAgreement > 0 {
-		// Answers accepted by a majority keep no trace of who was
-		// outvoted: the annotators' records tell.
-		var sources []string
-		for _, s := range m.Sources {
-			sources = append(sources, besideManifest(opt.Adjudication, s))
-		}
-		l, err := loadRecords(ctx, recordsFrom{Sources: sources, Template: opt.Template, Params: opt.Params, Google: opt.Google, Problems: printAgreeProblems}, stderr)
-		if err != nil {
-			fmt.Fprintf(stderr, "warning: the annotators' records cannot be read again (%v): the feedback shows only what the adjudicators decided, not the answers --min-agreement outvoted\n", err)
-		} else {
-			fopt.Records = l.Records
-		}
-	}
-	res, err := study.Feedback(ctx, path, fopt, backends(opt.Google, stderr), xlsx.Store{})
+	res, err := study.Feedback(ctx, opt.Adjudication, study.FeedbackOptions{
+		Dir: opt.Out, Force: opt.Force,
+		Reload: func(sources []string) ([]*records.Annotation, error) {
+			l, err := loadRecords(ctx, recordsFrom{Sources: sources, Template: opt.Template, Params: opt.Params, Google: opt.Google, Problems: printAgreeProblems}, stderr)
+			if err != nil {
+				return nil, err
+			}
+			return l.Records, nil
+		},
+		Warn: func(s string) { fmt.Fprintln(stderr, "warning: "+s) },
+	}, backends(opt.Google, stderr), xlsx.Store{})
 	if err != nil {
 		return endpointUsage(err)
 	}
@@ -100,27 +75,4 @@ func runFeedback(ctx context.Context, opt feedbackOptions, stdout, stderr io.Wri
 		fmt.Fprintf(stdout, "no feedback written: the gold set of %s corrects no annotator's answer\n", opt.Adjudication)
 	}
 	return nil
-}
-
-// besideManifest is a path an adjudication's manifest records, relative
-// to its folder; one that is not there (a link) as recorded.
-func besideManifest(dir, p string) string {
-	if filepath.IsAbs(p) {
-		return p
-	}
-	j := filepath.Join(dir, filepath.FromSlash(p))
-	if _, err := os.Stat(j); err != nil {
-		return p
-	}
-	return j
-}
-
-// studyContext is the study's context for the rows (study.Manifest.Context),
-// with a warning when its inputs cannot be read.
-func studyContext(t *templates.Template, man *study.Manifest, stderr io.Writer) ([]*layout.SourceItem, func(string) string) {
-	items, shown, err := man.Context(t)
-	if err != nil {
-		fmt.Fprintf(stderr, "warning: %s: the study's inputs cannot be read (%v): the rows show no context\n", man.Path, err)
-	}
-	return items, shown
 }
