@@ -263,3 +263,33 @@ func gapsRecords(tp *templates.Template, answers ...[3]string) []*records.Annota
 	}
 	return recs
 }
+
+// TestCheckAnnotators: every annotator asked for without a record is
+// refused, each in an OptionError naming it, with the records' nearest ID.
+func TestCheckAnnotators(t *testing.T) {
+	t.Parallel()
+	tp, err := templates.Builtin("legal-gaps")
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs := gapsRecords(tp, [3]string{"u1", "ak", "1"}, [3]string{"u1", "bb", "2"})
+	if err := CheckAnnotators([]string{"bb", "ak"}, recs); err != nil {
+		t.Errorf("annotators with records: %v", err)
+	}
+	err = CheckAnnotators([]string{"ak", "bbt", "zz"}, recs)
+	var refused []string
+	for _, e := range err.(interface{ Unwrap() []error }).Unwrap() {
+		var oe *OptionError
+		if !errors.As(e, &oe) || oe.Option != "annotators" || !errors.Is(e, ErrNoSuchAnnotator) {
+			t.Errorf("%v: not an OptionError of annotators wrapping ErrNoSuchAnnotator", e)
+			continue
+		}
+		refused = append(refused, oe.Value)
+	}
+	if !slices.Equal(refused, []string{"bbt", "zz"}) {
+		t.Errorf("refused %q, want bbt and zz", refused)
+	}
+	if !strings.Contains(err.Error(), `did you mean "bb"?`) {
+		t.Errorf("%v: want the nearest ID suggested", err)
+	}
+}

@@ -6,8 +6,10 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
+	"github.com/annosheet/annosheet/export"
 	"github.com/annosheet/annosheet/input"
 	"github.com/annosheet/annosheet/internal/boundedread"
 	"github.com/annosheet/annosheet/internal/ojson"
@@ -42,6 +44,25 @@ type NativeOptions struct {
 	// content differs from what the workbooks were made from.
 	Inputs       []string
 	InputChanged bool
+	// Annotators, when given, are the only annotators exported: each must
+	// have a record (ErrNoSuchAnnotator).
+	Annotators []string
+}
+
+// ErrNoSuchAnnotator is wrapped, in an OptionError, when an annotator
+// asked for has no record.
+var ErrNoSuchAnnotator = errors.New("no record is that annotator's")
+
+// CheckAnnotators refuses the annotators asked for who have no record,
+// each with the nearest IDs the records have.
+func CheckAnnotators(asked []string, recs []*records.Annotation) error {
+	var errs []error
+	for _, a := range asked {
+		if !slices.ContainsFunc(recs, func(r *records.Annotation) bool { return r.Annotator == a }) {
+			errs = append(errs, &OptionError{Option: "annotators", Value: a, Err: fmt.Errorf("%w%s", ErrNoSuchAnnotator, AnnotatorHint(a, recs))})
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // Native is what the native file is made from: the records selected,
@@ -104,6 +125,9 @@ func PrepareNative(l *records.Loaded, man *Manifest, opt NativeOptions) (*Native
 	if len(t.Anonymize) > 0 && keys == nil {
 		problems = append(problems, fmt.Errorf("template %s anonymises names: %w to restore them", t.Name, ErrNeedsManifest))
 	}
+	if err := CheckAnnotators(opt.Annotators, l.Records); err != nil {
+		problems = append(problems, err)
+	}
 	if len(problems) > 0 {
 		return out, errors.Join(problems...)
 	}
@@ -135,6 +159,17 @@ func (n *Native) ReadInputs(origins records.Origins) error {
 	}
 	n.Items, n.Style = items, inputStyle(n.inputs)
 	return nil
+}
+
+// Files reads the study's input records (ReadInputs) and makes the
+// native files of the selected records (export.Native), in the study's
+// style and candidate orders; opt says the rest.
+func (n *Native) Files(origins records.Origins, opt export.Options) ([]export.File, error) {
+	if err := n.ReadInputs(origins); err != nil {
+		return nil, err
+	}
+	opt.Style, opt.Orders, opt.Origins = n.Style, n.Orders, origins
+	return export.Native(n.t, n.Selection.Records, n.Items, opt)
 }
 
 // EachItem reads the study's input records from inputs, as generate

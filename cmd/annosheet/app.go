@@ -145,9 +145,20 @@ const problemExamples = 3
 
 // flagError says an option the records refuse as the flag that gave it.
 func flagError(err error) error {
+	if reflect.TypeOf(err) == joinType {
+		errs := err.(interface{ Unwrap() []error }).Unwrap()
+		out := make([]error, len(errs))
+		for i, e := range errs {
+			out[i] = flagError(e)
+		}
+		return errors.Join(out...)
+	}
 	var oe *study.OptionError
 	if errors.As(err, &oe) {
-		return fmt.Errorf("--%s %s: %w", oe.Option, oe.Value, oe.Err)
+		err = fmt.Errorf("--%s %s: %w", oe.Option, oe.Value, oe.Err)
+		if errors.Is(err, study.ErrNoSuchAnnotator) {
+			err = cliargs.Usage(err) // a slip of the command line, as a wrong flag is
+		}
 	}
 	return err
 }

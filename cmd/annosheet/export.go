@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -119,12 +118,12 @@ func runExport(ctx context.Context, opt exportOptions, stdout, stderr io.Writer)
 	if err != nil {
 		return err
 	}
-	t, all, man, dups := l.Template, l.Records, l.Manifest, l.Duplicates
+	t, man, dups := l.Template, l.Manifest, l.Duplicates
 	// Everything that can be checked before the export is, and every
 	// problem found is said at once, not one per run.
 	nat, err := study.PrepareNative(l.Loaded, man, study.NativeOptions{
 		SelectOptions: study.SelectOptions{CompleteOnly: opt.CompleteOnly, AllowProblems: opt.AllowProblems, AllowUnresolved: opt.AllowUnresolved},
-		Inputs:        opt.Inputs, InputChanged: opt.InputChanged,
+		Inputs:        opt.Inputs, InputChanged: opt.InputChanged, Annotators: opt.Annotators,
 	})
 	var problems []error
 	if err != nil {
@@ -138,13 +137,8 @@ func runExport(ctx context.Context, opt exportOptions, stdout, stderr io.Writer)
 			problems = append(problems, fmt.Errorf("%s: %w", out, atomicfile.ErrExists))
 		}
 	}
-	for _, a := range opt.Annotators {
-		if !slices.ContainsFunc(all, func(r *records.Annotation) bool { return r.Annotator == a }) {
-			problems = append(problems, cliargs.Usagef("--annotators %s: no record is that annotator's%s", a, study.AnnotatorHint(a, all)))
-		}
-	}
 	if len(problems) > 0 {
-		return errors.Join(problems...)
+		return flagError(errors.Join(problems...))
 	}
 	sel := nat.Selection
 	for _, u := range sel.Unresolved {
@@ -153,10 +147,7 @@ func runExport(ctx context.Context, opt exportOptions, stdout, stderr io.Writer)
 	for _, w := range nat.Warnings {
 		fmt.Fprintln(stderr, "warning: "+w)
 	}
-	if err := nat.ReadInputs(l.Origins); err != nil {
-		return err
-	}
-	files, err := export.Native(t, sel.Records, nat.Items, export.Options{Annotators: opt.Annotators, Style: nat.Style, Orders: nat.Orders, PerAnnotator: strings.Contains(opt.Out, "{annotator}"), Origins: l.Origins})
+	files, err := nat.Files(l.Origins, export.Options{Annotators: opt.Annotators, PerAnnotator: strings.Contains(opt.Out, "{annotator}")})
 	if err != nil {
 		return err
 	}

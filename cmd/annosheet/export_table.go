@@ -6,7 +6,6 @@ import (
 	"io"
 	"maps"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/annosheet/annosheet/export"
@@ -68,10 +67,8 @@ func runExportTable(ctx context.Context, opt exportOptions, stdout, stderr io.Wr
 		gold = g.Records
 		maps.Copy(origins, g.Origins)
 	}
-	for _, a := range opt.Annotators {
-		if !slices.ContainsFunc(all, func(r *records.Annotation) bool { return r.Annotator == a }) {
-			return cliargs.Usagef("--annotators %s: no record is that annotator's%s", a, study.AnnotatorHint(a, all))
-		}
+	if err := study.CheckAnnotators(opt.Annotators, all); err != nil {
+		return flagError(err)
 	}
 	build := export.Long
 	if opt.Table == export.TableWide {
