@@ -95,6 +95,18 @@ type Result struct {
 	spool *rowSpool // the Annotate sheet's rows, kept by the first pass
 }
 
+// Instances counts the instances (items) of the units, in sheet order:
+// an instance's units are side by side.
+func (r *Result) Instances() int {
+	n := 0
+	for i, u := range r.Units {
+		if i == 0 || r.Units[i-1].Item != u.Item {
+			n++
+		}
+	}
+	return n
+}
+
 // Close frees what the build keeps for writing its plan: the Annotate
 // sheet's rows, in the temporary storage the Source gave (see
 // Scratcher). Call it once the plan is written: the plan's rows are gone

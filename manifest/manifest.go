@@ -134,6 +134,23 @@ type Unit struct {
 	Item string `json:"item"`
 }
 
+// MaxBatchID bounds a batch ID, which goes into file names.
+const MaxBatchID = 64
+
+// ValidBatchID reports whether s can be a batch ID: letters, digits, '-'
+// and '_', at most MaxBatchID of them (it names a file on every system).
+func ValidBatchID(s string) bool {
+	if s == "" || len(s) > MaxBatchID {
+		return false
+	}
+	for _, c := range s {
+		if !(c == '-' || c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+			return false
+		}
+	}
+	return true
+}
+
 // HashFile returns the SHA-256 and size of a file, read as a stream. A
 // named pipe or a device, which a manifest may name, is refused without
 // being waited on.

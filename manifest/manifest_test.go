@@ -68,3 +68,16 @@ func TestHashFile(t *testing.T) {
 		t.Errorf("%+v", in)
 	}
 }
+
+// TestValidBatchID: a batch ID names a file on every system.
+func TestValidBatchID(t *testing.T) {
+	t.Parallel()
+	for id, want := range map[string]bool{
+		"b01": true, "pilot_2-a": true, strings.Repeat("a", MaxBatchID): true,
+		"": false, strings.Repeat("a", MaxBatchID+1): false, "a/b": false, "a b": false, "..": false, "é": false, "a:b": false,
+	} {
+		if got := ValidBatchID(id); got != want {
+			t.Errorf("ValidBatchID(%q) = %v, want %v", id, got, want)
+		}
+	}
+}

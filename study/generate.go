@@ -16,6 +16,7 @@ import (
 	"github.com/annosheet/annosheet/assign"
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/decode"
+	"github.com/annosheet/annosheet/input"
 	"github.com/annosheet/annosheet/internal/atomicfile"
 	"github.com/annosheet/annosheet/internal/filename"
 	"github.com/annosheet/annosheet/internal/words"
@@ -154,6 +155,19 @@ func Generate(ctx context.Context, opt GenerateOptions, src Records, w backend.S
 		return nil, err
 	}
 	return &Generated{Manifest: g.man, Path: g.path, All: g.all, Kept: len(kept)}, nil
+}
+
+// GenerateInputs generates the study of opt.Inputs, read as the
+// template's input format says, once to plan and again for each batch
+// from a spool of the records (input.NewSpool).
+func GenerateInputs(ctx context.Context, opt GenerateOptions, w backend.Store) (*Generated, error) {
+	src, err := input.OpenContext(ctx, opt.Template.Input.Format, opt.Inputs)
+	if err != nil {
+		return nil, err
+	}
+	spool := input.NewSpool(src)
+	defer spool.Close()
+	return Generate(ctx, opt, spool, w)
 }
 
 // previous reads the manifest a previous run left in the folder, if any.

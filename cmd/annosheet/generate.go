@@ -17,7 +17,6 @@ import (
 	"github.com/annosheet/annosheet/internal/cliargs"
 	"github.com/annosheet/annosheet/internal/progress"
 	"github.com/annosheet/annosheet/internal/words"
-	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/sheets"
 	"github.com/annosheet/annosheet/study"
@@ -144,9 +143,9 @@ func (opt generateOptions) check() error {
 	bad(opt.Out == "", "generate needs --out DIR")
 	bad(opt.Format != formatXLSX && opt.Format != formatGSheets, "--format %q: use xlsx or gsheets", opt.Format)
 	switch {
-	case len(opt.Batch) > maxBatch:
-		bad(true, "--batch is %d characters long; a batch ID has at most %d (it names a file)", len(opt.Batch), maxBatch)
-	case !validBatch(opt.Batch):
+	case len(opt.Batch) > manifest.MaxBatchID:
+		bad(true, "--batch is %d characters long; a batch ID has at most %d (it names a file)", len(opt.Batch), manifest.MaxBatchID)
+	case !manifest.ValidBatchID(opt.Batch):
 		bad(true, "--batch %q: use letters, digits, '-' and '_' (it names a file)", opt.Batch)
 	}
 	bad(opt.BatchSet && (len(opt.Annotators) > 0 || opt.BatchSize > 0), "--batch names a single shared workbook; with --annotators or --batch-size, batches are named for you")
@@ -171,12 +170,6 @@ func runGenerate(ctx context.Context, opt generateOptions, stdout, stderr io.Wri
 	if err != nil {
 		return err
 	}
-	src, err := input.OpenContext(ctx, t.Input.Format, opt.Inputs)
-	if err != nil {
-		return err
-	}
-	spool := input.NewSpool(src)
-	defer spool.Close()
 	var w backend.Store = xlsx.Store{Created: opt.Now}
 	if opt.Format == formatGSheets {
 		g := googleStore(opt.Google, stderr, sheets.Store{Folder: opt.Folder, Share: opt.Share, Message: opt.Message, Protect: opt.Protect})
@@ -191,7 +184,7 @@ func runGenerate(ctx context.Context, opt generateOptions, stdout, stderr io.Wri
 	if opt.Format == formatGSheets {
 		what = "making spreadsheets"
 	}
-	gen, err := study.Generate(ctx, study.GenerateOptions{
+	gen, err := study.GenerateInputs(ctx, study.GenerateOptions{
 		Template: t, Inputs: opt.Inputs, Dir: opt.Out, Batch: opt.Batch, Seed: opt.Seed, SeedSet: opt.SeedSet, Now: opt.Now,
 		Force: opt.Force, DiscardAnswers: opt.DiscardAnswers,
 		Annotators: opt.Annotators, Overlap: opt.Overlap, BatchSize: opt.BatchSize,
@@ -212,7 +205,7 @@ func runGenerate(ctx context.Context, opt generateOptions, stdout, stderr io.Wri
 			bar = progress.New(stderr, total, what)
 			return bar.Add
 		},
-	}, spool, w)
+	}, w)
 	if errors.Is(err, study.ErrPlan) {
 		return cliargs.Usage(err)
 	}
@@ -233,9 +226,9 @@ func summary(stdout io.Writer, opt generateOptions, t *templates.Template, gen *
 	n := len(gen.Manifest.Batches)
 	if len(opt.Annotators) > 0 {
 		fmt.Fprintf(stdout, "%s, each for %d of %d annotators, in %s (template %s v%d)\n",
-			words.Count(len(itemsOf(res)), "instance"), max(opt.Overlap, 1), len(opt.Annotators), words.Count(n, books), t.Name, t.Version)
+			words.Count(res.Instances(), "instance"), max(opt.Overlap, 1), len(opt.Annotators), words.Count(n, books), t.Name, t.Version)
 	} else if n > 1 {
-		fmt.Fprintf(stdout, "%s in %s (template %s v%d)\n", words.Count(len(itemsOf(res)), "instance"), words.Count(n, "shared "+books), t.Name, t.Version)
+		fmt.Fprintf(stdout, "%s in %s (template %s v%d)\n", words.Count(res.Instances(), "instance"), words.Count(n, "shared "+books), t.Name, t.Version)
 	} else {
 		fmt.Fprintf(stdout, "template %s v%d\n", t.Name, t.Version)
 	}
@@ -246,29 +239,4 @@ func summary(stdout io.Writer, opt generateOptions, t *templates.Template, gen *
 		fmt.Fprintf(stdout, "note: %s (see above)\n", words.Count(len(res.Warnings), "warning"))
 	}
 	fmt.Fprintf(stdout, "wrote %s (the coordinator's record; keep it from annotators)\n", gen.Path)
-}
-
-func itemsOf(res *layout.Result) []string {
-	var out []string
-	for _, u := range res.Units {
-		if n := len(out); n == 0 || out[n-1] != u.Item {
-			out = append(out, u.Item)
-		}
-	}
-	return out
-}
-
-// maxBatch bounds a batch ID, which goes into file names.
-const maxBatch = 64
-
-func validBatch(s string) bool {
-	if s == "" || len(s) > maxBatch {
-		return false
-	}
-	for _, c := range s {
-		if !(c == '-' || c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
-			return false
-		}
-	}
-	return true
 }
