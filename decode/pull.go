@@ -144,15 +144,82 @@ type puller struct {
 }
 
 // Pull reads one filled workbook into canonical records, checking every
-// cell against the template the workbook carries. records.Problems with cells,
-// rows and columns do not stop it: they are reported, and nothing is
-// dropped silently. It fails only when the workbook cannot be read at all,
-// or belongs to another template or study than opt asks for.
+// cell against the template the workbook carries: Open, Workbook.Template
+// and Workbook.Pull in one call. records.Problems with cells, rows and
+// columns do not stop it: they are reported, and nothing is dropped
+// silently. It fails only when the workbook cannot be read at all, or
+// belongs to another template or study than opt asks for.
 func Pull(g *backend.Grid, opt PullOptions) (*Pulled, error) {
-	p := &puller{g: g, byID: map[string]int{}, byTrimmed: map[string]int{}, byItem: map[string]int{}, byFirstRow: map[int]int{}, opt: opt}
-	if err := p.readMeta(); err != nil {
+	w, err := Open(g)
+	if err != nil {
 		return nil, err
 	}
+	t, err := w.Template()
+	if err != nil {
+		return nil, err
+	}
+	return w.Pull(t, opt)
+}
+
+// Workbook is a workbook whose metadata sheet has been read: how it was
+// made (template, study, batch, columns) and the units it holds, before
+// any answer is.
+type Workbook struct {
+	p   *puller
+	src []byte // the template's text it carries
+}
+
+// Open reads a workbook's metadata sheet. It fails when the workbook is
+// not one annosheet generated, or its metadata is damaged.
+func Open(g *backend.Grid) (*Workbook, error) {
+	p := &puller{g: g, byID: map[string]int{}, byTrimmed: map[string]int{}, byItem: map[string]int{}, byFirstRow: map[int]int{}}
+	src, err := p.readMeta()
+	if err != nil {
+		return nil, err
+	}
+	return &Workbook{p: p, src: src}, nil
+}
+
+// Meta is the workbook's record of how it was made.
+func (w *Workbook) Meta() layout.WorkbookMeta { return w.p.meta }
+
+// Template loads the template the workbook carries, with the parameters
+// it was generated with, and checks it against the workbook's record.
+func (w *Workbook) Template() (*templates.Template, error) {
+	t, err := w.load()
+	if err != nil {
+		return nil, err
+	}
+	return t, w.carries(t)
+}
+
+// load loads the template the workbook carries.
+func (w *Workbook) load() (*templates.Template, error) {
+	g := w.p.g
+	t, err := templates.LoadWithParams(g.Name+" (its template)", w.src, w.p.meta.Params)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w: the template it carries does not load: %v", g.Name, ErrNotWorkbook, err)
+	}
+	return t, nil
+}
+
+// carries checks that t is the template the workbook records.
+func (w *Workbook) carries(t *templates.Template) error {
+	if m := w.p.meta; t.Hash() != m.Template.SHA256 || t.Name != m.Template.Name || t.Version != m.Template.Version {
+		return fmt.Errorf("%s: %w: the template it carries does not match its record (edited metadata?)", w.p.g.Name, ErrNotWorkbook)
+	}
+	return nil
+}
+
+// Pull reads the workbook's answers with t, the template it carries
+// (Template, or one loaded before from the same text and parameters: see
+// Templates). A Workbook is pulled once.
+func (w *Workbook) Pull(t *templates.Template, opt PullOptions) (*Pulled, error) {
+	if err := w.carries(t); err != nil {
+		return nil, err
+	}
+	p, g := w.p, w.p.g
+	p.t, p.opt = t, opt
 	m := p.meta
 	switch {
 	case opt.Template != "" && m.Template.Name != opt.Template:
@@ -261,10 +328,10 @@ const MetaAdjudication = "adjudication"
 
 var errAdjudicationBook = errors.New("an adjudication workbook")
 
-func (p *puller) readMeta() error {
+func (p *puller) readMeta() ([]byte, error) {
 	g := p.g
 	if !slices.Contains(g.Sheets, backend.SheetMeta) {
-		return fmt.Errorf("%s: %w: it has no %s sheet; pull reads workbooks made by annosheet generate", g.Name, ErrNotWorkbook, backend.SheetMeta)
+		return nil, fmt.Errorf("%s: %w: it has no %s sheet; pull reads workbooks made by annosheet generate", g.Name, ErrNotWorkbook, backend.SheetMeta)
 	}
 	var wb, src string
 	// damaged is what the metadata says wrong; any other error from Rows
@@ -277,34 +344,26 @@ func (p *puller) readMeta() error {
 	})
 	switch {
 	case damaged == errAdjudicationBook:
-		return fmt.Errorf("%s: %w: it is an adjudication workbook; pull the adjudication's folder, where it lies beside the adjudication.json that adjudicate wrote", g.Name, ErrNotWorkbook)
+		return nil, fmt.Errorf("%s: %w: it is an adjudication workbook; pull the adjudication's folder, where it lies beside the adjudication.json that adjudicate wrote", g.Name, ErrNotWorkbook)
 	case damaged != nil:
-		return fmt.Errorf("%s: %w: the %s sheet is damaged: %v", g.Name, ErrNotWorkbook, backend.SheetMeta, damaged)
+		return nil, fmt.Errorf("%s: %w: the %s sheet is damaged: %v", g.Name, ErrNotWorkbook, backend.SheetMeta, damaged)
 	case err != nil:
-		return fmt.Errorf("%s: read sheet %s: %w", g.Name, backend.SheetMeta, err)
+		return nil, fmt.Errorf("%s: read sheet %s: %w", g.Name, backend.SheetMeta, err)
 	}
 	if wb == "" || src == "" {
-		return fmt.Errorf("%s: %w: the %s sheet lacks the workbook or template record", g.Name, ErrNotWorkbook, backend.SheetMeta)
+		return nil, fmt.Errorf("%s: %w: the %s sheet lacks the workbook or template record", g.Name, ErrNotWorkbook, backend.SheetMeta)
 	}
 	if err := json.Unmarshal([]byte(wb), &p.meta); err != nil {
-		return fmt.Errorf("%s: %w: bad workbook record: %v", g.Name, ErrNotWorkbook, err)
+		return nil, fmt.Errorf("%s: %w: bad workbook record: %v", g.Name, ErrNotWorkbook, err)
 	}
 	if p.meta.Format != layout.MetaFormat {
-		return fmt.Errorf("%s: %w: metadata format %d; this annosheet reads format %d", g.Name, ErrNotWorkbook, p.meta.Format, layout.MetaFormat)
+		return nil, fmt.Errorf("%s: %w: metadata format %d; this annosheet reads format %d", g.Name, ErrNotWorkbook, p.meta.Format, layout.MetaFormat)
 	}
 	if len(p.units) != p.meta.Units {
 		// A sheet cut short reads without error but lacks units.
-		return fmt.Errorf("%s: %w: the %s sheet is damaged: it lists %d units, its record says %d", g.Name, ErrNotWorkbook, backend.SheetMeta, len(p.units), p.meta.Units)
+		return nil, fmt.Errorf("%s: %w: the %s sheet is damaged: it lists %d units, its record says %d", g.Name, ErrNotWorkbook, backend.SheetMeta, len(p.units), p.meta.Units)
 	}
-	t, err := templates.LoadWithParams(g.Name+" (its template)", []byte(src), p.meta.Params)
-	if err != nil {
-		return fmt.Errorf("%s: %w: the template it carries does not load: %v", g.Name, ErrNotWorkbook, err)
-	}
-	if t.Hash() != p.meta.Template.SHA256 || t.Name != p.meta.Template.Name || t.Version != p.meta.Template.Version {
-		return fmt.Errorf("%s: %w: the template it carries does not match its record (edited metadata?)", g.Name, ErrNotWorkbook)
-	}
-	p.t = t
-	return nil
+	return []byte(src), nil
 }
 
 // metaRow reads one row of the metadata sheet; an error says what is wrong

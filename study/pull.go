@@ -120,6 +120,8 @@ type puller struct {
 	listed map[batchKey]Ref
 	why    map[batchKey]string // why a listed workbook gave nothing
 	cause  map[batchKey]error  // the error behind why, if any
+	// templates are those the workbooks carry, each loaded once.
+	templates decode.Templates
 }
 
 // Pull reads every workbook of the sources. A workbook the sources name
@@ -275,7 +277,14 @@ func (p *puller) read(ctx context.Context, ref Ref) error {
 	} else {
 		popt.Annotators = p.opt.Annotators
 	}
-	pulled, err := decode.Pull(g, popt)
+	var pulled *decode.Pulled
+	wb, err := decode.Open(g)
+	if err == nil {
+		var t *templates.Template
+		if t, err = p.templates.Of(wb); err == nil {
+			pulled, err = wb.Pull(t, popt)
+		}
+	}
 	// Damage found in a part no read reached comes with the closing.
 	if cerr := closeFn(); cerr != nil && err == nil {
 		return p.unopened(ref, k, cerr)
