@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/annosheet/annosheet/export"
 	"github.com/annosheet/annosheet/input"
 	"github.com/annosheet/annosheet/internal/boundedread"
 	"github.com/annosheet/annosheet/internal/ojson"
@@ -159,17 +158,6 @@ func (n *Native) ReadInputs(origins records.Origins) error {
 	}
 	n.Items, n.Style = items, inputStyle(n.inputs)
 	return nil
-}
-
-// Files reads the study's input records (ReadInputs) and makes the
-// native files of the selected records (export.Native), in the study's
-// style and candidate orders; opt says the rest.
-func (n *Native) Files(origins records.Origins, opt export.Options) ([]export.File, error) {
-	if err := n.ReadInputs(origins); err != nil {
-		return nil, err
-	}
-	opt.Style, opt.Orders, opt.Origins = n.Style, n.Orders, origins
-	return export.Native(n.t, n.Selection.Records, n.Items, opt)
 }
 
 // EachItem reads the study's input records from inputs, as generate

@@ -147,7 +147,10 @@ func runExport(ctx context.Context, opt exportOptions, stdout, stderr io.Writer)
 	for _, w := range nat.Warnings {
 		fmt.Fprintln(stderr, "warning: "+w)
 	}
-	files, err := nat.Files(l.Origins, export.Options{Annotators: opt.Annotators, PerAnnotator: strings.Contains(opt.Out, "{annotator}")})
+	if err := nat.ReadInputs(l.Origins); err != nil {
+		return err
+	}
+	files, err := export.Native(t, nat.Selection.Records, nat.Items, export.Options{Annotators: opt.Annotators, Style: nat.Style, Orders: nat.Orders, PerAnnotator: strings.Contains(opt.Out, "{annotator}"), Origins: l.Origins})
 	if err != nil {
 		return err
 	}

@@ -126,7 +126,7 @@ var rules = []rule{
 	{pkg: "internal/jsonkeys", deps: []string{module}, why: "a production helper: nothing of annosheet"},
 	{pkg: "internal/safetext", deps: []string{module}, why: "a production helper: nothing of annosheet"},
 	{pkg: "internal/suggest", deps: []string{module}, allow: []string{m("internal/editdistance")}, why: "a production helper: nothing of annosheet but another helper"},
-	{pkg: "internal/cliargs", deps: []string{module}, allow: []string{m("internal/editdistance")}, why: "a production helper: nothing of annosheet but another helper"},
+	{pkg: "internal/cliargs", deps: []string{module}, allow: []string{m("internal/editdistance"), m("internal/words")}, why: "a production helper: nothing of annosheet but another helper"},
 	{pkg: "internal/memlimit", deps: []string{module}, why: "a production helper: nothing of annosheet"},
 	{pkg: "internal/progress", deps: []string{module}, why: "a production helper: nothing of annosheet"},
 	{pkg: "internal/words", deps: []string{module}, why: "a production helper: nothing of annosheet"},
