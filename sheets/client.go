@@ -27,7 +27,11 @@ var ErrNoCredentials = errors.New("not signed in to Google")
 
 // ErrNoAuthEndpoint is wrapped when calls without credentials would go
 // anywhere but to a fake on this machine.
-var ErrNoAuthEndpoint = errors.New("no sign-in for a remote endpoint")
+var ErrNoAuthEndpoint = errors.New("calls without signing in go only to a loopback endpoint (a fake of the Sheets API)")
+
+// ErrForeignEndpoint is wrapped when credentials would go to an endpoint
+// that is neither Google's nor on this machine.
+var ErrForeignEndpoint = errors.New("annosheet sends your Google credentials to Google (https://*.googleapis.com) or to this machine only")
 
 // Options say where the Sheets API is and who is calling it.
 type Options struct {
@@ -77,8 +81,8 @@ func New(ctx context.Context, o Options) (*Client, error) {
 	var rt http.RoundTripper
 	switch {
 	case o.NoAuth:
-		if o.Endpoint == "" || !IsLoopback(o.Endpoint) {
-			return nil, fmt.Errorf("%w: calls without signing in go only to a loopback endpoint (a fake of the Sheets API), not %q", ErrNoAuthEndpoint, o.Endpoint)
+		if err := CheckEndpoint(o); err != nil {
+			return nil, err
 		}
 		rt = o.Retry.Transport(base)
 	case o.CredentialsFile != "":

@@ -10,6 +10,13 @@
 //	fmt.Println(w.URL)
 //	g, closeFn, err := c.Open(ctx, w.ID) // for decode.Pull
 //
+// SignIn connects with the credentials this machine has (a service
+// account key, or the token 'annosheet auth login' saved), sending them to
+// Google or to this machine only (CheckEndpoint); Status says who that
+// is. Store, the backend.Store of Google Sheets, signs in on first use
+// with SignInOnUse as its Client, and its errors say what to do about
+// Google's refusals (Explain).
+//
 // It knows nothing about templates: everything it writes is in the plan.
 // The in-process fake of the Sheets API that the tests use is in package
 // sheets/sheetsfake.

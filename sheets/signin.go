@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"strings"
+	"sync"
 
 	"github.com/annosheet/annosheet/internal/boundedread"
 	"github.com/annosheet/annosheet/sheets/googleauth"
@@ -25,11 +26,32 @@ func IsGoogle(endpoint string) bool {
 	return err == nil && u.Scheme == "https" && (u.Hostname() == "googleapis.com" || strings.HasSuffix(u.Hostname(), ".googleapis.com"))
 }
 
+// CheckEndpoint refuses the endpoints o may not call: calls without
+// signing in go only to a loopback endpoint (a fake of the Sheets API),
+// wrapping ErrNoAuthEndpoint otherwise, and credentials only to Google
+// (IsGoogle) or to this machine (IsLoopback), wrapping ErrForeignEndpoint
+// otherwise. SignIn checks it before it reads any credentials.
+func CheckEndpoint(o Options) error {
+	switch {
+	case o.NoAuth && o.Endpoint == "":
+		return fmt.Errorf("%w, not to Google", ErrNoAuthEndpoint)
+	case o.NoAuth && !IsLoopback(o.Endpoint):
+		return fmt.Errorf("%w, not to %s", ErrNoAuthEndpoint, o.Endpoint)
+	case !o.NoAuth && o.Endpoint != "" && !IsLoopback(o.Endpoint) && !IsGoogle(o.Endpoint):
+		return fmt.Errorf("endpoint %s: %w", o.Endpoint, ErrForeignEndpoint)
+	}
+	return nil
+}
+
 // SignIn connects as New does, with the credentials this machine has
 // when o names none: a service account key in GOOGLE_APPLICATION_CREDENTIALS,
 // else the token 'annosheet auth login' saved (ErrNoCredentials without
-// either). note is told which account signs in.
+// either). note is told which account signs in. An endpoint CheckEndpoint
+// refuses is refused first, before any credentials are read.
 func SignIn(ctx context.Context, o Options, note func(string)) (*Client, error) {
+	if err := CheckEndpoint(o); err != nil {
+		return nil, err
+	}
 	if !o.NoAuth && o.CredentialsFile == "" && o.TokenSource == nil {
 		if key := os.Getenv(EnvServiceAccount); key != "" {
 			email, err := ServiceAccountEmail(key)
@@ -39,11 +61,11 @@ func SignIn(ctx context.Context, o Options, note func(string)) (*Client, error) 
 			note(fmt.Sprintf("signing in as service account %s (%s)", email, EnvServiceAccount))
 			o.CredentialsFile = key
 		} else {
-			path, err := googleauth.DefaultPath()
+			store, err := googleauth.DefaultStore()
 			if err != nil {
 				return nil, err
 			}
-			ts, err := googleauth.Store{Path: path}.TokenSource(ctx)
+			ts, err := store.TokenSource(ctx)
 			if errors.Is(err, googleauth.ErrNotSignedIn) {
 				return nil, ErrNoCredentials
 			}
@@ -71,4 +93,27 @@ func ServiceAccountEmail(path string) (string, error) {
 		return "", fmt.Errorf("%s=%s: not a service account key (a JSON key file with type \"service_account\")", EnvServiceAccount, path)
 	}
 	return k.Email, nil
+}
+
+// SignInOnUse is a Store's Client that signs in with SignIn(ctx, o, note)
+// at its first call and gives the same client at every call after it: a
+// command that may never reach a spreadsheet (every source a file) needs
+// no sign-in. A sign-in that fails is tried again at the next call.
+func SignInOnUse(o Options, note func(string)) func(context.Context) (*Client, error) {
+	var (
+		mu     sync.Mutex
+		client *Client
+	)
+	return func(ctx context.Context) (*Client, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if client == nil {
+			c, err := SignIn(ctx, o, note)
+			if err != nil {
+				return nil, err
+			}
+			client = c
+		}
+		return client, nil
+	}
 }

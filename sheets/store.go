@@ -14,7 +14,8 @@ import (
 // Store keeps workbooks as Google spreadsheets: the backend.Store of
 // Google Sheets.
 type Store struct {
-	// Client gives the client, signing in on first use.
+	// Client gives the client, signing in on first use (as SignInOnUse
+	// does).
 	Client func(ctx context.Context) (*Client, error)
 	// Endpoint is the API the client talks to ("" for Google's), recorded
 	// in each location.
@@ -30,8 +31,22 @@ type Store struct {
 // Limits are Google Sheets'.
 func (Store) Limits() backend.Limits { return backend.GSheets }
 
+// Connect makes the client now, when Client signs in on first use (see
+// SignInOnUse): a command that writes spreadsheets checks its endpoint
+// and credentials before it writes anything, even a file of its own.
+func (s Store) Connect(ctx context.Context) error {
+	_, err := s.Client(ctx)
+	return err
+}
+
 // Write makes a spreadsheet, or rewrites at.ID in place, keeping its link.
+// Its errors say what to do about Google's refusals (Explain).
 func (s Store) Write(ctx context.Context, p *backend.Plan, at backend.Location, opt backend.WriteOptions) (backend.Location, error) {
+	loc, err := s.write(ctx, p, at, opt)
+	return loc, Explain(err)
+}
+
+func (s Store) write(ctx context.Context, p *backend.Plan, at backend.Location, opt backend.WriteOptions) (backend.Location, error) {
 	c, err := s.Client(ctx)
 	if err != nil {
 		return at, err
@@ -98,8 +113,14 @@ func (Store) Exists(_ context.Context, at backend.Location) (bool, error) {
 func (Store) ID(link string) (string, bool) { return SpreadsheetID(link) }
 
 // Open reads a spreadsheet; one that is not there, or not open to this
-// sign-in, wraps backend.ErrNotFound.
+// sign-in, wraps backend.ErrNotFound. Its errors say what to do about
+// Google's refusals (Explain).
 func (s Store) Open(ctx context.Context, at backend.Location) (*backend.Grid, func() error, error) {
+	g, closeFn, err := s.open(ctx, at)
+	return g, closeFn, Explain(err)
+}
+
+func (s Store) open(ctx context.Context, at backend.Location) (*backend.Grid, func() error, error) {
 	c, err := s.Client(ctx)
 	if err != nil {
 		return nil, nil, err

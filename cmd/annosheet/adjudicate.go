@@ -139,7 +139,7 @@ func runAdjudicate(ctx context.Context, opt adjudicateOptions, stdout, stderr io
 	var store backend.Store = xlsx.Store{}
 	if opt.Format == backend.KindGSheets {
 		g := googleStore(opt.Google, stderr, sheets.Store{Share: opt.Share})
-		if err := g.connect(ctx); err != nil {
+		if err := g.Connect(ctx); err != nil {
 			return err
 		}
 		store = g

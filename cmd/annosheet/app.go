@@ -197,6 +197,8 @@ func hint(err error) string {
 		return "give --folder, the ID of a folder in a shared drive it can write to, or sign in as a user with 'annosheet auth login'"
 	case errors.Is(err, sheets.ErrNoAuthEndpoint):
 		return "--no-auth needs a loopback --endpoint"
+	case errors.Is(err, sheets.ErrForeignEndpoint):
+		return "leave out --endpoint (and " + envEndpoint + ") for Google's own, or give a loopback one for a dry run"
 	case errors.Is(err, export.ErrSamePath):
 		return "give --out with {annotator}, or --annotators"
 	case errors.Is(err, export.ErrSeveralAnnotators):

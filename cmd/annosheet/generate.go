@@ -173,7 +173,7 @@ func runGenerate(ctx context.Context, opt generateOptions, stdout, stderr io.Wri
 	var w backend.Store = xlsx.Store{Created: opt.Now}
 	if opt.Format == formatGSheets {
 		g := googleStore(opt.Google, stderr, sheets.Store{Folder: opt.Folder, Share: opt.Share, Message: opt.Message, Protect: opt.Protect})
-		if err := g.connect(ctx); err != nil {
+		if err := g.Connect(ctx); err != nil {
 			return err
 		}
 		w = g

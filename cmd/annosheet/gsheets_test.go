@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -17,31 +16,20 @@ import (
 	"testing"
 	"time"
 
-	"golang.org/x/oauth2"
-	"google.golang.org/api/googleapi"
+	"github.com/annosheet/annosheet/testkit/googletest"
+
 	sheetsapi "google.golang.org/api/sheets/v4"
 
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/sheets"
-	"github.com/annosheet/annosheet/sheets/googleauth"
 	"github.com/annosheet/annosheet/sheets/sheetsfake"
 	"github.com/annosheet/annosheet/study"
 	"github.com/annosheet/annosheet/templates"
 	"github.com/annosheet/annosheet/testkit/goldtest"
 	"github.com/annosheet/annosheet/testkit/syncbuf"
 )
-
-// noGoogleAccount keeps a test away from the real user's sign-in.
-func noGoogleAccount(t *testing.T) string {
-	t.Helper()
-	dir := t.TempDir()
-	t.Setenv("ANNOSHEET_CONFIG_DIR", dir)
-	t.Setenv(sheets.EnvServiceAccount, "")
-	t.Setenv("ANNOSHEET_SHEETS_ENDPOINT", "")
-	return dir
-}
 
 func startFake(t *testing.T, opt sheetsfake.Options) (*sheetsfake.Server, string) {
 	t.Helper()
@@ -100,7 +88,7 @@ func readRecords(t *testing.T, jsonl string) []records.Annotation {
 // generate a spreadsheet in a folder, shared; the annotator fills it in
 // through the API; pull by link and by manifest; export.
 func TestGSheetsLoop(t *testing.T) {
-	noGoogleAccount(t)
+	googletest.NoAccount(t)
 	fake, endpoint := startFake(t, sheetsfake.Options{})
 	folder := fake.AddFolder("Legal study", false)
 	dir := t.TempDir()
@@ -209,7 +197,7 @@ func equalInts(a, b []int) bool {
 // spreadsheet is finished, none is made twice; --force rewrites it in
 // place.
 func TestGSheetsResume(t *testing.T) {
-	noGoogleAccount(t)
+	googletest.NoAccount(t)
 	fake, endpoint := startFake(t, sheetsfake.Options{})
 	dir := t.TempDir()
 	args := []string{"generate", "-t", "qa-span-errors", "-i", qaData, "-o", dir, "--format", "gsheets", "--endpoint", endpoint, "--no-auth", "--seed", "3"}
@@ -279,7 +267,7 @@ func TestGSheetsResume(t *testing.T) {
 // TestGSheetsMissing: a spreadsheet the manifest lists but that is gone
 // gives missing records, not a failed pull.
 func TestGSheetsMissing(t *testing.T) {
-	noGoogleAccount(t)
+	googletest.NoAccount(t)
 	_, endpoint := startFake(t, sheetsfake.Options{})
 	dir := t.TempDir()
 	if code, _, errs := runCLI(t, "generate", "-t", "legal-gaps", "-i", legalData, "-o", dir, "--format", "gsheets", "--endpoint", endpoint, "--no-auth"); code != 0 {
@@ -309,10 +297,9 @@ func TestGSheetsMissing(t *testing.T) {
 // TestAuthCommands signs in through the CLI with a simulated browser,
 // works as the signed-in user, and signs out.
 func TestAuthCommands(t *testing.T) {
-	home := noGoogleAccount(t)
+	home := googletest.NoAccount(t)
 	fake, endpoint := startFake(t, sheetsfake.Options{RequireAuth: true})
-	secret := filepath.Join(t.TempDir(), "client_secret.json")
-	os.WriteFile(secret, fake.ClientSecretJSON(), 0o600)
+	secret := googletest.ClientSecret(t, fake)
 
 	if code, _, errs := runCLI(t, "auth", "status"); code != exitFailure || !strings.Contains(errs, "not signed in to Google") {
 		t.Errorf("status before login: exit %d: %s", code, errs)
@@ -372,8 +359,7 @@ func TestAuthCommands(t *testing.T) {
 	}
 	// Another OAuth server's sign-in does not silently replace this one.
 	other, _ := startFake(t, sheetsfake.Options{})
-	otherSecret := filepath.Join(t.TempDir(), "other.json")
-	os.WriteFile(otherSecret, other.ClientSecretJSON(), 0o600)
+	otherSecret := googletest.ClientSecret(t, other)
 	if code, _, errs := runCLI(t, "auth", "login", "--client-secret", otherSecret, "--no-browser"); code != exitFailure || !strings.Contains(errs, "run 'annosheet auth logout' first") {
 		t.Errorf("login over another sign-in: exit %d: %s", code, errs)
 	}
@@ -409,10 +395,9 @@ func TestAuthCommands(t *testing.T) {
 
 // TestAuthLogoutRevokes checks that logout revokes the grant at Google.
 func TestAuthLogoutRevokes(t *testing.T) {
-	noGoogleAccount(t)
+	googletest.NoAccount(t)
 	fake, endpoint := startFake(t, sheetsfake.Options{RequireAuth: true})
-	cfgSecret := filepath.Join(t.TempDir(), "c.json")
-	os.WriteFile(cfgSecret, fake.ClientSecretJSON(), 0o600)
+	cfgSecret := googletest.ClientSecret(t, fake)
 	var stderr syncbuf.Buffer
 	done := make(chan int)
 	go func() {
@@ -444,7 +429,7 @@ func TestAuthLogoutRevokes(t *testing.T) {
 }
 
 func TestGSheetsServiceAccount(t *testing.T) {
-	noGoogleAccount(t)
+	googletest.NoAccount(t)
 	fake, endpoint := startFake(t, sheetsfake.Options{RequireAuth: true})
 	const email = "study@lab.iam.gserviceaccount.com"
 	keyFile := filepath.Join(t.TempDir(), "key.json")
@@ -478,7 +463,7 @@ func TestGSheetsServiceAccount(t *testing.T) {
 // TestGSheetsEndpoints: each spreadsheet is read and finished where it
 // lives; credentials go to Google or to this machine only.
 func TestGSheetsEndpoints(t *testing.T) {
-	noGoogleAccount(t)
+	googletest.NoAccount(t)
 	_, endpoint := startFake(t, sheetsfake.Options{})
 	_, other := startFake(t, sheetsfake.Options{})
 	dir := t.TempDir()
@@ -528,7 +513,7 @@ func atomicWrite(path string, m *manifest.Manifest) error {
 }
 
 func TestGSheetsDamagedManifest(t *testing.T) {
-	noGoogleAccount(t)
+	googletest.NoAccount(t)
 	_, endpoint := startFake(t, sheetsfake.Options{})
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, manifest.FileName), []byte(`{"schema":"old"}`), 0o644)
@@ -542,14 +527,14 @@ func TestGSheetsDamagedManifest(t *testing.T) {
 }
 
 func TestGSheetsUsage(t *testing.T) {
-	noGoogleAccount(t)
+	googletest.NoAccount(t)
 	for _, tc := range []struct {
 		args []string
 		want string
 	}{
 		{[]string{"--share", "a@b.org"}, "--share is for --format gsheets"},
-		{[]string{"--format", "gsheets", "--no-auth"}, "--no-auth is only allowed with a loopback --endpoint"},
-		{[]string{"--format", "gsheets", "--no-auth", "--endpoint", "https://sheets.googleapis.com"}, "--no-auth is only allowed with a loopback --endpoint"},
+		{[]string{"--format", "gsheets", "--no-auth"}, "calls without signing in go only to a loopback endpoint (a fake of the Sheets API), not to Google (--no-auth needs a loopback --endpoint; see --help)"},
+		{[]string{"--format", "gsheets", "--no-auth", "--endpoint", "https://sheets.googleapis.com"}, "not to https://sheets.googleapis.com (--no-auth needs a loopback --endpoint; see --help)"},
 		{[]string{"--format", "gsheets", "--protect", "nobody"}, "--protect \"nobody\""},
 		{[]string{"--format", "gsheets", "--share", "annotator"}, "not an email address"},
 		{[]string{"--format", "gsheets", "--message", "hi"}, "give --share, or annotators' email addresses"},
@@ -591,7 +576,7 @@ func TestGSheetsUsage(t *testing.T) {
 // TestAgainstFakesheetsCommand runs the loop against the fakesheets
 // command itself, as a user's dry run does.
 func TestAgainstFakesheetsCommand(t *testing.T) {
-	noGoogleAccount(t)
+	googletest.NoAccount(t)
 	bin := filepath.Join(t.TempDir(), "fakesheets")
 	build := exec.Command("go", "build", "-o", bin, "../fakesheets")
 	if out, err := build.CombinedOutput(); err != nil {
@@ -650,35 +635,11 @@ func TestAgainstFakesheetsCommand(t *testing.T) {
 	}
 }
 
-// TestExplainGoogle checks what each of Google's refusals tells the user
-// to do.
-func TestExplainGoogle(t *testing.T) {
-	for _, tc := range []struct {
-		err  error
-		want string
-	}{
-		{&googleapi.Error{Code: 403, Message: "The user has not granted the app 1 write access to the file F.", Errors: []googleapi.ErrorItem{{Reason: "appNotAuthorizedToFile"}}}, "leave out --folder"},
-		{&googleapi.Error{Code: 403, Message: "Quota exceeded"}, "waiting will not help"},
-		{&googleapi.Error{Code: 404, Message: "Requested entity was not found."}, "drive.file scope"},
-		{&googleapi.Error{Code: 401, Message: "Request had invalid authentication credentials."}, "run 'annosheet auth login' again"},
-		{&oauth2.RetrieveError{ErrorCode: "invalid_grant"}, "expired or was revoked"},
-	} {
-		got := explainGoogle(fmt.Errorf("spreadsheet x: %w", tc.err))
-		if !strings.Contains(got.Error(), tc.want) || !errors.Is(got, tc.err) && !errors.Is(got, googleauth.ErrExpired) {
-			t.Errorf("%v: got %q, want %q", tc.err, got, tc.want)
-		}
-	}
-	plain := errors.New("disk full")
-	if explainGoogle(plain) != plain {
-		t.Error("an error not from Google was changed")
-	}
-}
-
 // TestGSheetsStudy: a spreadsheet per annotator, shared with each; a run
 // that stops after the first spreadsheet is finished by running it again,
 // the first kept; status reads the live spreadsheets.
 func TestGSheetsStudy(t *testing.T) {
-	noGoogleAccount(t)
+	googletest.NoAccount(t)
 	fake, endpoint := startFake(t, sheetsfake.Options{})
 	dir := t.TempDir()
 	args := []string{"generate", "-t", "legal-gaps", "-i", legalData, "-o", dir, "--format", "gsheets", "--endpoint", endpoint, "--no-auth",
@@ -773,7 +734,7 @@ func TestGSheetsStudy(t *testing.T) {
 // a manifest whose other batches were never made; status and pull still
 // count their units, as missing.
 func TestGSheetsNeverMade(t *testing.T) {
-	noGoogleAccount(t)
+	googletest.NoAccount(t)
 	fake, endpoint := startFake(t, sheetsfake.Options{})
 	dir := t.TempDir()
 	fake.Inject(sheetsfake.Fault{Match: ":batchUpdate", Status: 403})

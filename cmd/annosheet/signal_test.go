@@ -22,6 +22,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/annosheet/annosheet/testkit/googletest"
+
 	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/sheets/sheetsfake"
 )
@@ -304,7 +306,7 @@ func runBinary(t *testing.T, bin string, args ...string) (code int, stdout, stde
 // unrecorded; the same command finds it and finishes it instead of making
 // another.
 func TestGSheetsStoppedCreate(t *testing.T) {
-	noGoogleAccount(t)
+	googletest.NoAccount(t)
 	fake, err := sheetsfake.New(sheetsfake.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -5,11 +5,13 @@
 // sign-out. It asks for one scope, drive.file: the files annosheet makes,
 // nothing else of the user's Drive.
 //
-//	cfg, err := googleauth.ReadClientSecret("client_secret.json")
-//	tok, err := googleauth.Login(ctx, cfg, googleauth.LoginOptions{Open: openBrowser, Notify: os.Stderr})
-//	store := googleauth.Store{Path: path}
-//	err = store.Save(googleauth.NewCache(cfg, tok))
+//	store, err := googleauth.DefaultStore()
+//	err = store.SignIn(ctx, "client_secret.json", googleauth.LoginOptions{Open: googleauth.OpenBrowser, Notify: os.Stderr})
 //	ts, err := store.TokenSource(ctx) // for sheets.Options.TokenSource
+//	err = store.SignOut(ctx, nil, warn)
+//
+// SignIn is ReadClientSecret, Login and Store.Save in one, refusing to
+// replace a sign-in to another token endpoint.
 package googleauth
 
 import (

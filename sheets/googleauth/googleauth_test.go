@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/annosheet/annosheet/testkit/googletest"
+
 	"github.com/annosheet/annosheet/sheets"
 	"github.com/annosheet/annosheet/sheets/googleauth"
 	"github.com/annosheet/annosheet/sheets/sheetsfake"
@@ -28,11 +30,7 @@ func fakeGoogle(t *testing.T) (*sheetsfake.Server, string, string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(srv.Close)
-	secret := filepath.Join(t.TempDir(), "client_secret.json")
-	if err := os.WriteFile(secret, fake.ClientSecretJSON(), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return fake, srv.URL, secret
+	return fake, srv.URL, googletest.ClientSecret(t, fake)
 }
 
 // browser plays the user's browser: it opens the consent page, which the
