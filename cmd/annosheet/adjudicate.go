@@ -22,7 +22,7 @@ import (
 )
 
 type adjudicateOptions struct {
-	Sources        []string
+	recordsFrom
 	Out            string
 	Format         string
 	Adjudicators   []string
@@ -31,11 +31,8 @@ type adjudicateOptions struct {
 	ShowAnnotators bool
 	Resolve        string
 	Force          bool
-	Template       string
-	Params         map[string]string
 	Manifest       string
 	Share          []string
-	Google         googleOptions
 }
 
 func adjudicateCommand() *cli.Command {
@@ -44,7 +41,7 @@ func adjudicateCommand() *cli.Command {
 		Usage:       "a workbook of the answers annotators disagree on; its pull is the gold set",
 		ArgsUsage:   "SOURCE...",
 		Description: help("adjudicate"),
-		Flags: append([]cli.Flag{
+		Flags: recordFlags(
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "the adjudication's `DIR` (a .jsonl file with --resolve)"},
 			&cli.StringFlag{Name: "format", Value: "xlsx", Usage: "xlsx or gsheets: what the workbooks are"},
 			&cli.StringSliceFlag{Name: "adjudicator", Usage: "adjudicator `ID`s: the rows are shared out among them (default: adjudicator)"},
@@ -54,11 +51,9 @@ func adjudicateCommand() *cli.Command {
 			&cli.StringFlag{Name: "resolve", Usage: "majority: write a silver set to --out without workbooks; ties stay unresolved"},
 			&cli.BoolFlag{Name: "force", Usage: "replace an existing --out file (with --resolve), or feedback workbooks already in --out (with --feedback)"},
 			&cli.StringFlag{Name: "manifest", Usage: "the study's `manifest.json`, for the context shown beside each row when the SOURCE is records"},
-			&cli.StringFlag{Name: "template", Aliases: []string{"t"}, Usage: "template `NAME|FILE` of the records, when it is not built in and no manifest names it"},
-			&cli.StringSliceFlag{Name: "param", Usage: "template parameter `NAME=VALUE`, as given to generate"},
 			&cli.StringSliceFlag{Name: "share", Usage: "with --format gsheets: give `EMAIL` edit access to new spreadsheets"},
 			&cli.BoolFlag{Name: "feedback", Usage: "SOURCE is an adjudication: write each annotator, into --out, a read-only workbook of their answers the gold set corrects"},
-		}, googleFlags()...),
+		),
 		Action: func(c *cli.Context) error {
 			if c.Bool("feedback") {
 				return feedbackAction(c)
@@ -82,16 +77,16 @@ func adjudicateCommand() *cli.Command {
 			if c.Int("batch-size") < 0 || c.Int("min-agreement") < 0 {
 				return cliargs.Usagef("--batch-size and --min-agreement take a number of 0 or more")
 			}
-			params, err := cliargs.Params(c, "param")
+			from, err := sourcesOf(c)
 			if err != nil {
 				return err
 			}
 			return runAdjudicate(c.Context, adjudicateOptions{
-				Sources: c.Args().Slice(), Out: c.String("out"), Format: c.String("format"),
+				recordsFrom: from, Out: c.String("out"), Format: c.String("format"),
 				Adjudicators: cliargs.List(c.StringSlice("adjudicator")), BatchSize: c.Int("batch-size"),
 				MinAgreement: c.Int("min-agreement"), ShowAnnotators: c.Bool("show-annotators"),
-				Resolve: c.String("resolve"), Force: c.Bool("force"), Template: c.String("template"), Params: params,
-				Manifest: c.String("manifest"), Share: cliargs.List(c.StringSlice("share")), Google: googleFrom(c),
+				Resolve: c.String("resolve"), Force: c.Bool("force"),
+				Manifest: c.String("manifest"), Share: cliargs.List(c.StringSlice("share")),
 			}, c.App.Writer, c.App.ErrWriter)
 		},
 	}
@@ -100,7 +95,9 @@ func adjudicateCommand() *cli.Command {
 func runAdjudicate(ctx context.Context, opt adjudicateOptions, stdout, stderr io.Writer) error {
 	stdout, done := humanOut(stdout)
 	defer done()
-	l, err := loadRecords(ctx, recordsFrom{Sources: opt.Sources, Template: opt.Template, Params: opt.Params, Google: opt.Google, Problems: printAgreeProblems}, stderr)
+	from := opt.recordsFrom
+	from.Problems = printAgreeProblems
+	l, err := loadRecords(ctx, from, stderr)
 	if err != nil {
 		return err
 	}

@@ -17,12 +17,12 @@ import (
 )
 
 type feedbackOptions struct {
+	// recordsFrom has the template, its parameters and Google's options
+	// to read the annotators' records again with.
+	recordsFrom
 	Adjudication string // the adjudication's folder
 	Out          string
-	Template     string
-	Params       map[string]string
 	Force        bool
-	Google       googleOptions
 }
 
 // feedbackAction is adjudicate --feedback: each annotator gets a workbook
@@ -38,11 +38,11 @@ func feedbackAction(c *cli.Context) error {
 	if c.String("resolve") != "" || c.String("format") != backend.KindXLSX {
 		return cliargs.Usagef("adjudicate --feedback writes XLSX files; it takes no --resolve or --format")
 	}
-	params, err := cliargs.Params(c, "param")
+	from, err := sourcesOf(c)
 	if err != nil {
 		return err
 	}
-	return runFeedback(c.Context, feedbackOptions{Adjudication: dir, Out: c.String("out"), Template: c.String("template"), Params: params, Force: c.Bool("force"), Google: googleFrom(c)}, c.App.Writer, c.App.ErrWriter)
+	return runFeedback(c.Context, feedbackOptions{recordsFrom: from, Adjudication: dir, Out: c.String("out"), Force: c.Bool("force")}, c.App.Writer, c.App.ErrWriter)
 }
 
 func runFeedback(ctx context.Context, opt feedbackOptions, stdout, stderr io.Writer) error {
@@ -51,7 +51,9 @@ func runFeedback(ctx context.Context, opt feedbackOptions, stdout, stderr io.Wri
 	res, err := study.Feedback(ctx, opt.Adjudication, study.FeedbackOptions{
 		Dir: opt.Out, Force: opt.Force,
 		Reload: func(sources []string) ([]*records.Annotation, error) {
-			l, err := loadRecords(ctx, recordsFrom{Sources: sources, Template: opt.Template, Params: opt.Params, Google: opt.Google, Problems: printAgreeProblems}, stderr)
+			from := opt.recordsFrom
+			from.Sources, from.Problems = sources, printAgreeProblems
+			l, err := loadRecords(ctx, from, stderr)
 			if err != nil {
 				return nil, err
 			}

@@ -19,23 +19,21 @@ import (
 )
 
 type agreeOptions struct {
-	Sources  []string
-	JSON     bool
-	CSV      bool
-	Out      string
-	Force    bool
-	Template string
-	Params   map[string]string
+	recordsFrom
+	JSON, CSV bool
+	Out       string
+	Force     bool
 	// Against is the gold set's file (--against), when given.
 	Against string
 	study.AgreeOptions
-	Google googleOptions
 }
 
 // from says where agree's records come from: its sources, with the
 // pull's errors said and its warnings counted.
 func (opt agreeOptions) from() recordsFrom {
-	return recordsFrom{Sources: opt.Sources, Template: opt.Template, Params: opt.Params, Google: opt.Google, Problems: printAgreeProblems}
+	from := opt.recordsFrom
+	from.Problems = printAgreeProblems
+	return from
 }
 
 func agreeCommand() *cli.Command {
@@ -44,7 +42,7 @@ func agreeCommand() *cli.Command {
 		Usage:       "inter-annotator agreement, question by question",
 		ArgsUsage:   "SOURCE...",
 		Description: help("agree"),
-		Flags: append([]cli.Flag{
+		Flags: recordFlags(
 			&cli.BoolFlag{Name: "json", Usage: "write the report as JSON (schema annosheet.agreement/1): per pair, option and unit too"},
 			&cli.BoolFlag{Name: "csv", Usage: "write every value as CSV rows: question, scope (question, pair, option, unit, against), metric, params, value"},
 			&cli.StringFlag{Name: "against", Usage: "also score each annotator against the gold set in `GOLD.jsonl` (records of annotator \"gold\")"},
@@ -58,9 +56,7 @@ func agreeCommand() *cli.Command {
 			&cli.IntFlag{Name: "max-pairs", Value: agreement.DefaultMaxPairs, Usage: "list at most `N` pairs of annotators per question (1 to 100,000): those that share the most units; pairs that share none are never listed"},
 			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of the bootstrap (the same seed, the same interval)"},
 			&cli.StringFlag{Name: "reference", Usage: "annotator `ID` that directional span metrics take as the reference (default: the first in sorted order)"},
-			&cli.StringFlag{Name: "template", Aliases: []string{"t"}, Usage: "template `NAME|FILE` of the records, when it is not built in and no manifest names it"},
-			&cli.StringSliceFlag{Name: "param", Usage: "template parameter `NAME=VALUE`, as given to generate"},
-		}, googleFlags()...),
+		),
 		Action: func(c *cli.Context) error {
 			if c.NArg() == 0 {
 				return cliargs.Usagef("agree needs a SOURCE: a study's manifest or folder, workbooks, or pulled records (.jsonl)")
@@ -71,13 +67,12 @@ func agreeCommand() *cli.Command {
 			if err := cmp.Or(cliargs.Level(c, "ci"), cliargs.Count(c, "resamples", 1, study.MaxResamples), cliargs.Count(c, "max-pairs", 1, study.MaxListedPairs)); err != nil {
 				return err
 			}
-			params, err := cliargs.Params(c, "param")
+			from, err := sourcesOf(c)
 			if err != nil {
 				return err
 			}
 			return runAgree(c.Context, agreeOptions{
-				Sources: c.Args().Slice(), JSON: c.Bool("json"), CSV: c.Bool("csv"), Out: c.String("out"), Force: c.Bool("force"),
-				Template: c.String("template"), Params: params, Against: c.String("against"), Google: googleFrom(c),
+				recordsFrom: from, JSON: c.Bool("json"), CSV: c.Bool("csv"), Out: c.String("out"), Force: c.Bool("force"), Against: c.String("against"),
 				AgreeOptions: study.AgreeOptions{
 					Questions: cliargs.List(c.StringSlice("question")), Annotators: cliargs.List(c.StringSlice("annotators")),
 					IncludePartial: c.Bool("include-partial"), CI: c.Float64("ci"), Resamples: c.Int("resamples"),

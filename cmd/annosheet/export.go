@@ -22,15 +22,13 @@ import (
 )
 
 type exportOptions struct {
-	Annotations string
-	Native      bool
-	Out         string
-	Manifest    string
-	Inputs      []string
-	Template    string
-	Params      map[string]string
-	Annotators  []string
-	Force       bool
+	// recordsFrom has one source: the records, or the study.
+	recordsFrom
+	Out        string
+	Manifest   string
+	Inputs     []string
+	Annotators []string
+	Force      bool
 	// CompleteOnly exports complete units only; AllowProblems exports
 	// units with error-level problems as they are; AllowUnresolved gold
 	// units with values nobody decided.
@@ -38,7 +36,6 @@ type exportOptions struct {
 	// InputChanged lets --input name files whose content differs from
 	// the study's inputs.
 	InputChanged bool
-	Google       googleOptions
 	// Table is the analysis table to write (long or wide) instead of
 	// the native file; Gold the gold set's records to put beside it.
 	Table, Gold string
@@ -50,22 +47,20 @@ func exportCommand() *cli.Command {
 		Usage:       "write the study's native file, or a table for analysis, from canonical records",
 		ArgsUsage:   "ANNOTATIONS.jsonl | STUDY",
 		Description: strings.Replace(help("export"), "{columns}", tableColumns(), 1),
-		Flags: append([]cli.Flag{
+		Flags: recordFlags(
 			&cli.BoolFlag{Name: "native", Usage: "write the template's native format"},
 			&cli.StringFlag{Name: "table", Usage: "write the `long|wide` table for analysis (CSV, or Parquet for an --out FILE.parquet)"},
 			&cli.StringFlag{Name: "gold", Usage: "with --table, put the gold set of `GOLD.jsonl` (records of annotator \"gold\") beside the annotators"},
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "output `FILE` (default: stdout)"},
 			&cli.StringFlag{Name: "manifest", Usage: "the study's `manifest.json`: template, inputs and keys"},
 			&cli.StringSliceFlag{Name: "input", Aliases: []string{"i"}, Usage: "input `PATH` the workbooks were generated from (instead of the manifest's)"},
-			&cli.StringFlag{Name: "template", Aliases: []string{"t"}, Usage: "template `NAME|FILE` (default: the manifest's, or the built-in the records name)"},
-			&cli.StringSliceFlag{Name: "param", Usage: "template parameter `NAME=VALUE`, as given to generate"},
 			&cli.StringSliceFlag{Name: "annotators", Aliases: []string{"annotator", "a"}, Usage: "export the records of annotators `ID,ID` only"},
 			&cli.BoolFlag{Name: "force", Usage: "replace existing output files"},
 			&cli.BoolFlag{Name: "input-changed", Usage: "export with --input files whose content differs from what the workbooks were made from"},
 			&cli.BoolFlag{Name: "complete-only", Usage: "export complete units only (leave out partial and empty ones)"},
 			&cli.BoolFlag{Name: "allow-problems", Usage: "export units that pull found errors in, as they are"},
 			&cli.BoolFlag{Name: "allow-unresolved", Usage: "export gold units with values nobody decided, without those values (each is named)"},
-		}, googleFlags()...),
+		),
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
 				return cliargs.Usagef("export takes one ANNOTATIONS.jsonl file, or a study's manifest or folder")
@@ -74,7 +69,7 @@ func exportCommand() *cli.Command {
 			if err := exportMode(c.Bool("native"), table, c.String("gold"), c.IsSet("input") || c.Bool("input-changed") || c.Bool("allow-problems") || c.Bool("allow-unresolved")); err != nil {
 				return err
 			}
-			params, err := cliargs.Params(c, "param")
+			from, err := sourcesOf(c)
 			if err != nil {
 				return err
 			}
@@ -83,9 +78,8 @@ func exportCommand() *cli.Command {
 				run = runExportTable
 			}
 			return run(c.Context, exportOptions{
-				Annotations: c.Args().First(), Native: true, Out: c.String("out"), Manifest: c.String("manifest"),
-				Inputs: c.StringSlice("input"), Template: c.String("template"), Params: params,
-				Annotators: cliargs.List(c.StringSlice("annotators")), Force: c.Bool("force"), Google: googleFrom(c),
+				recordsFrom: from, Out: c.String("out"), Manifest: c.String("manifest"), Inputs: c.StringSlice("input"),
+				Annotators: cliargs.List(c.StringSlice("annotators")), Force: c.Bool("force"),
 				CompleteOnly: c.Bool("complete-only"), AllowProblems: c.Bool("allow-problems"), AllowUnresolved: c.Bool("allow-unresolved"), InputChanged: c.Bool("input-changed"),
 				Table: table, Gold: c.String("gold"),
 			}, c.App.Writer, c.App.ErrWriter)
@@ -97,8 +91,8 @@ func exportCommand() *cli.Command {
 // study's manifest when --manifest names it), or a study's manifest or
 // folder, pulled first.
 func exportSource(ctx context.Context, opt exportOptions, stderr io.Writer) (*loaded, error) {
-	from := recordsFrom{Sources: []string{opt.Annotations}, Template: opt.Template, Params: opt.Params, Google: opt.Google}
-	path := opt.Annotations
+	from := opt.recordsFrom
+	path := from.Sources[0]
 	if st, err := os.Stat(path); err == nil && st.IsDir() || filepath.Base(path) == manifest.FileName || strings.EqualFold(filepath.Ext(path), ".json") {
 		return loadRecords(ctx, from, stderr)
 	}

@@ -6,10 +6,12 @@ import (
 	"io"
 
 	"github.com/annosheet/annosheet/input"
+	"github.com/annosheet/annosheet/internal/cliargs"
 	"github.com/annosheet/annosheet/internal/progress"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/study"
 	"github.com/annosheet/annosheet/templates"
+	"github.com/urfave/cli/v2"
 )
 
 // recordsFrom is what a command that reads records is told of them.
@@ -25,6 +27,22 @@ type recordsFrom struct {
 	Google googleOptions
 	// Problems prints the pull's problems (printProblems when nil).
 	Problems func(io.Writer, records.Problems)
+}
+
+// recordFlags are the flags of a command that reads records, then the
+// template of records whose template annosheet cannot tell, its
+// parameters, and Google's.
+func recordFlags(flags ...cli.Flag) []cli.Flag {
+	return append(append(flags,
+		&cli.StringFlag{Name: "template", Aliases: []string{"t"}, Usage: "template `NAME|FILE` of the records, when it is not built in and no manifest names it"},
+		&cli.StringSliceFlag{Name: "param", Usage: "template parameter `NAME=VALUE`, as given to generate"},
+	), googleFlags()...)
+}
+
+// sourcesOf reads recordFlags; the command's arguments are its sources.
+func sourcesOf(c *cli.Context) (recordsFrom, error) {
+	params, err := cliargs.Params(c, "param")
+	return recordsFrom{Sources: c.Args().Slice(), Template: c.String("template"), Params: params, Google: googleFrom(c)}, err
 }
 
 // loaded is what loadRecords read, with the study's manifest when a

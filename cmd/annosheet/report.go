@@ -29,14 +29,12 @@ func reportCommand() *cli.Command {
 		Usage:       "one HTML page of a study: progress, answers, agreement, problems and gold",
 		ArgsUsage:   "SOURCE...",
 		Description: help("report"),
-		Flags: append([]cli.Flag{
+		Flags: recordFlags(
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "write the page to `FILE.html`"},
 			&cli.BoolFlag{Name: "force", Usage: "replace an existing --out file"},
 			&cli.StringFlag{Name: "gold", Usage: "the gold set in `GOLD.jsonl` (records of annotator \"gold\", as pull of an adjudication writes them)"},
 			&cli.StringFlag{Name: "adjudication", Usage: "the adjudication's folder `DIR` (see adjudicate), whose pull is the gold set"},
-			&cli.StringFlag{Name: "template", Aliases: []string{"t"}, Usage: "template `NAME|FILE` of the records, when it is not built in and no manifest names it"},
-			&cli.StringSliceFlag{Name: "param", Usage: "template parameter `NAME=VALUE`, as given to generate"},
-		}, googleFlags()...),
+		),
 		Action: func(c *cli.Context) error {
 			switch {
 			case c.NArg() == 0:
@@ -46,15 +44,12 @@ func reportCommand() *cli.Command {
 			case c.String("gold") != "" && c.String("adjudication") != "":
 				return cliargs.Usagef("give --gold or --adjudication, not both")
 			}
-			params, err := cliargs.Params(c, "param")
+			from, err := sourcesOf(c)
 			if err != nil {
 				return err
 			}
 			return runReport(c.Context, reportOptions{
-				agreeOptions: agreeOptions{
-					Sources: c.Args().Slice(), Out: c.String("out"), Force: c.Bool("force"),
-					Template: c.String("template"), Params: params, Against: c.String("gold"), Google: googleFrom(c),
-				},
+				agreeOptions: agreeOptions{recordsFrom: from, Out: c.String("out"), Force: c.Bool("force"), Against: c.String("gold")},
 				Adjudication: c.String("adjudication"),
 			}, c.App.Writer, c.App.ErrWriter)
 		},

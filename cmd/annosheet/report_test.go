@@ -325,7 +325,7 @@ func TestReportGolden(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			study := c.study(t)
-			opt := reportOptions{agreeOptions: agreeOptions{Sources: []string{study}}}
+			opt := reportOptions{agreeOptions: agreeOptions{recordsFrom: recordsFrom{Sources: []string{study}}}}
 			if c.gold != nil {
 				c.gold(t, study, &opt)
 			}
@@ -476,8 +476,8 @@ func TestReportFromRecords(t *testing.T) {
 	if code, _, stderr := runCLI(t, "pull", study, "--out", recs); code != 0 {
 		t.Fatalf("pull: %s", stderr)
 	}
-	fromStudy := reportOf(t, reportOptions{agreeOptions: agreeOptions{Sources: []string{study}}})
-	fromRecs := reportOf(t, reportOptions{agreeOptions: agreeOptions{Sources: []string{recs}}})
+	fromStudy := reportOf(t, reportOptions{agreeOptions: agreeOptions{recordsFrom: recordsFrom{Sources: []string{study}}}})
+	fromRecs := reportOf(t, reportOptions{agreeOptions: agreeOptions{recordsFrom: recordsFrom{Sources: []string{recs}}}})
 	if d := cmp.Diff(fromStudy.Answers, fromRecs.Answers); d != "" {
 		t.Errorf("answers (-study +records):\n%s", d)
 	}
@@ -560,7 +560,7 @@ func TestReportREADME(t *testing.T) {
 		t.Errorf("report: exit %d: %s%s; want a line ending %q", code, stdout, stderr, want)
 	}
 	t.Log(stdout)
-	rep := reportOf(t, reportOptions{agreeOptions: agreeOptions{Sources: []string{study}}})
+	rep := reportOf(t, reportOptions{agreeOptions: agreeOptions{recordsFrom: recordsFrom{Sources: []string{study}}}})
 	rep.Sources = []string{"legal/"} // as the README's command names it
 	page := filepath.Join(dir, "readme.html")
 	var b bytes.Buffer
