@@ -81,8 +81,7 @@ func bootstrap(ctx context.Context, n int, stat func(draw []int) (float64, bool)
 	if n == 0 || resamples < 1 || !(level > 0 && level < 1) {
 		return 0, 0, false, nil
 	}
-	// The second word of the seed is fixed: one seed, one stream.
-	src := rand.NewPCG(seed, 0x9e3779b97f4a7c15)
+	src := NewDraws(seed)
 	draw := make([]int, n)
 	var values []float64
 	for range resamples {
@@ -90,7 +89,7 @@ func bootstrap(ctx context.Context, n int, stat func(draw []int) (float64, bool)
 			return 0, 0, false, err
 		}
 		for i := range draw {
-			draw[i] = int(below(src, uint64(n)))
+			draw[i] = src.Below(n)
 		}
 		if v, ok := stat(draw); ok && !math.IsNaN(v) && !math.IsInf(v, 0) {
 			values = append(values, v)
@@ -100,8 +99,27 @@ func bootstrap(ctx context.Context, n int, stat func(draw []int) (float64, bool)
 		return 0, 0, false, nil
 	}
 	slices.Sort(values)
-	return quantile(values, (1-level)/2), quantile(values, (1+level)/2), true, nil
+	return Quantile(values, (1-level)/2), Quantile(values, (1+level)/2), true, nil
 }
+
+// Draws is the stream of random draws every bootstrap of annosheet makes
+// (agreement's here, and the results of a study): a PCG generator
+// (math/rand/v2) seeded with one word, whose draws depend on the stream
+// alone, never on a library's choice of method. The same seed gives the
+// same draws on every machine.
+type Draws struct{ src *rand.PCG }
+
+// NewDraws starts the stream of seed.
+func NewDraws(seed uint64) *Draws {
+	// The second word of the seed is fixed: one seed, one stream.
+	return &Draws{src: rand.NewPCG(seed, 0x9e3779b97f4a7c15)}
+}
+
+// Below is a uniform integer in [0, n), n > 0.
+func (d *Draws) Below(n int) int { return int(below(d.src, uint64(n))) }
+
+// Coin is true or false with probability one half each.
+func (d *Draws) Coin() bool { return d.src.Uint64()>>63 == 1 }
 
 // below is a uniform integer in [0, n), by Lemire's multiply-and-reject
 // method (Lemire, D. (2019). "Fast random integer generation in an
@@ -118,9 +136,11 @@ func below(src *rand.PCG, n uint64) uint64 {
 	return hi
 }
 
-// quantile is the p-quantile of sorted values, interpolated linearly
-// between the order statistics at (len − 1)·p.
-func quantile(sorted []float64, p float64) float64 {
+// Quantile is the p-quantile of sorted values, interpolated linearly
+// between the order statistics at (len − 1)·p (type 7 of Hyndman, R. J.
+// and Fan, Y. (1996). "Sample quantiles in statistical packages", The
+// American Statistician 50(4), numpy's default).
+func Quantile(sorted []float64, p float64) float64 {
 	h := float64(len(sorted)-1) * p
 	i := int(math.Floor(h))
 	if i+1 >= len(sorted) {

@@ -88,8 +88,8 @@ func TestQuantile(t *testing.T) {
 	t.Parallel()
 	values := []float64{1, 2, 3, 4}
 	for _, tt := range []struct{ p, want float64 }{{0, 1}, {0.25, 1.75}, {0.5, 2.5}, {0.975, 3.925}, {1, 4}} {
-		if got := quantile(values, tt.p); math.Abs(got-tt.want) > 1e-15 {
-			t.Errorf("quantile(%v) = %v, want %v", tt.p, got, tt.want)
+		if got := Quantile(values, tt.p); math.Abs(got-tt.want) > 1e-15 {
+			t.Errorf("Quantile(%v) = %v, want %v", tt.p, got, tt.want)
 		}
 	}
 }
@@ -110,5 +110,30 @@ func TestBelow(t *testing.T) {
 		if x := below(src, 1); x != 0 {
 			t.Errorf("below 1: %d", x)
 		}
+	}
+}
+
+// TestDraws: a seed gives the same stream every time; a coin falls
+// either way about half the time.
+func TestDraws(t *testing.T) {
+	t.Parallel()
+	a, b := NewDraws(7), NewDraws(7)
+	heads := 0
+	for range 20000 {
+		if x, y := a.Below(1000), b.Below(1000); x != y {
+			t.Fatalf("one seed, two streams: %d, %d", x, y)
+		}
+		if a.Coin() != b.Coin() {
+			t.Fatal("one seed, two coins")
+		}
+	}
+	c := NewDraws(8)
+	for range 20000 {
+		if c.Coin() {
+			heads++
+		}
+	}
+	if heads < 9600 || heads > 10400 {
+		t.Errorf("%d heads in 20000, want about 10000", heads)
 	}
 }
