@@ -5,21 +5,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/annosheet/annosheet/testkit/builtin"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
-
-func builtin(t *testing.T, name string) *templates.Template {
-	t.Helper()
-	tp, err := templates.Builtin(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tp
-}
 
 func record(tp *templates.Template, unit, annotator string, values map[string]any, spans ...records.SpanAnswer) *records.Annotation {
 	return &records.Annotation{Template: records.TemplateID{Name: tp.Name, Version: tp.Version}, Unit: unit, Item: unit, Annotator: annotator, Status: records.StatusComplete, Values: values, Spans: spans}
@@ -70,7 +63,7 @@ func rows(tp *templates.Template, cs []*Correction) []row {
 
 func TestCorrectionsOfValues(t *testing.T) {
 	t.Parallel()
-	tp := builtin(t, "legal-gaps")
+	tp := builtin.Template(t, "legal-gaps")
 	gaps := func(codes ...string) map[string]any { return map[string]any{"gaps": codes} }
 	var recs []*records.Annotation
 	for _, u := range []struct {
@@ -124,7 +117,7 @@ func TestCorrectionsOfValues(t *testing.T) {
 
 func TestCorrectionsOfSpans(t *testing.T) {
 	t.Parallel()
-	tp := builtin(t, "qa-span-errors")
+	tp := builtin.Template(t, "qa-span-errors")
 	span := func(start, end int, code string) records.SpanAnswer {
 		text := strings.Repeat("x", end-start)
 		return records.SpanAnswer{Question: "errors", Field: "prediction", Start: &start, End: &end, Text: text, Code: code, Label: tp.QuestionByName("error_type").Option(code).Label}
@@ -174,7 +167,7 @@ func TestFeedbackRedactsOthers(t *testing.T) {
 
 func TestFeedbackPlan(t *testing.T) {
 	t.Parallel()
-	tp := builtin(t, "legal-gaps")
+	tp := builtin.Template(t, "legal-gaps")
 	c := &Correction{Unit: "gpt4o-11", Kind: KindValue, Question: "gaps",
 		Yours: Answer{Annotator: "ann1", Value: []string{"0"}}, Gold: Answer{Annotator: records.GoldAnnotator, Value: []string{"2", "3"}},
 		Provenance: &records.Provenance{Kind: records.ProvenanceAdjudicated, Reason: "annotator error", Note: "ann2 saw it", Adjudicator: "lead"}}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/annosheet/annosheet/testkit/builtin"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/annosheet/annosheet/backend"
@@ -343,7 +345,7 @@ func TestRename(t *testing.T) {
 // annotator is redacted in the feedback workbook, as a note is.
 func TestFeedbackRedactsReason(t *testing.T) {
 	t.Parallel()
-	tp := builtin(t, "legal-gaps")
+	tp := builtin.Template(t, "legal-gaps")
 	c := &Correction{Unit: "u1", Kind: KindValue, Question: "gaps",
 		Yours: Answer{Annotator: "ann1", Value: []string{"0"}}, Gold: Answer{Annotator: records.GoldAnnotator, Value: []string{"2"}},
 		Provenance: &records.Provenance{Kind: records.ProvenanceAdjudicated, Reason: "ann2 was right", Note: "so did ANN3"}}

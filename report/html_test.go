@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/annosheet/annosheet/testkit/builtin"
+
 	"github.com/annosheet/annosheet/decode"
 	"github.com/annosheet/annosheet/internal/safetext"
 	"github.com/annosheet/annosheet/records"
@@ -100,7 +102,7 @@ func checkPage(t *testing.T, page string) {
 // checks that the page holds none of them as markup.
 func TestReportWriteEscapes(t *testing.T) {
 	t.Parallel()
-	tp := builtin(t, "qa-span-errors")
+	tp := builtin.Template(t, "qa-span-errors")
 	var recs []*records.Annotation
 	for u, who := range []string{"ak", "bt", "ak", "bt"} {
 		unit := []string{"q1", "q1", "q2", "q2"}[u]
@@ -137,7 +139,7 @@ func TestReportWriteEscapes(t *testing.T) {
 // Content-Security-Policy that forbids them all the same.
 func TestReportWriteOffline(t *testing.T) {
 	t.Parallel()
-	tp := builtin(t, "preference-likert")
+	tp := builtin.Template(t, "preference-likert")
 	var recs []*records.Annotation
 	for _, who := range []string{"ak", "bt"} {
 		for _, u := range []string{"t1", "t2", "t3"} {

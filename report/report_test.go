@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/annosheet/annosheet/testkit/builtin"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/annosheet/annosheet/agreement"
@@ -17,15 +19,6 @@ import (
 	"github.com/annosheet/annosheet/study"
 	"github.com/annosheet/annosheet/templates"
 )
-
-func builtin(t testing.TB, name string) *templates.Template {
-	t.Helper()
-	tp, err := templates.Builtin(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tp
-}
 
 // rec is a record of template tp.
 func rec(tp *templates.Template, unit, who, status string, values map[string]any, spans ...records.SpanAnswer) *records.Annotation {
@@ -71,7 +64,7 @@ func chart(t *testing.T, as []Answers, question, title string) Chart {
 // unclaimed units count for nobody.
 func TestReportAnswers(t *testing.T) {
 	t.Parallel()
-	pref, legal, qa := builtin(t, "preference-likert"), builtin(t, "legal-gaps"), builtin(t, "qa-span-errors")
+	pref, legal, qa := builtin.Template(t, "preference-likert"), builtin.Template(t, "legal-gaps"), builtin.Template(t, "qa-span-errors")
 	tests := []struct {
 		name     string
 		tp       *templates.Template
@@ -255,7 +248,7 @@ func TestReportProblems(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", d)
 	}
 
-	tp := builtin(t, "legal-gaps")
+	tp := builtin.Template(t, "legal-gaps")
 	r := rec(tp, "u9", "ak", "partial", nil)
 	r.Problems = []records.UnitProblem{{Severity: "error", Cell: "Annotate!D7", Message: `"maybe" is not a checkbox value`}, {Severity: "warning", Message: "no cell"}}
 	wantPs := records.Problems{
@@ -270,7 +263,7 @@ func TestReportProblems(t *testing.T) {
 // TestReportProgressIsStatus checks that the progress is status's counts.
 func TestReportProgressIsStatus(t *testing.T) {
 	t.Parallel()
-	tp := builtin(t, "legal-gaps")
+	tp := builtin.Template(t, "legal-gaps")
 	res := &study.Result{Records: []*records.Annotation{
 		rec(tp, "g1", "ak", "complete", map[string]any{"gaps": []string{"0"}}),
 		rec(tp, "g2", "ak", "partial", map[string]any{"note": "x"}),
@@ -308,7 +301,7 @@ func TestReportResamples(t *testing.T) {
 // across, the units both answered, and the answers' labels; a bool's too.
 func TestReportConfusion(t *testing.T) {
 	t.Parallel()
-	tp := builtin(t, "preference-likert")
+	tp := builtin.Template(t, "preference-likert")
 	answers := map[string][2]string{"t1": {"first", "first"}, "t2": {"first", "second"}, "t3": {"third", "second"}, "t4": {"second", ""}}
 	var recs []*records.Annotation
 	for u, a := range answers {
@@ -347,7 +340,7 @@ func TestReportConfusion(t *testing.T) {
 // the context's error.
 func TestReportStopped(t *testing.T) {
 	t.Parallel()
-	tp := builtin(t, "preference-likert")
+	tp := builtin.Template(t, "preference-likert")
 	var recs []*records.Annotation
 	for u := range 50 {
 		for _, who := range []string{"ak", "bt", "cm"} {
@@ -397,7 +390,7 @@ func TestReportUnitF1(t *testing.T) {
 // and its pieces as each annotator's spans mark them.
 func TestReportSpanExamples(t *testing.T) {
 	t.Parallel()
-	tp := builtin(t, "qa-span-errors")
+	tp := builtin.Template(t, "qa-span-errors")
 	text := "The cat sat on the mat. " + strings.Repeat("Filler text. ", 40) + "The end."
 	var recs []*records.Annotation
 	for u := range 6 {
@@ -464,7 +457,7 @@ func TestReportSpanExamples(t *testing.T) {
 // the scores agree --against gives.
 func TestReportGold(t *testing.T) {
 	t.Parallel()
-	tp := builtin(t, "legal-gaps")
+	tp := builtin.Template(t, "legal-gaps")
 	prov := func(kind string) map[string]*records.Provenance {
 		return map[string]*records.Provenance{"gaps": {Kind: kind}}
 	}

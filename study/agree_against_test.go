@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/annosheet/annosheet/testkit/builtin"
+
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
@@ -41,9 +43,9 @@ func f(x float64) *float64 { return &x }
 // record, and a block's rows are no answer while one is undecided.
 func TestAgainstScores(t *testing.T) {
 	t.Parallel()
-	pref := builtin(t, "preference-likert")
-	legal := builtin(t, "legal-gaps")
-	qa := builtin(t, "qa-span-errors")
+	pref := builtin.Template(t, "preference-likert")
+	legal := builtin.Template(t, "legal-gaps")
+	qa := builtin.Template(t, "qa-span-errors")
 	span := func(start, end int, code string) records.SpanAnswer {
 		return records.SpanAnswer{Question: qa.Rows.Spans, Start: intPtr(start), End: intPtr(end), Code: code}
 	}
@@ -191,7 +193,7 @@ func TestAgainstScores(t *testing.T) {
 // the sources share with it, and those only one side has.
 func TestAgainstUnits(t *testing.T) {
 	t.Parallel()
-	legal := builtin(t, "legal-gaps")
+	legal := builtin.Template(t, "legal-gaps")
 	recs := []*records.Annotation{
 		arec(legal, "g1", "ak", "complete", map[string]any{"gaps": []string{"1"}}),
 		arec(legal, "g2", "ak", "complete", map[string]any{"gaps": []string{"1"}}),
@@ -229,8 +231,8 @@ func TestAgainstUnits(t *testing.T) {
 // each error naming the file or the record's line.
 func TestAgainstRefuses(t *testing.T) {
 	t.Parallel()
-	legal := builtin(t, "legal-gaps")
-	pref := builtin(t, "preference-likert")
+	legal := builtin.Template(t, "legal-gaps")
+	pref := builtin.Template(t, "preference-likert")
 	recs := []*records.Annotation{arec(legal, "g1", "ak", "complete", map[string]any{"gaps": []string{"1"}})}
 	good := grec(legal, "g1", "complete", map[string]any{"gaps": []string{"1"}})
 	shuffled := grec(legal, "g1", "complete", map[string]any{"gaps": []string{"1"}})

@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/annosheet/annosheet/testkit/builtin"
+
 	"github.com/annosheet/annosheet/agreement"
 	"github.com/annosheet/annosheet/templates"
 )
@@ -20,7 +22,7 @@ func TestAgreeCrowd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("agreement of 3,000 annotators")
 	}
-	tp := builtin(t, "preference-likert")
+	tp := builtin.Template(t, "preference-likert")
 	for _, c := range []struct {
 		name   string
 		common bool

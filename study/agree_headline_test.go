@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/annosheet/annosheet/testkit/builtin"
+
 	"github.com/annosheet/annosheet/agreement"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
@@ -19,7 +21,7 @@ import (
 func TestHeadlineInterval(t *testing.T) {
 	t.Parallel()
 	r := rand.New(rand.NewPCG(7, 8))
-	pref, legal, qa := builtin(t, "preference-likert"), builtin(t, "legal-gaps"), builtin(t, "qa-span-errors")
+	pref, legal, qa := builtin.Template(t, "preference-likert"), builtin.Template(t, "legal-gaps"), builtin.Template(t, "qa-span-errors")
 	codes := optionCodes(pref.QuestionByName("best_prediction_reference"))
 	var prefRecs, legalRecs, qaRecs []*records.Annotation
 	for u := range 60 {

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/annosheet/annosheet/testkit/builtin"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/annosheet/annosheet/agreement"
@@ -19,15 +21,6 @@ import (
 func arec(t *templates.Template, unit, annotator, status string, values map[string]any, spans ...records.SpanAnswer) *records.Annotation {
 	return &records.Annotation{Schema: records.AnnotationSchema, Template: records.TemplateID{Name: t.Name, Version: t.Version},
 		Unit: unit, Item: unit, Annotator: annotator, Status: status, Values: values, Spans: spans}
-}
-
-func builtin(t *testing.T, name string) *templates.Template {
-	t.Helper()
-	tp, err := templates.Builtin(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tp
 }
 
 // cells renders a table as unit -> one string per coder ("-" for no
@@ -61,9 +54,9 @@ func cells(tb agreement.Table) map[string][]string {
 // only with IncludePartial; annotators narrowed by Annotators.
 func TestAgreeTables(t *testing.T) {
 	t.Parallel()
-	pref := builtin(t, "preference-likert")
-	legal := builtin(t, "legal-gaps")
-	fg := builtin(t, "factgenie-meta-eval")
+	pref := builtin.Template(t, "preference-likert")
+	legal := builtin.Template(t, "legal-gaps")
+	fg := builtin.Template(t, "factgenie-meta-eval")
 	cases := []struct {
 		name     string
 		tp       *templates.Template
@@ -162,7 +155,7 @@ func TestAgreeTables(t *testing.T) {
 // annotator.
 func TestAgreeRefuses(t *testing.T) {
 	t.Parallel()
-	pref := builtin(t, "preference-likert")
+	pref := builtin.Template(t, "preference-likert")
 	shuffled := arec(pref, "t1", "ak", "complete", map[string]any{"first_prediction_likert": 3})
 	shuffled.Shuffled = true
 	twice := []*records.Annotation{
@@ -189,7 +182,7 @@ func TestAgreeRefuses(t *testing.T) {
 // unit's rows give; evidence per (unit, error type).
 func TestAgreeBlockTables(t *testing.T) {
 	t.Parallel()
-	qa := builtin(t, "qa-span-errors")
+	qa := builtin.Template(t, "qa-span-errors")
 	span := func(start, end int, code string, ev *records.Evidence) records.SpanAnswer {
 		return records.SpanAnswer{Question: qa.Rows.Spans, Start: intPtr(start), End: intPtr(end), Code: code, Evidence: ev}
 	}
@@ -243,7 +236,7 @@ func intPtr(n int) *int { return &n }
 // that holds its value, spans included, the same for the same seed.
 func TestAgreeIntervals(t *testing.T) {
 	t.Parallel()
-	qa := builtin(t, "qa-span-errors")
+	qa := builtin.Template(t, "qa-span-errors")
 	span := func(start, end int, code string) records.SpanAnswer {
 		return records.SpanAnswer{Question: qa.Rows.Spans, Start: intPtr(start), End: intPtr(end), Code: code}
 	}
@@ -292,7 +285,7 @@ func TestAgreeIntervals(t *testing.T) {
 // of the command line in the message.
 func TestAgreeOptionErrors(t *testing.T) {
 	t.Parallel()
-	pref := builtin(t, "preference-likert")
+	pref := builtin.Template(t, "preference-likert")
 	recs := []*records.Annotation{
 		arec(pref, "t1", "ak", "complete", map[string]any{"first_prediction_likert": 3}),
 		arec(pref, "t1", "bt", "complete", map[string]any{"first_prediction_likert": 4}),

@@ -8,6 +8,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/annosheet/annosheet/testkit/builtin"
+
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 	"github.com/annosheet/annosheet/testkit/stopping"
@@ -47,7 +49,7 @@ func crowdRecords(tp *templates.Template, annotators int, common bool) []*record
 // report, nor a note in status's agreement so far.
 func TestAgreeStopped(t *testing.T) {
 	t.Parallel()
-	tp := builtin(t, "preference-likert")
+	tp := builtin.Template(t, "preference-likert")
 	recs := crowdRecords(tp, 900, false)
 	for _, c := range []struct {
 		name string
@@ -84,7 +86,7 @@ func TestAgreeStopped(t *testing.T) {
 // typed error.
 func TestAgreeOptionsRange(t *testing.T) {
 	t.Parallel()
-	tp := builtin(t, "preference-likert")
+	tp := builtin.Template(t, "preference-likert")
 	recs := crowdRecords(tp, 30, false)
 	for _, opt := range []AgreeOptions{
 		{CI: math.NaN()}, {CI: 1}, {CI: -0.5}, {CI: 95},

@@ -9,6 +9,8 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/annosheet/annosheet/testkit/builtin"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/annosheet/annosheet/decode"
@@ -50,7 +52,7 @@ func resaveWithLibreOffice(t *testing.T, path string) string {
 // answer every topic.
 func filledPreference(t *testing.T) (path string, w *Workbook) {
 	t.Helper()
-	tp := builtin(t, "preference-likert")
+	tp := builtin.Template(t, "preference-likert")
 	path, _ = Generate(t, t.TempDir(), tp, layout.Options{}, data+"preference/preference_json_1.json")
 	w, err := OpenWorkbook(path)
 	if err != nil {

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/annosheet/annosheet/testkit/builtin"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/annosheet/annosheet/decode"
@@ -21,20 +23,11 @@ import (
 
 const data = "../../testdata/data/"
 
-func builtin(t *testing.T, name string) *templates.Template {
-	t.Helper()
-	tp, err := templates.Builtin(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tp
-}
-
 // goldQAWorkbook generates the QA-Feedback workbook and fills in the gold
 // feedback of every record.
 func goldQAWorkbook(t *testing.T) (tp *templates.Template, in, path string, recs []QARecord) {
 	t.Helper()
-	tp = builtin(t, "qa-span-errors")
+	tp = builtin.Template(t, "qa-span-errors")
 	in = data + "qa-feedback/dev_feedback.sample.json"
 	path, _ = Generate(t, t.TempDir(), tp, layout.Options{}, in)
 	recs, err := ReadQA(in)
@@ -144,7 +137,7 @@ func firstDiff(a, b []byte) int {
 // TestGoldLegal ticks every legal example's gold labels, pulls and exports
 // them: the labels must be the gold labels.
 func TestGoldLegal(t *testing.T) {
-	tp := builtin(t, "legal-gaps")
+	tp := builtin.Template(t, "legal-gaps")
 	in := data + "legal-gaps/examples.sample.jsonl"
 	path, res := Generate(t, t.TempDir(), tp, layout.Options{}, in)
 	recs, err := ReadJSONL[LegalRecord](in)
@@ -233,7 +226,7 @@ func TestGoldLegal(t *testing.T) {
 // the input object with its slots filled, keys and order kept, written in
 // the input's own style — byte for byte what the study's script expects.
 func TestPreferenceExportShape(t *testing.T) {
-	tp := builtin(t, "preference-likert")
+	tp := builtin.Template(t, "preference-likert")
 	in := data + "preference/preference_json_1.json"
 	raw, err := os.ReadFile(in)
 	if err != nil {
@@ -312,7 +305,7 @@ func TestPreferenceExportShape(t *testing.T) {
 // record carries its evaluator's real name, and its span is one that
 // evaluator reported for that output.
 func TestFactgenieExport(t *testing.T) {
-	tp := builtin(t, "factgenie-meta-eval")
+	tp := builtin.Template(t, "factgenie-meta-eval")
 	in := data + "factgenie-d2t"
 	path, res := Generate(t, t.TempDir(), tp, layout.Options{Seed: 5}, in)
 	w, err := OpenWorkbook(path)

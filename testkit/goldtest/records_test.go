@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/annosheet/annosheet/testkit/builtin"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/annosheet/annosheet/layout"
@@ -41,7 +43,7 @@ func TestRecordsRoundTrip(t *testing.T) {
 			return pulled{tp: tp, path: path, inputs: []string{in}}
 		},
 		"legal-gaps": func(t *testing.T) pulled {
-			tp := builtin(t, "legal-gaps")
+			tp := builtin.Template(t, "legal-gaps")
 			in := data + "legal-gaps/examples.sample.jsonl"
 			path, res := Generate(t, t.TempDir(), tp, layout.Options{}, in)
 			recs, err := ReadJSONL[LegalRecord](in)
@@ -54,7 +56,7 @@ func TestRecordsRoundTrip(t *testing.T) {
 			return pulled{tp: tp, path: path, study: Study{OpaqueIDs: res.OpaqueIDs}, inputs: []string{in}}
 		},
 		"preference-likert": func(t *testing.T) pulled {
-			tp := builtin(t, "preference-likert")
+			tp := builtin.Template(t, "preference-likert")
 			in := data + "preference/preference_json_1.json"
 			path, res := Generate(t, t.TempDir(), tp, layout.Options{}, in)
 			fill(t, path, func(w *Workbook) error {
@@ -75,7 +77,7 @@ func TestRecordsRoundTrip(t *testing.T) {
 			return pulled{tp: tp, path: path, study: Study{Orders: res.Orders}, inputs: []string{in}}
 		},
 		"factgenie-meta-eval": func(t *testing.T) pulled {
-			tp := builtin(t, "factgenie-meta-eval")
+			tp := builtin.Template(t, "factgenie-meta-eval")
 			in := data + "factgenie-d2t"
 			path, res := Generate(t, t.TempDir(), tp, layout.Options{Seed: 5}, in)
 			fill(t, path, FillFactgenie)
