@@ -892,11 +892,26 @@ type SourceItem struct {
 	// Fields is each unit's span fields by name: the texts spans are
 	// found in.
 	Fields map[string]map[string]string
+	// Groups is each unit's value of each of the template's groups, by
+	// unit then group name; Pairs each unit's pair key of each paired
+	// group. Both are nil when the template declares no groups. They
+	// are the real values, anonymised or not: they are for results, which
+	// only the coordinator sees. A unit whose groups cannot all be found
+	// is in neither, and GroupErr says why.
+	Groups map[string]map[string]string
+	Pairs  map[string]map[string]string
+	// GroupErr, when a unit's group or pair key cannot be found (a
+	// field missing, text a pattern does not match), is the
+	// records.Problems naming the record, the unit and the group. Items
+	// does not stop for it: exports and adjudication read the items too,
+	// and need no groups; whatever compares groups must refuse the item.
+	GroupErr error
 }
 
 // Items reads every record of src as Build would, with the given
 // anonymisation key (the one the workbooks were made with), and calls fn
-// for each in input order.
+// for each in input order, with each unit's groups (see
+// SourceItem.GroupErr for those that cannot be found).
 func Items(t *templates.Template, src Source, keys map[string]map[string]string, fn func(*SourceItem) error) error {
 	b := &builder{ctx: context.Background(), t: t, src: src, opt: Options{Keys: keys}, cols: t.Columns()}
 	b.res = &Result{Keys: map[string]map[string]string{}}
@@ -909,6 +924,9 @@ func Items(t *templates.Template, src Source, keys map[string]map[string]string,
 			return ps
 		}
 		si := &SourceItem{ID: it.id, Key: rec.Key, Raw: rec.Raw, Data: it.data, Context: map[string]map[string]string{}, Fields: map[string]map[string]string{}}
+		if len(t.Groups) > 0 {
+			si.Groups, si.Pairs = map[string]map[string]string{}, map[string]map[string]string{}
+		}
 		if t.Rows.Per == templates.PerElement {
 			si.Elements = map[string]any{}
 			for k, u := range it.units {
@@ -916,12 +934,7 @@ func Items(t *templates.Template, src Source, keys map[string]map[string]string,
 			}
 		}
 		for k, u := range it.units {
-			var env templates.Env
-			if t.Rows.Per == templates.PerElement {
-				env = it.env(it.elems[k], k)
-			} else {
-				env = it.env(nil, 0)
-			}
+			env := b.unitEnv(it, k)
 			texts := map[string]string{}
 			for i := range t.Context {
 				cx := &t.Context[i]
@@ -939,6 +952,80 @@ func Items(t *templates.Template, src Source, keys map[string]map[string]string,
 				}
 			}
 		}
+		if bad := b.groups(it, si); len(bad) > 0 {
+			si.GroupErr = bad
+		}
 		return fn(si)
 	})
+}
+
+// unitEnv is the env of the k-th unit of a record: the record's, with
+// the element behind the unit's row when rows are made from elements.
+func (b *builder) unitEnv(it *item, k int) templates.Env {
+	if b.t.Rows.Per == templates.PerElement {
+		return it.env(it.elems[k], k)
+	}
+	return it.env(nil, 0)
+}
+
+// groups finds each unit's value of each group of the template, and its
+// pair key of each paired group, for si. A value that cannot be found is
+// a problem of the record, naming the unit (where it is not the record)
+// and the group, and leaves the unit out of si.Groups and si.Pairs, so
+// that no unit is counted in a group it may not belong to. Only a group's
+// first failing unit is reported, as checkFields reports only a context's
+// first failing element.
+func (b *builder) groups(it *item, si *SourceItem) records.Problems {
+	if len(b.t.Groups) == 0 {
+		return nil
+	}
+	var bad records.Problems
+	reported := map[string]bool{}
+	for k, u := range it.units {
+		env := b.unitEnv(it, k)
+		groups, pairs := map[string]string{}, map[string]string{}
+		ok := true
+		report := func(g *templates.Group, err error) {
+			ok = false
+			if reported[g.Name] {
+				return
+			}
+			reported[g.Name] = true
+			kind := records.ErrBadValue
+			if missingPath(err) != "" {
+				kind = records.ErrMissingField
+			}
+			if u != it.id {
+				bad = append(bad, b.problem(it, missingPath(err), kind, "unit %q: %v", u, err))
+				return
+			}
+			bad = append(bad, b.problem(it, missingPath(err), kind, "%v", err))
+		}
+		for i := range b.t.Groups {
+			g := &b.t.Groups[i]
+			v, err := g.Value(env)
+			if err != nil {
+				report(g, err)
+				continue
+			}
+			groups[g.Name] = v
+			if !g.Paired() {
+				continue
+			}
+			key, err := g.PairKey(env)
+			if err != nil {
+				report(g, err)
+				continue
+			}
+			pairs[g.Name] = key
+		}
+		if !ok {
+			continue
+		}
+		si.Groups[u] = groups
+		if len(pairs) > 0 {
+			si.Pairs[u] = pairs
+		}
+	}
+	return bad
 }

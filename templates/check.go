@@ -10,6 +10,7 @@ import (
 var (
 	nameRe  = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
 	identRe = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,63}$`)
+	groupRe = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
 	colorRe = regexp.MustCompile(`^[0-9A-Fa-f]{6}$`)
 )
 
@@ -43,6 +44,7 @@ func check(t *Template, c *errs, overrides map[string]string) {
 	k.rules()
 	k.annotator()
 	k.bands()
+	k.groups()
 	k.export()
 	k.headers()
 }
@@ -837,6 +839,62 @@ func (k *checker) bands() {
 			k.c.add(b.Line, "bands palette colour %q is not RRGGBB hex", p)
 		}
 	}
+}
+
+// groups checks the groups results compare. Their formats may read
+// every field of the record, anonymised ones included: a group's value
+// goes to the coordinator, never into a workbook.
+func (k *checker) groups() {
+	t := k.t
+	roots := []string{"", "$id", "$key", "$i", "$n"}
+	if t.Rows.Per == PerElement {
+		roots = append(roots, "@")
+	}
+	names := map[string]bool{}
+	for i := range t.Groups {
+		g := &t.Groups[i]
+		switch {
+		case g.Name == "":
+			k.c.add(g.Line, "group: name is missing")
+		case !groupRe.MatchString(g.Name):
+			k.c.add(g.Line, "group name %q must be letters, digits, _ or -", g.Name)
+		case names[g.Name]:
+			k.c.add(g.Line, "group %q is declared twice", g.Name)
+		case g.Name == CandidateGroup && t.Shuffle != nil:
+			k.c.add(g.Line, "group %q is reserved: a template that shuffles candidates has it by itself, the candidates' codes; choose another name", g.Name)
+		}
+		names[g.Name] = true
+		if g.From == "" {
+			k.c.add(g.Line, `group %q: from is missing: say what names each unit's group, e.g. "{system}", or a literal such as "all"`, g.Name)
+		} else {
+			g.from = k.format(g.Line, fmt.Sprintf("group %q from", g.Name), g.From, roots...)
+		}
+		g.pattern = k.groupPattern(g, "pattern", g.Pattern)
+		if g.PairBy != "" {
+			g.pairBy = k.format(g.Line, fmt.Sprintf("group %q pair_by", g.Name), g.PairBy, roots...)
+		} else if g.PairPattern != "" {
+			k.c.add(g.Line, "group %q: pair_pattern goes with pair_by", g.Name)
+		}
+		g.pairPattern = k.groupPattern(g, "pair_pattern", g.PairPattern)
+	}
+}
+
+// groupPattern compiles a group's pattern (key names which), which must
+// have a capture group: the first one is the value.
+func (k *checker) groupPattern(g *Group, key, s string) *regexp.Regexp {
+	if s == "" {
+		return nil
+	}
+	re, err := regexp.Compile(s)
+	if err != nil {
+		k.c.add(g.Line, "group %q %s %q: %v", g.Name, key, s, strings.TrimPrefix(err.Error(), "error parsing regexp: "))
+		return nil
+	}
+	if re.NumSubexp() < 1 {
+		k.c.add(g.Line, "group %q %s %q has no capture group: its first (...) gives the value", g.Name, key, s)
+		return nil
+	}
+	return re
 }
 
 func (k *checker) export() {

@@ -1,7 +1,8 @@
 // Package templates is the annotation template language: the YAML that
 // declares what annotators see (context columns, row layout), what they
 // answer (questions with codes and labels), which answers are allowed
-// (conditional rules), and how answers map to the study's native file.
+// (conditional rules), how answers map to the study's native file, and
+// which groups of units (systems, evaluators) results compare.
 //
 // Four templates are built in (BuiltinNames); any other scheme is a YAML
 // file of the same shape. Loading checks the whole template and reports

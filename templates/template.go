@@ -27,6 +27,9 @@ type Template struct {
 	Annotator    Annotator   `yaml:"annotator" json:"annotator"`
 	Bands        Bands       `yaml:"bands" json:"bands"`
 	Export       *Export     `yaml:"export" json:"export,omitempty"`
+	// Groups are what results compare: the systems, evaluators … each
+	// unit belongs to (see Group).
+	Groups []Group `yaml:"groups" json:"groups,omitempty"`
 
 	// Source is the YAML text the template was loaded from.
 	Source []byte `yaml:"-" json:"-"`
