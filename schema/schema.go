@@ -1,7 +1,7 @@
 // Package schema ships the JSON Schemas of what annosheet writes for
 // other programs, so that they and the tests can validate it: the
-// canonical record that pull writes, and the agreement report of
-// `annosheet agree --json`.
+// canonical record that pull writes, the agreement report of
+// `annosheet agree --json`, and the results of `annosheet results --json`.
 //
 //	var s = schema.Annotation // the schema's JSON text
 package schema
@@ -19,3 +19,9 @@ var Annotation []byte
 //
 //go:embed agreement.schema.json
 var Agreement []byte
+
+// Results is the JSON Schema (draft 2020-12) of what `annosheet results
+// --json` writes (annosheet.results/1).
+//
+//go:embed results.schema.json
+var Results []byte

@@ -9,6 +9,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/annosheet/annosheet/results"
 	"github.com/annosheet/annosheet/schema"
 	"github.com/annosheet/annosheet/study"
 	"github.com/annosheet/annosheet/testkit/goldtest"
@@ -17,7 +18,7 @@ import (
 // TestSchemasCompile compiles each shipped schema, which checks it
 // against its draft's meta-schema.
 func TestSchemasCompile(t *testing.T) {
-	for name, text := range map[string][]byte{"annotation.schema.json": schema.Annotation, "agreement.schema.json": schema.Agreement} {
+	for name, text := range map[string][]byte{"annotation.schema.json": schema.Annotation, "agreement.schema.json": schema.Agreement, "results.schema.json": schema.Results} {
 		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(text))
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
@@ -32,24 +33,32 @@ func TestSchemasCompile(t *testing.T) {
 	}
 }
 
-// TestAgreementSchemaDocumented checks what makes the agreement schema a
-// document: its id, title and version, the same version agree writes,
-// and a description on every property it declares. The refinements
-// under allOf narrow properties already described, and are not read.
-func TestAgreementSchemaDocumented(t *testing.T) {
-	var doc map[string]any
-	if err := json.Unmarshal(schema.Agreement, &doc); err != nil {
-		t.Fatal(err)
-	}
-	if doc["$schema"] != "https://json-schema.org/draft/2020-12/schema" || !strings.HasSuffix(doc["$id"].(string), "/schema/agreement.schema.json") || doc["title"] == "" {
-		t.Errorf("$schema %v, $id %v, title %v", doc["$schema"], doc["$id"], doc["title"])
-	}
-	version := doc["properties"].(map[string]any)["schema"].(map[string]any)["const"]
-	if version != study.AgreementSchema {
-		t.Errorf("the schema's version is %v, agree writes %s", version, study.AgreementSchema)
-	}
-	for _, p := range undocumented("#", doc) {
-		t.Errorf("%s has no description", p)
+// TestReportSchemasDocumented checks what makes the schemas of agree's
+// and results' reports documents: an id, a title and a version, the same
+// version the command writes, and a description on every property
+// declared. The refinements under allOf narrow properties already
+// described, and are not read.
+func TestReportSchemasDocumented(t *testing.T) {
+	for _, tc := range []struct {
+		file, version string
+		text          []byte
+	}{
+		{"agreement.schema.json", study.AgreementSchema, schema.Agreement},
+		{"results.schema.json", results.Schema, schema.Results},
+	} {
+		var doc map[string]any
+		if err := json.Unmarshal(tc.text, &doc); err != nil {
+			t.Fatal(err)
+		}
+		if doc["$schema"] != "https://json-schema.org/draft/2020-12/schema" || !strings.HasSuffix(doc["$id"].(string), "/schema/"+tc.file) || doc["title"] == "" {
+			t.Errorf("%s: $schema %v, $id %v, title %v", tc.file, doc["$schema"], doc["$id"], doc["title"])
+		}
+		if version := doc["properties"].(map[string]any)["schema"].(map[string]any)["const"]; version != tc.version {
+			t.Errorf("%s: the schema's version is %v, the command writes %s", tc.file, version, tc.version)
+		}
+		for _, p := range undocumented("#", doc) {
+			t.Errorf("%s: %s has no description", tc.file, p)
+		}
 	}
 }
 

@@ -3,14 +3,12 @@ package main
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/annosheet/annosheet/agreement"
-	"github.com/annosheet/annosheet/internal/atomicfile"
 	"github.com/annosheet/annosheet/internal/cliargs"
 	"github.com/annosheet/annosheet/internal/words"
 	"github.com/annosheet/annosheet/records"
@@ -97,24 +95,16 @@ func runAgree(ctx context.Context, opt agreeOptions, stdout, stderr io.Writer) e
 	if err != nil {
 		return flagError(err)
 	}
-	write := func(w io.Writer) error {
+	wrote, err := writeReport(opt.Out, opt.Force, stdout, func(w io.Writer) error {
 		switch {
 		case opt.JSON:
-			b, err := json.MarshalIndent(rep, "", "  ")
-			if err != nil {
-				return err
-			}
-			_, err = w.Write(append(b, '\n'))
-			return err
+			return indentJSON(w, rep)
 		case opt.CSV:
 			return render.AgreeCSV(w, rep)
 		}
 		return render.AgreeText(w, rep)
-	}
-	if opt.Out == "" {
-		return write(stdout)
-	}
-	if err := atomicfile.Write(opt.Out, opt.Force, 0o644, write); err != nil {
+	})
+	if !wrote || err != nil {
 		return err
 	}
 	against := ""

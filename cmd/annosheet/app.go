@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -62,6 +63,26 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 func humanOut(w io.Writer) (out io.Writer, done func()) {
 	sw := safetext.NewWriter(w)
 	return sw, func() { sw.Flush() }
+}
+
+// writeReport writes what write makes to the file out (replaced only
+// with force) or, without one, to stdout; it tells whether it wrote a
+// file, which the command then names.
+func writeReport(out string, force bool, stdout io.Writer, write func(io.Writer) error) (bool, error) {
+	if out == "" {
+		return false, write(stdout)
+	}
+	return true, atomicfile.Write(out, force, 0o644, write)
+}
+
+// indentJSON writes v as indented JSON and a newline.
+func indentJSON(w io.Writer, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
 }
 
 // exitCode maps an error to the process exit code, in one place.
@@ -209,6 +230,8 @@ func hint(err error) string {
 		return "give the study's manifest, or --template NAME|FILE"
 	case errors.Is(err, records.ErrNotRecords):
 		return "pull it first: annosheet pull FILE --out records.jsonl"
+	case errors.Is(err, study.ErrNeedsInputs):
+		return "give the study's manifest with --manifest, or the study's folder as the SOURCE"
 	case errors.Is(err, study.ErrUnresolved):
 		return "decide them in the adjudication workbooks and pull it again, or export the rest of each unit with --allow-unresolved"
 	}
@@ -235,6 +258,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			exportCommand(),
 			statusCommand(),
 			agreeCommand(),
+			resultsCommand(),
 			adjudicateCommand(),
 			reportCommand(),
 			authCommand(),

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/annosheet/annosheet/export"
-	"github.com/annosheet/annosheet/internal/atomicfile"
 	"github.com/annosheet/annosheet/internal/cliargs"
 	"github.com/annosheet/annosheet/internal/words"
 	"github.com/annosheet/annosheet/records"
@@ -82,10 +81,7 @@ func runExportTable(ctx context.Context, opt exportOptions, stdout, stderr io.Wr
 	if format == "parquet" {
 		write = tb.WriteParquet
 	}
-	if opt.Out == "" {
-		return write(stdout)
-	}
-	if err := atomicfile.Write(opt.Out, opt.Force, 0o644, write); err != nil {
+	if wrote, err := writeReport(opt.Out, opt.Force, stdout, write); !wrote || err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "wrote %s: the %s table, %s and %s\n", opt.Out, opt.Table, words.Count(len(tb.Rows), "row"), words.Count(len(tb.Columns), "column"))

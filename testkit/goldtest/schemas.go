@@ -24,6 +24,7 @@ type shippedSchema struct {
 var (
 	annotationSchema = &shippedSchema{name: "annotation.schema.json", text: schema.Annotation}
 	agreementSchema  = &shippedSchema{name: "agreement.schema.json", text: schema.Agreement}
+	resultsSchema    = &shippedSchema{name: "results.schema.json", text: schema.Results}
 )
 
 // get is the compiled schema; the test fails when the schema does not
@@ -82,4 +83,13 @@ func ValidateAgreement(t testing.TB, report []byte) {
 func AgreementError(t testing.TB, report []byte) error {
 	t.Helper()
 	return agreementSchema.check(t, report)
+}
+
+// ValidateResults checks one report of `annosheet results --json` against
+// the shipped schema (schema/results.schema.json).
+func ValidateResults(t testing.TB, report []byte) {
+	t.Helper()
+	if err := resultsSchema.check(t, report); err != nil {
+		t.Errorf("the results do not match the schema: %v\n%s", err, report)
+	}
 }

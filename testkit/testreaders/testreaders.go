@@ -87,6 +87,20 @@ func runID() string {
 	return id
 }
 
+// Python returns a Python 3 interpreter, for the checks written in
+// Python's standard library alone. Debian's /usr/bin/python3 is tried
+// first, as for Openpyxl.
+func Python(t testing.TB) string {
+	t.Helper()
+	for _, py := range []string{"/usr/bin/python3", "python3"} {
+		if exec.Command(py, "-c", "import sys; assert sys.version_info >= (3, 8)").Run() == nil {
+			return py
+		}
+	}
+	missing(t, "python3", "apt-get install python3")
+	return ""
+}
+
 // Openpyxl returns a Python interpreter that can import openpyxl. Debian's
 // /usr/bin/python3 is tried first: the python3 on PATH may be another one.
 func Openpyxl(t testing.TB) string {

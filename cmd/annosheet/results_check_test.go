@@ -1,0 +1,215 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/annosheet/annosheet/results"
+	"github.com/annosheet/annosheet/testkit/testreaders"
+)
+
+// TestResultsIndependent compares annosheet's results with an
+// implementation of the same rules written apart from it, in Python's
+// standard library (testkit/resultscheck), on filled studies of the
+// shared data: point estimates and differences must be the same numbers;
+// intervals and p-values, drawn from other random streams, must agree
+// within Monte Carlo error.
+//
+// Tolerances, with R resamples and P permutations on both sides: a
+// p-value estimated from P permutations has a standard error of at most
+// sqrt(p(1-p)/P); two independent estimates differ by less than
+// 4·sqrt(2)·that, plus 2/P for the (k+1)/(P+1) offset, all but once in
+// tens of thousands of comparisons. An interval bound is a quantile of a
+// bootstrap distribution; on these small studies the distributions are
+// discrete, and a bound estimated from R draws moves by at most a small
+// part of the interval unless the quantile sits on a jump, which R =
+// 20000 makes unlikely: bounds must agree within a tenth of the interval's
+// width, or 0.02 of the scale of the values, whichever is more.
+func TestResultsIndependent(t *testing.T) {
+	t.Parallel()
+	py := testreaders.Python(t)
+	const draws = "20000"
+	for _, c := range []struct{ name, template, design string }{
+		{"legal-gaps", "legal-gaps", "legal-gaps"},
+		{"preference-likert", "preference-likert", "preference"},
+		{"qa-span-errors", "qa-span-errors", "all"},
+		{"legal-gaps, 120 items", "legal-gaps", "legal-gaps"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			var s tableStudy
+			if c.name == "legal-gaps, 120 items" {
+				s.records = syntheticLegal(t)
+			} else {
+				s = makeTableStudy(t, c.template)
+			}
+			code, tmpl, stderr := runCLI(t, "templates", "show", c.template, "--json")
+			if code != 0 {
+				t.Fatal(stderr)
+			}
+			tfile := filepath.Join(t.TempDir(), "template.json")
+			if err := os.WriteFile(tfile, []byte(tmpl), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			args := []string{"results", s.records, "--json", "--resamples", draws, "--permutations", draws}
+			if s.dir != "" {
+				args = append(args, "--manifest", filepath.Join(s.dir, "manifest.json"))
+			}
+			code, ours, stderr := runCLI(t, args...)
+			if code != 0 {
+				t.Fatal(stderr)
+			}
+			out, err := exec.Command(py, "../../testkit/resultscheck/check_results.py", "--records", s.records, "--template", tfile,
+				"--design", c.design, "--resamples", draws, "--permutations", draws, "--seed", "5").Output()
+			if err != nil {
+				t.Fatalf("the independent check: %v", err)
+			}
+			var got, want results.Report
+			if err := json.Unmarshal([]byte(ours), &got); err != nil {
+				t.Fatal(err)
+			}
+			if err := json.Unmarshal(out, &want); err != nil {
+				t.Fatalf("the independent check's JSON: %v\n%s", err, out)
+			}
+			compareResults(t, &got, &want, 20000)
+		})
+	}
+}
+
+// compareResults matches estimates and comparisons by question,
+// statistic, option and group(s), and checks each as
+// TestResultsIndependent says.
+func compareResults(t *testing.T, got, want *results.Report, p int) {
+	t.Helper()
+	str := func(s *string) string {
+		if s == nil {
+			return "<null>"
+		}
+		return *s
+	}
+	type estKey struct{ q, stat, opt, group string }
+	type cmpKey struct{ q, stat, opt, a, b string }
+	wantEst := map[estKey]results.Estimate{}
+	wantCmp := map[cmpKey]results.Comparison{}
+	scale := map[string]float64{} // per question, the spread of the values
+	for _, q := range want.Questions {
+		for _, e := range q.Estimates {
+			wantEst[estKey{q.Question, e.Statistic, str(e.Option), str(e.Group)}] = e
+		}
+		for _, c := range q.Comparisons {
+			wantCmp[cmpKey{q.Question, c.Statistic, str(c.Option), c.A, c.B}] = c
+		}
+	}
+	estimates, comparisons := 0, 0
+	for _, q := range got.Questions {
+		scale[q.Question] = 1
+		for _, e := range q.Estimates {
+			if e.Statistic == results.Mean || e.Statistic == results.Median {
+				scale[q.Question] = 4 // a 1-5 scale
+			}
+		}
+		for _, e := range q.Estimates {
+			k := estKey{q.Question, e.Statistic, str(e.Option), str(e.Group)}
+			w, ok := wantEst[k]
+			if !ok {
+				t.Errorf("%v: no such estimate in the independent check", k)
+				continue
+			}
+			estimates++
+			if !sameNumber(e.Value, w.Value) || e.Units != w.Units {
+				t.Errorf("%v: %v over %d units, the check says %v over %d", k, e.Value, e.Units, w.Value, w.Units)
+			}
+			closeInterval(t, fmt.Sprint(k), e.CI, w.CI, scale[q.Question])
+		}
+		for _, c := range q.Comparisons {
+			k := cmpKey{q.Question, c.Statistic, str(c.Option), c.A, c.B}
+			w, ok := wantCmp[k]
+			if !ok {
+				t.Errorf("%v: no such comparison in the independent check", k)
+				continue
+			}
+			comparisons++
+			if !sameNumber(c.Difference, w.Difference) {
+				t.Errorf("%v: difference %v, the check says %v", k, c.Difference, w.Difference)
+			}
+			closeInterval(t, fmt.Sprint(k), c.CI, w.CI, scale[q.Question])
+			for _, pp := range [][2]float64{{c.P, w.P}, {c.PHolm, w.PHolm}} {
+				m := (pp[0] + pp[1]) / 2
+				if tol := 4*math.Sqrt2*math.Sqrt(m*(1-m)/float64(p)) + 2/float64(p); math.Abs(pp[0]-pp[1]) > tol {
+					t.Errorf("%v: p %v, the check says %v (tolerance %.4f)", k, pp[0], pp[1], tol)
+				}
+			}
+		}
+	}
+	if estimates == 0 || comparisons == 0 && len(wantCmp) > 0 {
+		t.Errorf("%d estimates and %d comparisons compared", estimates, comparisons)
+	}
+	t.Logf("%d estimates and %d comparisons agree", estimates, comparisons)
+}
+
+// sameNumber: the same value, up to the last bits that the order of a
+// sum may change.
+func sameNumber(a, b float64) bool { return math.Abs(a-b) <= 1e-12*math.Max(1, math.Abs(b)) }
+
+func closeInterval(t *testing.T, what string, got, want *[2]float64, scale float64) {
+	t.Helper()
+	if (got == nil) != (want == nil) {
+		t.Errorf("%s: interval %v, the check says %v", what, got, want)
+		return
+	}
+	if got == nil {
+		return
+	}
+	tol := math.Max(0.1*(want[1]-want[0]), 0.02*scale)
+	if math.Abs(got[0]-want[0]) > tol || math.Abs(got[1]-want[1]) > tol {
+		t.Errorf("%s: interval %v, the check says %v (tolerance %.4f)", what, *got, *want, tol)
+	}
+}
+
+// syntheticLegal writes the records of a larger legal-gaps study: 60
+// pairs of items (gpt4o-N, llama3-N) and 5 more of gpt4o alone, three
+// annotators each, some partial; gpt4o finds code 2 more often than
+// llama3, and the other codes as often.
+func syntheticLegal(t *testing.T) string {
+	t.Helper()
+	var lines []string
+	state := uint64(12345)
+	next := func(n int) int { // a small LCG: the same records at every run
+		state = state*6364136223846793005 + 1442695040888963407
+		return int((state >> 33) % uint64(n))
+	}
+	for n := 1; n <= 65; n++ {
+		for _, system := range []string{"gpt4o", "llama3"} {
+			if system == "llama3" && n > 60 {
+				continue
+			}
+			for _, who := range []string{"ak", "bt", "cm"} {
+				var codes []string
+				for code := 0; code < 4; code++ {
+					chance := 30
+					if code == 2 && system == "gpt4o" {
+						chance = 60
+					}
+					if next(100) < chance {
+						codes = append(codes, fmt.Sprint(code))
+					}
+				}
+				if len(codes) == 0 {
+					codes = []string{"0"}
+				}
+				status := "complete"
+				if next(20) == 0 {
+					status = "partial"
+				}
+				lines = append(lines, fmt.Sprintf("%s-%d %s %s %s", system, n, who, strings.Join(codes, ","), status))
+			}
+		}
+	}
+	return legalRecords(t, t.TempDir(), "synthetic.jsonl", lines...)
+}
