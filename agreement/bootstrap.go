@@ -121,6 +121,9 @@ func (d *Draws) Below(n int) int { return int(below(d.src, uint64(n))) }
 // Coin is true or false with probability one half each.
 func (d *Draws) Coin() bool { return d.src.Uint64()>>63 == 1 }
 
+// Coins are 64 coins at once, one a bit.
+func (d *Draws) Coins() uint64 { return d.src.Uint64() }
+
 // below is a uniform integer in [0, n), by Lemire's multiply-and-reject
 // method (Lemire, D. (2019). "Fast random integer generation in an
 // interval", ACM TOMACS 29(1)), written here so that the draws depend on

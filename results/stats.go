@@ -91,6 +91,16 @@ const median = "median"
 // of opt.Seed, in a fixed order: the same series and options give the
 // same numbers, bit for bit.
 func Analyze(ctx context.Context, s Series, opt Options) (ests []Estimate, comps []Comparison, unpaired int, err error) {
+	res, err := AnalyzeAll(ctx, []Series{s}, opt)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	return res[0].Estimates, res[0].Comparisons, res[0].Unpaired, nil
+}
+
+// analyzeOne is Analyze over one series of any statistic, the median's
+// in particular, whose values are computed anew on each draw.
+func analyzeOne(ctx context.Context, s Series, opt Options) (ests []Estimate, comps []Comparison, unpaired int, err error) {
 	stat := mean
 	if s.Statistic == median {
 		stat = medianOf

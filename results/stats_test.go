@@ -2,9 +2,12 @@ package results
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"reflect"
 	"testing"
+
+	"github.com/annosheet/annosheet/agreement"
 )
 
 func obs(group string, items []string, vals ...float64) []Obs {
@@ -178,3 +181,66 @@ func TestCancelled(t *testing.T) {
 		t.Errorf("cancelled: %v", err)
 	}
 }
+
+// TestMeansAsGeneric: the means' shared draws give what the general
+// computation gives for each series alone: the same estimates and
+// differences, and intervals and p-values within Monte Carlo error.
+func TestMeansAsGeneric(t *testing.T) {
+	t.Parallel()
+	d := agreement.NewDraws(9)
+	for _, paired := range []bool{true, false} {
+		var series []Series
+		for k := range 3 {
+			s := Series{Statistic: "share", Option: ptrTo(string(rune('a' + k))), Groups: []string{"x", "y", "z"}, Paired: paired}
+			for i := range 60 {
+				for gi, g := range s.Groups {
+					if i%7 == gi { // some items lack a group
+						continue
+					}
+					v := 0.0
+					if d.Below(100) < 30+15*gi+5*k {
+						v = 1
+					}
+					s.Obs = append(s.Obs, Obs{Item: fmt.Sprint(i), Group: g, Value: v})
+				}
+			}
+			series = append(series, s)
+		}
+		// Every series over the same units: their values differ, their
+		// units do not.
+		for k := 1; k < len(series); k++ {
+			for u := range series[k].Obs {
+				series[k].Obs[u].Item, series[k].Obs[u].Group = series[0].Obs[u].Item, series[0].Obs[u].Group
+			}
+		}
+		opt := Options{Level: 0.9, Resamples: 4000, Permutations: 4000, Seed: 2}
+		all, err := AnalyzeAll(context.Background(), series, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, s := range series {
+			ests, comps, unpaired, err := analyzeOne(context.Background(), s, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := all[k]
+			if len(got.Estimates) != len(ests) || len(got.Comparisons) != len(comps) || got.Unpaired != unpaired {
+				t.Fatalf("paired %v, series %d: %d estimates, %d comparisons, %d unpaired; want %d, %d, %d", paired, k, len(got.Estimates), len(got.Comparisons), got.Unpaired, len(ests), len(comps), unpaired)
+			}
+			for i, e := range ests {
+				g := got.Estimates[i]
+				if math.Abs(g.Value-e.Value) > 1e-12 || g.Units != e.Units || math.Abs(g.CI[0]-e.CI[0]) > 0.05 || math.Abs(g.CI[1]-e.CI[1]) > 0.05 {
+					t.Errorf("paired %v, series %d, %s: %v %v, want %v %v", paired, k, *e.Group, g.Value, *g.CI, e.Value, *e.CI)
+				}
+			}
+			for i, c := range comps {
+				g := got.Comparisons[i]
+				if math.Abs(g.Difference-c.Difference) > 1e-12 || math.Abs(g.CI[0]-c.CI[0]) > 0.06 || math.Abs(g.CI[1]-c.CI[1]) > 0.06 || math.Abs(g.P-c.P) > 0.04 {
+					t.Errorf("paired %v, series %d, %s-%s: %v %v p %v, want %v %v p %v", paired, k, c.A, c.B, g.Difference, *g.CI, g.P, c.Difference, *c.CI, c.P)
+				}
+			}
+		}
+	}
+}
+
+func ptrTo(s string) *string { return &s }

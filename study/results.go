@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/records"
@@ -93,19 +94,29 @@ func Results(ctx context.Context, t *templates.Template, recs []*records.Annotat
 	}
 	rep := &results.Report{Schema: results.Schema, Template: results.Template{Name: t.Name, Version: t.Version}, Basis: c.basis,
 		Params: results.Params{Level: opt.Level, Resamples: opt.Resamples, Permutations: opt.Permutations, Seed: opt.Seed}, Questions: []results.Question{}}
-	for _, e := range resultEntries(t, g, opt.Questions) {
+	// Each question's numbers come from draws of its own, seeded alike:
+	// the questions are computed side by side, and give the same numbers
+	// in any order.
+	entries := resultEntries(t, g, opt.Questions)
+	rep.Questions = make([]results.Question, len(entries))
+	err = parallel(ctx, len(entries), func(i int) error {
+		e := entries[i]
 		q := results.Question{Question: e.name, Questions: e.names, Type: e.kind, By: g.by, Paired: g.paired || e.candidates,
 			Estimates: []results.Estimate{}, Comparisons: []results.Comparison{}, LeftOut: c.leftOut(e.name)}
-		for _, s := range e.series(c, g) {
-			ests, comps, unpaired, err := results.Analyze(ctx, s, opt.Options)
-			if err != nil {
-				return nil, err
-			}
-			q.Estimates = append(q.Estimates, ests...)
-			q.Comparisons = append(q.Comparisons, comps...)
-			q.LeftOut.Unpaired = max(q.LeftOut.Unpaired, unpaired)
+		all, err := results.AnalyzeAll(ctx, e.series(c, g), opt.Options)
+		if err != nil {
+			return err
 		}
-		rep.Questions = append(rep.Questions, q)
+		for _, r := range all {
+			q.Estimates = append(q.Estimates, r.Estimates...)
+			q.Comparisons = append(q.Comparisons, r.Comparisons...)
+			q.LeftOut.Unpaired = max(q.LeftOut.Unpaired, r.Unpaired)
+		}
+		rep.Questions[i] = q
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return rep, nil
 }
@@ -237,7 +248,7 @@ func capture(pattern, text, what string) (string, error) {
 	if pattern == "" {
 		return text, nil
 	}
-	m := regexp.MustCompile(pattern).FindStringSubmatch(text) // checked when the template loaded
+	m := compiled(pattern).FindStringSubmatch(text)
 	if m == nil || m[1] == "" {
 		return "", fmt.Errorf("%w: %s: %q does not match %q", ErrResults, what, text, pattern)
 	}
@@ -692,4 +703,17 @@ func GroupNeedsInputs(t *templates.Template, by string) bool {
 		return false
 	}
 	return g.From != t.Input.ID || g.Paired() && g.PairBy != t.Input.ID
+}
+
+// patterns are the groups' patterns, compiled once (each was checked when
+// its template loaded).
+var patterns sync.Map
+
+func compiled(pattern string) *regexp.Regexp {
+	if re, ok := patterns.Load(pattern); ok {
+		return re.(*regexp.Regexp)
+	}
+	re := regexp.MustCompile(pattern)
+	patterns.Store(pattern, re)
+	return re
 }
