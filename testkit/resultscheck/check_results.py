@@ -13,7 +13,8 @@ How to run (README)
     /usr/bin/python3 testkit/resultscheck/check_results.py \
         --records RECORDS.jsonl [--records MORE.jsonl] \
         --template TEMPLATE.json \
-        --design legal-gaps|legal-gaps-unpaired|preference|all \
+        --design legal-gaps|legal-gaps-unpaired|preference|all|given \
+        [--groups GROUPS.json] \
         [--gold GOLD.jsonl] [--level 0.95] [--resamples 2000] \
         [--permutations 10000] [--seed 1]
 
@@ -40,6 +41,9 @@ Designs (how groups are made)
               the groups of legal-gaps, not paired (units resampled and
               labels shuffled within / between groups).
   all         one group "all" (by null), unpaired (qa-span-errors).
+  given       each unit's group from --groups FILE ({"by": NAME, "units":
+              {unit: group}}), unpaired (factgenie-meta-eval's evaluators,
+              worked out by the caller from the study's key).
 
 Statistics (SPEC "Results")
 ---------------------------
@@ -513,10 +517,12 @@ class Design:
             return g.group(1), (p.group(1) if p else ident)
         if self.name == "all":
             return "all", unit
+        if self.name == "given":
+            return self.groups.get(unit), unit
         return None, unit  # preference: the unit is the item
 
 
-def make_design(name, template):
+def make_design(name, template, groups=None):
     d = Design(name)
     if name in ("legal-gaps", "legal-gaps-unpaired"):
         d.by, d.paired = "system", name == "legal-gaps"
@@ -528,8 +534,14 @@ def make_design(name, template):
         d.by, d.paired = "candidate", True
     elif name == "all":
         d.by, d.paired = None, False
+    elif name == "given":
+        # Each unit's group as the caller worked it out (--groups), not
+        # paired: factgenie-meta-eval's evaluators by their real names.
+        if groups is None:
+            raise ValueError("design given needs --groups FILE")
+        d.by, d.paired, d.groups = groups.get("by"), False, groups["units"]
     else:
-        raise ValueError("unknown design %r (legal-gaps, legal-gaps-unpaired, preference, all)" % name)
+        raise ValueError("unknown design %r (legal-gaps, legal-gaps-unpaired, preference, all, given)" % name)
     return d
 
 
@@ -555,9 +567,9 @@ def read_jsonl(path):
 
 
 def results(records, gold_records, template, design_name, level=0.95,
-            resamples=2000, permutations=10000, seed=1):
+            resamples=2000, permutations=10000, seed=1, groups=None):
     """The annosheet.results/1 report (a dict) of the records."""
-    design = make_design(design_name, template)
+    design = make_design(design_name, template, groups)
     entries = build_entries(template, design_name)
     tname = template.get("name")
     rng = random.Random(seed)
@@ -728,7 +740,8 @@ def main(argv=None):
                     help="canonical records (JSON Lines); may repeat")
     ap.add_argument("--template", required=True,
                     help="the template as `annosheet templates show NAME --json` prints it")
-    ap.add_argument("--design", required=True, choices=["legal-gaps", "legal-gaps-unpaired", "preference", "all"])
+    ap.add_argument("--design", required=True, choices=["legal-gaps", "legal-gaps-unpaired", "preference", "all", "given"])
+    ap.add_argument("--groups", help='design given: {"by": NAME, "units": {unit: group}} (JSON)')
     ap.add_argument("--gold", help="gold records (JSON Lines)")
     ap.add_argument("--level", type=float, default=0.95)
     ap.add_argument("--resamples", type=int, default=2000)
@@ -744,8 +757,12 @@ def main(argv=None):
         gold = read_jsonl(a.gold) if a.gold else []
         with open(a.template, encoding="utf-8") as f:
             template = json.load(f)
+        groups = None
+        if a.groups:
+            with open(a.groups, encoding="utf-8") as f:
+                groups = json.load(f)
         out = results(records, gold, template, a.design, a.level,
-                      a.resamples, a.permutations, a.seed)
+                      a.resamples, a.permutations, a.seed, groups)
     except (OSError, ValueError, KeyError) as e:
         warn(str(e))
         return 1
