@@ -12,6 +12,7 @@ import (
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/results"
 	"github.com/annosheet/annosheet/testkit/goldtest"
+	"github.com/annosheet/annosheet/testkit/testreaders"
 )
 
 // quick are draws enough to test wiring with, few enough to run fast.
@@ -114,61 +115,90 @@ func contains(list []string, s string) bool {
 }
 
 // TestResultsLegalShares checks legal-gaps' shares against a count made
-// here from the pulled records: per system, each unit's share of
-// annotators who selected a gap code, averaged over the units; and, with
-// the gold set of adjudicate, each unit's gold value instead.
+// here from the pulled records, and, with the gold set of adjudicate,
+// from the gold values instead.
 func TestResultsLegalShares(t *testing.T) {
 	t.Parallel()
 	s := makeTableStudy(t, "legal-gaps")
-	for _, basis := range []string{results.BasisAnnotators, results.BasisGold} {
-		args, file := []string{s.records}, s.records
-		if basis == results.BasisGold {
-			args, file = append(args, "--gold", s.gold), s.gold
+	rep, _ := resultsJSON(t, s.records)
+	checkLegalShares(t, rep, results.BasisAnnotators, s.records)
+	rep, _ = resultsJSON(t, s.records, "--gold", s.gold)
+	checkLegalShares(t, rep, results.BasisGold, s.gold)
+}
+
+// TestResultsOpenpyxl: the shared data's legal-gaps study, three
+// annotators at overlap 2, each workbook filled by openpyxl (another
+// program than the one that wrote it): the shares results gives are
+// those counted here from the records pull reads.
+func TestResultsOpenpyxl(t *testing.T) {
+	t.Parallel()
+	py := testreaders.Openpyxl(t)
+	annotators := []string{"ak", "bt", "cm"}
+	study := generateStudy(t, "legal-gaps", legalData, strings.Join(annotators, ","), 2)
+	gold, _ := legalGold(t)
+	fillLegal(t, py, study, annotators, func(unit, who string) ([]int, string) {
+		codes := gold[unit]
+		if who == "bt" && strings.HasPrefix(unit, "llama3") {
+			codes = []int{2} // bt reads llama3's analyses otherwise
 		}
-		rep, _ := resultsJSON(t, args...)
-		if rep.Basis != basis {
-			t.Errorf("basis %s, want %s", rep.Basis, basis)
+		return codes, ""
+	})
+	recs := filepath.Join(t.TempDir(), "records.jsonl")
+	if code, _, stderr := runCLI(t, "pull", study, "--out", recs); code != 0 {
+		t.Fatalf("pull: %s", stderr)
+	}
+	rep, _ := resultsJSON(t, study)
+	checkLegalShares(t, rep, results.BasisAnnotators, recs)
+}
+
+// checkLegalShares checks a report's shares of legal-gaps' codes against
+// a count made here from the records in file: per system (the id's
+// prefix), each unit's share of its records that selected a code,
+// averaged over the units.
+func checkLegalShares(t *testing.T, rep *results.Report, basis, file string) {
+	t.Helper()
+	if rep.Basis != basis {
+		t.Errorf("basis %s, want %s", rep.Basis, basis)
+	}
+	type key struct{ system, code string }
+	sum := map[key]float64{}
+	units := map[string]int{}
+	perUnit := map[string][]records.Annotation{}
+	for _, r := range readPulled(t, file) {
+		if r.Status == records.StatusComplete && r.Values["gaps"] != nil {
+			perUnit[r.Unit] = append(perUnit[r.Unit], r)
 		}
-		type key struct{ system, code string }
-		sum := map[key]float64{}
-		units := map[string]int{}
-		perUnit := map[string][]records.Annotation{}
-		for _, r := range readPulled(t, file) {
-			if r.Status == records.StatusComplete && r.Values["gaps"] != nil {
-				perUnit[r.Unit] = append(perUnit[r.Unit], r)
-			}
-		}
-		for unit, rs := range perUnit {
-			system := strings.SplitN(unit, "-", 2)[0]
-			units[system]++
-			for _, code := range []string{"0", "1", "2", "3"} {
-				n := 0.0
-				for _, r := range rs {
-					for _, v := range r.Values["gaps"].([]any) {
-						if v == code {
-							n++
-						}
+	}
+	for unit, rs := range perUnit {
+		system := strings.SplitN(unit, "-", 2)[0]
+		units[system]++
+		for _, code := range []string{"0", "1", "2", "3"} {
+			n := 0.0
+			for _, r := range rs {
+				for _, v := range r.Values["gaps"].([]any) {
+					if v == code {
+						n++
 					}
 				}
-				sum[key{system, code}] += n / float64(len(rs))
 			}
+			sum[key{system, code}] += n / float64(len(rs))
 		}
-		checked := 0
-		for _, q := range rep.Questions {
-			if q.Question != "gaps" {
-				continue
+	}
+	checked := 0
+	for _, q := range rep.Questions {
+		if q.Question != "gaps" {
+			continue
+		}
+		for _, e := range q.Estimates {
+			want := sum[key{*e.Group, *e.Option}] / float64(units[*e.Group])
+			if d := e.Value - want; d > 1e-12 || d < -1e-12 || e.Units != units[*e.Group] {
+				t.Errorf("%s: %s %s: %v over %d units, want %v over %d", basis, *e.Group, *e.Option, e.Value, e.Units, want, units[*e.Group])
 			}
-			for _, e := range q.Estimates {
-				want := sum[key{*e.Group, *e.Option}] / float64(units[*e.Group])
-				if d := e.Value - want; d > 1e-12 || d < -1e-12 || e.Units != units[*e.Group] {
-					t.Errorf("%s: %s %s: %v over %d units, want %v over %d", basis, *e.Group, *e.Option, e.Value, e.Units, want, units[*e.Group])
-				}
-				checked++
-			}
+			checked++
 		}
-		if checked == 0 || checked%4 != 0 {
-			t.Errorf("%s: %d estimates of gaps, want 4 codes per system", basis, checked)
-		}
+	}
+	if checked != 4*len(units) || len(units) != 2 {
+		t.Errorf("%s: %d estimates of gaps for %d systems, want 4 codes for each of gpt4o and llama3", basis, checked, len(units))
 	}
 }
 
