@@ -115,6 +115,13 @@ func NewDraws(seed uint64) *Draws {
 	return &Draws{src: rand.NewPCG(seed, 0x9e3779b97f4a7c15)}
 }
 
+// NewDrawsOf starts stream n (from 1) of seed, another than NewDraws'
+// and every other n's: computations drawn side by side, each from a
+// stream of its own, give the same numbers in any order.
+func NewDrawsOf(seed, n uint64) *Draws {
+	return &Draws{src: rand.NewPCG(seed, 0x9e3779b97f4a7c15+n*0x632be59bd9b4e019)}
+}
+
 // Below is a uniform integer in [0, n), n > 0.
 func (d *Draws) Below(n int) int { return int(below(d.src, uint64(n))) }
 

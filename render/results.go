@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/annosheet/annosheet/internal/csvsafe"
-	"github.com/annosheet/annosheet/internal/words"
 	"github.com/annosheet/annosheet/results"
 )
 
@@ -49,7 +48,7 @@ func ResultsText(w io.Writer, rep *results.Report) error {
 				return err
 			}
 		}
-		if l := leftOutText(q.LeftOut); l != "" {
+		if l := q.LeftOut.String(); l != "" {
 			fmt.Fprintln(w, "  left out: "+l)
 		}
 	}
@@ -100,19 +99,6 @@ func pValue(p float64) string {
 		return "<0.001"
 	}
 	return strconv.FormatFloat(p, 'f', 3, 64)
-}
-
-func leftOutText(l results.LeftOut) string {
-	var parts []string
-	for _, c := range []struct {
-		n    int
-		what string
-	}{{l.Partial, "partial record"}, {l.Empty, "empty record"}, {l.Unresolved, "unresolved gold value"}, {l.NoGold, "unit without gold"}, {l.Unpaired, "unpaired item"}} {
-		if c.n > 0 {
-			parts = append(parts, words.Count(c.n, c.what))
-		}
-	}
-	return strings.Join(parts, ", ")
 }
 
 // ResultsCSV writes one row per estimate and per comparison, every digit

@@ -11,6 +11,7 @@ import (
 	"github.com/annosheet/annosheet/agreement"
 	"github.com/annosheet/annosheet/internal/safetext"
 	"github.com/annosheet/annosheet/internal/words"
+	"github.com/annosheet/annosheet/results"
 	"github.com/annosheet/annosheet/study"
 )
 
@@ -34,6 +35,9 @@ var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
 	"progressRows": progressTable,
 	"plural":       words.Count,
 	"scoreRow":     newScoreRow,
+	"ci":           ciText,
+	"pValue":       pValue,
+	"leftOut":      results.LeftOut.String,
 }).Parse(page))
 
 // Write writes the report as one HTML page. html/template escapes what

@@ -14,6 +14,7 @@ import (
 	"github.com/annosheet/annosheet/decode"
 	"github.com/annosheet/annosheet/internal/safetext"
 	"github.com/annosheet/annosheet/records"
+	"github.com/annosheet/annosheet/results"
 	"github.com/annosheet/annosheet/study"
 )
 
@@ -63,14 +64,25 @@ func poison(v reflect.Value, next func() string) {
 
 // tags are the elements the page may hold, and attrs their attributes.
 var (
-	tags   = []string{"html", "head", "meta", "title", "style", "body", "header", "h1", "h2", "h3", "h4", "p", "code", "div", "b", "span", "i", "nav", "a", "main", "section", "table", "thead", "tbody", "tr", "th", "td", "figure", "figcaption", "svg", "line", "rect", "text", "details", "summary", "mark", "footer"}
-	attrs  = []string{"charset", "http-equiv", "content", "name", "lang", "class", "id", "href", "viewBox", "width", "height", "role", "x", "y", "x1", "y1", "x2", "y2", "text-anchor", "transform", "fill-opacity", "title", "open", "colspan"}
+	tags   = []string{"html", "head", "meta", "title", "style", "body", "header", "h1", "h2", "h3", "h4", "p", "code", "div", "b", "span", "i", "nav", "a", "main", "section", "table", "thead", "tbody", "tr", "th", "td", "figure", "figcaption", "svg", "line", "rect", "circle", "text", "details", "summary", "mark", "footer"}
+	attrs  = []string{"charset", "http-equiv", "content", "name", "lang", "class", "id", "href", "viewBox", "width", "height", "role", "x", "y", "x1", "y1", "x2", "y2", "cx", "cy", "r", "text-anchor", "transform", "fill-opacity", "title", "open", "colspan"}
 	tagRE  = regexp.MustCompile(`<([a-zA-Z][a-zA-Z0-9]*)([^>]*)>`)
 	attrRE = regexp.MustCompile(`\s([^\s=/>]+)(?:="([^"]*)")?`)
 )
 
 // checkPage checks a page's markup: only the elements and attributes the
 // template writes, links within the page only, and no payload as it is.
+// checkedPage writes rep's page and checks it (checkPage).
+func checkedPage(t *testing.T, rep *Report) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := Write(&b, rep); err != nil {
+		t.Fatal(err)
+	}
+	checkPage(t, b.String())
+	return b.String()
+}
+
 func checkPage(t *testing.T, page string) {
 	t.Helper()
 	for _, m := range tagRE.FindAllStringSubmatch(page, -1) {
@@ -98,7 +110,8 @@ func checkPage(t *testing.T, page string) {
 
 // TestReportWriteEscapes writes the page of a report whose every text —
 // template title, sources, annotators, labels, headers, units, span
-// texts, problem messages, workbook names, notes — is a payload, and
+// texts, problem messages, workbook names, notes, the results' groups,
+// statistics and options — is a payload, and
 // checks that the page holds none of them as markup.
 func TestReportWriteEscapes(t *testing.T) {
 	t.Parallel()
@@ -117,14 +130,19 @@ func TestReportWriteEscapes(t *testing.T) {
 		t.Fatal(err)
 	}
 	rep.AddTexts(func(string, string) (string, bool) { return "0123456789 abcdefghij", true })
+	group, option := "gpt4o", "true"
+	rep.Results = &results.Report{Schema: results.Schema, Basis: results.BasisAnnotators, Params: results.Params{Level: 0.95, Resamples: 200, Permutations: 1000, Seed: 1}, Questions: []results.Question{{
+		Question: "checked", Questions: []string{"checked", "other"}, Type: "bool", By: "system",
+		Estimates: []results.Estimate{
+			{Group: &group, Statistic: results.Share, Option: &option, Value: 0.5, Units: 2, CI: &[2]float64{0, 1}},
+			{Statistic: results.Share, Option: &option, Value: 1, Units: 1, Note: "no interval"},
+		},
+		Comparisons: []results.Comparison{{A: "gpt4o", B: "llama3", Statistic: results.Share, Option: &option, Difference: 0.5, P: 0.5, PHolm: 1, Note: "no interval"}},
+	}}}
+	rep.ResultsInfo = &ResultsInfo{Headers: map[string]string{"checked": "Checked"}}
 	k := 0
 	poison(reflect.ValueOf(rep), func() string { k++; return payloads[k%len(payloads)] })
-	var b bytes.Buffer
-	if err := Write(&b, rep); err != nil {
-		t.Fatal(err)
-	}
-	page := b.String()
-	checkPage(t, page)
+	page := checkedPage(t, rep)
 	if !strings.Contains(page, "&lt;script&gt;alert(1)&lt;/script&gt;") {
 		t.Error("the page does not show the payload as text")
 	}
@@ -150,12 +168,7 @@ func TestReportWriteOffline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var b bytes.Buffer
-	if err := Write(&b, rep); err != nil {
-		t.Fatal(err)
-	}
-	page := b.String()
-	checkPage(t, page)
+	page := checkedPage(t, rep)
 	for _, s := range []string{"http:", "https:", "//", "src=", "url(", "@import", "@font-face", "<script", "<link", "<img", "<iframe"} {
 		if i := strings.Index(page, s); i >= 0 {
 			t.Errorf("the page holds %q: %s", s, page[max(0, i-40):min(len(page), i+40)])

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/annosheet/annosheet/records"
+	"github.com/annosheet/annosheet/results"
 	"github.com/annosheet/annosheet/study"
 	"github.com/annosheet/annosheet/templates"
 )
@@ -27,6 +28,11 @@ type Report struct {
 	Problems   Problems  `json:"problems"`
 	// Gold is there when a gold set is given.
 	Gold *Gold `json:"gold,omitempty"`
+	// Results is what the study found, as annosheet results computes it
+	// (see FromStudy), and ResultsInfo what the page calls its questions
+	// and options, or why there are no results. Build leaves both nil.
+	Results     *results.Report `json:"results,omitempty"`
+	ResultsInfo *ResultsInfo    `json:"results_info,omitempty"`
 }
 
 // TemplateInfo names the study's template.

@@ -27,8 +27,12 @@ type Study struct {
 
 // FromStudy builds the report of a study: Build over what it counts (see
 // Counted), with the texts its span examples show read from the study's
-// inputs through its manifest. Warnings say what the page leaves out, and
-// why: a gold set that scores nobody, inputs that cannot be read.
+// inputs through its manifest, and its results as annosheet results
+// computes them with its default options (on the gold set when opt has
+// one; fewer draws for a study of more than 2,000 units, see
+// resultsOptions). Warnings say what the page leaves out, and why: a gold
+// set that scores nobody, inputs that cannot be read, results that
+// cannot be computed.
 func FromStudy(ctx context.Context, s Study, opt Options) (*Report, []string, error) {
 	res := Counted(s.Pulled, s.Records)
 	res.Problems = append(res.Problems, s.GoldProblems...)
@@ -47,6 +51,16 @@ func FromStudy(ctx context.Context, s Study, opt Options) (*Report, []string, er
 		} else {
 			rep.AddTexts(texts)
 		}
+	}
+	found, missing, err := studyResults(ctx, s, opt.Gold)
+	if err != nil {
+		return nil, nil, err
+	}
+	if found != nil {
+		rep.Results, rep.ResultsInfo = found, resultsInfo(s.Template, found)
+	} else {
+		rep.ResultsInfo = &ResultsInfo{Missing: missing}
+		warnings = append(warnings, "the results cannot be computed ("+missing+"): the page shows none")
 	}
 	return rep, warnings, nil
 }

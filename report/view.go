@@ -26,12 +26,13 @@ const colours = 8
 // needs to draw it.
 type view struct {
 	*Report
-	// colour is each annotator's colour class.
-	colour map[string]string
+	// colour is each annotator's colour class, groupColour each group's
+	// of the results.
+	colour, groupColour map[string]string
 }
 
 func newView(r *Report) *view {
-	v := &view{Report: r, colour: map[string]string{}}
+	v := &view{Report: r, colour: map[string]string{}, groupColour: groupColours(r.Results)}
 	for i, a := range r.Annotators {
 		v.colour[a] = "a" + strconv.Itoa(i%colours)
 	}
@@ -89,6 +90,7 @@ type svgChart struct {
 	Bars   []bar
 	Labels []label
 	Lines  []line
+	Dots   []dot
 	// Empty says there is nothing to draw.
 	Empty bool
 }

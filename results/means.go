@@ -2,8 +2,12 @@ package results
 
 import (
 	"context"
+	"encoding/binary"
+	"math"
 	"math/bits"
+	"runtime"
 	"slices"
+	"sync"
 
 	"github.com/annosheet/annosheet/agreement"
 )
@@ -36,11 +40,11 @@ func AnalyzeAll(ctx context.Context, series []Series, opt Options) ([]Result, er
 			}
 			copy(out[i:j], res)
 		} else {
-			ests, comps, unpaired, err := analyzeOne(ctx, series[i], opt)
+			res, err := analyzeMedian(ctx, series[i], opt)
 			if err != nil {
 				return nil, err
 			}
-			out[i] = Result{Estimates: ests, Comparisons: comps, Unpaired: unpaired}
+			out[i] = res
 		}
 		i = j
 	}
@@ -102,7 +106,6 @@ func analyzeMeans(ctx context.Context, series []Series, opt Options) ([]Result, 
 	s0 := series[0]
 	K := len(series)
 	out := make([]Result, K)
-	draws := agreement.NewDraws(opt.Seed)
 	var items []string
 	unpaired := 0
 	if s0.Paired {
@@ -144,19 +147,45 @@ func analyzeMeans(ctx context.Context, series []Series, opt Options) ([]Result, 
 		cellOf[o.Group][i] = c.len()
 		c.add(vals, 1)
 	}
-	// Estimates, and their intervals: the group's cells drawn with
-	// replacement.
-	for _, g := range s0.Groups {
-		c := byGroup[g]
-		if c == nil {
+	// Estimates, and their intervals (the group's cells drawn with
+	// replacement), then the comparisons: each part from a stream of its
+	// own, side by side.
+	type pair struct{ a, b string }
+	var groups []string
+	var pairs []pair
+	for i, a := range s0.Groups {
+		if byGroup[a] == nil {
 			continue
 		}
+		groups = append(groups, a)
+		for _, b := range s0.Groups[i+1:] {
+			if a != "" && b != "" && byGroup[b] != nil {
+				pairs = append(pairs, pair{a, b})
+			}
+		}
+	}
+	ests := make([][]Estimate, len(groups))
+	comps := make([][]Comparison, len(pairs))
+	err := sideBySide(ctx, len(groups)+len(pairs), func(part int) error {
+		draws := agreement.NewDrawsOf(opt.Seed, uint64(part+1))
+		if part >= len(groups) {
+			p := pairs[part-len(groups)]
+			var err error
+			if s0.Paired {
+				comps[part-len(groups)], err = compareMeansPaired(ctx, byGroup[p.a], byGroup[p.b], cellOf[p.a], cellOf[p.b], K, draws, opt)
+			} else {
+				comps[part-len(groups)], err = compareMeansUnpaired(ctx, byGroup[p.a], byGroup[p.b], K, draws, opt)
+			}
+			return err
+		}
+		g := groups[part]
+		c := byGroup[g]
 		sums, n := c.total()
 		var cis []*[2]float64
 		if n >= 2 {
 			dist, err := drawMeans(ctx, c, opt.Resamples, draws)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			for k := range dist {
 				cis = append(cis, interval(dist[k], opt.Level))
@@ -169,28 +198,22 @@ func analyzeMeans(ctx context.Context, series []Series, opt Options) ([]Result, 
 			} else {
 				e.Note = "no interval: fewer than two units"
 			}
+			ests[part] = append(ests[part], e)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, es := range ests {
+		for k, e := range es {
 			out[k].Estimates = append(out[k].Estimates, e)
 		}
 	}
-	for i, a := range s0.Groups {
-		for _, b := range s0.Groups[i+1:] {
-			if a == "" || b == "" || byGroup[a] == nil || byGroup[b] == nil {
-				continue
-			}
-			var comps []Comparison
-			var err error
-			if s0.Paired {
-				comps, err = compareMeansPaired(ctx, byGroup[a], byGroup[b], cellOf[a], cellOf[b], K, draws, opt)
-			} else {
-				comps, err = compareMeansUnpaired(ctx, byGroup[a], byGroup[b], K, draws, opt)
-			}
-			if err != nil {
-				return nil, err
-			}
-			for k, c := range comps {
-				c.A, c.B, c.Statistic, c.Option = a, b, series[k].Statistic, series[k].Option
-				out[k].Comparisons = append(out[k].Comparisons, c)
-			}
+	for i, cs := range comps {
+		for k, c := range cs {
+			c.A, c.B, c.Statistic, c.Option = pairs[i].a, pairs[i].b, series[k].Statistic, series[k].Option
+			out[k].Comparisons = append(out[k].Comparisons, c)
 		}
 	}
 	for k := range out {
@@ -297,15 +320,30 @@ func compareMeansPaired(ctx context.Context, a, b *cells, cellA, cellB []int, K 
 	}
 	// A permutation swaps the cells of the items whose coin falls: A's
 	// sum gains what B had there and loses its own, and B's the reverse.
-	// What a swap moves is computed once, item by item, all series side
-	// by side.
-	gainN := make([]float64, m)
-	gainS := make([]float64, m*K)
+	// Items that would move the same amounts are one kind: how many of a
+	// kind are swapped is all the test needs, the number of heads in as
+	// many coins, drawn 64 coins at a time.
+	type kind struct {
+		gainN float64
+		gainS []float64
+		count int
+	}
+	var kinds []kind
+	byKind := map[string]int{}
+	key := make([]byte, 0, 8*(K+1))
 	for i := range m {
-		gainN[i] = nb[i] - na[i]
+		gs := make([]float64, K)
+		key = binary.LittleEndian.AppendUint64(key[:0], math.Float64bits(nb[i]-na[i]))
 		for k := range K {
-			gainS[i*K+k] = sb[i*K+k] - sa[i*K+k]
+			gs[k] = sb[i*K+k] - sa[i*K+k]
+			key = binary.LittleEndian.AppendUint64(key, math.Float64bits(gs[k]))
 		}
+		if r, ok := byKind[string(key)]; ok {
+			kinds[r].count++
+			continue
+		}
+		byKind[string(key)] = len(kinds)
+		kinds = append(kinds, kind{gainN: nb[i] - na[i], gainS: gs, count: 1})
 	}
 	extremes := make([]int, K)
 	ds := make([]float64, K)
@@ -315,18 +353,11 @@ func compareMeansPaired(ctx context.Context, a, b *cells, cellA, cellB []int, K 
 		}
 		clear(ds)
 		dn := 0.0
-		for w := 0; w < m; w += 64 {
-			coins := draws.Coins()
-			if m-w < 64 {
-				coins &= 1<<(m-w) - 1
-			}
-			for coins != 0 {
-				i := w + bits.TrailingZeros64(coins)
-				coins &= coins - 1
-				dn += gainN[i]
-				for k, g := range gainS[i*K : i*K+K] {
-					ds[k] += g
-				}
+		for _, r := range kinds {
+			h := float64(heads(draws, r.count))
+			dn += h * r.gainN
+			for k, g := range r.gainS {
+				ds[k] += h * g
 			}
 		}
 		for k := range K {
@@ -423,4 +454,52 @@ func compareMeansUnpaired(ctx context.Context, a, b *cells, K int, draws *agreem
 		comps[k].P = float64(extremes[k]+1) / float64(opt.Permutations+1)
 	}
 	return comps, nil
+}
+
+// sideBySide runs f on each part from 0 to n, as many at once as there
+// are processors, and returns the first error. Each part draws from a
+// stream of its own (agreement.NewDrawsOf), so the numbers do not depend
+// on the order the parts run in.
+func sideBySide(ctx context.Context, n int, f func(part int) error) error {
+	errs := make([]error, n)
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), n) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for part := range next {
+				errs[part] = f(part)
+			}
+		}()
+	}
+	for part := range n {
+		if ctx.Err() != nil {
+			break
+		}
+		next <- part
+	}
+	close(next)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// heads is the number of heads in n coins.
+func heads(d *agreement.Draws, n int) int {
+	h := 0
+	for ; n >= 64; n -= 64 {
+		h += bits.OnesCount64(d.Coins())
+	}
+	if n > 0 {
+		h += bits.OnesCount64(d.Coins() & (1<<n - 1))
+	}
+	return h
 }

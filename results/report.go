@@ -1,5 +1,11 @@
 package results
 
+import (
+	"strings"
+
+	"github.com/annosheet/annosheet/internal/words"
+)
+
 // Schema tags the JSON of a study's results.
 const Schema = "annosheet.results/1"
 
@@ -61,6 +67,21 @@ type LeftOut struct {
 	Unpaired   int `json:"unpaired"`
 }
 
+// String says what the numbers leave out, "" for nothing: "1 partial
+// record, 2 unpaired items".
+func (l LeftOut) String() string {
+	var parts []string
+	for _, c := range []struct {
+		n    int
+		what string
+	}{{l.Partial, "partial record"}, {l.Empty, "empty record"}, {l.Unresolved, "unresolved gold value"}, {l.NoGold, "unit without gold"}, {l.Unpaired, "unpaired item"}} {
+		if c.n > 0 {
+			parts = append(parts, words.Count(c.n, c.what))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
 // Statistics, by question type.
 const (
 	Share         = "share"           // choice, bool, multi: the share of units per option
@@ -71,3 +92,17 @@ const (
 	UnitsWithSpan = "units_with_span" // span: the share of units with one
 	Answered      = "answered"        // text: the share of units answered
 )
+
+// The defaults of the options: what annosheet results computes with
+// unless told otherwise, and the study report with.
+const (
+	DefaultLevel        = 0.95
+	DefaultResamples    = 2000
+	DefaultPermutations = 10000
+	DefaultSeed         = 1
+)
+
+// DefaultOptions are the options at their defaults.
+func DefaultOptions() Options {
+	return Options{Level: DefaultLevel, Resamples: DefaultResamples, Permutations: DefaultPermutations, Seed: DefaultSeed}
+}

@@ -98,8 +98,10 @@ func Analyze(ctx context.Context, s Series, opt Options) (ests []Estimate, comps
 	return res[0].Estimates, res[0].Comparisons, res[0].Unpaired, nil
 }
 
-// analyzeOne is Analyze over one series of any statistic, the median's
-// in particular, whose values are computed anew on each draw.
+// analyzeOne is Analyze over one series of any statistic, its values
+// computed anew from the values drawn, by sorting for the median: the
+// plain computation the fast ones (analyzeMeans, analyzeMedian) are
+// tested against.
 func analyzeOne(ctx context.Context, s Series, opt Options) (ests []Estimate, comps []Comparison, unpaired int, err error) {
 	stat := mean
 	if s.Statistic == median {

@@ -55,3 +55,35 @@ func BenchmarkResults(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkResultsPreference is BenchmarkResults for preference-likert:
+// three candidates rated on a scale (means and medians), two best-of
+// choices, every unit paired by itself.
+//
+//	go test ./study -run '^$' -bench ResultsPreference -benchtime 1x
+func BenchmarkResultsPreference(b *testing.B) {
+	tp := builtin.Template(b, "preference-likert")
+	for _, units := range []int{10_000, 100_000} {
+		b.Run(fmt.Sprintf("units=%d", units), func(b *testing.B) {
+			r := rand.New(rand.NewPCG(3, 4))
+			recs := make([]*records.Annotation, 0, 3*units)
+			cands := []string{"first", "second", "third"}
+			for u := range units {
+				id := fmt.Sprintf("topic-%d", u)
+				for _, who := range []string{"ak", "bt", "cm"} {
+					recs = append(recs, &records.Annotation{Template: records.TemplateID{Name: tp.Name, Version: tp.Version}, Unit: id, Item: id,
+						Annotator: who, Status: records.StatusComplete, Values: map[string]any{
+							"best_prediction_reference": cands[r.IntN(3)], "best_prediction_topic": cands[r.IntN(3)],
+							"first_prediction_likert": 1 + r.IntN(5), "second_prediction_likert": 1 + r.IntN(5), "third_prediction_likert": 1 + r.IntN(5)}})
+				}
+			}
+			opt := ResultsOptions{Options: results.Options{Level: 0.95, Resamples: 2000, Permutations: 10000, Seed: 1}}
+			b.ResetTimer()
+			for range b.N {
+				if _, err := Results(context.Background(), tp, recs, opt); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

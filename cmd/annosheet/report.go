@@ -26,7 +26,7 @@ type reportOptions struct {
 func reportCommand() *cli.Command {
 	return &cli.Command{
 		Name:        "report",
-		Usage:       "one HTML page of a study: progress, answers, agreement, problems and gold",
+		Usage:       "one HTML page of a study: progress, answers, agreement, results, problems and gold",
 		ArgsUsage:   "SOURCE...",
 		Description: help("report"),
 		Flags: recordFlags(

@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/annosheet/annosheet/report"
+	"github.com/annosheet/annosheet/results"
 	"github.com/annosheet/annosheet/templates"
 	"github.com/annosheet/annosheet/testkit/goldtest"
 	"github.com/annosheet/annosheet/testkit/testreaders"
@@ -285,7 +286,9 @@ func openReport(t *testing.T, page, dir, name string) []json.RawMessage {
 // compares its data (the JSON of what the page shows) with the golden
 // files; legal-gaps with its adjudication as the gold set (the
 // unanimous answers decided, the rest unresolved), preference with a
-// silver set (majorities). Then Chromium opens each page offline.
+// silver set (majorities). Its results must be what annosheet results
+// --json gives for the same sources and gold set. Then Chromium opens
+// each page offline.
 func TestReportGolden(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
@@ -301,16 +304,16 @@ func TestReportGolden(t *testing.T) {
 				t.Fatalf("adjudicate: %s", stderr)
 			}
 			opt.Adjudication = adj
-		}, "progress,answers,agreement,problems,gold"},
+		}, "progress,answers,agreement,results,problems,gold"},
 		{"preference-likert", prefReportStudy, func(t *testing.T, study string, opt *reportOptions) {
 			silver := filepath.Join(filepath.Dir(study), "silver.jsonl")
 			if code, _, stderr := runCLI(t, "adjudicate", study, "--resolve", "majority", "--out", silver); code != 0 {
 				t.Fatalf("adjudicate --resolve majority: %s", stderr)
 			}
 			opt.Against = silver
-		}, "progress,answers,agreement,problems,gold"},
-		{"qa-span-errors", qaReportStudy, nil, "progress,answers,agreement,problems"},
-		{"factgenie-meta-eval", fgReportStudy, nil, "progress,answers,agreement,problems"},
+		}, "progress,answers,agreement,results,problems,gold"},
+		{"qa-span-errors", qaReportStudy, nil, "progress,answers,agreement,results,problems"},
+		{"factgenie-meta-eval", fgReportStudy, nil, "progress,answers,agreement,results,problems"},
 	}
 	covered := map[string]bool{}
 	for _, c := range cases {
@@ -331,6 +334,7 @@ func TestReportGolden(t *testing.T) {
 			}
 			rep := reportOf(t, opt)
 			golden(t, "report", c.name+".json", reportJSON(t, rep, map[string]string{filepath.Dir(study): "TMP"}))
+			sameResults(t, rep, study, opt)
 
 			dir := artifacts(t, "report")
 			page := filepath.Join(dir, c.name+".html")
@@ -354,6 +358,41 @@ func TestReportGolden(t *testing.T) {
 				t.Errorf("sections %s, want %s", sections, c.sections)
 			}
 		})
+	}
+}
+
+// sameResults checks that a report's results are what annosheet results
+// --json gives for the same sources, with the same gold set (an
+// adjudication's, pulled).
+func sameResults(t *testing.T, rep *report.Report, study string, opt reportOptions) {
+	t.Helper()
+	args := []string{"results", study, "--json"}
+	if opt.Adjudication != "" {
+		gold := filepath.Join(t.TempDir(), "gold.jsonl")
+		if code, _, stderr := runCLI(t, "pull", opt.Adjudication, "--out", gold); code != 0 {
+			t.Fatalf("pull %s: %s", opt.Adjudication, stderr)
+		}
+		args = append(args, "--gold", gold)
+	}
+	if opt.Against != "" {
+		args = append(args, "--gold", opt.Against)
+	}
+	code, stdout, stderr := runCLI(t, args...)
+	if code != 0 {
+		t.Fatalf("results: exit %d: %s", code, stderr)
+	}
+	var want, got results.Report
+	if err := json.Unmarshal([]byte(stdout), &want); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Results == nil {
+		t.Fatalf("the report has no results: %+v", rep.ResultsInfo)
+	}
+	if err := json.Unmarshal(mustJSON(rep.Results), &got); err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("the report's results differ from annosheet results --json (-command +report):\n%s", d)
 	}
 }
 
