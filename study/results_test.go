@@ -3,8 +3,10 @@ package study
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
+	"github.com/annosheet/annosheet/templates"
 	"github.com/annosheet/annosheet/testkit/builtin"
 
 	"github.com/annosheet/annosheet/layout"
@@ -135,6 +137,41 @@ func TestResultsCandidates(t *testing.T) {
 	for _, q := range rep.Questions {
 		if q.Question == "second_prediction_likert" {
 			t.Error("a candidate's question reported again on its own")
+		}
+	}
+}
+
+// TestResultsTie: a choice among the candidates that offers a tie gives
+// each candidate's win rate, and the tie as a share with no group, not
+// compared.
+func TestResultsTie(t *testing.T) {
+	t.Parallel()
+	base := builtin.Template(t, "preference-likert")
+	src := strings.Replace(string(base.Source), "      - {code: third, label: Third prediction}\n", "      - {code: third, label: Third prediction}\n      - {code: tie, label: No difference}\n", 1)
+	tp, err := templates.Load("tie.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := func(unit, who, best string) *records.Annotation {
+		return &records.Annotation{Template: records.TemplateID{Name: tp.Name, Version: tp.Version}, Unit: unit, Item: unit, Annotator: who, Status: records.StatusComplete,
+			Values: map[string]any{"best_prediction_reference": best, "best_prediction_topic": best, "first_prediction_likert": 3, "second_prediction_likert": 3, "third_prediction_likert": 3}}
+	}
+	recs := []*records.Annotation{rec("t1", "ak", "tie"), rec("t1", "bt", "first"), rec("t2", "ak", "tie"), rec("t3", "ak", "second")}
+	rep, err := Results(context.Background(), tp, recs, ResultsOptions{Options: quickResults})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := estimate(rep, "best_prediction_topic", results.Share, "tie", ""); e == nil || e.Value != 0.5 || e.Units != 3 || e.Group != nil {
+		t.Errorf("the tie: %+v, want a share of (1/2 + 1 + 0)/3 with no group", e)
+	}
+	if e := estimate(rep, "best_prediction_topic", results.WinRate, "", "first"); e == nil || e.Value != 0.5/3 {
+		t.Errorf("first's win rate: %+v, want (1/2 + 0 + 0)/3", e)
+	}
+	for _, q := range rep.Questions {
+		for _, c := range q.Comparisons {
+			if c.A == "" || c.B == "" || c.Statistic != results.WinRate && q.Question == "best_prediction_topic" {
+				t.Errorf("%s: a comparison of %s between %q and %q", q.Question, c.Statistic, c.A, c.B)
+			}
 		}
 	}
 }
