@@ -7,10 +7,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/annosheet/annosheet/results"
+	"github.com/annosheet/annosheet/testkit/goldtest"
 	"github.com/annosheet/annosheet/testkit/testreaders"
 )
 
@@ -48,51 +50,109 @@ func TestResultsIndependent(t *testing.T) {
 		// keep the pure-Python side fast, their tolerance wider.
 		{"factgenie-meta-eval", "factgenie-meta-eval", "given", 4000},
 		{"legal-gaps, 120 items", "legal-gaps", "legal-gaps", 20000},
+		// Filled by openpyxl, three annotators at overlap 2.
+		{"preference-likert, openpyxl", "preference-likert", "preference", 20000},
+		{"factgenie-meta-eval, openpyxl", "factgenie-meta-eval", "given", 4000},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			draws := fmt.Sprint(c.draws)
 			var s tableStudy
-			if c.name == "legal-gaps, 120 items" {
+			switch {
+			case c.name == "legal-gaps, 120 items":
 				s.records = syntheticLegal(t)
-			} else {
+			case strings.HasSuffix(c.name, "openpyxl"):
+				s = openpyxlStudy(t, c.template)
+			default:
 				s = makeTableStudy(t, c.template)
 			}
-			code, tmpl, stderr := runCLI(t, "templates", "show", c.template, "--json")
-			if code != 0 {
-				t.Fatal(stderr)
-			}
-			tfile := filepath.Join(t.TempDir(), "template.json")
-			if err := os.WriteFile(tfile, []byte(tmpl), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			args := []string{"results", s.records, "--json", "--resamples", draws, "--permutations", draws}
-			if s.dir != "" {
-				args = append(args, "--manifest", filepath.Join(s.dir, "manifest.json"))
-			}
-			code, ours, stderr := runCLI(t, args...)
-			if code != 0 {
-				t.Fatal(stderr)
-			}
-			check := []string{"../../testkit/resultscheck/check_results.py", "--records", s.records, "--template", tfile,
-				"--design", c.design, "--resamples", draws, "--permutations", draws, "--seed", "5"}
-			if c.design == "given" {
-				check = append(check, "--groups", evaluatorsByKey(t, s))
-			}
-			out, err := exec.Command(py, check...).Output()
-			if err != nil {
-				t.Fatalf("the independent check: %v", err)
-			}
-			var got, want results.Report
-			if err := json.Unmarshal([]byte(ours), &got); err != nil {
-				t.Fatal(err)
-			}
-			if err := json.Unmarshal(out, &want); err != nil {
-				t.Fatalf("the independent check's JSON: %v\n%s", err, out)
-			}
-			compareResults(t, &got, &want, c.draws)
+			checkIndependently(t, py, s, c.template, c.design, c.draws)
 		})
 	}
+}
+
+// checkIndependently compares results on s's records with the
+// independent checker's.
+func checkIndependently(t *testing.T, py string, s tableStudy, template, design string, n int) {
+	t.Helper()
+	draws := fmt.Sprint(n)
+	code, tmpl, stderr := runCLI(t, "templates", "show", template, "--json")
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	tfile := filepath.Join(t.TempDir(), "template.json")
+	if err := os.WriteFile(tfile, []byte(tmpl), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"results", s.records, "--json", "--resamples", draws, "--permutations", draws}
+	if s.dir != "" {
+		args = append(args, "--manifest", filepath.Join(s.dir, "manifest.json"))
+	}
+	code, ours, stderr := runCLI(t, args...)
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	check := []string{"../../testkit/resultscheck/check_results.py", "--records", s.records, "--template", tfile,
+		"--design", design, "--resamples", draws, "--permutations", draws, "--seed", "5"}
+	if design == "given" {
+		check = append(check, "--groups", evaluatorsByKey(t, s))
+	}
+	out, err := exec.Command(py, check...).Output()
+	if err != nil {
+		t.Fatalf("the independent check: %v", err)
+	}
+	var got, want results.Report
+	if err := json.Unmarshal([]byte(ours), &got); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(out, &want); err != nil {
+		t.Fatalf("the independent check's JSON: %v\n%s", err, out)
+	}
+	compareResults(t, &got, &want, n)
+}
+
+// openpyxlStudy is the shared data's study of a template for ak, bt and
+// cm at overlap 2, every workbook filled by openpyxl (another program than
+// the one that wrote it) with answers that vary by annotator and unit,
+// then pulled.
+func openpyxlStudy(t *testing.T, template string) tableStudy {
+	t.Helper()
+	py := testreaders.Openpyxl(t)
+	input := map[string]string{"preference-likert": prefData, "factgenie-meta-eval": fgData}[template]
+	s := tableStudy{dir: seededStudy(t, template, input, "ak,bt,cm", 2)}
+	key := opaqueKey(t, s.dir)
+	for who, name := range []string{"ak", "bt", "cm"} {
+		path := filepath.Join(s.dir, template+"-"+name+"-b01.xlsx")
+		w := openLayout(t, path).RealIDs(key)
+		var cells [][2]any
+		for i, u := range slices.Sorted(slices.Values(w.Units)) {
+			row := w.Rows[u][0]
+			var set map[string]any
+			switch template {
+			case "preference-likert":
+				labels := goldtest.PreferenceLabels
+				set = map[string]any{
+					"q:best_prediction_reference": labels[(i+who)%3], "q:best_prediction_topic": labels[(2*i+who)%3],
+					"q:first_prediction_likert": (i*who)%5 + 1, "q:second_prediction_likert": (i+2*who)%5 + 1, "q:third_prediction_likert": (3*i+who)%5 + 1,
+				}
+			default:
+				set = map[string]any{
+					"q:span_ok":          []string{"Error", "Not an error", "No span given", "Hallucination"}[(i+who)%4],
+					"q:explanation_ok":   []string{"Correct", "Partially correct", "Incomplete", "Vague", "Incorrect"}[(i*(who+1))%5],
+					"q:flags=Too strict": (i+who)%3 == 0,
+				}
+			}
+			set["annotator"] = name
+			for k, v := range set {
+				cells = append(cells, [2]any{mustCell(t, w, row, k), v})
+			}
+		}
+		fillWithOpenpyxl(t, py, path, cells, "")
+	}
+	s.records = filepath.Join(t.TempDir(), "records.jsonl")
+	if code, _, stderr := runCLI(t, "pull", s.dir, "--out", s.records); code != 0 {
+		t.Fatalf("pull: %s", stderr)
+	}
+	return s
 }
 
 // compareResults matches estimates and comparisons by question,
