@@ -83,6 +83,8 @@ type jsonFile struct {
 type jsonSource struct {
 	files []jsonFile
 	limit int64 // MaxRecordSize, but in tests
+	// table is how files in a table format are read (see OpenFor).
+	table tableOptions
 }
 
 func (s *jsonSource) Files() []string {
@@ -103,6 +105,10 @@ func (s *jsonSource) Each(fn func(*layout.Record) error) error {
 		case "json":
 			err = eachJSON(f.path, s.limit, &index, fn)
 		default:
+			if each, ok := tableFormats[f.format]; ok {
+				err = each(f.path, s.table, &index, fn)
+				break
+			}
 			err = fmt.Errorf("input %s: unknown format %q", f.path, f.format)
 		}
 		if err != nil {

@@ -53,6 +53,11 @@ type Manifest struct {
 	// study moved with its inputs finds them.
 	InputArgs []string `json:"input_args"`
 	Inputs    []Input  `json:"inputs"`
+	// InputFormat and InputSheet are how the inputs were read, when
+	// generate was told (--input-format, --input-sheet): reading them
+	// again reads them so.
+	InputFormat string `json:"input_format,omitempty"`
+	InputSheet  string `json:"input_sheet,omitempty"`
 	// Dir is the absolute path of the study's folder when it was made,
 	// so that a study moved without its inputs still finds them.
 	Dir  string `json:"dir,omitempty"`

@@ -103,7 +103,7 @@ func unitTexts(t *templates.Template, man *study.Manifest, want map[string][]str
 		return nil, err
 	}
 	texts := map[[2]string]string{}
-	err = study.EachItem(t, inputs, man.Keys, func(it *layout.SourceItem) error {
+	err = study.EachItem(t, inputs, man.InputOptions(), man.Keys, func(it *layout.SourceItem) error {
 		for unit, fields := range it.Fields {
 			for _, f := range want[unit] {
 				if s, ok := fields[f]; ok {

@@ -42,8 +42,10 @@ func (e answeredError) Is(target error) bool { return target == ErrAnswered }
 // GenerateOptions describe a study to make.
 type GenerateOptions struct {
 	Template *templates.Template
-	// Inputs are the input paths as given.
+	// Inputs are the input paths as given; Input how they are read
+	// beside what the template says (recorded in the manifest).
 	Inputs []string
+	Input  input.Options
 	// Dir is the study's folder: its manifest, and its workbook files.
 	Dir string
 	// Batch names the single shared workbook.
@@ -161,7 +163,7 @@ func Generate(ctx context.Context, opt GenerateOptions, src Records, w backend.S
 // template's input format says, once to plan and again for each batch
 // from a spool of the records (input.NewSpool).
 func GenerateInputs(ctx context.Context, opt GenerateOptions, w backend.Store) (*Generated, error) {
-	src, err := input.OpenContext(ctx, opt.Template.Input.Format, opt.Inputs)
+	src, err := input.OpenFor(ctx, opt.Template, opt.Inputs, opt.Input)
 	if err != nil {
 		return nil, err
 	}
@@ -769,7 +771,8 @@ func (g *generation) newManifest() (*manifest.Manifest, error) {
 			Name: g.t.Name, Version: g.t.Version, SHA256: g.t.Hash(),
 			Params: g.t.ParamValues(), Source: string(g.t.Source),
 		},
-		InputArgs:  relativeTo(opt.Dir, opt.Inputs),
+		InputArgs:   relativeTo(opt.Dir, opt.Inputs),
+		InputFormat: opt.Input.Format, InputSheet: opt.Input.Sheet,
 		Dir:        absDir(opt.Dir),
 		Seed:       opt.Seed,
 		Assignment: &manifest.Assignment{Annotators: opt.Annotators, Overlap: max(opt.Overlap, 1), BatchSize: opt.BatchSize},

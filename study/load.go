@@ -175,7 +175,7 @@ func OpenManifest(path string) (*Manifest, error) {
 func (m *Manifest) Context(t *templates.Template) (items []*layout.SourceItem, shown func(string) string, err error) {
 	inputs, err := m.InputPaths()
 	if err == nil {
-		items, err = Items(t, inputs, m.Keys)
+		items, err = Items(t, inputs, m.InputOptions(), m.Keys)
 	}
 	if err != nil {
 		items = nil

@@ -1,6 +1,7 @@
 package study
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"maps"
@@ -76,6 +77,7 @@ type Native struct {
 
 	t      *templates.Template
 	inputs []string
+	read   input.Options // how the inputs are read, as generate read them
 	keys   map[string]map[string]string
 	// Changed are the inputs given that differ from what the workbooks
 	// were made from, exported with as InputChanged says.
@@ -141,6 +143,9 @@ func PrepareNative(l *records.Loaded, man *Manifest, opt NativeOptions) (*Native
 		}
 	}
 	out.t, out.inputs, out.keys, out.Orders = t, inputs, keys, orders
+	if man != nil {
+		out.read = man.InputOptions()
+	}
 	return out, nil
 }
 
@@ -149,7 +154,7 @@ func PrepareNative(l *records.Loaded, man *Manifest, opt NativeOptions) (*Native
 // texts where they say (offsets are what the native file gives); origins
 // name the records in errors.
 func (n *Native) ReadInputs(origins records.Origins) error {
-	items, err := Items(n.t, n.inputs, n.keys)
+	items, err := Items(n.t, n.inputs, n.read, n.keys)
 	if err != nil {
 		return err
 	}
@@ -161,9 +166,10 @@ func (n *Native) ReadInputs(origins records.Origins) error {
 }
 
 // EachItem reads the study's input records from inputs, as generate
-// read them, one at a time: keys are the manifest's anonymisation keys.
-func EachItem(t *templates.Template, inputs []string, keys map[string]map[string]string, fn func(*layout.SourceItem) error) error {
-	src, err := input.Open(t.Input.Format, inputs)
+// read them (opt), one at a time: keys are the manifest's anonymisation
+// keys.
+func EachItem(t *templates.Template, inputs []string, opt input.Options, keys map[string]map[string]string, fn func(*layout.SourceItem) error) error {
+	src, err := input.OpenFor(context.Background(), t, inputs, opt)
 	if err != nil {
 		return err
 	}
@@ -171,9 +177,9 @@ func EachItem(t *templates.Template, inputs []string, keys map[string]map[string
 }
 
 // Items is every input record EachItem reads.
-func Items(t *templates.Template, inputs []string, keys map[string]map[string]string) ([]*layout.SourceItem, error) {
+func Items(t *templates.Template, inputs []string, opt input.Options, keys map[string]map[string]string) ([]*layout.SourceItem, error) {
 	var items []*layout.SourceItem
-	err := EachItem(t, inputs, keys, func(it *layout.SourceItem) error {
+	err := EachItem(t, inputs, opt, keys, func(it *layout.SourceItem) error {
 		items = append(items, it)
 		return nil
 	})

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/annosheet/annosheet/input"
 	"github.com/annosheet/annosheet/manifest"
 )
 
@@ -42,6 +43,12 @@ type Manifest struct {
 
 // Dir is the folder the manifest's paths are relative to.
 func (m *Manifest) Dir() string { return filepath.Dir(m.Path) }
+
+// InputOptions are how generate read the study's inputs, for reading
+// them again.
+func (m *Manifest) InputOptions() input.Options {
+	return input.Options{Format: m.InputFormat, Sheet: m.InputSheet}
+}
 
 // Skipped is a file met in a folder that was not read.
 type Skipped struct {

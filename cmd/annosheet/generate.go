@@ -27,6 +27,7 @@ import (
 type generateOptions struct {
 	Template string
 	Inputs   []string
+	Input    input.Options
 	Out      string
 	Format   string
 	Batch    string
@@ -62,7 +63,9 @@ func generateCommand() *cli.Command {
 		Description: help("generate"),
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "template", Aliases: []string{"t"}, Usage: "built-in template `NAME` or template `FILE`"},
-			&cli.StringSliceFlag{Name: "input", Aliases: []string{"i"}, Usage: "input `PATH` (JSON Lines, JSON, or a factgenie folder); repeat for several"},
+			&cli.StringSliceFlag{Name: "input", Aliases: []string{"i"}, Usage: "input `PATH` (JSON Lines, JSON, CSV, TSV, Parquet, XLSX, or a factgenie folder); repeat for several"},
+			&cli.StringFlag{Name: "input-format", Usage: "read the inputs as `FORMAT` (jsonl, json, csv, tsv, parquet, xlsx, factgenie), whatever the template and their names say"},
+			&cli.StringFlag{Name: "input-sheet", Usage: "the `SHEET` of a spreadsheet input to read (default: its first)"},
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "output `DIR` (created if missing)"},
 			&cli.StringFlag{Name: "format", Value: formatXLSX, Usage: "output format: xlsx or gsheets"},
 			&cli.StringSliceFlag{Name: "annotators", Aliases: []string{"a"}, Usage: "annotator `ID`s (comma-separated or repeated): a workbook each; an email address also gets the spreadsheet shared"},
@@ -85,6 +88,7 @@ func generateCommand() *cli.Command {
 			opt := generateOptions{
 				Template:   c.String("template"),
 				Inputs:     c.StringSlice("input"),
+				Input:      input.Options{Format: c.String("input-format"), Sheet: c.String("input-sheet")},
 				Out:        c.String("out"),
 				Format:     c.String("format"),
 				Batch:      c.String("batch"),
@@ -142,6 +146,7 @@ func (opt generateOptions) check() error {
 	bad(len(opt.Inputs) == 0, "generate needs --input PATH")
 	bad(opt.Out == "", "generate needs --out DIR")
 	bad(opt.Format != formatXLSX && opt.Format != formatGSheets, "--format %q: use xlsx or gsheets", opt.Format)
+	bad(opt.Input.Format != "" && !slices.Contains(input.Formats, opt.Input.Format), "--input-format %q: use %s", opt.Input.Format, strings.Join(input.Formats, ", "))
 	switch {
 	case len(opt.Batch) > manifest.MaxBatchID:
 		bad(true, "--batch is %d characters long; a batch ID has at most %d (it names a file)", len(opt.Batch), manifest.MaxBatchID)
@@ -185,7 +190,7 @@ func runGenerate(ctx context.Context, opt generateOptions, stdout, stderr io.Wri
 		what = "making spreadsheets"
 	}
 	gen, err := study.GenerateInputs(ctx, study.GenerateOptions{
-		Template: t, Inputs: opt.Inputs, Dir: opt.Out, Batch: opt.Batch, Seed: opt.Seed, SeedSet: opt.SeedSet, Now: opt.Now,
+		Template: t, Inputs: opt.Inputs, Input: opt.Input, Dir: opt.Out, Batch: opt.Batch, Seed: opt.Seed, SeedSet: opt.SeedSet, Now: opt.Now,
 		Force: opt.Force, DiscardAnswers: opt.DiscardAnswers,
 		Annotators: opt.Annotators, Overlap: opt.Overlap, BatchSize: opt.BatchSize,
 		Warn:     func(err error) { fmt.Fprintln(stderr, "warning: "+err.Error()) },

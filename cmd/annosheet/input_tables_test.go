@@ -1,0 +1,152 @@
+package main
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/testkit/goldtest"
+)
+
+// legalColumns are the legal-gaps sample's fields, as a table's columns.
+var legalColumns = []string{"id", "generation", "citations", "target", "cited_paragraphs", "previous_context", "gold_labels"}
+
+// legalRows are the legal-gaps sample's records as a table's rows: a
+// list or an object as JSON text, a string as itself.
+func legalRows(t *testing.T) [][]string {
+	t.Helper()
+	recs, err := goldtest.ReadJSONL[map[string]any](legalData)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows [][]string
+	for _, r := range recs {
+		var row []string
+		for _, c := range legalColumns {
+			switch v := r[c].(type) {
+			case string:
+				row = append(row, v)
+			case nil:
+				row = append(row, "")
+			default:
+				b, err := json.Marshal(v)
+				if err != nil {
+					t.Fatal(err)
+				}
+				row = append(row, string(b))
+			}
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+// writeTable writes rows under a header as CSV (comma ',') or TSV.
+func writeTable(t *testing.T, path string, comma rune, header []string, rows [][]string) {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := csv.NewWriter(f)
+	w.Comma = comma
+	w.UseCRLF = comma == ','
+	if err := w.WriteAll(append([][]string{header}, rows...)); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestGenerateFromTables: the legal-gaps sample as CSV and TSV generates the same Annotate and Read
+// sheets, cell for cell, as its JSON Lines; the manifest records the
+// files read, and export --native writes the same file.
+func TestGenerateFromTables(t *testing.T) {
+	t.Parallel()
+	rows := legalRows(t)
+	dir := t.TempDir()
+	tables := map[string]func(*testing.T, string){
+		"legal.csv": func(t *testing.T, p string) { writeTable(t, p, ',', legalColumns, rows) },
+		"legal.tsv": func(t *testing.T, p string) { writeTable(t, p, '\t', legalColumns, rows) },
+	}
+	sheets := func(t *testing.T, study string) map[string][][]string {
+		book := filepath.Join(study, "legal-gaps-b01.xlsx")
+		return map[string][][]string{
+			backend.SheetAnnotate: sheetTexts(t, book, backend.SheetAnnotate),
+			backend.SheetRead:     sheetTexts(t, book, backend.SheetRead),
+		}
+	}
+	generate := func(t *testing.T, name, input string) string {
+		out := filepath.Join(dir, name)
+		if code, _, stderr := runCLI(t, "generate", "-t", "legal-gaps", "-i", input, "-o", out, "--seed", "3"); code != 0 {
+			t.Fatalf("generate from %s: exit %d: %s", input, code, stderr)
+		}
+		return out
+	}
+	want := sheets(t, generate(t, "from-jsonl", legalData))
+	for name, write := range tables {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(dir, name)
+			write(t, path)
+			study := generate(t, "from-"+name, path)
+			if got := sheets(t, study); !reflect.DeepEqual(got, want) {
+				for sheet := range want {
+					if !reflect.DeepEqual(got[sheet], want[sheet]) {
+						t.Errorf("%s: the %s sheet differs from the JSON Lines':\n%q\nwant\n%q", name, sheet, got[sheet], want[sheet])
+					}
+				}
+			}
+			m := readManifest(t, study)
+			if len(m.Inputs) != 1 || filepath.Base(m.Inputs[0].Path) != name || m.Inputs[0].SHA256 == "" {
+				t.Errorf("%s: the manifest's inputs %+v", name, m.Inputs)
+			}
+		})
+	}
+}
+
+// TestGenerateTableErrors: a table the template cannot read is refused
+// with one line naming the file and the line, and nothing is written.
+func TestGenerateTableErrors(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	rows := legalRows(t)
+	noID := filepath.Join(dir, "no-id.csv")
+	writeTable(t, noID, ',', append([]string{"ID"}, legalColumns[1:]...), rows)
+	short := filepath.Join(dir, "short.csv")
+	if err := os.WriteFile(short, []byte("id,generation,target,cited_paragraphs,previous_context\na,b,c,[],e\nx,y\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	txt := filepath.Join(dir, "legal.txt")
+	writeTable(t, txt, ',', legalColumns, rows)
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"-i", noID}, exitFailure, noID + `:1: the header has no column "id", which the template reads (did you mean "ID"?)`},
+		{[]string{"-i", short}, exitFailure, short + ":3: 2 fields, the header has 5"},
+		{[]string{"-i", txt, "--input-format", "cvs"}, exitUsage, `--input-format "cvs": use jsonl, json, csv, tsv, parquet, xlsx, factgenie, auto`},
+	} {
+		out := filepath.Join(dir, "out")
+		code, _, stderr := runCLI(t, append([]string{"generate", "-t", "legal-gaps", "-o", out}, c.args...)...)
+		if code != c.code || !strings.Contains(stderr, c.want) {
+			t.Errorf("%q: exit %d: %s\nwant exit %d and %q", c.args, code, stderr, c.code, c.want)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%q: %s was written", c.args, out)
+		}
+	}
+	// A file whose name says nothing is read as the flag says.
+	if code, _, stderr := runCLI(t, "generate", "-t", "legal-gaps", "-i", txt, "--input-format", "csv", "-o", filepath.Join(dir, "from-txt")); code != 0 {
+		t.Errorf("--input-format csv: exit %d: %s", code, stderr)
+	}
+	if m := readManifest(t, filepath.Join(dir, "from-txt")); m.InputFormat != "csv" {
+		t.Errorf("the manifest records input format %q, want csv", m.InputFormat)
+	}
+}
