@@ -106,7 +106,11 @@ func (s *jsonSource) Each(fn func(*layout.Record) error) error {
 			err = eachJSON(f.path, s.limit, &index, fn)
 		default:
 			if each, ok := tableFormats[f.format]; ok {
-				err = each(f.path, s.table, &index, fn)
+				opt := s.table
+				if opt.limit == 0 {
+					opt.limit = s.limit // opened without a template (Open)
+				}
+				err = each(f.path, opt, &index, fn)
 				break
 			}
 			err = fmt.Errorf("input %s: unknown format %q", f.path, f.format)

@@ -1072,8 +1072,8 @@ func TestInputOpenErrors(t *testing.T) {
 // at the latest when the records are read, and names the format.
 func TestInputUnknownFormat(t *testing.T) {
 	dir := t.TempDir()
-	p := inputWriteFile(t, dir, "in.csv", "a,b\n1,2\n")
-	src, err := Open("csv", []string{p})
+	p := inputWriteFile(t, dir, "in.yaml", "a: 1\n")
+	src, err := Open("yaml", []string{p})
 	if err == nil {
 		var recs []*layout.Record
 		recs, err = inputReadAll(src)
@@ -1081,8 +1081,8 @@ func TestInputUnknownFormat(t *testing.T) {
 			t.Errorf("got %d records from an unknown format", len(recs))
 		}
 	}
-	if err == nil || !strings.Contains(err.Error(), `"csv"`) {
-		t.Errorf("error = %v, want one that names the format \"csv\"", err)
+	if err == nil || !strings.Contains(err.Error(), `"yaml"`) {
+		t.Errorf("error = %v, want one that names the format \"yaml\"", err)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/testkit/goldtest"
+	"github.com/annosheet/annosheet/testkit/testreaders"
 )
 
 // legalColumns are the legal-gaps sample's fields, as a table's columns.
@@ -64,7 +66,32 @@ func writeTable(t *testing.T, path string, comma rune, header []string, rows [][
 	}
 }
 
-// TestGenerateFromTables: the legal-gaps sample as CSV and TSV generates the same Annotate and Read
+// writeXLSXWithOpenpyxl writes rows under a header into a workbook's
+// first sheet with openpyxl.
+func writeXLSXWithOpenpyxl(t *testing.T, path string, header []string, rows [][]string) {
+	t.Helper()
+	py := testreaders.Openpyxl(t)
+	spec := filepath.Join(t.TempDir(), "table.json")
+	if err := os.WriteFile(spec, mustJSON(map[string]any{"path": path, "rows": append([][]string{header}, rows...)}), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const script = `
+import json, sys, openpyxl
+spec = json.load(open(sys.argv[1], encoding="utf-8"))
+wb = openpyxl.Workbook()
+ws = wb.active
+ws.title = "Data"
+for row in spec["rows"]:
+    ws.append(row)
+wb.save(spec["path"])
+`
+	if out, err := exec.Command(py, "-c", script, spec).CombinedOutput(); err != nil {
+		t.Fatalf("openpyxl: %v\n%s", err, out)
+	}
+}
+
+// TestGenerateFromTables: the legal-gaps sample as CSV, TSV and a
+// spreadsheet (written by openpyxl) generates the same Annotate and Read
 // sheets, cell for cell, as its JSON Lines; the manifest records the
 // files read, and export --native writes the same file.
 func TestGenerateFromTables(t *testing.T) {
@@ -72,8 +99,9 @@ func TestGenerateFromTables(t *testing.T) {
 	rows := legalRows(t)
 	dir := t.TempDir()
 	tables := map[string]func(*testing.T, string){
-		"legal.csv": func(t *testing.T, p string) { writeTable(t, p, ',', legalColumns, rows) },
-		"legal.tsv": func(t *testing.T, p string) { writeTable(t, p, '\t', legalColumns, rows) },
+		"legal.csv":  func(t *testing.T, p string) { writeTable(t, p, ',', legalColumns, rows) },
+		"legal.tsv":  func(t *testing.T, p string) { writeTable(t, p, '\t', legalColumns, rows) },
+		"legal.xlsx": func(t *testing.T, p string) { writeXLSXWithOpenpyxl(t, p, legalColumns, rows) },
 	}
 	sheets := func(t *testing.T, study string) map[string][][]string {
 		book := filepath.Join(study, "legal-gaps-b01.xlsx")
