@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -176,5 +177,24 @@ func TestGenerateTableErrors(t *testing.T) {
 	}
 	if m := readManifest(t, filepath.Join(dir, "from-txt")); m.InputFormat != "csv" {
 		t.Errorf("the manifest records input format %q, want csv", m.InputFormat)
+	}
+}
+
+// TestExampleCSV: the example CSV the README names generates the
+// workbook its JSON Lines does.
+func TestExampleCSV(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	var books [2]map[string][][]string
+	for i, in := range []string{"../../examples/legal-gaps.jsonl", "../../examples/legal-gaps.csv"} {
+		out := filepath.Join(dir, fmt.Sprint(i))
+		if code, _, stderr := runCLI(t, "generate", "-t", "legal-gaps", "-i", in, "-o", out, "--seed", "2"); code != 0 {
+			t.Fatalf("%s: %s", in, stderr)
+		}
+		book := filepath.Join(out, "legal-gaps-b01.xlsx")
+		books[i] = map[string][][]string{"annotate": sheetTexts(t, book, backend.SheetAnnotate), "read": sheetTexts(t, book, backend.SheetRead)}
+	}
+	if !reflect.DeepEqual(books[0], books[1]) {
+		t.Error("examples/legal-gaps.csv does not generate the workbook examples/legal-gaps.jsonl does")
 	}
 }
