@@ -32,7 +32,8 @@ var tableFormats = map[string]func(name string, opt tableOptions, index *int, fn
 	"tsv": func(name string, opt tableOptions, index *int, fn func(*layout.Record) error) error {
 		return eachCSV(name, '\t', opt, index, fn)
 	},
-	"xlsx": eachXLSX,
+	"xlsx":    eachXLSX,
+	"parquet": eachParquet,
 }
 
 // byExtension are the formats a file's extension names.
