@@ -198,3 +198,34 @@ func TestExampleCSV(t *testing.T) {
 		t.Error("examples/legal-gaps.csv does not generate the workbook examples/legal-gaps.jsonl does")
 	}
 }
+
+// TestTableInputChanged: a CSV input is fingerprinted as JSON Lines are:
+// changed after generate, export refuses it, and takes it only as
+// --input with --input-changed.
+func TestTableInputChanged(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	in := filepath.Join(dir, "legal.csv")
+	rows := legalRows(t)
+	writeTable(t, in, ',', legalColumns, rows)
+	study := filepath.Join(dir, "study")
+	if code, _, stderr := runCLI(t, "generate", "-t", "legal-gaps", "-i", in, "-o", study); code != 0 {
+		t.Fatal(stderr)
+	}
+	rows[0][3] = "another target" // a cell edited after the workbooks were made
+	writeTable(t, in, ',', legalColumns, rows)
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{nil, exitFailure, in + ": input changed since the workbooks were generated"},
+		{[]string{"--input", in}, exitFailure, "not the content the workbooks were generated from"},
+		{[]string{"--input", in, "--input-changed"}, exitOK, "exported with it as --input-changed says"},
+	} {
+		code, _, stderr := runCLI(t, append([]string{"export", study, "--native", "--out", filepath.Join(dir, "out.jsonl"), "--force"}, c.args...)...)
+		if code != c.code || !strings.Contains(stderr, c.want) {
+			t.Errorf("%q: exit %d: %s\nwant exit %d and %q", c.args, code, stderr, c.code, c.want)
+		}
+	}
+}
