@@ -27,6 +27,10 @@ import (
 //   - a folder holding outputs.jsonl and evaluators/NAME/ folders;
 //   - outputs.jsonl plus evaluator folders, each given on its own;
 //
+// The outputs may also be a table, a row an output, by the file's
+// extension: outputs.csv, .tsv, .parquet or .xlsx (its first sheet), as a
+// dataset hub or pandas gives them;
+//
 // where an evaluator folder holds either annotations.jsonl with the span
 // categories in config.yaml, or a factgenie campaign: metadata.json (the
 // categories under config.annotation_span_categories) and files/*.jsonl.
@@ -75,9 +79,11 @@ func openFactgenie(ctx context.Context, paths []string) (layout.Source, error) {
 			continue
 		}
 		found := false
-		if o := filepath.Join(p, "outputs.jsonl"); fileExists(o) {
-			outputs = append(outputs, o)
-			found = true
+		for _, name := range outputsNames {
+			if o := filepath.Join(p, name); fileExists(o) {
+				outputs = append(outputs, o)
+				found = true
+			}
 		}
 		sub := filepath.Join(p, "evaluators")
 		if entries, err := os.ReadDir(sub); err == nil {
@@ -90,11 +96,11 @@ func openFactgenie(ctx context.Context, paths []string) (layout.Source, error) {
 			}
 		}
 		if !found {
-			return nil, fmt.Errorf("input %s: not a factgenie folder: expected outputs.jsonl, evaluators/, or an evaluator's annotations.jsonl or metadata.json", p)
+			return nil, fmt.Errorf("input %s: not a factgenie folder: expected outputs.jsonl (or outputs.csv, .tsv, .parquet, .xlsx), evaluators/, or an evaluator's annotations.jsonl or metadata.json", p)
 		}
 	}
 	if len(outputs) == 0 {
-		return nil, errors.New("input: factgenie needs the outputs (outputs.jsonl) the spans refer to")
+		return nil, errors.New("input: factgenie needs the outputs (outputs.jsonl, or a table such as outputs.csv) the spans refer to")
 	}
 	if len(evals) == 0 {
 		return nil, errors.New("input: factgenie needs at least one evaluator folder (annotations.jsonl with config.yaml, or a campaign with metadata.json)")
@@ -109,7 +115,7 @@ func openFactgenie(ctx context.Context, paths []string) (layout.Source, error) {
 	s := &factgenieSource{}
 	byKey := map[string]*layout.Record{}
 	var bad records.Problems
-	src, err := Open("jsonl", outputs)
+	src, err := openOutputs(ctx, outputs)
 	if err != nil {
 		return nil, err
 	}
@@ -153,6 +159,25 @@ func openFactgenie(ctx context.Context, paths []string) (layout.Source, error) {
 	return s, nil
 }
 
+// outputsNames are the names of the outputs in a factgenie folder.
+var outputsNames = []string{"outputs.jsonl", "outputs.csv", "outputs.tsv", "outputs.parquet", "outputs.xlsx"}
+
+// openOutputs opens factgenie's outputs: JSON Lines, or a table by the
+// file's extension (see byExtension), each cell its text.
+func openOutputs(ctx context.Context, outputs []string) (layout.Source, error) {
+	src, err := OpenContext(ctx, "jsonl", outputs)
+	if err != nil {
+		return nil, err
+	}
+	js := src.(*jsonSource)
+	for i, f := range js.files {
+		if format, ok := byExtension[strings.ToLower(filepath.Ext(f.path))]; ok {
+			js.files[i].format = format
+		}
+	}
+	return js, nil
+}
+
 func fileExists(p string) bool {
 	st, err := os.Stat(p)
 	return err == nil && !st.IsDir()
@@ -183,27 +208,23 @@ func factgenieKey(m map[string]any) (key, missing string) {
 	if !ok {
 		// Older factgenie files nest the setup: {"setup": {"id": ...}}.
 		if s, isMap := m["setup"].(map[string]any); isMap {
-			setup, ok = s["id"]
+			setup = s["id"]
 		}
 	}
-	if !ok {
+	if none(setup) {
 		return "", "setup_id"
 	}
-	parts := []string{}
-	for _, f := range []string{"dataset", "split"} {
-		v, ok := m[f]
-		if !ok {
+	for _, f := range []string{"dataset", "split", "example_idx"} {
+		if none(m[f]) {
 			return "", f
 		}
-		parts = append(parts, fmt.Sprint(v))
 	}
-	idx, ok := m["example_idx"]
-	if !ok {
-		return "", "example_idx"
-	}
-	parts = append(parts, fmt.Sprint(setup), fmt.Sprint(idx))
-	return strings.Join(parts, "/"), ""
+	return fmt.Sprintf("%v/%v/%v/%v", m["dataset"], m["split"], setup, m["example_idx"]), ""
 }
+
+// none says a key field has no value: absent, null, or a table's empty
+// cell.
+func none(v any) bool { return v == nil || v == "" }
 
 // MaxConfigSize is the largest evaluator configuration read for its span
 // categories: an evaluator's config.yaml or a campaign's metadata.json.

@@ -582,7 +582,7 @@ func TestFactgenieErrors(t *testing.T) {
 			name:  "a folder that is not factgenie",
 			files: map[string]string{"outputs.jsonl": factgenieOneOutput, "x/readme.txt": "hello", "x/data.jsonl": "{}\n"},
 			paths: []string{"outputs.jsonl", "x"},
-			err:   "input {dir}/x: not a factgenie folder: expected outputs.jsonl, evaluators/, or an evaluator's annotations.jsonl or metadata.json",
+			err:   "input {dir}/x: not a factgenie folder: expected outputs.jsonl (or outputs.csv, .tsv, .parquet, .xlsx), evaluators/, or an evaluator's annotations.jsonl or metadata.json",
 		},
 		{
 			name:  "no evaluator",
@@ -600,7 +600,7 @@ func TestFactgenieErrors(t *testing.T) {
 			name:  "no outputs",
 			files: map[string]string{"e/config.yaml": factgenieTwoCats, "e/annotations.jsonl": ""},
 			paths: []string{"e"},
-			err:   "input: factgenie needs the outputs (outputs.jsonl) the spans refer to",
+			err:   "input: factgenie needs the outputs (outputs.jsonl, or a table such as outputs.csv) the spans refer to",
 		},
 		{
 			name:  "missing input",
@@ -642,6 +642,19 @@ func TestFactgenieErrors(t *testing.T) {
 				{File: "outputs.jsonl", Line: 3, Field: "split", Err: "ErrMissingField", Message: "a factgenie output needs dataset, split, setup_id and example_idx"},
 				{File: "outputs.jsonl", Line: 4, Field: "setup_id", Err: "ErrMissingField", Message: "a factgenie output needs dataset, split, setup_id and example_idx"},
 				{File: "outputs.jsonl", Line: 5, Field: "example_idx", Err: "ErrMissingField", Message: "a factgenie output needs dataset, split, setup_id and example_idx"},
+			},
+		},
+		{
+			name: "outputs as CSV, their problems by line",
+			files: map[string]string{
+				"outputs.csv":                    "dataset,split,setup_id,example_idx,output\nd,test,s,0,x\nd,test,,1,\"a\nb\"\nd,test,s,0,again\n",
+				"evaluators/e/config.yaml":       factgenieTwoCats,
+				"evaluators/e/annotations.jsonl": "",
+			},
+			paths: []string{"."},
+			probs: []inputProb{
+				{File: "outputs.csv", Line: 3, Field: "setup_id", Err: "ErrMissingField", Message: "a factgenie output needs dataset, split, setup_id and example_idx"},
+				{File: "outputs.csv", Line: 5, Err: "ErrDuplicateID", Message: "output d/test/s/0 is also at {dir}/outputs.csv:2"},
 			},
 		},
 		{

@@ -9,7 +9,6 @@ import (
 	"math"
 	"math/big"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -30,8 +29,8 @@ import (
 
 // pqParagraph is a cited paragraph of the legal-gaps data.
 type pqParagraph struct {
-	Citation string `parquet:"citation"`
-	Text     string `parquet:"text"`
+	Citation string `parquet:"citation" json:"citation"`
+	Text     string `parquet:"text" json:"text"`
 }
 
 type pqSource struct {
@@ -294,32 +293,10 @@ func TestParquetIndexAndRowGroups(t *testing.T) {
 // other independent checks do when it is not installed.
 func pqDuckDB(t *testing.T, statements ...string) {
 	t.Helper()
-	testreaders.NewDuckDB(t) // skips (or fails, under ANNOSHEET_REQUIRE_READERS) without it
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir, err := filepath.Abs(filepath.Join("..", filepath.FromSlash(testreaders.DuckDBDir)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Run from DuckDB's folder, where node finds @duckdb/node-api.
-	const script = `import { DuckDBInstance } from '@duckdb/node-api';
-const instance = await DuckDBInstance.create(':memory:');
-const connection = await instance.connect();
-for (const statement of JSON.parse(process.argv[1])) await connection.run(statement);`
-	arg, err := json.Marshal(statements)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(node, "--input-type=module", "-e", script, string(arg))
-	cmd.Dir = dir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("DuckDB failed: %v\n%s", err, out)
-	}
+	testreaders.NewDuckDB(t).Exec(t, statements...)
 }
 
-func pqSQLString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+var pqSQLString = testreaders.SQLString
 
 // pqNumbers compares numbers as numbers.
 var pqNumbers = cmp.Transformer("number", func(n json.Number) string {

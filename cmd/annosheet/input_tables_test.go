@@ -91,25 +91,65 @@ wb.save(spec["path"])
 	}
 }
 
-// TestGenerateFromTables: the legal-gaps sample as CSV, TSV and a
-// spreadsheet (written by openpyxl) generates the same Annotate and Read
-// sheets, cell for cell, as its JSON Lines; the manifest records the
-// files read, and export --native writes the same file.
+// studySheets are the given sheets of every workbook of a study, by the
+// workbook's name: all of them (backend.SheetAnnotate and
+// backend.SheetRead) unless sheets says.
+func studySheets(t *testing.T, study string, sheets ...string) map[string][][]string {
+	t.Helper()
+	books, err := filepath.Glob(filepath.Join(study, "*.xlsx"))
+	if err != nil || len(books) == 0 {
+		t.Fatalf("no workbooks in %s (%v)", study, err)
+	}
+	if len(sheets) == 0 {
+		sheets = []string{backend.SheetAnnotate, backend.SheetRead}
+	}
+	out := map[string][][]string{}
+	for _, book := range books {
+		for _, sheet := range sheets {
+			out[filepath.Base(book)+"!"+sheet] = sheetTexts(t, book, sheet)
+		}
+	}
+	return out
+}
+
+// sameSheets says where two studies' sheets differ.
+func sameSheets(t *testing.T, what string, got, want map[string][][]string) {
+	t.Helper()
+	for sheet := range want {
+		if !reflect.DeepEqual(got[sheet], want[sheet]) {
+			t.Errorf("%s: %s differs from the JSON Lines':\n%q\nwant\n%q", what, sheet, got[sheet], want[sheet])
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("%s: %d sheets, want %d", what, len(got), len(want))
+	}
+}
+
+// duckDBCopy writes what DuckDB reads from a JSON Lines file to a
+// Parquet file, as a user converts data with DuckDB.
+func duckDBCopy(t *testing.T, jsonl, parquet string) {
+	t.Helper()
+	abs, err := filepath.Abs(jsonl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	testreaders.NewDuckDB(t).Exec(t, fmt.Sprintf("COPY (SELECT * FROM read_json_auto(%s)) TO %s (FORMAT parquet)",
+		testreaders.SQLString(abs), testreaders.SQLString(parquet)))
+}
+
+// TestGenerateFromTables: the legal-gaps sample as CSV, TSV, a
+// spreadsheet (written by openpyxl) and Parquet (written by DuckDB)
+// generates the same Annotate and Read sheets, cell for cell, as its JSON
+// Lines; the manifest records the file read.
 func TestGenerateFromTables(t *testing.T) {
 	t.Parallel()
 	rows := legalRows(t)
 	dir := t.TempDir()
 	tables := map[string]func(*testing.T, string){
-		"legal.csv":  func(t *testing.T, p string) { writeTable(t, p, ',', legalColumns, rows) },
-		"legal.tsv":  func(t *testing.T, p string) { writeTable(t, p, '\t', legalColumns, rows) },
-		"legal.xlsx": func(t *testing.T, p string) { writeXLSXWithOpenpyxl(t, p, legalColumns, rows) },
-	}
-	sheets := func(t *testing.T, study string) map[string][][]string {
-		book := filepath.Join(study, "legal-gaps-b01.xlsx")
-		return map[string][][]string{
-			backend.SheetAnnotate: sheetTexts(t, book, backend.SheetAnnotate),
-			backend.SheetRead:     sheetTexts(t, book, backend.SheetRead),
-		}
+		"legal.csv":     func(t *testing.T, p string) { writeTable(t, p, ',', legalColumns, rows) },
+		"legal.tsv":     func(t *testing.T, p string) { writeTable(t, p, '\t', legalColumns, rows) },
+		"legal.xlsx":    func(t *testing.T, p string) { writeXLSXWithOpenpyxl(t, p, legalColumns, rows) },
+		"legal.parquet": func(t *testing.T, p string) { duckDBCopy(t, legalData, p) },
 	}
 	generate := func(t *testing.T, name, input string) string {
 		out := filepath.Join(dir, name)
@@ -118,23 +158,79 @@ func TestGenerateFromTables(t *testing.T) {
 		}
 		return out
 	}
-	want := sheets(t, generate(t, "from-jsonl", legalData))
+	want := studySheets(t, generate(t, "from-jsonl", legalData))
 	for name, write := range tables {
 		t.Run(name, func(t *testing.T) {
 			path := filepath.Join(dir, name)
 			write(t, path)
 			study := generate(t, "from-"+name, path)
-			if got := sheets(t, study); !reflect.DeepEqual(got, want) {
-				for sheet := range want {
-					if !reflect.DeepEqual(got[sheet], want[sheet]) {
-						t.Errorf("%s: the %s sheet differs from the JSON Lines':\n%q\nwant\n%q", name, sheet, got[sheet], want[sheet])
-					}
-				}
-			}
+			sameSheets(t, name, studySheets(t, study), want)
 			m := readManifest(t, study)
 			if len(m.Inputs) != 1 || filepath.Base(m.Inputs[0].Path) != name || m.Inputs[0].SHA256 == "" {
 				t.Errorf("%s: the manifest's inputs %+v", name, m.Inputs)
 			}
+		})
+	}
+}
+
+// TestGenerateFactgenieTables (the Annotate sheet holds the outputs;
+// factgenie-meta-eval has no Read sheet): factgenie's outputs as a table (a CSV
+// file, a spreadsheet, or Parquet written by DuckDB) beside the
+// evaluators' folders generate the same workbooks as its outputs.jsonl,
+// given as a folder or as files.
+func TestGenerateFactgenieTables(t *testing.T) {
+	t.Parallel()
+	fg, err := filepath.Abs(fgData)
+	if err != nil {
+		t.Fatal(err)
+	}
+	outputs, err := goldtest.ReadJSONL[map[string]any](filepath.Join(fg, "outputs.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	columns := []string{"dataset", "split", "example_idx", "output", "setup_id"}
+	var rows [][]string
+	for _, o := range outputs {
+		var row []string
+		for _, c := range columns {
+			row = append(row, fmt.Sprint(o[c]))
+		}
+		rows = append(rows, row)
+	}
+	dir := t.TempDir()
+	generate := func(t *testing.T, name string, inputs ...string) string {
+		out := filepath.Join(dir, name)
+		args := []string{"generate", "-t", "factgenie-meta-eval", "-o", out, "--annotators", "ak,bt", "--overlap", "2", "--seed", "1"}
+		for _, in := range inputs {
+			args = append(args, "-i", in)
+		}
+		if code, _, stderr := runCLI(t, args...); code != 0 {
+			t.Fatalf("generate from %q: exit %d: %s", inputs, code, stderr)
+		}
+		return out
+	}
+	want := studySheets(t, generate(t, "from-jsonl", fg), backend.SheetAnnotate)
+	for name, write := range map[string]func(*testing.T, string){
+		"outputs.csv":     func(t *testing.T, p string) { writeTable(t, p, ',', columns, rows) },
+		"outputs.xlsx":    func(t *testing.T, p string) { writeXLSXWithOpenpyxl(t, p, columns, rows) },
+		"outputs.parquet": func(t *testing.T, p string) { duckDBCopy(t, filepath.Join(fg, "outputs.jsonl"), p) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			folder := filepath.Join(dir, "folder-"+name)
+			if err := os.MkdirAll(folder, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(filepath.Join(fg, "evaluators"), filepath.Join(folder, "evaluators")); err != nil {
+				t.Fatal(err)
+			}
+			table := filepath.Join(folder, name)
+			write(t, table)
+			sameSheets(t, name+" in a folder", studySheets(t, generate(t, "from-folder-"+name, folder), backend.SheetAnnotate), want)
+			evaluators, err := filepath.Glob(filepath.Join(fg, "evaluators", "*"))
+			if err != nil || len(evaluators) != 3 {
+				t.Fatalf("evaluators %q (%v)", evaluators, err)
+			}
+			sameSheets(t, name+" as a file", studySheets(t, generate(t, "from-file-"+name, append([]string{table}, evaluators...)...), backend.SheetAnnotate), want)
 		})
 	}
 }

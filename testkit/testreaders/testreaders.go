@@ -165,7 +165,7 @@ type DuckDBTable struct {
 // DuckDB is DuckDB through its Node.js client (npm @duckdb/node-api):
 // an independent reader of the CSV and Parquet files annosheet writes.
 type DuckDB struct {
-	node, script string
+	node, dir string
 }
 
 // NewDuckDB finds Node.js and the DuckDB client installed in DuckDBDir.
@@ -186,15 +186,38 @@ func NewDuckDB(t testing.TB) *DuckDB {
 		missing(t, "DuckDB (npm @duckdb/node-api)", install)
 		return nil
 	}
-	return &DuckDB{node: node, script: filepath.Join(dir, "read.mjs")}
+	return &DuckDB{node: node, dir: dir}
 }
+
+// Exec runs SQL statements in one in-memory DuckDB database, as a user
+// makes a file with DuckDB: `COPY (SELECT …) TO 'x.parquet' (FORMAT
+// parquet)`, say.
+func (d *DuckDB) Exec(t testing.TB, statements ...string) {
+	t.Helper()
+	const script = `import { DuckDBInstance } from '@duckdb/node-api';
+const instance = await DuckDBInstance.create(':memory:');
+const connection = await instance.connect();
+for (const statement of JSON.parse(process.argv[1])) await connection.run(statement);`
+	arg, err := json.Marshal(statements)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(d.node, "--input-type=module", "-e", script, string(arg))
+	cmd.Dir = d.dir // where node finds @duckdb/node-api
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("DuckDB failed: %v\n%s", err, out)
+	}
+}
+
+// SQLString is s as an SQL string literal.
+func SQLString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
 // Read reads a file with DuckDB: format is "csv" (every field read as
 // text, an empty one as null) or "parquet".
 func (d *DuckDB) Read(t testing.TB, format, path string) DuckDBTable {
 	t.Helper()
 	var stderr bytes.Buffer
-	cmd := exec.Command(d.node, d.script, format, path)
+	cmd := exec.Command(d.node, filepath.Join(d.dir, "read.mjs"), format, path)
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
