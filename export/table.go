@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/annosheet/annosheet/internal/words"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
@@ -113,6 +114,21 @@ var longColumns = []Column{
 // LongColumns are the long table's columns, in order: their names are
 // stable, and every long table has all of them.
 func LongColumns() []Column { return slices.Clone(longColumns) }
+
+// ColumnsHelp lists the columns of both tables for a help text: each
+// long column with what it holds, wrapped at 70 characters, then how
+// the wide table names its columns (WideNames).
+func ColumnsHelp() string {
+	var b strings.Builder
+	for _, c := range longColumns {
+		fmt.Fprintf(&b, "   %-18s %s\n", c.Name, words.Wrap(c.Doc, 70, strings.Repeat(" ", 22)))
+	}
+	b.WriteString("\nThe wide table has a row per unit; its columns:\n")
+	for _, line := range strings.Split(WideNames, "\n") {
+		b.WriteString("   " + line + "\n")
+	}
+	return b.String()
+}
 
 // WideNames says how the wide table names its columns, for help texts:
 // the fixed columns, then patterns of question and annotator.

@@ -580,3 +580,25 @@ func TestTableKeeps(t *testing.T) {
 		}
 	}
 }
+
+// TestColumnsHelp: every long column is listed with its doc, wrapped so
+// that no line of the list runs past the indent plus 70 characters, and
+// the wide table's names follow.
+func TestColumnsHelp(t *testing.T) {
+	t.Parallel()
+	h := export.ColumnsHelp()
+	for _, c := range export.LongColumns() {
+		if !strings.Contains(h, "   "+c.Name+" ") {
+			t.Errorf("column %s is not listed", c.Name)
+		}
+	}
+	long, _, _ := strings.Cut(h, "\nThe wide table")
+	for _, line := range strings.Split(long, "\n") {
+		if n := len([]rune(line)); n > 22+70 {
+			t.Errorf("a line of %d characters: %q", n, line)
+		}
+	}
+	if !strings.Contains(h, "\nThe wide table has a row per unit; its columns:\n   "+strings.SplitN(export.WideNames, "\n", 2)[0]+"\n") {
+		t.Errorf("the wide table's names are not listed:\n%s", h)
+	}
+}

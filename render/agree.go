@@ -274,3 +274,27 @@ func metricParts(v any) [][2]string {
 }
 
 func formatFloat(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+
+// Agree is how rep is written in format: "json" (the schema
+// annosheet.agreement/1), "csv" (AgreeCSV), or "" for a person
+// (AgreeText).
+func Agree(format string, rep *study.Agreement) func(io.Writer) error {
+	return func(w io.Writer) error {
+		switch format {
+		case "json":
+			return JSON(w, rep)
+		case "csv":
+			return AgreeCSV(w, rep)
+		}
+		return AgreeText(w, rep)
+	}
+}
+
+// WroteAgree says that the agreement rep was written to the file out.
+func WroteAgree(w io.Writer, out string, rep *study.Agreement) {
+	against := ""
+	if rep.Against != nil {
+		against = ", and each annotator against " + rep.Against.Gold
+	}
+	fmt.Fprintf(w, "wrote %s: agreement of %d question(s)%s\n", out, len(rep.Questions), against)
+}

@@ -183,3 +183,29 @@ var latexEscapes = strings.NewReplacer(
 
 // latex is text as LaTeX prints it, whatever its characters.
 func latex(s string) string { return latexEscapes.Replace(s) }
+
+// Results is how rep is written in format: "json" (the schema
+// annosheet.results/1), "csv" (ResultsCSV), "latex" (ResultsLaTeX), or ""
+// for a person (ResultsText).
+func Results(format string, rep *results.Report) func(io.Writer) error {
+	return func(w io.Writer) error {
+		switch format {
+		case "json":
+			return JSON(w, rep)
+		case "csv":
+			return ResultsCSV(w, rep)
+		case "latex":
+			return ResultsLaTeX(w, rep)
+		}
+		return ResultsText(w, rep)
+	}
+}
+
+// WroteResults says that the results rep were written to the file out.
+func WroteResults(w io.Writer, out string, rep *results.Report) {
+	by := "-"
+	if len(rep.Questions) > 0 {
+		by = rep.Questions[0].By
+	}
+	fmt.Fprintf(w, "wrote %s: the results of %d question(s), by %s\n", out, len(rep.Questions), by)
+}

@@ -148,3 +148,15 @@ func batchLabel(t *study.Tally) string {
 	}
 	return "study " + t.Study + ": " + t.Batch
 }
+
+// StatusProblems writes on w what status found wrong beside its table:
+// each unit answered differently by copies of its batch, and how many
+// errors and warnings the workbooks have (pull lists them by cell).
+func StatusProblems(w io.Writer, rep *study.Status) {
+	for _, c := range rep.Conflicts {
+		fmt.Fprintln(w, "error: conflict: "+c.Error())
+	}
+	if t := rep.Total; t.Errors+t.Warnings > 0 {
+		fmt.Fprintf(w, "%s and %s found; 'annosheet pull' lists them by cell\n", words.Count(t.Errors, "error"), words.Count(t.Warnings, "warning"))
+	}
+}

@@ -2,8 +2,10 @@ package report
 
 import (
 	"context"
+	"fmt"
 	"slices"
 
+	"github.com/annosheet/annosheet/internal/words"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/results"
 	"github.com/annosheet/annosheet/study"
@@ -135,4 +137,18 @@ func optionLabel(q *templates.Question, code string) string {
 		}
 	}
 	return code
+}
+
+// Summary is the line that says what the page of r, written to file in
+// size bytes, holds: its size in KB, the units done, the annotators,
+// the questions compared, the problems, and the gold set.
+func (r *Report) Summary(file string, size int64) string {
+	t := r.Progress.Total
+	gold := ""
+	if r.Gold != nil {
+		gold = ", and the gold set " + r.Gold.Name
+	}
+	return fmt.Sprintf("wrote %s (%d KB): %d of %d units done by %s; %s compared; %s, %s%s",
+		file, (size+1023)/1024, t.Complete, t.Units, words.Count(len(r.Annotators), "annotator"),
+		words.Count(len(r.Agreement.Questions), "question"), words.Count(r.Problems.Errors, "error"), words.Count(r.Problems.Warnings, "warning"), gold)
 }

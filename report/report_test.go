@@ -572,3 +572,23 @@ func TestReportPairsShown(t *testing.T) {
 		}
 	}
 }
+
+// TestSummary: the line report prints of the page it wrote, its size
+// rounded up to a KB, counts in the singular or plural, the gold set
+// named only when there is one.
+func TestSummary(t *testing.T) {
+	t.Parallel()
+	r := &Report{
+		Annotators: []string{"ak"},
+		Progress:   Progress{Total: &study.Tally{Units: 5, Complete: 3}},
+		Problems:   Problems{Errors: 1, Warnings: 2},
+	}
+	r.Agreement.Questions = make([]QuestionAgreement, 2)
+	if got, want := r.Summary("r.html", 1025), "wrote r.html (2 KB): 3 of 5 units done by 1 annotator; 2 questions compared; 1 error, 2 warnings"; got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	r.Gold = &Gold{Name: "gold.jsonl"}
+	if got, want := r.Summary("r.html", 0), "wrote r.html (0 KB): 3 of 5 units done by 1 annotator; 2 questions compared; 1 error, 2 warnings, and the gold set gold.jsonl"; got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}

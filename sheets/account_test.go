@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -232,5 +233,84 @@ func userAccount(email string) func(t *testing.T) sheets.Account {
 			t.Fatal(err)
 		}
 		return sheets.Account{Email: email, ClientID: c.ClientID, TokenFile: filepath.Join(os.Getenv("ANNOSHEET_CONFIG_DIR"), "token.json")}
+	}
+}
+
+// TestSaveSignInSignOut: a sign-in is saved where SignIn finds it, and a
+// sign-out deletes it (and says where); signing out again, or before any
+// sign-in, has nothing to undo.
+func TestSaveSignInSignOut(t *testing.T) {
+	ctx := context.Background()
+	fake, srv, err := sheetsfake.Start(sheetsfake.Options{RequireAuth: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Close)
+	dir := googletest.NoAccount(t)
+	token := filepath.Join(dir, "token.json")
+	open := func(link string) error {
+		go func() {
+			if resp, err := http.Get(link); err == nil {
+				resp.Body.Close()
+			}
+		}()
+		return nil
+	}
+	for _, tc := range []struct {
+		name string
+		do   func() (string, error)
+		want string // the path said
+		is   error
+		// saved says whether the token file is there after it.
+		saved bool
+	}{
+		{name: "sign out before any sign-in", do: func() (string, error) { return sheets.SignOut(ctx, nil) }},
+		{name: "no client file", do: func() (string, error) {
+			return sheets.SaveSignIn(ctx, filepath.Join(t.TempDir(), "none.json"), googleauth.LoginOptions{Open: open, Timeout: 10 * time.Second})
+		}, is: os.ErrNotExist},
+		{name: "sign in", do: func() (string, error) {
+			return sheets.SaveSignIn(ctx, googletest.ClientSecret(t, fake), googleauth.LoginOptions{Open: open, Timeout: 10 * time.Second})
+		}, want: token, saved: true},
+		{name: "sign out", do: func() (string, error) {
+			var warned []error
+			path, err := sheets.SignOut(ctx, func(err error) { warned = append(warned, err) })
+			if len(warned) > 0 {
+				t.Errorf("warned %v", warned)
+			}
+			return path, err
+		}, want: token},
+		{name: "sign out again", do: func() (string, error) { return sheets.SignOut(ctx, nil) }},
+	} {
+		path, err := tc.do()
+		if path != tc.want || !errors.Is(err, tc.is) || tc.is == nil && err != nil {
+			t.Errorf("%s: got %q, %v; want %q, %v", tc.name, path, err, tc.want, tc.is)
+		}
+		if _, err := os.Stat(token); (err == nil) != tc.saved {
+			t.Errorf("%s: token file: %v, want saved %v", tc.name, err, tc.saved)
+		}
+	}
+}
+
+// TestAccountLines: a service account is named with its key and what it
+// cannot do; a user by address (or as unnamed), with the OAuth client,
+// the token's file, and the token's expiry in local time.
+func TestAccountLines(t *testing.T) {
+	t.Parallel()
+	sa := &sheets.Account{ServiceAccount: "bot@p.iam.gserviceaccount.com", KeyFile: "key.json"}
+	if got := sa.Lines(); len(got) != 2 || got[0] != "service account bot@p.iam.gserviceaccount.com (key key.json, from "+sheets.EnvServiceAccount+")" || !strings.Contains(got[1], "cannot own spreadsheets") {
+		t.Errorf("service account: %q", got)
+	}
+	expiry := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	user := &sheets.Account{Email: "ak@example.org", ClientID: "c1", TokenFile: "token.json", Expiry: expiry}
+	want := []string{
+		"signed in as ak@example.org, with OAuth client c1 (scope drive.file); token in token.json",
+		"Google accepts it: access token valid until " + expiry.Local().Format(time.DateTime),
+	}
+	if got := user.Lines(); !reflect.DeepEqual(got, want) {
+		t.Errorf("user: %q, want %q", got, want)
+	}
+	user.Email = ""
+	if got := user.Lines(); !strings.HasPrefix(got[0], "signed in as an account Google did not name,") {
+		t.Errorf("unnamed user: %q", got)
 	}
 }

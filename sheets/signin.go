@@ -117,3 +117,36 @@ func SignInOnUse(o Options, note func(string)) func(context.Context) (*Client, e
 		return client, nil
 	}
 }
+
+// SaveSignIn signs in with the OAuth client file at clientSecret
+// (googleauth.Store.SignIn) and saves the token where SignIn finds it
+// (googleauth.DefaultStore); it returns the token file's path.
+func SaveSignIn(ctx context.Context, clientSecret string, opt googleauth.LoginOptions) (string, error) {
+	store, err := googleauth.DefaultStore()
+	if err != nil {
+		return "", err
+	}
+	if err := store.SignIn(ctx, clientSecret, opt); err != nil {
+		return "", err
+	}
+	return store.Path, nil
+}
+
+// SignOut revokes the sign-in SaveSignIn saved and deletes its token file
+// (googleauth.Store.SignOut, warn told of a revocation that failed); it
+// returns the deleted file's path, or "" and no error when there was no
+// sign-in to undo.
+func SignOut(ctx context.Context, warn func(error)) (string, error) {
+	store, err := googleauth.DefaultStore()
+	if err != nil {
+		return "", err
+	}
+	err = store.SignOut(ctx, nil, warn)
+	if errors.Is(err, googleauth.ErrNotSignedIn) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	return store.Path, nil
+}

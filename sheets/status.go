@@ -3,6 +3,7 @@ package sheets
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"time"
 
@@ -24,6 +25,26 @@ type Account struct {
 	ClientID, TokenFile string
 	// Expiry is when the access token Google has just given expires.
 	Expiry time.Time
+}
+
+// Lines say who a signs in as, for a person: a service account's key and
+// what it cannot do, or the user, the OAuth client, the token's file and
+// how long Google accepts it (in local time).
+func (a *Account) Lines() []string {
+	if a.ServiceAccount != "" {
+		return []string{
+			fmt.Sprintf("service account %s (key %s, from %s)", a.ServiceAccount, a.KeyFile, EnvServiceAccount),
+			"a service account cannot own spreadsheets: give generate --folder, a folder of a shared drive it can write to",
+		}
+	}
+	who := a.Email
+	if who == "" {
+		who = "an account Google did not name"
+	}
+	return []string{
+		fmt.Sprintf("signed in as %s, with OAuth client %s (scope drive.file); token in %s", who, a.ClientID, a.TokenFile),
+		fmt.Sprintf("Google accepts it: access token valid until %s", a.Expiry.Local().Format(time.DateTime)),
+	}
 }
 
 // Status says who SignIn signs in as. A service account is read from its

@@ -75,6 +75,7 @@ func unanswered(found *adjudicate.Found, study []UnitRef, listed map[string]bool
 // AdjudicateOptions say how to lay out an adjudication.
 type AdjudicateOptions struct {
 	// Dir is the adjudication's folder: its manifest and XLSX workbooks.
+	// Adjudicate makes it (and its parents) when it is not there.
 	Dir string
 	// Kind is the backend of new workbooks: xlsx or gsheets.
 	Kind string
@@ -126,10 +127,17 @@ type Adjudicated struct {
 }
 
 // Adjudicate writes the workbooks in which adjudicators decide what the
-// annotators disagree on, and the adjudication's manifest. Run again on
-// the same folder, it keeps every decision made in the workbooks there and
-// adds the disagreements that are new.
+// annotators disagree on, and the adjudication's manifest, in opt.Dir,
+// which it makes when it is not there. Run again on the same folder, it
+// keeps every decision made in the workbooks there and adds the
+// disagreements that are new.
 func Adjudicate(ctx context.Context, t *templates.Template, recs []*records.Annotation, opt AdjudicateOptions, read Backends, store backend.Store) (*Adjudicated, error) {
+	if err := connect(ctx, store); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(opt.Dir, 0o755); err != nil {
+		return nil, err
+	}
 	if len(opt.Adjudicators) == 0 {
 		opt.Adjudicators = []string{"adjudicator"}
 	}

@@ -32,6 +32,9 @@ type Gold struct {
 	// Origins, when set, say where each record was read
 	// ("gold.jsonl:3"), for errors.
 	Origins map[*records.Annotation]string
+	// Problems are those of the adjudication's pull, when the set was
+	// pulled from one.
+	Problems records.Problems
 }
 
 // where names a gold record in errors.

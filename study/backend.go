@@ -65,3 +65,13 @@ func endpointName(e string) string {
 // ErrConflict is wrapped by the problem of a unit that two copies of its
 // batch answer differently.
 var ErrConflict = errors.New("copies disagree")
+
+// connect connects a store that connects (as sheets.Store signs in at
+// Connect) before anything is read or written: a study whose store cannot
+// be reached, or not with these credentials, fails first.
+func connect(ctx context.Context, store backend.Store) error {
+	if c, ok := store.(interface{ Connect(context.Context) error }); ok {
+		return c.Connect(ctx)
+	}
+	return nil
+}

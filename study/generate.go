@@ -161,8 +161,14 @@ func Generate(ctx context.Context, opt GenerateOptions, src Records, w backend.S
 
 // GenerateInputs generates the study of opt.Inputs, read as the
 // template's input format says, once to plan and again for each batch
-// from a spool of the records (input.NewSpool).
+// from a spool of the records (input.NewSpool). A store that connects
+// (as sheets.Store signs in at Connect) is connected first: a study whose
+// store cannot be reached, or not with these credentials, fails before
+// anything is read or written.
 func GenerateInputs(ctx context.Context, opt GenerateOptions, w backend.Store) (*Generated, error) {
+	if err := connect(ctx, w); err != nil {
+		return nil, err
+	}
 	src, err := input.OpenFor(ctx, opt.Template, opt.Inputs, opt.Input)
 	if err != nil {
 		return nil, err

@@ -401,3 +401,55 @@ func TestGenerateKeepsOpaqueIDs(t *testing.T) {
 		}
 	}
 }
+
+// connectingWriter is a memWriter behind a client made at Connect, as
+// sheets.Store's is; err is what Connect says.
+type connectingWriter struct {
+	*memWriter
+	err       error
+	connected int
+}
+
+func (w *connectingWriter) Connect(context.Context) error {
+	w.connected++
+	return w.err
+}
+
+// TestGenerateInputsConnectsFirst: a store that connects is connected
+// once, before any input is read, and one that cannot be reached stops
+// the study before anything is read or written.
+func TestGenerateInputsConnectsFirst(t *testing.T) {
+	t.Parallel()
+	errRefused := errors.New("endpoint refused")
+	for _, c := range []struct {
+		name    string
+		connect error
+		inputs  []string
+		is      error
+	}{
+		{name: "connected", inputs: []string{legalData}},
+		{name: "refused, before the inputs are read", connect: errRefused, inputs: []string{"no-such-input.jsonl"}, is: errRefused},
+		{name: "connected, then a missing input", inputs: []string{"no-such-input.jsonl"}, is: os.ErrNotExist},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			dir := filepath.Join(t.TempDir(), "study")
+			w := &connectingWriter{memWriter: &memWriter{}, err: c.connect}
+			opt := legalOptions(t, dir)
+			opt.Inputs = c.inputs
+			_, err := GenerateInputs(context.Background(), opt, w)
+			if !errors.Is(err, c.is) || c.is == nil && err != nil {
+				t.Fatalf("GenerateInputs: error %v, want %v", err, c.is)
+			}
+			if w.connected != 1 {
+				t.Errorf("connected %d times, want once", w.connected)
+			}
+			if made := len(w.books) > 0; made != (c.is == nil) {
+				t.Errorf("%d workbooks made", len(w.books))
+			}
+			if _, err := os.Stat(dir); c.is != nil && !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("the study's folder was made by a study that failed: %v", err)
+			}
+		})
+	}
+}

@@ -107,7 +107,7 @@ func ReadGold(ctx context.Context, path string, t *templates.Template, key map[s
 		if g.Template.Name != t.Name || g.Template.Version != t.Version {
 			return nil, nil, fmt.Errorf("%s: %w: it adjudicates template %s version %d; the sources are of %s version %d", path, ErrGold, g.Template.Name, g.Template.Version, t.Name, t.Version)
 		}
-		return &Gold{Name: path, Records: g.Records}, nil, nil
+		return &Gold{Name: path, Records: g.Records, Problems: g.Problems}, nil, nil
 	}
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		return nil, nil, fmt.Errorf("%s: %w: a folder, and not an adjudication's: give the gold records that pull of an adjudication writes (or the adjudication's folder)", path, ErrGold)

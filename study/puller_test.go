@@ -3,7 +3,9 @@ package study
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/annosheet/annosheet/backend"
@@ -60,5 +62,89 @@ func TestPuller(t *testing.T) {
 		Problems: func(ps records.Problems) { told += len(ps) }}
 	if _, err := p.Pull(context.Background(), []string{dir}); !errors.Is(err, ErrNothingRead) || told == 0 {
 		t.Errorf("nothing read: %v, %d problems told; want ErrNothingRead after them", err, told)
+	}
+}
+
+// TestLoad: Load pulls a study's folder as its Puller does and keeps the
+// manifest, the pull and the key; a manifest given beside the records'
+// own file names the study; a template named is the one the records are
+// read with; progress is told of each workbook.
+func TestLoad(t *testing.T) {
+	t.Parallel()
+	m := makeStudy(t)
+	var told, progressed int
+	l, err := Load(context.Background(), []string{m.dir}, LoadOptions{
+		Backends: Backends{Files: m.files},
+		Problems: func(records.Problems) { told++ },
+		Progress: func(done, total int) { progressed++ },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if told != 1 || progressed != len(m.gen.Manifest.Batches) || l.Pulled == nil || len(l.Records) != len(l.Pulled.Records) {
+		t.Errorf("problems told %d times, progress %d times (%d batches); pulled %v", told, progressed, len(m.gen.Manifest.Batches), l.Pulled)
+	}
+	if l.Manifest == nil || l.Manifest.Path != filepath.Join(m.dir, "manifest.json") || l.Template.Name != m.gen.Manifest.Template.Name {
+		t.Errorf("manifest %v, template %v", l.Manifest, l.Template)
+	}
+	if l.Key() == nil || len(l.Key()) != len(m.gen.Manifest.OpaqueIDs) {
+		t.Errorf("key %v, want the manifest's", l.Key())
+	}
+
+	// The pulled records as a file, with the manifest beside them.
+	file := filepath.Join(t.TempDir(), "pulled.jsonl")
+	f, err := os.Create(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := records.Write(f, l.Records); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	man, err := OpenManifest(m.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := Load(context.Background(), []string{file}, LoadOptions{Manifest: man})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Manifest != man || again.Pulled != nil || len(again.Records) != len(l.Records) || again.Key() == nil {
+		t.Errorf("records with their manifest: manifest %v, pulled %v, %d records, key %v", again.Manifest, again.Pulled, len(again.Records), again.Key())
+	}
+	// The manifest by its file, and a gold set with a record repeated:
+	// the records' copies are warned of first, then the gold set's.
+	gold := filepath.Join(t.TempDir(), "gold.jsonl")
+	g, err := os.Create(gold)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := records.Write(g, append(l.Records[:1:1], l.Records[0])); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Close(); err != nil {
+		t.Fatal(err)
+	}
+	var warned []string
+	withGold, err := Load(context.Background(), []string{file, file}, LoadOptions{ManifestFile: m.dir, Gold: gold, Warn: func(s string) { warned = append(warned, s) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if withGold.Manifest == nil || withGold.Manifest.Path != man.Path || withGold.Gold == nil || withGold.Gold.Name != gold || len(withGold.Gold.Records) != 1 {
+		t.Errorf("manifest %v, gold %+v", withGold.Manifest, withGold.Gold)
+	}
+	if len(warned) != len(l.Records)+1 || !strings.Contains(warned[len(warned)-1], gold) || strings.Contains(warned[0], gold) {
+		t.Errorf("warned %d times (%d records): first %q, last %q", len(warned), len(l.Records), warned[0], warned[len(warned)-1])
+	}
+	if _, err := Load(context.Background(), []string{file}, LoadOptions{ManifestFile: filepath.Join(t.TempDir(), "none.json")}); err == nil {
+		t.Error("a manifest file that does not exist was taken")
+	}
+	if _, err := Load(context.Background(), []string{file}, LoadOptions{Template: "no-such-template"}); err == nil {
+		t.Error("a template that does not exist was taken")
+	}
+	if l, err := Load(context.Background(), []string{file}, LoadOptions{Template: m.gen.Manifest.Template.Name}); err != nil || l.Key() != nil {
+		t.Errorf("a built-in named, without the study: %v, key %v", err, l)
 	}
 }

@@ -61,3 +61,23 @@ func Count(c *cli.Context, name string, lo, hi int) error {
 	}
 	return nil
 }
+
+// OneOf is the one of the boolean flags names that is given, or "" for
+// none; two or more given are a usage error.
+func OneOf(c *cli.Context, names ...string) (string, error) {
+	given := ""
+	for _, n := range names {
+		if !c.Bool(n) {
+			continue
+		}
+		if given != "" {
+			if len(names) == 2 {
+				return "", Usagef("give --%s or --%s, not both", names[0], names[1])
+			}
+			flags := "--" + strings.Join(names[:len(names)-1], ", --")
+			return "", Usagef("give one of %s and --%s", flags, names[len(names)-1])
+		}
+		given = n
+	}
+	return given, nil
+}

@@ -71,3 +71,33 @@ func TestValues(t *testing.T) {
 		}
 	}
 }
+
+// TestOneOf: the one flag given, none, or a usage error naming them all.
+func TestOneOf(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		args  []string
+		names []string
+		want  string
+		bad   string
+	}{
+		{args: nil, names: []string{"json", "csv"}},
+		{args: []string{"--csv"}, names: []string{"json", "csv"}, want: "csv"},
+		{args: []string{"--json", "--csv"}, names: []string{"json", "csv"}, bad: "give --json or --csv, not both"},
+		{args: []string{"--latex"}, names: []string{"json", "csv", "latex"}, want: "latex"},
+		{args: []string{"--json", "--latex"}, names: []string{"json", "csv", "latex"}, bad: "give one of --json, --csv and --latex"},
+	} {
+		app := &cli.App{Writer: io.Discard, ErrWriter: io.Discard, Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "json"}, &cli.BoolFlag{Name: "csv"}, &cli.BoolFlag{Name: "latex"},
+		}, Action: func(c *cli.Context) error {
+			got, err := OneOf(c, tc.names...)
+			if got != tc.want || (err == nil) != (tc.bad == "") || err != nil && (err.Error() != tc.bad || !errors.Is(err, ErrUsage)) {
+				t.Errorf("%q: %q, %v; want %q, %q", tc.args, got, err, tc.want, tc.bad)
+			}
+			return nil
+		}}
+		if err := app.Run(append([]string{"x"}, tc.args...)); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

@@ -55,3 +55,22 @@ func (None) Add(int) {}
 
 // Finish does nothing.
 func (None) Finish() {}
+
+// Counted is a bar of work whose total is told with each step, as a pull
+// tells of the workbooks it reads: drawn on w (as New draws it) once the
+// first step says the total. Each call of add is one step done; finish
+// clears the bar.
+func Counted(w io.Writer, what string) (add func(done, total int), finish func()) {
+	var b Bar
+	add = func(_, total int) {
+		if b == nil {
+			b = New(w, int64(total), what)
+		}
+		b.Add(1)
+	}
+	return add, func() {
+		if b != nil {
+			b.Finish()
+		}
+	}
+}
