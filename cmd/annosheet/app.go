@@ -2,11 +2,9 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"reflect"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -18,9 +16,9 @@ import (
 	"github.com/annosheet/annosheet/internal/cliargs"
 	"github.com/annosheet/annosheet/internal/safetext"
 	"github.com/annosheet/annosheet/records"
+	"github.com/annosheet/annosheet/render"
 	"github.com/annosheet/annosheet/sheets"
 	"github.com/annosheet/annosheet/study"
-	"github.com/annosheet/annosheet/templates"
 )
 
 // Exit codes.
@@ -51,7 +49,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if err == nil {
 		return exitOK
 	}
-	printError(stderr, err)
+	render.Error(stderr, err, withHint)
 	return exitCode(err)
 }
 
@@ -75,14 +73,9 @@ func writeReport(out string, force bool, stdout io.Writer, write func(io.Writer)
 	return true, atomicfile.Write(out, force, 0o644, write)
 }
 
-// indentJSON writes v as indented JSON and a newline.
-func indentJSON(w io.Writer, v any) error {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(b, '\n'))
-	return err
+// warn writes warnings on stderr, a line each.
+func warn(stderr io.Writer) func(string) {
+	return func(s string) { fmt.Fprintln(stderr, "warning: "+s) }
 }
 
 // exitCode maps an error to the process exit code, in one place.
@@ -103,51 +96,22 @@ func exitCode(err error) int {
 // errStrict is returned by pull --strict when error-level problems exist.
 var errStrict = errors.New("error-level problems found (--strict)")
 
-// printError writes an error as one line per problem, each starting with
-// the file (and line or cell) it is about; many problems of an input,
-// their cause first and a few of them (see records.Problems.Summary).
-func printError(w io.Writer, err error) {
-	if reflect.TypeOf(err) == joinType {
-		// Several problems said at once: each one its lines and hint.
-		for _, e := range err.(interface{ Unwrap() []error }).Unwrap() {
-			printError(w, e)
-		}
-		return
-	}
-	var ps records.Problems
-	var tl templates.ErrorList
+// withHint is an error's message with what to do about it, in the
+// command line's words: after a usage error, "see --help"; after a list,
+// on a line of its own, not on its last item.
+func withHint(err error, msg string) string {
+	h := hint(err)
 	switch {
-	case errors.As(err, &ps):
-		for _, line := range ps.Summary(problemExamples) {
-			fmt.Fprintln(w, line)
-		}
-	case errors.As(err, &tl):
-		for _, e := range tl {
-			fmt.Fprintln(w, e.Error())
-		}
-	default:
-		msg := err.Error()
-		if errors.Is(err, context.Canceled) && !strings.HasPrefix(msg, "interrupted") {
-			// Ctrl-C before anything was written (outputs are written
-			// whole, at the end).
-			msg = "interrupted: nothing was written; run the same command again"
-		}
-		if errors.Is(err, cliargs.ErrUsage) {
-			if h := hint(err); h != "" {
-				msg += " (" + h + "; see --help)"
-			} else {
-				msg += " (see --help)"
-			}
-		} else if h := hint(err); h != "" && strings.Contains(msg, "\n") {
-			// After a list, on a line of its own, not on its last item.
-			msg += "\n" + strings.ToUpper(h[:1]) + h[1:] + "."
-		} else if h != "" {
-			msg += " (" + h + ")"
-		}
-		for _, line := range strings.Split(msg, "\n") {
-			fmt.Fprintln(w, "annosheet: "+line)
-		}
+	case errors.Is(err, cliargs.ErrUsage) && h != "":
+		return msg + " (" + h + "; see --help)"
+	case errors.Is(err, cliargs.ErrUsage):
+		return msg + " (see --help)"
+	case h != "" && strings.Contains(msg, "\n"):
+		return msg + "\n" + strings.ToUpper(h[:1]) + h[1:] + "."
+	case h != "":
+		return msg + " (" + h + ")"
 	}
+	return msg
 }
 
 // emptyValueOK names the flags whose empty value means something: an empty
@@ -156,17 +120,9 @@ func printError(w io.Writer, err error) {
 // file, folder, template, number, ID...) is a slip, and a usage error.
 var emptyValueOK = map[string]bool{"message": true, "endpoint": true}
 
-// joinType is the type of errors.Join's errors, which printError says
-// one by one (and no other error with several causes).
-var joinType = reflect.TypeOf(errors.Join(errors.New("")))
-
-// problemExamples is how many of many problems of an input are shown,
-// after their cause.
-const problemExamples = 3
-
 // flagError says an option the records refuse as the flag that gave it.
 func flagError(err error) error {
-	if reflect.TypeOf(err) == joinType {
+	if render.Joined(err) {
 		errs := err.(interface{ Unwrap() []error }).Unwrap()
 		out := make([]error, len(errs))
 		for i, e := range errs {
@@ -184,58 +140,79 @@ func flagError(err error) error {
 	return err
 }
 
+// endpointUsage turns a spreadsheet sought on the wrong API into the
+// usage error that says which --endpoint to give.
+func endpointUsage(err error) error {
+	var ee *study.EndpointError
+	switch {
+	case !errors.As(err, &ee):
+		return err
+	case ee.Recorded == "":
+		return cliargs.Usagef("the spreadsheet %s is on Google: leave out --endpoint (and %s)", ee.Spreadsheet, envEndpoint)
+	}
+	return cliargs.Usagef("the spreadsheet %s is on %s (a dry run): give --endpoint %s --no-auth", ee.Spreadsheet, ee.Recorded, ee.Recorded)
+}
+
+// outputUsage says why pull cannot write where --out or --report say
+// (study.PullOutput.Check), in the command line's words.
+func outputUsage(err error) error {
+	var oe *study.OptionError
+	switch {
+	case !errors.As(err, &oe):
+	case errors.Is(err, study.ErrPullReads):
+		return cliargs.Usagef("--%s %s: that is a workbook or a study's manifest, which pull reads; give a new .jsonl (or .json) file", oe.Option, oe.Value)
+	case errors.Is(err, atomicfile.ErrExists):
+		return cliargs.Usagef("--%s %s: the file exists; give another file, or --force to replace it", oe.Option, oe.Value)
+	case errors.Is(err, study.ErrSameOutput):
+		return cliargs.Usagef("--out and --report are both %s: give each its own file", oe.Value)
+	}
+	return err
+}
+
 // hint says what to do about an error, in the command line's words: the
 // packages below say what is wrong, and only here are flags named.
 func hint(err error) string {
-	switch {
-	case errors.As(err, new(*study.EndpointError)):
+	if errors.As(err, new(*study.EndpointError)) {
 		return "use another --out for this one"
-	case errors.Is(err, study.ErrAnswered):
-		return "pull them first, then add --discard-answers to replace them"
-	case errors.Is(err, study.ErrUnknownAnswers):
-		return "move it away, or add --discard-answers"
-	case errors.Is(err, atomicfile.ErrExists):
-		return "use another --out, or --force to replace it"
-	case errors.Is(err, atomicfile.ErrNotFile), errors.Is(err, atomicfile.ErrNoFolder):
-		return "give a path where there is a regular file or nothing, in a folder that exists"
-	case errors.Is(err, atomicfile.ErrChanged), errors.Is(err, backend.ErrChanged):
-		return "it was left as it is; run the same command again to read it as it is now"
-	case errors.Is(err, study.ErrInputChanged):
-		return "give it with --input and --input-changed to export with it anyway"
-	case errors.Is(err, study.ErrNoInputs):
-		return "give --manifest FILE or --input PATH"
-	case errors.Is(err, study.ErrNeedsManifest):
-		return "give --manifest"
-	case errors.Is(err, study.ErrGivenInputChanged):
-		return "add --input-changed if you mean it"
-	case errors.Is(err, study.ErrInputMissing):
-		return "give --input"
-	case errors.Is(err, study.ErrProblems):
-		return "fix them and pull again, export only complete units with --complete-only, or export them as they are with --allow-problems"
-	case errors.Is(err, sheets.ErrNoCredentials):
-		return "run 'annosheet auth login --client-secret FILE', or set GOOGLE_APPLICATION_CREDENTIALS to a service account key"
-	case errors.Is(err, sheets.ErrServiceAccountFolder):
-		return "give --folder, the ID of a folder in a shared drive it can write to, or sign in as a user with 'annosheet auth login'"
-	case errors.Is(err, sheets.ErrNoAuthEndpoint):
-		return "--no-auth needs a loopback --endpoint"
-	case errors.Is(err, sheets.ErrForeignEndpoint):
-		return "leave out --endpoint (and " + envEndpoint + ") for Google's own, or give a loopback one for a dry run"
-	case errors.Is(err, export.ErrSamePath):
-		return "give --out with {annotator}, or --annotators"
-	case errors.Is(err, export.ErrSeveralAnnotators):
-		return "export one annotator at a time with --annotators ID, or a file per annotator with {annotator} in --out"
-	case errors.Is(err, assign.ErrOptions):
-		return "--overlap K needs K or more --annotators, and --batch-size a positive number (0: no bound)"
-	case errors.Is(err, records.ErrNoTemplate):
-		return "give the study's manifest, or --template NAME|FILE"
-	case errors.Is(err, records.ErrNotRecords):
-		return "pull it first: annosheet pull FILE --out records.jsonl"
-	case errors.Is(err, study.ErrNeedsInputs):
-		return "give the study's manifest with --manifest, or the study's folder as the SOURCE"
-	case errors.Is(err, study.ErrUnresolved):
-		return "decide them in the adjudication workbooks and pull it again, or export the rest of each unit with --allow-unresolved"
+	}
+	for _, h := range hints {
+		if errors.Is(err, h.err) {
+			return h.hint
+		}
 	}
 	return ""
+}
+
+// hints say what to do about the errors that name no flag, in the order
+// they are sought (an error may wrap several).
+var hints = []struct {
+	err  error
+	hint string
+}{
+	{study.ErrAnswered, "pull them first, then add --discard-answers to replace them"},
+	{study.ErrUnknownAnswers, "move it away, or add --discard-answers"},
+	{atomicfile.ErrExists, "use another --out, or --force to replace it"},
+	{atomicfile.ErrNotFile, "give a path where there is a regular file or nothing, in a folder that exists"},
+	{atomicfile.ErrNoFolder, "give a path where there is a regular file or nothing, in a folder that exists"},
+	{atomicfile.ErrChanged, "it was left as it is; run the same command again to read it as it is now"},
+	{backend.ErrChanged, "it was left as it is; run the same command again to read it as it is now"},
+	{study.ErrInputChanged, "give it with --input and --input-changed to export with it anyway"},
+	{study.ErrNoInputs, "give --manifest FILE or --input PATH"},
+	{study.ErrNeedsManifest, "give --manifest"},
+	{study.ErrGivenInputChanged, "add --input-changed if you mean it"},
+	{study.ErrInputMissing, "give --input"},
+	{study.ErrProblems, "fix them and pull again, export only complete units with --complete-only, or export them as they are with --allow-problems"},
+	{sheets.ErrNoCredentials, "run 'annosheet auth login --client-secret FILE', or set GOOGLE_APPLICATION_CREDENTIALS to a service account key"},
+	{sheets.ErrServiceAccountFolder, "give --folder, the ID of a folder in a shared drive it can write to, or sign in as a user with 'annosheet auth login'"},
+	{sheets.ErrNoAuthEndpoint, "--no-auth needs a loopback --endpoint"},
+	{sheets.ErrForeignEndpoint, "leave out --endpoint (and " + envEndpoint + ") for Google's own, or give a loopback one for a dry run"},
+	{export.ErrSamePath, "give --out with {annotator}, or --annotators"},
+	{export.ErrSeveralAnnotators, "export one annotator at a time with --annotators ID, or a file per annotator with {annotator} in --out"},
+	{assign.ErrOptions, "--overlap K needs K or more --annotators, and --batch-size a positive number (0: no bound)"},
+	{records.ErrNoTemplate, "give the study's manifest, or --template NAME|FILE"},
+	{records.ErrNotRecords, "pull it first: annosheet pull FILE --out records.jsonl"},
+	{study.ErrNeedsInputs, "give the study's manifest with --manifest, or the study's folder as the SOURCE"},
+	{study.ErrUnresolved, "decide them in the adjudication workbooks and pull it again, or export the rest of each unit with --allow-unresolved"},
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -23,21 +22,15 @@ type loginOptions struct {
 
 func authCommand() *cli.Command {
 	return &cli.Command{
-		Name:  "auth",
-		Usage: "sign in to Google (for --format gsheets)",
-		Description: "annosheet asks Google for one permission: the drive.file scope, which reaches only\n" +
-			"the spreadsheets annosheet creates. The token is kept in the user config folder,\n" +
-			"readable by you alone. A service account key in GOOGLE_APPLICATION_CREDENTIALS is\n" +
-			"used instead when set.",
-		Action: cliargs.Group,
+		Name:        "auth",
+		Usage:       "sign in to Google (for --format gsheets)",
+		Description: help("auth"),
+		Action:      cliargs.Group,
 		Subcommands: []*cli.Command{
 			{
-				Name:  "login",
-				Usage: "sign in with a browser and save the token",
-				Description: "Needs an OAuth client of type \"Desktop app\" from the Google Cloud console\n" +
-					"(APIs & Services > Credentials), with the Sheets and Drive APIs enabled.\n\n" +
-					"Example:\n" +
-					"   annosheet auth login --client-secret client_secret.json",
+				Name:        "login",
+				Usage:       "sign in with a browser and save the token",
+				Description: help("auth-login"),
 				Flags: []cli.Flag{
 					&cli.StringFlag{Name: "client-secret", EnvVars: []string{"ANNOSHEET_CLIENT_SECRET"}, Usage: "the OAuth client `FILE` downloaded from the Google Cloud console"},
 					&cli.BoolFlag{Name: "no-browser", Usage: "print the sign-in link instead of opening a browser"},
@@ -83,18 +76,15 @@ func runLogin(ctx context.Context, opt loginOptions, stdout, stderr io.Writer) e
 	if opt.ClientSecret == "" {
 		return cliargs.Usagef("auth login needs --client-secret FILE (or ANNOSHEET_CLIENT_SECRET): a \"Desktop app\" OAuth client from the Google Cloud console")
 	}
-	store, err := googleauth.DefaultStore()
-	if err != nil {
-		return err
-	}
 	lo := googleauth.LoginOptions{Notify: stderr, Port: opt.Port, Timeout: opt.Timeout}
 	if !opt.NoBrowser {
 		lo.Open = googleauth.OpenBrowser
 	}
-	if err := store.SignIn(ctx, opt.ClientSecret, lo); err != nil {
+	path, err := sheets.SaveSignIn(ctx, opt.ClientSecret, lo)
+	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "signed in to Google (scope drive.file); token saved to %s, readable by you alone\n", store.Path)
+	fmt.Fprintf(stdout, "signed in to Google (scope drive.file); token saved to %s, readable by you alone\n", path)
 	return nil
 }
 
@@ -103,33 +93,21 @@ func runStatus(ctx context.Context, g googleOptions, stdout, stderr io.Writer) e
 	if err != nil {
 		return err
 	}
-	if a.ServiceAccount != "" {
-		fmt.Fprintf(stdout, "service account %s (key %s, from %s)\n", a.ServiceAccount, a.KeyFile, sheets.EnvServiceAccount)
-		fmt.Fprintln(stdout, "a service account cannot own spreadsheets: give generate --folder, a folder of a shared drive it can write to")
-		return nil
+	for _, line := range a.Lines() {
+		fmt.Fprintln(stdout, line)
 	}
-	who := a.Email
-	if who == "" {
-		who = "an account Google did not name"
-	}
-	fmt.Fprintf(stdout, "signed in as %s, with OAuth client %s (scope drive.file); token in %s\n", who, a.ClientID, a.TokenFile)
-	fmt.Fprintf(stdout, "Google accepts it: access token valid until %s\n", a.Expiry.Local().Format(time.DateTime))
 	return nil
 }
 
 func runLogout(ctx context.Context, stdout, stderr io.Writer) error {
-	store, err := googleauth.DefaultStore()
+	path, err := sheets.SignOut(ctx, func(err error) { fmt.Fprintf(stderr, "warning: %v\n", err) })
 	if err != nil {
 		return err
 	}
-	err = store.SignOut(ctx, nil, func(err error) { fmt.Fprintf(stderr, "warning: %v\n", err) })
-	if errors.Is(err, googleauth.ErrNotSignedIn) {
+	if path == "" {
 		fmt.Fprintln(stdout, "not signed in; nothing to do")
 		return nil
 	}
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "signed out; deleted %s\n", store.Path)
+	fmt.Fprintf(stdout, "signed out; deleted %s\n", path)
 	return nil
 }

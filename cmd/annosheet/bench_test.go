@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/annosheet/annosheet/study"
 	"github.com/annosheet/annosheet/testkit/benchdata"
 )
 
@@ -34,10 +35,9 @@ func BenchmarkGenerateStudy(b *testing.B) {
 			b.ResetTimer()
 			for i := range b.N {
 				out := filepath.Join(dir, fmt.Sprint("out", i))
-				err := runGenerate(context.Background(), generateOptions{
-					Template: "legal-gaps", Inputs: []string{in}, Out: out, Format: formatXLSX, Batch: "b01",
-					Seed: 1, SeedSet: true, Annotators: []string{"ak", "bt", "cm"}, Overlap: 2, BatchSize: c.batch,
-				}, io.Discard, io.Discard)
+				err := runGenerate(context.Background(), generateOptions{Template: "legal-gaps", Format: formatXLSX, GenerateOptions: study.GenerateOptions{
+					Inputs: []string{in}, Dir: out, Batch: "b01", Seed: 1, SeedSet: true, Annotators: []string{"ak", "bt", "cm"}, Overlap: 2, BatchSize: c.batch,
+				}}, io.Discard, io.Discard)
 				if err != nil {
 					b.Fatal(err)
 				}

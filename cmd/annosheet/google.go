@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/internal/cliargs"
 	"github.com/annosheet/annosheet/sheets"
 	"github.com/annosheet/annosheet/study"
@@ -74,4 +75,13 @@ func googleStore(g googleOptions, stderr io.Writer, s sheets.Store) sheets.Store
 		return c, endpointRefused(err)
 	}
 	return s
+}
+
+// storeFor is where generate and adjudicate write: files, or for format
+// gsheets Google spreadsheets made as s says.
+func storeFor(format string, g googleOptions, stderr io.Writer, files xlsx.Store, s sheets.Store) backend.Store {
+	if format == backend.KindGSheets {
+		return googleStore(g, stderr, s)
+	}
+	return files
 }

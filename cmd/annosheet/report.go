@@ -4,19 +4,17 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/annosheet/annosheet/internal/atomicfile"
 	"github.com/annosheet/annosheet/internal/cliargs"
-	"github.com/annosheet/annosheet/internal/words"
 	"github.com/annosheet/annosheet/report"
-	"github.com/annosheet/annosheet/study"
 )
 
 type reportOptions struct {
-	// Sources, Template, Params, Against (--gold) and Google, as agree
-	// reads them.
+	// Sources, Template, Params, Gold and Google, as agree reads them.
 	agreeOptions
 	// Adjudication is an adjudication's folder, whose pull is the gold
 	// set (--adjudication).
@@ -48,8 +46,9 @@ func reportCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
+			from.Gold = c.String("gold")
 			return runReport(c.Context, reportOptions{
-				agreeOptions: agreeOptions{recordsFrom: from, Out: c.String("out"), Force: c.Bool("force"), Against: c.String("gold")},
+				agreeOptions: agreeOptions{recordsFrom: from, Out: c.String("out"), Force: c.Bool("force")},
 				Adjudication: c.String("adjudication"),
 			}, c.App.Writer, c.App.ErrWriter)
 		},
@@ -63,68 +62,38 @@ func runReport(ctx context.Context, opt reportOptions, stdout, stderr io.Writer)
 	if err != nil {
 		return err
 	}
-	size := 0
-	err = atomicfile.Write(opt.Out, opt.Force, 0o644, func(w io.Writer) error {
-		cw := &countingWriter{w: w}
-		err := report.Write(cw, rep)
-		size = cw.n
+	if err := atomicfile.Write(opt.Out, opt.Force, 0o644, func(w io.Writer) error { return report.Write(w, rep) }); err != nil {
 		return err
-	})
+	}
+	st, err := os.Stat(opt.Out)
 	if err != nil {
 		return err
 	}
-	t := rep.Progress.Total
-	gold := ""
-	if rep.Gold != nil {
-		gold = ", and the gold set " + rep.Gold.Name
-	}
-	fmt.Fprintf(stdout, "wrote %s (%d KB): %d of %d units done by %s; %s compared; %s, %s%s\n",
-		opt.Out, (size+1023)/1024, t.Complete, t.Units, words.Count(len(rep.Annotators), "annotator"),
-		words.Count(len(rep.Agreement.Questions), "question"), words.Count(rep.Problems.Errors, "error"), words.Count(rep.Problems.Warnings, "warning"), gold)
+	fmt.Fprintln(stdout, rep.Summary(opt.Out, st.Size()))
 	return nil
 }
 
 // studyReport reads the sources as agree does, and the gold set, and
 // makes the report's data.
 func studyReport(ctx context.Context, opt reportOptions, stderr io.Writer) (*report.Report, error) {
-	l, err := loadRecords(ctx, opt.from(), stderr)
+	from := opt.recordsFrom
+	if opt.Adjudication != "" {
+		from.Gold = opt.Adjudication // its pull is the gold set
+	}
+	l, err := loadRecords(ctx, from, stderr)
 	if err != nil {
 		return nil, err
 	}
-	t, man := l.Template, l.Manifest
-	var gold *study.Gold
-	if opt.Against != "" {
-		if gold, err = readGold(ctx, opt.Against, t, l.key(), opt.Google, stderr); err != nil {
-			return nil, err
-		}
-	}
-	in := report.Study{Template: t, Records: l.Records, Pulled: l.Pulled, Manifest: man}
+	in := report.Study{Template: l.Template, Records: l.Records, Pulled: l.Pulled, Manifest: l.Manifest}
 	if opt.Adjudication != "" {
-		g, err := study.PullGold(ctx, opt.Adjudication, backends(opt.Google, stderr), "")
-		if err != nil {
-			return nil, endpointUsage(err)
-		}
-		gold = &study.Gold{Name: opt.Adjudication, Records: g.Records}
-		in.GoldProblems = g.Problems
+		in.GoldProblems = l.Gold.Problems
 	}
-	rep, warnings, err := report.FromStudy(ctx, in, report.Options{Sources: opt.Sources, Gold: gold})
+	rep, warnings, err := report.FromStudy(ctx, in, report.Options{Sources: opt.Sources, Gold: l.Gold})
 	if err != nil {
 		return nil, err
 	}
 	for _, w := range warnings {
-		fmt.Fprintln(stderr, "warning: "+w)
+		warn(stderr)(w)
 	}
 	return rep, nil
-}
-
-// countingWriter counts the bytes written through it.
-type countingWriter struct {
-	w io.Writer
-	n int
-}
-
-func (c *countingWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.n += n
-	return n, err
 }

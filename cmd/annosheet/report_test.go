@@ -310,7 +310,7 @@ func TestReportGolden(t *testing.T) {
 			if code, _, stderr := runCLI(t, "adjudicate", study, "--resolve", "majority", "--out", silver); code != 0 {
 				t.Fatalf("adjudicate --resolve majority: %s", stderr)
 			}
-			opt.Against = silver
+			opt.recordsFrom.Gold = silver
 		}, "progress,answers,agreement,results,problems,gold"},
 		{"qa-span-errors", qaReportStudy, nil, "progress,answers,agreement,results,problems"},
 		{"factgenie-meta-eval", fgReportStudy, nil, "progress,answers,agreement,results,problems"},
@@ -342,8 +342,8 @@ func TestReportGolden(t *testing.T) {
 			if opt.Adjudication != "" {
 				args = append(args, "--adjudication", opt.Adjudication)
 			}
-			if opt.Against != "" {
-				args = append(args, "--gold", opt.Against)
+			if opt.recordsFrom.Gold != "" {
+				args = append(args, "--gold", opt.recordsFrom.Gold)
 			}
 			code, stdout, stderr := runCLI(t, append(args, "--force")...)
 			if code != 0 || !strings.HasPrefix(stdout, "wrote "+page+" (") {
@@ -374,8 +374,8 @@ func sameResults(t *testing.T, rep *report.Report, study string, opt reportOptio
 		}
 		args = append(args, "--gold", gold)
 	}
-	if opt.Against != "" {
-		args = append(args, "--gold", opt.Against)
+	if opt.recordsFrom.Gold != "" {
+		args = append(args, "--gold", opt.recordsFrom.Gold)
 	}
 	code, stdout, stderr := runCLI(t, args...)
 	if code != 0 {

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"io"
 	"os"
 
@@ -11,7 +9,6 @@ import (
 	"golang.org/x/term"
 
 	"github.com/annosheet/annosheet/internal/cliargs"
-	"github.com/annosheet/annosheet/internal/words"
 	"github.com/annosheet/annosheet/render"
 	"github.com/annosheet/annosheet/study"
 )
@@ -52,19 +49,12 @@ func runStatusCounts(ctx context.Context, opt statusOptions, stdout, stderr io.W
 		return err
 	}
 	if opt.JSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
+		return render.JSON(stdout, rep)
 	}
 	f, ok := stdout.(*os.File)
 	if err := render.Status(stdout, rep, ok && term.IsTerminal(int(f.Fd()))); err != nil {
 		return err
 	}
-	for _, c := range rep.Conflicts {
-		fmt.Fprintln(stderr, "error: conflict: "+c.Error())
-	}
-	if t := rep.Total; t.Errors+t.Warnings > 0 {
-		fmt.Fprintf(stderr, "%s and %s found; 'annosheet pull' lists them by cell\n", words.Count(t.Errors, "error"), words.Count(t.Warnings, "warning"))
-	}
+	render.StatusProblems(stderr, rep)
 	return nil
 }
