@@ -19,8 +19,10 @@ type LoadOptions struct {
 	Manifest     *Manifest
 	ManifestFile string
 	// Gold, when given, is a gold set to read for the records (ReadGold):
-	// an adjudication, or the records pull wrote of one.
-	Gold string
+	// an adjudication, or the records pull wrote of one. Adjudication,
+	// instead, is an adjudication whose pull is taken as the gold set as
+	// it is (PullGold), its problems kept with it.
+	Gold, Adjudication string
 	// Files are sources read as files of records whatever their names.
 	Files []string
 	// Backends pull the sources that are not files of records.
@@ -89,13 +91,20 @@ func Load(ctx context.Context, sources []string, opt LoadOptions) (*Loaded, erro
 	if p.Sources != nil && len(p.Sources.Manifests) > 0 {
 		out.Manifest = p.Sources.Manifests[0]
 	}
-	if opt.Gold != "" {
+	switch {
+	case opt.Gold != "":
 		g, dups, err := ReadGold(ctx, opt.Gold, l.Template, out.Key(), opt.Backends)
 		if err != nil {
 			return nil, err
 		}
 		warn(dups)
 		out.Gold = g
+	case opt.Adjudication != "":
+		g, err := PullGold(ctx, opt.Adjudication, opt.Backends, "")
+		if err != nil {
+			return nil, err
+		}
+		out.Gold = &Gold{Name: opt.Adjudication, Records: g.Records, Problems: g.Problems}
 	}
 	return out, nil
 }

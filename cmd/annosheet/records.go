@@ -22,8 +22,10 @@ type recordsFrom struct {
 	// or ManifestFile its file (--manifest).
 	Manifest     *study.Manifest
 	ManifestFile string
-	// Gold is the gold set to read for the records (--gold, --against).
-	Gold string
+	// Gold is the gold set to read for the records (--gold, --against);
+	// Adjudication an adjudication whose pull is the gold set
+	// (--adjudication).
+	Gold, Adjudication string
 	// Files are sources read as files of records whatever their names.
 	Files  []string
 	Google googleOptions
@@ -58,7 +60,7 @@ func loadRecords(ctx context.Context, from recordsFrom, stderr io.Writer) (*stud
 	}
 	bar, finish := progress.Counted(stderr, "reading workbooks")
 	l, err := study.Load(ctx, from.Sources, study.LoadOptions{
-		Template: from.Template, Params: from.Params, Manifest: from.Manifest, ManifestFile: from.ManifestFile, Files: from.Files, Gold: from.Gold,
+		Template: from.Template, Params: from.Params, Manifest: from.Manifest, ManifestFile: from.ManifestFile, Files: from.Files, Gold: from.Gold, Adjudication: from.Adjudication,
 		Backends: backends(from.Google, stderr), Problems: func(ps records.Problems) { print(stderr, ps) }, Progress: bar, Warn: warn(stderr),
 	})
 	finish()

@@ -77,9 +77,7 @@ func runReport(ctx context.Context, opt reportOptions, stdout, stderr io.Writer)
 // makes the report's data.
 func studyReport(ctx context.Context, opt reportOptions, stderr io.Writer) (*report.Report, error) {
 	from := opt.recordsFrom
-	if opt.Adjudication != "" {
-		from.Gold = opt.Adjudication // its pull is the gold set
-	}
+	from.Adjudication = opt.Adjudication
 	l, err := loadRecords(ctx, from, stderr)
 	if err != nil {
 		return nil, err

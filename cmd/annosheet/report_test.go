@@ -572,6 +572,10 @@ func TestReportCLI(t *testing.T) {
 		{[]string{"report", study, "--out", out, "--force", "--gold", filepath.Join(study, "nothing.jsonl")}, 1, "nothing.jsonl"},
 		// Nobody has answered: every unit of the gold set is empty.
 		{[]string{"report", study, "--out", out, "--force", "--adjudication", adj}, 0, "cannot score against the gold set: none of its records is complete or partial; the report shows no score against it"},
+		// --adjudication is the adjudication itself: not the records its
+		// pull wrote (--gold reads those), nor one of its workbooks.
+		{[]string{"report", study, "--out", out, "--force", "--adjudication", filepath.Join(study, "manifest.json")}, 1, `adjudication: format "xlsx", want "annosheet.adjudication/1"`},
+		{[]string{"report", study, "--out", out, "--force", "--adjudication", study}, 1, filepath.Join(study, "adjudication.json") + ": no such file or directory"},
 	} {
 		code, stdout, stderr := runCLI(t, c.args...)
 		if code != c.code || !strings.Contains(stderr, c.want) {
