@@ -335,7 +335,11 @@ func (g *generation) check(ctx context.Context, prev *manifest.Manifest) (map[st
 		if g.format == FormatGSheets {
 			noun = "spreadsheet"
 		}
-		return nil, fmt.Errorf("%s: %w: all %d %ss of this study are made", g.path, atomicfile.ErrExists, len(kept), noun)
+		made := fmt.Sprintf("all %d %ss of this study are made", len(kept), noun)
+		if len(kept) == 1 {
+			made = "the one " + noun + " of this study is made"
+		}
+		return nil, fmt.Errorf("%s: %w: %s", g.path, atomicfile.ErrExists, made)
 	}
 	if len(there) > 0 && !g.opt.Force {
 		var names []string

@@ -231,7 +231,7 @@ func TestGSheetsResume(t *testing.T) {
 		t.Errorf("finished manifest: %+v (study %s→%s)", m2.Batches[0].Spreadsheet, m.Study, m2.Study)
 	}
 	// Finished: a new run needs --force, and then rewrites in place.
-	if code, _, errs := runCLI(t, args...); code != exitFailure || !strings.Contains(errs, "all 1 spreadsheets of this study are made (use another --out, or --force to replace it)") {
+	if code, _, errs := runCLI(t, args...); code != exitFailure || !strings.Contains(errs, "the one spreadsheet of this study is made (use another --out, or --force to replace it)") {
 		t.Errorf("run over a finished batch: exit %d: %s", code, errs)
 	}
 	if code, _, errs := runCLI(t, append(args, "--force")...); code != 0 || !strings.Contains(errs, "rewriting "+sp.URL) {

@@ -243,7 +243,7 @@ func TestGenerateNoOverwrite(t *testing.T) {
 	book := filepath.Join(dir, "legal-gaps-b01.xlsx")
 	before, _ := os.ReadFile(book)
 	code, _, errs := runCLI(t, args...)
-	if code != exitFailure || errs != "annosheet: "+filepath.Join(dir, "manifest.json")+": file exists: all 1 workbooks of this study are made (use another --out, or --force to replace it)\n" {
+	if code != exitFailure || errs != "annosheet: "+filepath.Join(dir, "manifest.json")+": file exists: the one workbook of this study is made (use another --out, or --force to replace it)\n" {
 		t.Errorf("second run: exit %d, stderr %q", code, errs)
 	}
 	after, _ := os.ReadFile(book)
