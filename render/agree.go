@@ -1,6 +1,7 @@
 package render
 
 import (
+	"cmp"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -68,13 +69,18 @@ func AgreeText(w io.Writer, rep *study.Agreement) error {
 	return err
 }
 
-// writeAgainstTable writes the scores against a gold set: its units, then
+// writeAgainstTable writes the scores against a gold set (or another
+// annotator's records, named as its reference): its units, then
 // per question a line for each annotator, and one for them all pooled.
 func writeAgainstTable(b *strings.Builder, a *study.Against) {
-	fmt.Fprintf(b, "\nAgainst gold (%s): %s, %d of them in the sources", a.Gold, words.Count(a.Units, "unit"), a.SharedUnits)
+	name, set, gives := "gold", "the gold set", "the gold set gives"
+	if a.Reference != "" {
+		name, set, gives = a.Reference, a.Reference+"'s records", a.Reference+"'s records give"
+	}
+	fmt.Fprintf(b, "\nAgainst %s (%s): %s, %d of them in the sources", name, a.Gold, words.Count(a.Units, "unit"), a.SharedUnits)
 	var apart []string
 	if a.GoldOnly > 0 {
-		apart = append(apart, fmt.Sprintf("%s only in the gold set", words.Count(a.GoldOnly, "unit")))
+		apart = append(apart, fmt.Sprintf("%s only in %s", words.Count(a.GoldOnly, "unit"), set))
 	}
 	if a.SourcesOnly > 0 {
 		apart = append(apart, fmt.Sprintf("%s only in the sources", words.Count(a.SourcesOnly, "unit")))
@@ -93,10 +99,10 @@ func writeAgainstTable(b *strings.Builder, a *study.Against) {
 		if q.GoldUnits == 0 {
 			// A question not adjudicated (free text, by default) has no
 			// gold value: a line of "undefined" per annotator says less.
-			fmt.Fprintf(b, "\n%s (%s): the gold set gives no unit a value (a question not adjudicated has none); not scored\n", q.Name, q.Type)
+			fmt.Fprintf(b, "\n%s (%s): %s no unit a value (a question not adjudicated has none); not scored\n", q.Name, q.Type, gives)
 			continue
 		}
-		fmt.Fprintf(b, "\n%s (%s): the gold set gives %s\n", q.Name, q.Type, words.Count(q.GoldUnits, "unit"))
+		fmt.Fprintf(b, "\n%s (%s): %s %s\n", q.Name, q.Type, gives, words.Count(q.GoldUnits, "unit"))
 		if q.Compared != "" {
 			fmt.Fprintf(b, "  compared: %s\n", q.Compared)
 		}
@@ -108,8 +114,8 @@ func writeAgainstTable(b *strings.Builder, a *study.Against) {
 			fmt.Fprintf(b, "  %-*s %5d %-5s  %s\n", width, name, s.Units, words.Noun(s.Units, "unit"), strings.Join(scoreParts(q.Type, s), "  "))
 		}
 	}
-	b.WriteString("\naccuracy: the share of the units scored where the value is gold's; P, R, F1: of the characters\n" +
-		"marked under gold's labels, gold the reference. --json gives every metric, and per option or label.\n")
+	fmt.Fprintf(b, "\naccuracy: the share of the units scored where the value is %[1]s's; P, R, F1: of the characters\n"+
+		"marked under %[1]s's labels, %[1]s the reference. --json gives every metric, and per option or label.\n", name)
 }
 
 // scoreParts are the values a question of type typ shows for a score,
@@ -240,7 +246,7 @@ func AgreeCSV(w io.Writer, rep *study.Agreement) error {
 				}
 				units := agreement.Metric{Metric: "units_scored", Params: map[string]any{}, Value: float64(s.Units)}
 				for _, m := range append([]agreement.Metric{units, acc}, s.Metrics...) {
-					if err := row(q.Name, q.Type, "against", s.Annotator, records.GoldAnnotator, "", "", m); err != nil {
+					if err := row(q.Name, q.Type, "against", s.Annotator, cmp.Or(rep.Against.Reference, records.GoldAnnotator), "", "", m); err != nil {
 						return err
 					}
 				}

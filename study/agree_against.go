@@ -35,6 +35,10 @@ type Gold struct {
 	// Problems are those of the adjudication's pull, when the set was
 	// pulled from one.
 	Problems records.Problems
+	// AnyAnnotator lets the set be the records of one annotator other
+	// than gold (a model's labels, say): each annotator is scored against
+	// theirs, under that annotator's name.
+	AnyAnnotator bool
 }
 
 // where names a gold record in errors.
@@ -51,6 +55,9 @@ func (g *Gold) where(r *records.Annotation) string {
 type Against struct {
 	// Gold names the gold set: its file, as given.
 	Gold string `json:"gold"`
+	// Reference is the annotator whose records the set holds when it is
+	// not the gold set of an adjudication (a model's labels, say).
+	Reference string `json:"reference,omitempty"`
 	// Units counts the units the gold set has a record of, SharedUnits
 	// those of them the sources have too. Units only one side has are
 	// not scored: GoldOnly and SourcesOnly count them.
@@ -107,10 +114,14 @@ type AnnotatorScore struct {
 // against scores the annotators of set (the records agreement compares,
 // out of recs) against the gold set, question by question.
 func against(ctx context.Context, t *templates.Template, recs []*records.Annotation, set *recordSet, questions []agreeQuestion, g *Gold) (*Against, error) {
+	ref := records.GoldAnnotator
+	if g.AnyAnnotator && len(g.Records) > 0 && g.Records[0].Annotator != records.GoldAnnotator {
+		ref = g.Records[0].Annotator
+	}
 	sources := map[string]bool{}
 	for _, r := range recs {
-		if r.Annotator == records.GoldAnnotator {
-			return nil, fmt.Errorf("%w: the sources hold records of annotator %q (unit %s); give them as the gold set alone", ErrGold, records.GoldAnnotator, r.Unit)
+		if r.Annotator == ref {
+			return nil, fmt.Errorf("%w: the sources hold records of annotator %q (unit %s); give them as the %s alone", ErrGold, ref, r.Unit, setName(ref))
 		}
 		sources[r.Unit] = true
 	}
@@ -118,8 +129,10 @@ func against(ctx context.Context, t *templates.Template, recs []*records.Annotat
 	var used []*records.Annotation
 	for _, r := range g.Records {
 		switch {
-		case r.Annotator != records.GoldAnnotator:
+		case r.Annotator != ref && ref == records.GoldAnnotator:
 			return nil, fmt.Errorf("%s: %w: unit %s is a record of annotator %q; a gold set's records are annotator %q's", g.where(r), ErrGold, r.Unit, r.Annotator, records.GoldAnnotator)
+		case r.Annotator != ref:
+			return nil, fmt.Errorf("%s: %w: unit %s is a record of annotator %q; the set's first is %q's, and a reference is one annotator's records", g.where(r), ErrGold, r.Unit, r.Annotator, ref)
 		case r.Template.Name != t.Name || r.Template.Version != t.Version:
 			return nil, fmt.Errorf("%s: %w: unit %s is a record of template %s version %d; the sources are of %s version %d", g.where(r), ErrGold, r.Unit, r.Template.Name, r.Template.Version, t.Name, t.Version)
 		case r.Shuffled:
@@ -127,10 +140,20 @@ func against(ctx context.Context, t *templates.Template, recs []*records.Annotat
 		}
 		units[r.Unit] = true
 		if r.Status == records.StatusComplete || r.Status == records.StatusPartial {
+			if ref != records.GoldAnnotator {
+				// Scored as the gold set is: under gold's name here,
+				// under ref's in the report.
+				c := *r
+				c.Annotator = records.GoldAnnotator
+				r = &c
+			}
 			used = append(used, r)
 		}
 	}
 	out := &Against{Gold: g.Name, Units: len(units), Questions: []QuestionAgainst{}}
+	if ref != records.GoldAnnotator {
+		out.Reference = ref
+	}
 	for u := range units {
 		if sources[u] {
 			out.SharedUnits++
@@ -363,4 +386,12 @@ func withGold[U, V any](units []U, uid func(U) string, cell func(U, int) V, has 
 	}
 	slices.SortStableFunc(out, func(a, b U) int { return strings.Compare(uid(a), uid(b)) })
 	return out
+}
+
+// setName is what the set of annotator ref's records is called in errors.
+func setName(ref string) string {
+	if ref == records.GoldAnnotator {
+		return "gold set"
+	}
+	return "reference"
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -303,5 +304,62 @@ func TestAgainstColumns(t *testing.T) {
 	}
 	if d := cmp.Diff([]string{"ak 1 1 1", "zed 2 0.5 0.5", "* 3 0.6666666666666666 0.6666666666666666"}, got); d != "" {
 		t.Errorf("scores (-want +got):\n%s", d)
+	}
+}
+
+// TestAgainstReference: one other annotator's records (a model's labels)
+// are scored against as a gold set is, the scores those of the same
+// records given as gold's, the set named by its annotator; without
+// AnyAnnotator they are refused, and so are a set of two annotators and
+// sources that hold the reference's own records.
+func TestAgainstReference(t *testing.T) {
+	t.Parallel()
+	legal := builtin.Template(t, "legal-gaps")
+	recs := []*records.Annotation{
+		arec(legal, "g1", "ak", "complete", map[string]any{"gaps": []string{"1"}}),
+		arec(legal, "g2", "ak", "complete", map[string]any{"gaps": []string{"2"}}),
+		arec(legal, "g1", "bt", "complete", map[string]any{"gaps": []string{"1", "3"}}),
+	}
+	model := []*records.Annotation{
+		arec(legal, "g1", "gpt4o", "complete", map[string]any{"gaps": []string{"1"}}),
+		arec(legal, "g2", "gpt4o", "complete", map[string]any{"gaps": []string{"3"}}),
+	}
+	gold := []*records.Annotation{
+		grec(legal, "g1", "complete", map[string]any{"gaps": []string{"1"}}),
+		grec(legal, "g2", "complete", map[string]any{"gaps": []string{"3"}}),
+	}
+	byModel, err := Agree(context.Background(), legal, recs, AgreeOptions{Gold: &Gold{Name: "model.jsonl", Records: model, AnyAnnotator: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byGold, err := Agree(context.Background(), legal, recs, AgreeOptions{Gold: &Gold{Name: "model.jsonl", Records: gold, AnyAnnotator: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if byModel.Against.Reference != "gpt4o" || byGold.Against.Reference != "" {
+		t.Errorf("references %q and %q, want gpt4o and none", byModel.Against.Reference, byGold.Against.Reference)
+	}
+	if d := cmp.Diff(byGold.Against, byModel.Against, cmpopts.IgnoreFields(Against{}, "Reference")); d != "" {
+		t.Errorf("scores against the model differ from the same values as gold's (-gold +model):\n%s", d)
+	}
+	if a := byModel.Against.Questions[0].Annotators[0]; a.Annotator != "ak" || a.Units != 2 || *a.Accuracy != 0.5 {
+		t.Errorf("ak against the model: %+v", a)
+	}
+	for _, c := range []struct {
+		name string
+		recs []*records.Annotation
+		gold *Gold
+		want string
+	}{
+		{"a model's records as a gold set", recs, &Gold{Name: "model.jsonl", Records: model},
+			`cannot score against the gold set: unit g1 is a record of annotator "gpt4o"; a gold set's records are annotator "gold"'s`},
+		{"two annotators", recs, &Gold{Name: "model.jsonl", Records: append(slices.Clone(model), arec(legal, "g3", "llama", "complete", nil)), AnyAnnotator: true},
+			`cannot score against the gold set: unit g3 is a record of annotator "llama"; the set's first is "gpt4o"'s, and a reference is one annotator's records`},
+		{"the reference in the sources", append(slices.Clone(recs), model[0]), &Gold{Name: "model.jsonl", Records: model, AnyAnnotator: true},
+			`cannot score against the gold set: the sources hold records of annotator "gpt4o" (unit g1); give them as the reference alone`},
+	} {
+		if _, err := Agree(context.Background(), legal, c.recs, AgreeOptions{Gold: c.gold}); err == nil || !strings.HasSuffix(err.Error(), c.want) || !errors.Is(err, ErrGold) {
+			t.Errorf("%s: %v, want ending %q", c.name, err, c.want)
+		}
 	}
 }

@@ -32,7 +32,7 @@ func agreeCommand() *cli.Command {
 		Flags: recordFlags(
 			&cli.BoolFlag{Name: "json", Usage: "write the report as JSON (schema annosheet.agreement/1): per pair, option and unit too"},
 			&cli.BoolFlag{Name: "csv", Usage: "write every value as CSV rows: question, scope (question, pair, option, unit, against), metric, params, value"},
-			&cli.StringFlag{Name: "against", Usage: "also score each annotator against the gold set in `GOLD.jsonl` (records of annotator \"gold\")"},
+			&cli.StringFlag{Name: "against", Usage: "also score each annotator against the gold set in `GOLD.jsonl` (records of annotator \"gold\"), or against one other annotator's records, such as a model's labels"},
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Destination: &opt.Out, Usage: "write to `FILE` (default: stdout)"},
 			&cli.BoolFlag{Name: "force", Destination: &opt.Force, Usage: "replace an existing --out file"},
 			&cli.StringSliceFlag{Name: "question", Aliases: []string{"q"}, Usage: "report question `NAME` only (repeat, or separate with commas)"},
@@ -70,7 +70,9 @@ func runAgree(ctx context.Context, opt agreeOptions, stdout, stderr io.Writer) e
 	if err != nil {
 		return err
 	}
-	opt.AgreeOptions.Gold = l.Gold
+	if opt.AgreeOptions.Gold = l.Gold; l.Gold != nil {
+		l.Gold.AnyAnnotator = true // a model's labels are scored against as a gold set is
+	}
 	rep, err := study.Agree(ctx, l.Template, l.Records, opt.AgreeOptions)
 	if err != nil {
 		return flagError(err)

@@ -15,6 +15,7 @@ import (
 	"github.com/annosheet/annosheet/agreement"
 	"github.com/annosheet/annosheet/study"
 	"github.com/annosheet/annosheet/testkit/goldtest"
+	"github.com/google/go-cmp/cmp"
 )
 
 // againstReport is the part of agree's JSON with --against the tests
@@ -240,6 +241,32 @@ func TestAgreeAgainst(t *testing.T) {
 			if got[k] != v {
 				t.Errorf("CSV %s: %q, want %q", k, got[k], v)
 			}
+		}
+
+		// The same values as a model's labels (annotator gpt4o): the
+		// same scores, against gpt4o, named so in the JSON and the text.
+		var labels []map[string]any
+		for _, r := range append(gold, extra) {
+			m := map[string]any{}
+			for k, v := range r {
+				m[k] = v
+			}
+			m["annotator"] = "gpt4o"
+			delete(m, "provenance")
+			labels = append(labels, m)
+		}
+		modelFile := writeLines(t, "model.jsonl", labels)
+		byModel := agreeAgainst(t, study, "--against", modelFile, "-q", "gaps")
+		if byModel.Against.Reference != "gpt4o" || byModel.Against.Gold != modelFile {
+			t.Errorf("against the model: reference %q, file %q", byModel.Against.Reference, byModel.Against.Gold)
+		}
+		byModel.Against.Reference, byModel.Against.Gold = "", a.Gold
+		if d := cmp.Diff(a, byModel.Against); d != "" {
+			t.Errorf("scores against the model differ from those against the same values as gold's (-gold +model):\n%s", d)
+		}
+		code, text, stderr = runCLI(t, "agree", study, "--against", modelFile, "-q", "gaps")
+		if want := "Against gpt4o (" + modelFile + "): 5 units, 4 of them in the sources; not scored: 1 unit only in gpt4o's records, 1 unit only in the sources\n"; code != 0 || !strings.Contains(text, want) {
+			t.Errorf("agree --against a model: exit %d: %s%s\nwant %q", code, text, stderr, want)
 		}
 	})
 	t.Run("qa-span-errors", func(t *testing.T) {
