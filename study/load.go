@@ -46,19 +46,12 @@ type Puller struct {
 
 // Pull opens and pulls the sources.
 func (p *Puller) Pull(ctx context.Context, sources []string) (*records.Pulled, error) {
-	src, err := Open(sources, p.Backends)
-	if err != nil {
-		return nil, err
-	}
-	res, err := Pull(ctx, src, p.Options)
-	if err != nil {
-		return nil, err
-	}
-	if p.Problems != nil {
+	res, src, err := PullSources(ctx, sources, p.Backends, p.Options)
+	if res != nil && p.Problems != nil {
 		p.Problems(res.Problems)
 	}
-	if res.NothingRead(src) {
-		return nil, ErrNothingRead
+	if err != nil {
+		return nil, err
 	}
 	p.Result, p.Sources = res, src
 	if len(res.Conflicts) > 0 {
