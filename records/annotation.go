@@ -51,8 +51,44 @@ type Annotation struct {
 	// question's value was decided, by question name; a block's spans
 	// carry their own. Annotators' records have none.
 	Provenance map[string]*Provenance `json:"provenance,omitempty"`
-	Source     RecordSource           `json:"source"`
-	Problems   []UnitProblem          `json:"problems"`
+	// Prefill says, for a unit whose answer cells started from given
+	// records (generate --prefill), what the annotator did with them.
+	Prefill *PrefillTrace `json:"prefill,omitempty"`
+	// Control marks the record of a control unit: a unit whose answers
+	// are known (generate --controls), placed among the others. Only the
+	// study's manifest says which units these are.
+	Control bool `json:"control,omitempty"`
+	// ControlScore is, for a control unit's record, how well each scored
+	// question matched the known answer, from 0 to 1, by question name.
+	ControlScore map[string]float64 `json:"control_score,omitempty"`
+	Source       RecordSource       `json:"source"`
+	Problems     []UnitProblem      `json:"problems"`
+}
+
+// What an annotator did with one prefilled question.
+const (
+	PrefillKept    = "kept"    // the answer is the one given
+	PrefillChanged = "changed" // another answer
+	PrefillCleared = "cleared" // no answer, where one was given
+)
+
+// PrefillTrace is what an annotator did with the answers a unit started
+// from: for each question the prefill answered, whether the value was
+// kept, changed or cleared; for a block's spans, how many of the given
+// spans were kept or changed (paired by overlap and type) or removed, and
+// how many the annotator added.
+type PrefillTrace struct {
+	From      string            `json:"from"`
+	Questions map[string]string `json:"questions"`
+	Spans     *SpanTrace        `json:"spans,omitempty"`
+}
+
+// SpanTrace counts what happened to a block's given spans.
+type SpanTrace struct {
+	Kept    int `json:"kept"`
+	Changed int `json:"changed"`
+	Removed int `json:"removed"`
+	Added   int `json:"added"`
 }
 
 // TemplateID names the template a record was made with.

@@ -36,7 +36,7 @@ const MaxRecordLine = 64 << 20
 // recordFold says where a record's keys name struct fields (compared as
 // encoding/json matches them, whatever their case) and where they are a
 // map's (the answers, by question name, compared exactly).
-var recordFold = jsonkeys.FoldOutside("values", "provenance")
+var recordFold = jsonkeys.FoldOutside("values", "provenance", "questions", "control_score")
 
 // Read reads canonical JSON Lines, as pull writes them, into typed
 // records: the same values as pull made (see TypedValues).

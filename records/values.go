@@ -56,7 +56,43 @@ func TypedRecord(t *templates.Template, a *Annotation) (*Annotation, error) {
 			out.Spans[i] = s
 		}
 	}
+	if err := checkTrace(t, a); err != nil {
+		return nil, err
+	}
 	return &out, nil
+}
+
+// checkTrace refuses a prefill trace or a control score that pull cannot
+// have made: a question the template does not have, a state other than
+// kept, changed or cleared, a negative span count, a score outside 0 to 1.
+func checkTrace(t *templates.Template, a *Annotation) error {
+	if p := a.Prefill; p != nil {
+		if p.From == "" {
+			return fmt.Errorf("prefill: no \"from\": the records the unit started from are not named")
+		}
+		for _, q := range slices.Sorted(maps.Keys(p.Questions)) {
+			if t.QuestionByName(q) == nil {
+				return fmt.Errorf("prefill: question %q is no question of template %s", q, t.Name)
+			}
+			switch st := p.Questions[q]; st {
+			case PrefillKept, PrefillChanged, PrefillCleared:
+			default:
+				return fmt.Errorf("prefill: question %q is %q, not kept, changed or cleared", q, st)
+			}
+		}
+		if s := p.Spans; s != nil && (s.Kept < 0 || s.Changed < 0 || s.Removed < 0 || s.Added < 0) {
+			return fmt.Errorf("prefill: a negative count of spans (%d kept, %d changed, %d removed, %d added)", s.Kept, s.Changed, s.Removed, s.Added)
+		}
+	}
+	for _, q := range slices.Sorted(maps.Keys(a.ControlScore)) {
+		if t.QuestionByName(q) == nil {
+			return fmt.Errorf("control_score: question %q is no question of template %s", q, t.Name)
+		}
+		if v := a.ControlScore[q]; !(v >= 0 && v <= 1) {
+			return fmt.Errorf("control_score: question %q scores %v, not between 0 and 1", q, v)
+		}
+	}
+	return nil
 }
 
 // MaxOffset bounds a span's offsets as a record gives them: no text an

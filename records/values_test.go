@@ -270,3 +270,43 @@ func TestSpanTextProblems(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+// TestTypedRecordTrace: a record's prefill trace and control score are
+// what pull makes, or the record is refused, saying what is wrong.
+func TestTypedRecordTrace(t *testing.T) {
+	t.Parallel()
+	tp := valuesTmpl(t)
+	good := func() *records.Annotation {
+		return &records.Annotation{
+			Unit:         "r1",
+			Values:       map[string]any{"pick": "y"},
+			Prefill:      &records.PrefillTrace{From: "gpt4o", Questions: map[string]string{"pick": "kept", "tags": "cleared", "score": "changed"}},
+			Control:      true,
+			ControlScore: map[string]float64{"pick": 1, "tags": 0, "score": 0.5},
+		}
+	}
+	if _, err := records.TypedRecord(tp, good()); err != nil {
+		t.Fatalf("a good trace refused: %v", err)
+	}
+	for _, c := range []struct {
+		name string
+		edit func(r *records.Annotation)
+		want string
+	}{
+		{"no from", func(r *records.Annotation) { r.Prefill.From = "" }, `prefill: no "from": the records the unit started from are not named`},
+		{"unknown question", func(r *records.Annotation) { r.Prefill.Questions["gaps"] = "kept" }, `prefill: question "gaps" is no question of template vt`},
+		{"unknown state", func(r *records.Annotation) { r.Prefill.Questions["pick"] = "accepted" }, `prefill: question "pick" is "accepted", not kept, changed or cleared`},
+		{"negative span count", func(r *records.Annotation) { r.Prefill.Spans = &records.SpanTrace{Kept: 1, Removed: -1} },
+			"prefill: a negative count of spans (1 kept, 0 changed, -1 removed, 0 added)"},
+		{"score of an unknown question", func(r *records.Annotation) { r.ControlScore["gaps"] = 1 }, `control_score: question "gaps" is no question of template vt`},
+		{"score above one", func(r *records.Annotation) { r.ControlScore["score"] = 1.25 }, `control_score: question "score" scores 1.25, not between 0 and 1`},
+		{"score below zero", func(r *records.Annotation) { r.ControlScore["pick"] = -0.5 }, `control_score: question "pick" scores -0.5, not between 0 and 1`},
+	} {
+		r := good()
+		c.edit(r)
+		_, err := records.TypedRecord(tp, r)
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%s: error %v, want %s", c.name, err, c.want)
+		}
+	}
+}

@@ -216,3 +216,62 @@ func TestGoldRecordSchema(t *testing.T) {
 		})
 	}
 }
+
+// tracedRecord is an annotator's record of a prefilled control unit.
+const tracedRecord = `{"schema": "annosheet.annotation/1",
+ "template": {"name": "qa-span-errors", "version": 1},
+ "batch": "b01", "unit": "q7", "item": "q7", "annotator": "ak", "status": "complete",
+ "values": {"prediction_helpful": "yes"},
+ "prefill": {"from": "gpt4o", "questions": {"prediction_helpful": "kept", "best_prediction_topic": "cleared"},
+             "spans": {"kept": 2, "changed": 1, "removed": 0, "added": 1}},
+ "control": true, "control_score": {"prediction_helpful": 1, "errors": 0.5},
+ "source": {"kind": "xlsx", "file": "b01.xlsx", "sheet": "Annotate", "rows": [4]},
+ "problems": []}`
+
+// TestPrefillControlSchema checks that the annotation schema takes a
+// record with a prefill trace and a control score, and refuses one whose
+// trace or score is not what pull writes.
+func TestPrefillControlSchema(t *testing.T) {
+	var rec map[string]any
+	if err := json.Unmarshal([]byte(tracedRecord), &rec); err != nil {
+		t.Fatal(err)
+	}
+	line, err := json.Marshal(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	goldtest.ValidateRecords(t, line)
+
+	prefill := func(r map[string]any) map[string]any { return r["prefill"].(map[string]any) }
+	spans := func(r map[string]any) map[string]any { return prefill(r)["spans"].(map[string]any) }
+	for name, edit := range map[string]func(r map[string]any){
+		"unknown state":          func(r map[string]any) { prefill(r)["questions"].(map[string]any)["prediction_helpful"] = "accepted" },
+		"no from":                func(r map[string]any) { delete(prefill(r), "from") },
+		"empty from":             func(r map[string]any) { prefill(r)["from"] = "" },
+		"no questions":           func(r map[string]any) { delete(prefill(r), "questions") },
+		"misspelt trace field":   func(r map[string]any) { prefill(r)["span"] = prefill(r)["spans"] },
+		"negative span count":    func(r map[string]any) { spans(r)["removed"] = -1 },
+		"span count not integer": func(r map[string]any) { spans(r)["kept"] = 1.5 },
+		"span count missing":     func(r map[string]any) { delete(spans(r), "added") },
+		"unknown span count":     func(r map[string]any) { spans(r)["moved"] = 1 },
+		"control not a bool":     func(r map[string]any) { r["control"] = "yes" },
+		"score above one":        func(r map[string]any) { r["control_score"].(map[string]any)["errors"] = 1.5 },
+		"score below zero":       func(r map[string]any) { r["control_score"].(map[string]any)["errors"] = -0.1 },
+		"score a string":         func(r map[string]any) { r["control_score"].(map[string]any)["errors"] = "1" },
+	} {
+		t.Run(name, func(t *testing.T) {
+			var bad map[string]any
+			if err := json.Unmarshal([]byte(tracedRecord), &bad); err != nil {
+				t.Fatal(err)
+			}
+			edit(bad)
+			line, err := json.Marshal(bad)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if goldtest.AnnotationError(t, line) == nil {
+				t.Errorf("the schema takes a record it should refuse:\n%s", line)
+			}
+		})
+	}
+}
