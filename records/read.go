@@ -48,45 +48,20 @@ func Read(r io.Reader, name string, template func(TemplateID) (*templates.Templa
 	// are decoded first and typed once it is resolved.
 	var recs []*Annotation
 	var lines []int
-	br := bufio.NewReaderSize(r, 1<<16)
-	if head, _ := br.Peek(4); bytes.Equal(head, []byte("PK\x03\x04")) {
-		return nil, nil, fmt.Errorf("%s: %w: it is a workbook (a zip file), not the records pull writes from one", name, ErrNotRecords)
-	}
-	lr := boundedread.NewLines(br, name, MaxRecordLine, "a pulled record")
-	for {
-		line, err := lr.Next()
-		n := lr.Line()
-		var tooLarge *boundedread.TooLargeError
-		if errors.As(err, &tooLarge) {
-			return nil, nil, err
-		}
-		if t := bytes.TrimSpace(line); len(t) > 0 {
-			d := json.NewDecoder(bytes.NewReader(t))
-			d.UseNumber()
-			rec := &Annotation{}
-			if derr := d.Decode(rec); derr != nil {
-				return nil, nil, fmt.Errorf("%s:%d: %w: %v", name, n, ErrInvalid, derr)
-			}
-			if d.More() {
-				return nil, nil, fmt.Errorf("%s:%d: %w: more than one JSON value on the line", name, n, ErrInvalid)
-			}
-			// encoding/json keeps the last of a key given twice, and
-			// fills a field from a key of another case: refused.
-			if dup, ok := jsonkeys.Duplicate(t, recordFold); ok {
-				return nil, nil, fmt.Errorf("%s:%d: %w: %s", name, n, ErrInvalid, dup)
-			}
-			if rec.Schema != AnnotationSchema {
-				return nil, nil, fmt.Errorf("%s:%d: %w: schema %q, want %q (is this the output of annosheet pull?)", name, n, ErrInvalid, rec.Schema, AnnotationSchema)
-			}
-			recs = append(recs, rec)
-			lines = append(lines, n)
-		}
-		if err == io.EOF {
-			break
-		}
+	err := scanLines(r, name, func(n int, rec *Annotation, err error) error {
 		if err != nil {
-			return nil, nil, fmt.Errorf("read %s: %w", name, err)
+			return fmt.Errorf("%s:%d: %w", name, n, err)
 		}
+		recs = append(recs, rec)
+		lines = append(lines, n)
+		return nil
+	})
+	var stop *readStop
+	if errors.As(err, &stop) {
+		return nil, nil, stop.err
+	}
+	if err != nil {
+		return nil, nil, err
 	}
 	var id TemplateID
 	if len(recs) > 0 {
@@ -101,8 +76,8 @@ func Read(r io.Reader, name string, template func(TemplateID) (*templates.Templa
 	}
 	origins := Origins{}
 	for i, rec := range recs {
-		if rec.Template.Name != t.Name || rec.Template.Version != t.Version {
-			return nil, nil, fmt.Errorf("%s:%d: %w: a record of template %s version %d, not %s version %d", name, lines[i], ErrInvalid, rec.Template.Name, rec.Template.Version, t.Name, t.Version)
+		if err := ofTemplate(rec, t); err != nil {
+			return nil, nil, fmt.Errorf("%s:%d: %w", name, lines[i], err)
 		}
 		typed, err := TypedRecord(t, rec)
 		if err != nil {
@@ -112,6 +87,107 @@ func Read(r io.Reader, name string, template func(TemplateID) (*templates.Templa
 		origins[typed] = fmt.Sprintf("%s:%d", name, lines[i])
 	}
 	return recs, origins, nil
+}
+
+// recordLine says what a line of pulled records holds, in the message
+// of one that is too long.
+const recordLine = "a pulled record"
+
+// isWorkbook is why a file that starts as a zip file is not records.
+const isWorkbook = "it is a workbook (a zip file), not the records pull writes from one"
+
+// readStop is what ends the reading of a file of records before its end,
+// as nothing after it can be read: the file is a workbook, a line is
+// longer than MaxRecordLine, or the reader failed (a cancelled context
+// among its reasons). err is the error as Read returns it, naming the
+// file; problem is the same as a problem of the file, for ReadGiven.
+type readStop struct {
+	err     error
+	problem *Problem
+}
+
+func (s *readStop) Error() string { return s.err.Error() }
+
+func (s *readStop) Unwrap() error { return s.err }
+
+// scanLines reads canonical JSON Lines, as pull writes them, for Read and
+// ReadGiven. It gives fn each line that holds anything (blank lines are
+// passed over) with its number, and either the record on it, decoded but
+// not typed, or the error that says why the line is not one: that error
+// wraps ErrInvalid and does not name the file and line, which each reader
+// adds in its own way. An error fn returns ends the reading and is
+// returned as it is; what no reader can go past ends it as a *readStop.
+func scanLines(r io.Reader, name string, fn func(line int, rec *Annotation, err error) error) error {
+	br := bufio.NewReaderSize(r, 1<<16)
+	if head, _ := br.Peek(4); bytes.Equal(head, []byte("PK\x03\x04")) {
+		return &readStop{
+			err:     fmt.Errorf("%s: %w: %s", name, ErrNotRecords, isWorkbook),
+			problem: &Problem{Severity: Error, File: name, Message: ErrNotRecords.Error() + ": " + isWorkbook, Err: ErrNotRecords},
+		}
+	}
+	lr := boundedread.NewLines(br, name, MaxRecordLine, recordLine)
+	for {
+		line, err := lr.Next()
+		n := lr.Line()
+		var tooLarge *boundedread.TooLargeError
+		if errors.As(err, &tooLarge) {
+			// The lines after it could be read, but a file with a line
+			// this long is not records, and what follows is not either.
+			return &readStop{
+				err: err,
+				problem: &Problem{Severity: Error, File: name, Line: n, Err: err,
+					Message: fmt.Sprintf("line longer than the %s %s may be", boundedread.Size(MaxRecordLine), recordLine)},
+			}
+		}
+		if t := bytes.TrimSpace(line); len(t) > 0 {
+			rec, lerr := decodeLine(t)
+			if err := fn(n, rec, lerr); err != nil {
+				return err
+			}
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return &readStop{
+				err:     fmt.Errorf("read %s: %w", name, err),
+				problem: &Problem{Severity: Error, File: name, Message: "cannot be read: " + err.Error(), Err: err},
+			}
+		}
+	}
+}
+
+// decodeLine decodes one line of pulled records (trimmed, not blank)
+// into a record that is not yet typed, or says why it is not one, in an
+// error that wraps ErrInvalid.
+func decodeLine(t []byte) (*Annotation, error) {
+	d := json.NewDecoder(bytes.NewReader(t))
+	d.UseNumber()
+	rec := &Annotation{}
+	if err := d.Decode(rec); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrInvalid, err)
+	}
+	if d.More() {
+		return nil, fmt.Errorf("%w: more than one JSON value on the line", ErrInvalid)
+	}
+	// encoding/json keeps the last of a key given twice, and fills a
+	// field from a key of another case: refused.
+	if dup, ok := jsonkeys.Duplicate(t, recordFold); ok {
+		return nil, fmt.Errorf("%w: %s", ErrInvalid, dup)
+	}
+	if rec.Schema != AnnotationSchema {
+		return nil, fmt.Errorf("%w: schema %q, want %q (is this the output of annosheet pull?)", ErrInvalid, rec.Schema, AnnotationSchema)
+	}
+	return rec, nil
+}
+
+// ofTemplate refuses a record of another template than t (or of another
+// version of it), in an error that wraps ErrInvalid.
+func ofTemplate(rec *Annotation, t *templates.Template) error {
+	if rec.Template.Name != t.Name || rec.Template.Version != t.Version {
+		return fmt.Errorf("%w: a record of template %s version %d, not %s version %d", ErrInvalid, rec.Template.Name, rec.Template.Version, t.Name, t.Version)
+	}
+	return nil
 }
 
 // Name is where a record was read ("annotations.jsonl:3"), or, for one

@@ -85,7 +85,9 @@ func checkTrace(t *templates.Template, a *Annotation) error {
 		}
 	}
 	for _, q := range slices.Sorted(maps.Keys(a.ControlScore)) {
-		if t.QuestionByName(q) == nil {
+		// A block's spans are scored under the name the records give
+		// them (rows.spans), which is no question's.
+		if t.QuestionByName(q) == nil && (q != t.Rows.Spans || t.Rows.Spans == "") {
 			return fmt.Errorf("control_score: question %q is no question of template %s", q, t.Name)
 		}
 		if v := a.ControlScore[q]; !(v >= 0 && v <= 1) {

@@ -310,3 +310,20 @@ func TestTypedRecordTrace(t *testing.T) {
 		}
 	}
 }
+
+// TestTypedRecordBlockScore: a block's spans are scored under the name
+// the records give them (rows.spans), which no question has.
+func TestTypedRecordBlockScore(t *testing.T) {
+	t.Parallel()
+	tp, err := templates.Builtin("qa-span-errors")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := &records.Annotation{Unit: "q1", Control: true, ControlScore: map[string]float64{"errors": 0.4, "checked": 1}}
+	if _, err := records.TypedRecord(tp, rec); err != nil {
+		t.Errorf("a block's span score refused: %v", err)
+	}
+	if _, err := records.TypedRecord(valuesTmpl(t), &records.Annotation{Unit: "r1", ControlScore: map[string]float64{"": 1}}); err == nil {
+		t.Error("a score of no name accepted by a template without blocks")
+	}
+}
