@@ -49,6 +49,7 @@ type spanCandidate struct {
 // large corpus does not allocate per unit.
 type spanScratch struct {
 	cands      []spanCandidate
+	paired     []spanCandidate // the pairings of the last spanGreedy
 	usedA      []bool
 	usedB      []bool
 	cover      []spanCover // per label, all 0 between pairs
@@ -88,17 +89,33 @@ func spanExact(a, b []spanItem, byLabel bool, perLabel []spanCounts) int64 {
 }
 
 // spanOverlapPairs counts the spans of a and b paired one to one by
-// overlap: every pair of spans sharing at least one character is a
-// candidate; candidates are taken from the largest overlap down, ties by
-// a's span then b's (both lists in spanItemCompare order), and a candidate
-// is kept when neither of its spans is paired yet. It returns the pairings
-// with labels ignored and, counting only candidates of the same label,
-// with labels compared; perLabel gets the latter under their label.
+// overlap, as spanGreedy pairs them from spanCandidates: largest overlap
+// first, ties by a's span then b's (both lists in spanItemCompare order).
+// It returns the pairings with labels ignored and, counting only
+// candidates of the same label, with labels compared; perLabel gets the
+// latter under their label.
 //
 // Greedy pairing under labels is the same whether it runs on all labels at
 // once or on each label apart, since candidates of different labels share
 // no span; the per-label counts therefore add up to the labelled total.
 func spanOverlapPairs(a, b []spanItem, s *spanScratch, perLabel []spanCounts) (unlabeled, labeled int64) {
+	if !spanCandidates(a, b, s) {
+		return 0, 0
+	}
+	unlabeled = int64(len(spanGreedy(a, b, s, false)))
+	for _, c := range spanGreedy(a, b, s, true) {
+		labeled++
+		if perLabel != nil {
+			perLabel[a[c.i].label].overlap++
+		}
+	}
+	return unlabeled, labeled
+}
+
+// spanCandidates puts in s.cands every pair of spans of a and b that
+// share at least one character, sorted from the largest overlap down, ties
+// by the index in a, then in b. It reports whether there is any.
+func spanCandidates(a, b []spanItem, s *spanScratch) bool {
 	s.cands = s.cands[:0]
 	for i, x := range a {
 		for j, y := range b {
@@ -108,7 +125,7 @@ func spanOverlapPairs(a, b []spanItem, s *spanScratch, perLabel []spanCounts) (u
 		}
 	}
 	if len(s.cands) == 0 {
-		return 0, 0
+		return false
 	}
 	slices.SortFunc(s.cands, func(p, q spanCandidate) int {
 		if c := cmp.Compare(q.chars, p.chars); c != 0 {
@@ -119,31 +136,28 @@ func spanOverlapPairs(a, b []spanItem, s *spanScratch, perLabel []spanCounts) (u
 		}
 		return cmp.Compare(p.j, q.j)
 	})
-	for pass := range 2 {
-		byLabel := pass == 1
-		s.usedA = spanResetFlags(s.usedA, len(a))
-		s.usedB = spanResetFlags(s.usedB, len(b))
-		var n int64
-		for _, c := range s.cands {
-			if s.usedA[c.i] || s.usedB[c.j] {
-				continue
-			}
-			if byLabel && a[c.i].label != b[c.j].label {
-				continue
-			}
-			s.usedA[c.i], s.usedB[c.j] = true, true
-			n++
-			if byLabel && perLabel != nil {
-				perLabel[a[c.i].label].overlap++
-			}
+	return true
+}
+
+// spanGreedy takes the candidates spanCandidates left in s.cands in their
+// order, keeping one when neither of its spans is paired yet (and, when
+// byLabel, both spans have the same label). It returns the pairings kept,
+// in the order taken, in s's buffer: valid until s is used again.
+func spanGreedy(a, b []spanItem, s *spanScratch, byLabel bool) []spanCandidate {
+	s.usedA = spanResetFlags(s.usedA, len(a))
+	s.usedB = spanResetFlags(s.usedB, len(b))
+	s.paired = s.paired[:0]
+	for _, c := range s.cands {
+		if s.usedA[c.i] || s.usedB[c.j] {
+			continue
 		}
-		if byLabel {
-			labeled = n
-		} else {
-			unlabeled = n
+		if byLabel && a[c.i].label != b[c.j].label {
+			continue
 		}
+		s.usedA[c.i], s.usedB[c.j] = true, true
+		s.paired = append(s.paired, c)
 	}
-	return unlabeled, labeled
+	return s.paired
 }
 
 func spanResetFlags(f []bool, n int) []bool {

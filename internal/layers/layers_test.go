@@ -106,6 +106,14 @@ var rules = []rule{
 		direct: []string{"os", "io", "net", "bufio"},
 		deps:   []string{excelize, google, m("layout"), m("decode"), m("records"), m("templates"), m("backend"), m("xlsx"), m("sheets"), m("cmd"), m("input"), m("study"), m("export")},
 		why:    "agreement statistics: pure functions over typed records, no I/O"},
+	// Compare stands on records, templates and agreement's span matching
+	// alone (and the production helpers those use): nothing else of the
+	// module.
+	{pkg: "compare",
+		direct: []string{"os", "io", "net", "bufio"},
+		deps:   []string{excelize, google, netHTTP, module},
+		allow:  []string{m("records"), m("templates"), m("agreement"), m("internal")},
+		why:    "a record against the one it started from, or against known answers: pure functions, no I/O"},
 	{pkg: "results",
 		direct: []string{"os", "io", "net", "bufio"},
 		deps:   []string{excelize, google, m("layout"), m("decode"), m("records"), m("templates"), m("backend"), m("xlsx"), m("sheets"), m("cmd"), m("input"), m("study"), m("export"), m("report"), m("render")},
