@@ -28,6 +28,10 @@ type ConditionalFormat struct {
 	FirstCol, LastCol int // 0-based, inclusive
 	// Formula is without its leading "=".
 	Formula string
-	// Fill is the background colour, RRGGBB.
+	// Fill is the background colour, RRGGBB; "" for none.
 	Fill string
+	// Color is the font's colour, RRGGBB, and Italic its slant; "" and
+	// false leave the cell's own.
+	Color  string
+	Italic bool
 }

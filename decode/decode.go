@@ -9,6 +9,8 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/annosheet/annosheet/compare"
+
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/internal/words"
 	"github.com/annosheet/annosheet/records"
@@ -53,6 +55,7 @@ func (p *puller) decode() []*records.Annotation {
 	slab := make([]records.Annotation, len(p.units))
 	for k := range p.units {
 		u := p.unit(k)
+		own := annotators[k] // as the rows say, before the workbook's own annotator
 		if who := p.declared(p.meta.Annotator); who != "" {
 			// A workbook made for one annotator is theirs, whatever a
 			// cell says.
@@ -93,6 +96,9 @@ func (p *puller) decode() []*records.Annotation {
 		default:
 			answered = p.decodeRow(u, rows[0], rec) // its Values are the row's
 		}
+		if u.prefill != nil && p.meta.Prefill != nil && len(rows) > 0 {
+			answered = p.settle(u, rows, rec, own, answered, first)
+		}
 		if rec.Values == nil {
 			rec.Values = map[string]any{}
 		}
@@ -109,6 +115,50 @@ func (p *puller) decode() []*records.Annotation {
 	}
 	p.unjudged(out)
 	return out
+}
+
+// settle decides what a prefilled unit's answers are, and says what the
+// annotator did with the suggestions: the annotator's ID on its rows
+// (own) marks the unit as checked. Answers the same as the suggestions,
+// on rows without the ID, were never looked at: the unit is empty, with
+// none of the problems its cells gave (first is where they start). A unit
+// with the ID, or answers of its own, is answered, and gets the trace. A
+// workbook for one annotator warns of changed answers without the ID,
+// which are counted as that annotator's all the same; a shared one has
+// already said that answers need an ID.
+func (p *puller) settle(u unitRow, rows []sheetRow, rec *records.Annotation, own string, answered bool, first int) bool {
+	sugg, err := records.TypedRecord(p.t, u.prefill)
+	if err != nil {
+		// The metadata sheet was edited: the answers stand, untraced.
+		p.problem(records.Error, ErrLayout, u.ID, rows[0].n, -1, "the suggested answers this unit started from cannot be read from the workbook's metadata (%v); its answers are read without saying which were kept", err)
+		return answered
+	}
+	trace := compare.Trace(p.t, sugg, rec)
+	if own == "" {
+		if untouched(trace) {
+			p.probs = p.probs[:first]
+			rec.Values, rec.Spans = map[string]any{}, nil
+			return false
+		}
+		if p.meta.Annotator != "" {
+			p.problem(records.Warning, ErrAnnotator, u.ID, rows[0].n, p.at[p.colIndex(templates.RoleAnnotator)],
+				"the suggested answers were changed, but no annotator ID says the row was checked; the answers are counted as %s's", p.declared(p.meta.Annotator))
+		}
+	}
+	trace.From = p.meta.Prefill.From
+	rec.Prefill = trace
+	return true
+}
+
+// untouched says a unit's answers are the suggestions, every one.
+func untouched(tr *records.PrefillTrace) bool {
+	for _, st := range tr.Questions {
+		if st != records.PrefillKept {
+			return false
+		}
+	}
+	s := tr.Spans
+	return s == nil || s.Changed == 0 && s.Removed == 0 && s.Added == 0
 }
 
 // deletedRows reports a block that has fewer of its generated rows (those
@@ -466,14 +516,7 @@ func (p *puller) decodeBlock(u unitRow, rows []sheetRow, rec *records.Annotation
 func (p *puller) spanEntry(r sheetRow, a *answers) records.SpanAnswer {
 	t := p.t
 	e := records.SpanAnswer{Question: t.Rows.Spans, Row: r.n}
-	primary := p.primarySpan()
-	var evidence string
-	for _, q := range t.Questions {
-		if q.Type == templates.TypeEvidence && q.Scope == "row" {
-			evidence = q.Name
-			break
-		}
-	}
+	primary, evidence := t.PrimarySpan(), t.RowEvidence()
 	for name, v := range a.valid() {
 		switch {
 		case name == primary:
@@ -494,17 +537,6 @@ func (p *puller) spanEntry(r sheetRow, a *answers) records.SpanAnswer {
 		}
 	}
 	return e
-}
-
-// primarySpan is the span question whose answer is a block row's span: the
-// first asked on every row that is not anchored before another.
-func (p *puller) primarySpan() string {
-	for _, q := range p.t.Questions {
-		if q.Type == templates.TypeSpan && q.Scope == "row" && q.Before == "" {
-			return q.Name
-		}
-	}
-	return ""
 }
 
 // readAnswers reads the answers of one row to the questions of one scope

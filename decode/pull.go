@@ -89,6 +89,10 @@ type unitRow struct {
 type unitText struct {
 	fields   map[string]string // span fields' full text
 	evidence map[string][]int  // evidence question -> sentences per passage
+	// prefill is what the unit's answer cells started from, in the
+	// order shown (generate --prefill), as JSON decodes it; nil when
+	// they started empty.
+	prefill *records.Annotation
 }
 
 // sheetRow is a row of the Annotate sheet, its cells in template column
@@ -235,7 +239,7 @@ func (w *Workbook) Pull(t *templates.Template, opt PullOptions) (*Pulled, error)
 			p.key = opt.StudyOpaqueIDs[m.Study]
 		}
 	}
-	p.cols = p.t.Columns()
+	p.cols = p.t.ColumnsWith(p.meta.ColumnOptions())
 	p.colByKey = map[string]int{}
 	for i, c := range p.cols {
 		p.colByKey[c.Key] = i
@@ -393,13 +397,17 @@ func (p *puller) metaRow(row int, cells []string, wb, src *string) error {
 		}
 		if len(cells) > 5 {
 			var blob struct {
-				Fields   map[string]string `json:"fields"`
-				Evidence map[string][]int  `json:"evidence"`
+				Fields   map[string]string   `json:"fields"`
+				Evidence map[string][]int    `json:"evidence"`
+				Prefill  *records.Annotation `json:"prefill"`
 			}
-			if err := json.Unmarshal([]byte(strings.Join(cells[5:], "")), &blob); err != nil {
+			d := json.NewDecoder(strings.NewReader(strings.Join(cells[5:], "")))
+			d.UseNumber()
+			if err := d.Decode(&blob); err != nil {
 				return fmt.Errorf("row %d: %v", row, err)
 			}
 			u.fields, u.evidence = blob.Fields, blob.Evidence
+			u.prefill = blob.Prefill // typed once the template is known
 		}
 		if _, dup := p.byID[u.ID]; dup {
 			return fmt.Errorf("row %d: unit %q is listed twice", row, u.ID)
@@ -418,7 +426,7 @@ func (p *puller) metaRow(row int, cells []string, wb, src *string) error {
 		}
 		p.byFirstRow[u.FirstRow] = k
 		p.units = append(p.units, u.Unit)
-		if u.fields != nil || u.evidence != nil {
+		if u.fields != nil || u.evidence != nil || u.prefill != nil {
 			p.texts = append(p.texts, make([]unitText, k+1-len(p.texts))...)
 			p.texts[k] = u.unitText
 		}
@@ -498,9 +506,10 @@ func (p *puller) mapColumns(header []string) {
 			continue
 		}
 		switch c.Role {
-		case templates.RoleContext, templates.RoleCheck:
+		case templates.RoleContext, templates.RoleCheck, templates.RoleSuggestion:
 			// Context is not read back, nor the Check column the sheet
-			// computes; deleting them loses nothing.
+			// computes, nor the copies of suggested answers; deleting
+			// them loses nothing.
 		case templates.RoleUnit:
 			p.problem(records.Warning, ErrLayout, "", 1, -1, "the hidden %q column is gone; rows are matched to units by ID and position", c.Header)
 		default:
@@ -534,7 +543,7 @@ func (p *puller) readSheet() error {
 		for i, j := range p.at {
 			// Context is not read back: keeping it would hold every long
 			// text of the sheet in memory.
-			if j >= 0 && j < len(cells) && p.cols[i].Role != templates.RoleContext && p.cols[i].Role != templates.RoleCheck {
+			if j >= 0 && j < len(cells) && p.reads(p.cols[i]) {
 				c := cells[j]
 				row.cells[i] = cellText(c)
 				any = any || hasText(row.cells[i])
@@ -594,7 +603,7 @@ func (p *puller) readsColumn() func(col int) bool {
 			reads = make([]bool, 0, len(p.at))
 			for i, j := range p.at {
 				c := p.cols[i]
-				if j < 0 || c.Role == templates.RoleCheck || c.Role == templates.RoleContext && !p.t.SpanSource(c.Context) {
+				if j < 0 || !p.reads(c) && !(c.Role == templates.RoleContext && p.t.SpanSource(c.Context)) {
 					continue
 				}
 				for len(reads) <= j {
@@ -605,6 +614,13 @@ func (p *puller) readsColumn() func(col int) bool {
 		}
 		return col < len(reads) && reads[col]
 	}
+}
+
+// reads says whether a column's cells are read into a sheetRow: not
+// context (the texts it shows), the Check column (computed) or the copies
+// of suggested answers (pull compares with the metadata's).
+func (p *puller) reads(c templates.ColumnSpec) bool {
+	return c.Role != templates.RoleContext && c.Role != templates.RoleCheck && c.Role != templates.RoleSuggestion
 }
 
 // placedRow is a row of the sheet and the unit it was found to belong to

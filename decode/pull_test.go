@@ -96,7 +96,7 @@ func newMemBookWith(t *testing.T, tp *templates.Template, records string, opt la
 		})
 		m.sheets[sh.Name] = rows
 	}
-	for i, c := range tp.Columns() {
+	for i, c := range tp.ColumnsWith(templates.ColumnOptions{Suggested: opt.Prefill != nil}) {
 		m.cols[c.Key] = i
 	}
 	for _, u := range res.Units {

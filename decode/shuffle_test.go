@@ -5,7 +5,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/annosheet/annosheet/decode"
 	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/templates"
 )
@@ -36,7 +35,7 @@ func TestUnshuffleValues(t *testing.T) {
 			"second_prediction_likert": 5, "third_prediction_likert": 2, "note": "kept",
 		}},
 	} {
-		got, err := decode.UnshuffleValues(tp, shown, tc.order)
+		got, err := layout.UnshuffleValues(tp, shown, tc.order)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -45,7 +44,7 @@ func TestUnshuffleValues(t *testing.T) {
 		}
 	}
 	for _, bad := range [][]string{{"first", "second"}, {"first", "first", "third"}, {"first", "second", "fourth"}} {
-		if _, err := decode.UnshuffleValues(tp, shown, bad); err == nil {
+		if _, err := layout.UnshuffleValues(tp, shown, bad); err == nil {
 			t.Errorf("order %v accepted", bad)
 		}
 	}
@@ -79,5 +78,46 @@ func TestShuffleOrder(t *testing.T) {
 	}
 	if cmp.Equal(layout.ShuffleOrder(tp, 1, "x"), layout.ShuffleOrder(tp, 2, "x")) && cmp.Equal(layout.ShuffleOrder(tp, 1, "y"), layout.ShuffleOrder(tp, 2, "y")) && cmp.Equal(layout.ShuffleOrder(tp, 1, "z"), layout.ShuffleOrder(tp, 2, "z")) {
 		t.Error("the seed changes nothing")
+	}
+}
+
+// TestShownValues: answers put in the places their candidates were shown
+// in come back onto their candidates, for every order.
+func TestShownValues(t *testing.T) {
+	t.Parallel()
+	tp, err := templates.Builtin("preference-likert")
+	if err != nil {
+		t.Fatal(err)
+	}
+	given := map[string]any{
+		"best_prediction_reference": "second",
+		"best_prediction_topic":     "third",
+		"first_prediction_likert":   5,
+		"third_prediction_likert":   1,
+		"note":                      "kept",
+	}
+	orders := [][]string{
+		{"first", "second", "third"}, {"first", "third", "second"}, {"second", "first", "third"},
+		{"second", "third", "first"}, {"third", "first", "second"}, {"third", "second", "first"},
+	}
+	for _, order := range orders {
+		shown, err := layout.ShownValues(tp, given, order)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The candidate shown first is order[0]: its scale is place 1's.
+		if order[0] == "first" && shown["first_prediction_likert"] != 5 || order[0] == "third" && shown["first_prediction_likert"] != 1 {
+			t.Errorf("order %v: place 1 shows %v", order, shown["first_prediction_likert"])
+		}
+		back, err := layout.UnshuffleValues(tp, shown, order)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(given, back); diff != "" {
+			t.Errorf("order %v (-given +back):\n%s", order, diff)
+		}
+	}
+	if _, err := layout.ShownValues(tp, given, []string{"first", "first", "third"}); err == nil {
+		t.Error("an order that repeats a candidate accepted")
 	}
 }

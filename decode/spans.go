@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/annosheet/annosheet/records"
 )
 
 // A span is located in its field in code points (as Python and most NLP
@@ -15,23 +17,12 @@ type spanMatch struct {
 }
 
 // findExact returns every occurrence of text in field, overlapping ones
-// included.
+// included (see records.Occurrences).
 func findExact(field, text string) []spanMatch {
-	if text == "" {
-		return nil
-	}
-	var out []spanMatch
 	n := utf8.RuneCountInString(text)
-	for i := 0; i <= len(field)-len(text); {
-		j := strings.Index(field[i:], text)
-		if j < 0 {
-			break
-		}
-		at := i + j
-		start := utf8.RuneCountInString(field[:at])
+	var out []spanMatch
+	for _, start := range records.Occurrences(field, text) {
 		out = append(out, spanMatch{start, start + n})
-		_, size := utf8.DecodeRuneInString(field[at:])
-		i = at + size
 	}
 	return out
 }

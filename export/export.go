@@ -187,7 +187,7 @@ func unshuffled(t *templates.Template, r *records.Annotation, orders map[string]
 	if !ok {
 		return nil, fmt.Errorf("%s: %w: unit %s is in the order its candidates were shown in; export with the study's manifest, which holds the orders", where, ErrExport, r.Unit)
 	}
-	vals, err := decode.UnshuffleValues(t, r.Values, order)
+	vals, err := layout.UnshuffleValues(t, r.Values, order)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w: unit %s: %v", where, ErrExport, r.Unit, err)
 	}

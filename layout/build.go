@@ -51,6 +51,13 @@ type Options struct {
 	// nil, and no rows are kept for it. A study of several batches checks
 	// its whole input so, and builds each batch's workbook on its own.
 	CheckOnly bool
+	// Prefill, when set, holds the answers units start from (generate
+	// --prefill), by unit ID: they are written into the answer cells,
+	// shown as suggestions while unchanged, and kept in the metadata for
+	// pull to say what the annotator did with them. Build checks each
+	// against its unit and refuses one it cannot write so that pull reads
+	// it back as given, naming the file and line.
+	Prefill *records.Given
 }
 
 // Unit is one unit of annotation and where its rows are.
@@ -150,7 +157,9 @@ func build(ctx context.Context, t *templates.Template, src Source, opt Options) 
 	if opt.CellLimit == 0 {
 		opt.CellLimit = backend.XLSXCellLimit
 	}
-	b := &builder{ctx: ctx, t: t, src: src, opt: opt, cols: t.Columns()}
+	b := &builder{ctx: ctx, t: t, src: src, opt: opt}
+	b.colOpt = templates.ColumnOptions{Suggested: opt.Prefill != nil}
+	b.cols = t.ColumnsWith(b.colOpt)
 	b.res = &Result{Keys: map[string]map[string]string{}}
 	if t.Shuffle != nil {
 		b.res.Orders = map[string][]string{}
@@ -205,6 +214,10 @@ type builder struct {
 	opt  Options
 	cols []templates.ColumnSpec
 	res  *Result
+	// colOpt are the columns the workbook adds to the template's;
+	// prefillSeen the units whose given record was found.
+	colOpt      templates.ColumnOptions
+	prefillSeen map[string]bool
 
 	rows     int               // rows of the Annotate sheet, header included
 	blobs    map[string]string // per item: what pull needs to check spans and evidence, as JSON
@@ -592,6 +605,7 @@ func (b *builder) scan() error {
 	b.blobCols = 0
 	b.collect = true
 	b.warnSeen = map[string]bool{}
+	b.prefillSeen = map[string]bool{}
 	b.resetBands()
 	err := b.src.Each(func(rec *Record) error {
 		if err := b.ctx.Err(); err != nil {
@@ -599,6 +613,9 @@ func (b *builder) scan() error {
 		}
 		b.res.Records++
 		it, ps := b.expand(rec)
+		if it != nil && len(ps) == 0 {
+			ps = b.checkPrefill(it)
+		}
 		bad = append(bad, ps...)
 		if it != nil {
 			if prev, dup := ids[it.id]; dup {
@@ -666,6 +683,9 @@ func (b *builder) scan() error {
 	}
 	if err != nil {
 		return err
+	}
+	if len(bad) < records.MaxErrors {
+		bad = append(bad, b.unprefilled()...)
 	}
 	if len(bad) > 0 {
 		bad.Sort()
@@ -746,37 +766,11 @@ func (b *builder) rowCount(it *item) int {
 
 // gather records what pull needs to check spans and evidence without any
 // other file: the full text of every span field and the sentence count of
-// every passage, per unit.
+// every passage, per unit; and, when the unit is prefilled, what it was
+// given.
 func (b *builder) gather(it *item) {
-	envs := []templates.Env{it.env(nil, 0)}
-	units := it.units
-	if b.t.Rows.Per == templates.PerElement {
-		envs = envs[:0]
-		for k, e := range it.elems {
-			envs = append(envs, it.env(e, k))
-		}
-	}
-	for k, env := range envs {
-		fields := map[string]any{}
-		evidence := map[string]any{}
-		for i := range b.t.Questions {
-			q := &b.t.Questions[i]
-			switch q.Type {
-			case templates.TypeSpan:
-				cx := b.t.ContextByName(q.Field)
-				if v, ok := cx.ValuePath().Lookup(env); ok {
-					fields[q.Field] = templates.Text(v)
-				}
-			case templates.TypeEvidence:
-				v, _ := q.PassagesPath().Lookup(env)
-				counts, _ := sentenceCounts(v)
-				evidence[q.Name] = counts
-				b.maxPass = max(b.maxPass, len(counts))
-			}
-		}
-		if len(fields) == 0 && len(evidence) == 0 {
-			continue
-		}
+	for k, unit := range it.units {
+		fields, evidence := b.unitTexts(b.unitEnv(it, k))
 		blob := map[string]any{}
 		if len(fields) > 0 {
 			blob["fields"] = fields
@@ -784,10 +778,39 @@ func (b *builder) gather(it *item) {
 		if len(evidence) > 0 {
 			blob["evidence"] = evidence
 		}
-		j, _ := json.Marshal(blob) // strings and numbers: cannot fail
-		b.blobs[units[k]] = string(j)
-		b.blobCols = max(b.blobCols, metaUnitCells+len(chunks(string(j))))
+		if p := b.prefillBlob(it, unit); p != nil {
+			blob["prefill"] = p
+		}
+		if len(blob) == 0 {
+			continue
+		}
+		j := marshalBlob(blob)
+		b.blobs[unit] = j
+		b.blobCols = max(b.blobCols, metaUnitCells+len(chunks(j)))
 	}
+}
+
+// unitTexts looks up, in a unit's env, the full text of every span
+// field, by field, and the sentence count of every passage, by evidence
+// question.
+func (b *builder) unitTexts(env templates.Env) (fields, evidence map[string]any) {
+	fields, evidence = map[string]any{}, map[string]any{}
+	for i := range b.t.Questions {
+		q := &b.t.Questions[i]
+		switch q.Type {
+		case templates.TypeSpan:
+			cx := b.t.ContextByName(q.Field)
+			if v, ok := cx.ValuePath().Lookup(env); ok {
+				fields[q.Field] = templates.Text(v)
+			}
+		case templates.TypeEvidence:
+			v, _ := q.PassagesPath().Lookup(env)
+			counts, _ := sentenceCounts(v)
+			evidence[q.Name] = counts
+			b.maxPass = max(b.maxPass, len(counts))
+		}
+	}
+	return fields, evidence
 }
 
 // cleanID is an ID as a cell shows it: control characters and bytes that

@@ -60,10 +60,13 @@ func (b *builder) colourGuide() string {
 
 // frozenGuide says what stays in view while the sheet scrolls.
 func (b *builder) frozenGuide() string {
-	freeze := b.t.FrozenColumns()
+	freeze := b.t.FrozenColumnsWith(b.colOpt)
 	var names []string
 	answers := false
 	for _, c := range b.cols[:min(freeze, len(b.cols))] {
+		if c.Role == templates.RoleSuggestion {
+			continue // hidden
+		}
 		if c.Role == templates.RoleAnswer {
 			answers = true
 			continue
@@ -81,6 +84,8 @@ func (b *builder) frozenGuide() string {
 func (b *builder) annotatorGuide() string {
 	t := b.t
 	switch {
+	case b.opt.Prefill != nil:
+		return fmt.Sprintf("Once you have checked a row's answers, write your annotator ID in its %q column, even if you keep every suggested answer: a row without it counts as not yet done.", t.Annotator.Header)
 	case b.opt.Annotator != "":
 		return fmt.Sprintf("Your annotator ID, %s, is filled in for you in the %q column: this workbook is yours alone.", b.opt.Annotator, t.Annotator.Header)
 	case t.Annotator.Claim == templates.ClaimInstance:
@@ -158,6 +163,8 @@ func (b *builder) guide(c templates.ColumnSpec) (kind, what, req string) {
 	case c.Role == templates.RoleCheck:
 		_, kind, what = b.checkGuide()
 		return kind, what, ""
+	case c.Role == templates.RoleAnnotator && b.opt.Prefill != nil:
+		return "your ID", "Your annotator ID, once you have checked the row's answers.", "yes"
 	case c.Role == templates.RoleAnnotator && b.opt.Annotator != "":
 		return "your ID", "Your annotator ID, filled in for you.", ""
 	case c.Role == templates.RoleContext && b.t.SpanSource(c.Context):
@@ -173,7 +180,7 @@ func (b *builder) guide(c templates.ColumnSpec) (kind, what, req string) {
 // box by box. ok is false for other columns.
 func questionGuide(t *templates.Template, c templates.ColumnSpec) (cells []string, ok bool) {
 	q := c.Question
-	if c.Option == nil || &q.Options[0] != c.Option {
+	if c.Role != templates.RoleAnswer || c.Option == nil || &q.Options[0] != c.Option {
 		return nil, false
 	}
 	what := strings.TrimSpace(q.Description + " One checkbox column for each option, below: tick every one that applies.")

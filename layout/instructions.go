@@ -207,6 +207,9 @@ func (b *builder) howTo() []string {
 		out = append(out, fmt.Sprintf("Each instance is a block of %d rows with the same %q: the first row shows the context, every row takes one answer. Need more rows? Insert them inside the block (right-click a row number, Insert).", t.Rows.AnswerRows, t.Rows.IDHeader))
 	}
 	out = append(out, b.frozenGuide())
+	if b.opt.Prefill != nil {
+		out = append(out, "Some answer cells are filled in already with suggested answers, shown in blue italics while you leave them as they are. Check each: keep it, change it, or clear it if the row needs no answer there. Your changes are told apart from the suggestions when the sheets are collected.")
+	}
 	out = append(out, b.annotatorGuide())
 	for _, q := range t.Questions {
 		if q.Type == templates.TypeMulti && q.Render == "checkboxes" || q.Type == templates.TypeBool {
@@ -240,7 +243,7 @@ func columnGuide(t *templates.Template, c templates.ColumnSpec) (kind, what, req
 		return "context", what, ""
 	case templates.RoleAnnotator:
 		return "your ID", "Your annotator ID.", "yes"
-	case templates.RoleUnit:
+	case templates.RoleUnit, templates.RoleSuggestion:
 		return "", "", ""
 	}
 	q := c.Question

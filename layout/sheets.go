@@ -80,8 +80,8 @@ func columnStyle(c templates.ColumnSpec) backend.Style {
 func (b *builder) annotateSheet() *backend.Sheet {
 	cols := make([]backend.Column, len(b.cols))
 	for i, c := range b.cols {
-		cols[i] = backend.Column{Width: c.Width, Hidden: c.Role == templates.RoleUnit, Style: columnStyle(c)}
-		if c.Role == templates.RoleAnnotator && b.opt.Annotator != "" {
+		cols[i] = backend.Column{Width: c.Width, Hidden: c.Role == templates.RoleUnit || c.Role == templates.RoleSuggestion, Style: columnStyle(c)}
+		if c.Role == templates.RoleAnnotator && b.opt.Annotator != "" && b.opt.Prefill == nil {
 			cols[i].Style.Unlocked = false // filled in for the annotator
 		}
 	}
@@ -90,7 +90,7 @@ func (b *builder) annotateSheet() *backend.Sheet {
 		Name:       backend.SheetAnnotate,
 		Columns:    cols,
 		FreezeRows: 1,
-		FreezeCols: b.t.FrozenColumns(),
+		FreezeCols: b.t.FrozenColumnsWith(b.colOpt),
 		Protect:    &backend.Protection{Sort: true, AutoFilter: true, FormatColumns: true, FormatRows: true, InsertRows: true},
 		AutoFilter: true,
 		FitWidth:   true,
@@ -99,7 +99,10 @@ func (b *builder) annotateSheet() *backend.Sheet {
 	for i, c := range b.cols {
 		note := columnNote(c)
 		note = b.spanSourceNote(c, note)
-		if c.Role == templates.RoleAnnotator && b.opt.Annotator != "" {
+		switch {
+		case c.Role == templates.RoleAnnotator && b.opt.Prefill != nil:
+			note = "Write your annotator ID on each row once you have checked its answers, even if you keep every one."
+		case c.Role == templates.RoleAnnotator && b.opt.Annotator != "":
 			note = "Your annotator ID, filled in for you: this workbook is yours alone."
 		}
 		if note != "" {
@@ -113,6 +116,7 @@ func (b *builder) annotateSheet() *backend.Sheet {
 	sh.Rows = b.annotateRows(b.replayRows)
 	sh.Facts = b.annotateFacts()
 	b.liveChecks(sh)
+	sh.ConditionalFormats = append(sh.ConditionalFormats, b.suggestionFormats()...)
 	return sh
 }
 
@@ -278,6 +282,11 @@ func (b *builder) itemRows(it *item, pending bool) (*rendered, error) {
 					// changed.
 					cell.Value, cell.Style.Unlocked = b.opt.Annotator, false
 				}
+				if c.Role == templates.RoleAnnotator && b.opt.Prefill != nil {
+					// The annotator's ID marks a prefilled row as checked
+					// (see annotatorGuide): left for them to write.
+					cell.Value, cell.Style.Unlocked = nil, true
+				}
 				if c.Question != nil && c.Question.Scope == "block" && k > 0 {
 					// Not asked below a block's first row: greyed and locked.
 					cell.Style.Fill, cell.Style.Unlocked = fillNA, false
@@ -287,6 +296,7 @@ func (b *builder) itemRows(it *item, pending bool) (*rendered, error) {
 				cell.Value = nil
 			}
 		}
+		b.prefillCells(it, unit, k, &row)
 		r.links[k] = b.takeRowLink()
 		if !pending {
 			b.linkID(row, r.links[k])
@@ -583,6 +593,15 @@ type WorkbookMeta struct {
 	// for one-row units, and in workbooks made before rows were numbered
 	// (every row of a block holds the bare ID).
 	RowMark string `json:"row_mark,omitempty"`
+	// Prefill says the answer cells started from given records, and the
+	// hidden suggestion columns are there (templates.ColumnOptions).
+	Prefill *MetaPrefill `json:"prefill,omitempty"`
+}
+
+// ColumnOptions are the columns a workbook of this metadata adds to its
+// template's.
+func (m WorkbookMeta) ColumnOptions() templates.ColumnOptions {
+	return templates.ColumnOptions{Suggested: m.Prefill != nil}
 }
 
 // TemplateRef names a template and pins its exact text.
@@ -628,6 +647,7 @@ func (b *builder) meta() WorkbookMeta {
 		Annotator: b.opt.Annotator,
 		Shuffled:  b.t.Shuffle != nil,
 		RowMark:   b.rowMark,
+		Prefill:   b.prefillMeta(),
 	}
 	if len(m.Params) == 0 {
 		m.Params = nil

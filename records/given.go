@@ -76,6 +76,11 @@ func openProblem(path string, err error) *Problem {
 // real IDs and values on their candidates: a record pulled without the
 // study's manifest (opaque IDs, shuffled values) is refused. A file
 // without records, or none with answers, is a problem too.
+//
+// With problems, the Given returned holds the sound records of the one
+// annotator, when that annotator is known (nil when not), so that a
+// caller can check them further and say every problem at once; it must
+// not be used as the file's records.
 func ReadGivenFrom(r io.Reader, name string, t *templates.Template, annotator string) (*Given, Problems) {
 	g := &givenReader{name: name, t: t, annotator: annotator, firstLine: map[string]int{}, first: map[whose]int{}, kept: map[string]*Given{}}
 	err := scanLines(r, name, func(n int, rec *Annotation, err error) error {
@@ -98,16 +103,18 @@ func ReadGivenFrom(r io.Reader, name string, t *templates.Template, annotator st
 		// whole can be said.
 		g.end()
 	}
-	if len(g.problems) > 0 {
-		g.problems.Sort()
-		return nil, g.problems
-	}
 	who := annotator
-	if who == "" && len(g.answering) > 0 {
+	if who == "" && len(g.answering) == 1 {
 		who = g.answering[0]
 	}
 	out := g.kept[who]
-	out.Skipped = g.skipped
+	if out != nil {
+		out.Skipped = g.skipped
+	}
+	if len(g.problems) > 0 {
+		g.problems.Sort()
+		return out, g.problems
+	}
 	return out, nil
 }
 

@@ -47,11 +47,27 @@ func conditionalFormats(sh *backend.Sheet, id int64) []*sheetsapi.Request {
 					StartColumnIndex: int64(cf.FirstCol), EndColumnIndex: int64(cf.LastCol + 1)}},
 				BooleanRule: &sheetsapi.BooleanRule{
 					Condition: &sheetsapi.BooleanCondition{Type: "CUSTOM_FORMULA", Values: []*sheetsapi.ConditionValue{{UserEnteredValue: sheetsFormula(cf.Formula)}}},
-					Format:    &sheetsapi.CellFormat{BackgroundColor: color(cf.Fill)},
+					Format:    cfFormat(cf),
 				},
 			},
 			ForceSendFields: []string{"Index"},
 		}})
 	}
 	return reqs
+}
+
+// cfFormat is how a conditional format changes a cell: its background,
+// and its font's colour and slant.
+func cfFormat(cf backend.ConditionalFormat) *sheetsapi.CellFormat {
+	f := &sheetsapi.CellFormat{}
+	if cf.Fill != "" {
+		f.BackgroundColor = color(cf.Fill)
+	}
+	if cf.Color != "" || cf.Italic {
+		f.TextFormat = &sheetsapi.TextFormat{Italic: cf.Italic}
+		if cf.Color != "" {
+			f.TextFormat.ForegroundColor = color(cf.Color)
+		}
+	}
+	return f
 }

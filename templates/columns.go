@@ -12,6 +12,10 @@ const (
 	RoleAnswer    = "answer"    // an answer cell
 	RoleAnnotator = "annotator" // the annotator's ID
 	RoleUnit      = "unit"      // the hidden unit id that keeps rows joined to units
+	// RoleSuggestion is a hidden copy of an answer column's prefilled
+	// value (generate --prefill): the sheet compares the answer with it
+	// to show which suggestions are still unchanged. Pull never reads it.
+	RoleSuggestion = "suggestion"
 )
 
 // Column parts of a question that takes more than one column.
@@ -34,7 +38,18 @@ type ColumnSpec struct {
 	Question *Question
 	Option   *Option // the option of a checkbox column
 	Part     string  // PartOccurrence, PartPassage or PartSentences
-	line     int
+	// For is, in a suggestion column, the key of the answer column whose
+	// suggested value it holds.
+	For  string
+	line int
+}
+
+// ColumnOptions say which columns a workbook adds to the template's.
+type ColumnOptions struct {
+	// Suggested adds, right after each answer column, a hidden column
+	// that holds the answer the unit started from (RoleSuggestion, key
+	// "s:" and the answer column's key).
+	Suggested bool
 }
 
 // Columns lists the columns of the Annotate sheet in order: the ID, the
@@ -42,7 +57,11 @@ type ColumnSpec struct {
 // left), the annotator (left after the ID, or rightmost), the Check column
 // the sheet computes (last, or right after answers on the left), and the
 // hidden unit column.
-func (t *Template) Columns() []ColumnSpec {
+func (t *Template) Columns() []ColumnSpec { return t.ColumnsWith(ColumnOptions{}) }
+
+// ColumnsWith lists the columns of the Annotate sheet as Columns does,
+// with the columns opt adds.
+func (t *Template) ColumnsWith(opt ColumnOptions) []ColumnSpec {
 	var cols []ColumnSpec
 	cols = append(cols, ColumnSpec{Key: RoleID, Header: t.Rows.IDHeader, Role: RoleID, Width: t.Rows.IDWidth, line: t.Rows.Line})
 	ann := ColumnSpec{Key: RoleAnnotator, Header: t.Annotator.Header, Role: RoleAnnotator, Width: t.Annotator.Width, line: t.Annotator.Line}
@@ -77,6 +96,9 @@ func (t *Template) Columns() []ColumnSpec {
 			cols = append(cols, base)
 		}
 	}
+	if opt.Suggested {
+		cols = suggestionColumns(cols)
+	}
 	cols = t.placeAnswers(cols)
 	if t.Annotator.Position != "left" {
 		cols = append(cols, ann)
@@ -84,6 +106,22 @@ func (t *Template) Columns() []ColumnSpec {
 	cols = t.placeCheck(cols, t.checkColumn(cols))
 	cols = append(cols, ColumnSpec{Key: RoleUnit, Header: UnitHeader, Role: RoleUnit, Width: 12})
 	return cols
+}
+
+// suggestionColumns puts a suggestion column right after each answer
+// column.
+func suggestionColumns(cols []ColumnSpec) []ColumnSpec {
+	out := make([]ColumnSpec, 0, 2*len(cols))
+	for _, c := range cols {
+		out = append(out, c)
+		if c.Role != RoleAnswer {
+			continue
+		}
+		s := c
+		s.Key, s.Header, s.Role, s.For, s.Width = "s:"+c.Key, "Suggested: "+c.Header, RoleSuggestion, c.Key, 12
+		out = append(out, s)
+	}
+	return out
 }
 
 // Describe renders a condition in words, for default rule messages.

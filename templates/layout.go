@@ -53,7 +53,10 @@ func (t *Template) placeCheck(cols []ColumnSpec, check ColumnSpec) []ColumnSpec 
 // the left: the ID, the annotator's on the left, and, with the answers on
 // the left, the answers too, so that they stay beside whichever text is
 // scrolled to.
-func (t *Template) FrozenColumns() int {
+func (t *Template) FrozenColumns() int { return t.FrozenColumnsWith(ColumnOptions{}) }
+
+// FrozenColumnsWith is FrozenColumns for the columns opt adds.
+func (t *Template) FrozenColumnsWith(opt ColumnOptions) int {
 	n := 1
 	if t.Annotator.Position == "left" {
 		n = 2
@@ -61,9 +64,32 @@ func (t *Template) FrozenColumns() int {
 	if t.Rows.Answers != AnswersLeft {
 		return n
 	}
-	cols := t.Columns()
+	cols := t.ColumnsWith(opt)
 	if i := slices.IndexFunc(cols, func(c ColumnSpec) bool { return c.Role == RoleContext || c.Role == RoleCheck }); i > n {
 		return i
 	}
 	return n
+}
+
+// PrimarySpan is the span question whose answer is a block row's span
+// (the record's span entry's field, offsets and text): the first asked on
+// every row that is not anchored before another. "" when there is none.
+func (t *Template) PrimarySpan() string {
+	for _, q := range t.Questions {
+		if q.Type == TypeSpan && q.Scope == "row" && q.Before == "" {
+			return q.Name
+		}
+	}
+	return ""
+}
+
+// RowEvidence is the evidence question asked on every row of a block,
+// whose answer is a span entry's evidence; "" when there is none.
+func (t *Template) RowEvidence() string {
+	for _, q := range t.Questions {
+		if q.Type == TypeEvidence && q.Scope == "row" {
+			return q.Name
+		}
+	}
+	return ""
 }

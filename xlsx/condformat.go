@@ -23,14 +23,22 @@ func calcOnLoad(f *excelize.File, wr *writer) error {
 // order of precedence: excelize gives each rule the next priority.
 func (wr *writer) conditionalFormats(sh *backend.Sheet) error {
 	for _, cf := range sh.ConditionalFormats {
-		id, ok := wr.fills[cf.Fill]
+		look := cfLook{cf.Fill, cf.Color, cf.Italic}
+		id, ok := wr.looks[look]
 		if !ok {
+			st := &excelize.Style{}
+			if cf.Fill != "" {
+				st.Fill = excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{cf.Fill}}
+			}
+			if cf.Color != "" || cf.Italic {
+				st.Font = &excelize.Font{Color: cf.Color, Italic: cf.Italic}
+			}
 			var err error
-			id, err = wr.f.NewConditionalStyle(&excelize.Style{Fill: excelize.Fill{Type: "pattern", Pattern: 1, Color: []string{cf.Fill}}})
+			id, err = wr.f.NewConditionalStyle(st)
 			if err != nil {
 				return err
 			}
-			wr.fills[cf.Fill] = id
+			wr.looks[look] = id
 		}
 		ref := backend.CellName(cf.FirstCol, cf.FirstRow) + ":" + backend.CellName(cf.LastCol, cf.LastRow)
 		err := wr.f.SetConditionalFormat(sh.Name, ref, []excelize.ConditionalFormatOptions{{Type: "formula", Criteria: cf.Formula, Format: &id}})
@@ -39,4 +47,11 @@ func (wr *writer) conditionalFormats(sh *backend.Sheet) error {
 		}
 	}
 	return nil
+}
+
+// cfLook is what a conditional format changes of a cell: its fill, its
+// font's colour and slant. Formats that look the same share one style.
+type cfLook struct {
+	fill, color string
+	italic      bool
 }

@@ -31,7 +31,7 @@ func Write(p *backend.Plan, w io.Writer, opt WriteOptions) error {
 	defer f.Close()
 	sink := newZipSink(w, opt.Compression)
 	f.SetZipWriter(func(io.Writer) excelize.ZipWriter { return sink })
-	wr := &writer{f: f, sink: sink, styles: map[backend.Style]int{}, fills: map[string]int{}}
+	wr := &writer{f: f, sink: sink, styles: map[backend.Style]int{}, looks: map[cfLook]int{}}
 	for i, sh := range p.Sheets {
 		if i == 0 {
 			if err := f.SetSheetName("Sheet1", sh.Name); err != nil {
@@ -79,7 +79,7 @@ type writer struct {
 	f      *excelize.File
 	sink   *zipSink
 	styles map[backend.Style]int
-	fills  map[string]int // conditional formats' fills, by colour
+	looks  map[cfLook]int // conditional formats' styles, by how they look
 	// formulas: some cell is a formula.
 	formulas bool
 }
