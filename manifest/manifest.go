@@ -75,6 +75,19 @@ type Manifest struct {
 	// id_display: opaque), each opaque ID the workbooks show to the real
 	// unit or instance ID. Keep the manifest from annotators.
 	OpaqueIDs map[string]string `json:"opaque_ids,omitempty"`
+	// Prefill is the records the workbooks' answer cells started from
+	// (generate --prefill), when they did.
+	Prefill *Prefill `json:"prefill,omitempty"`
+}
+
+// Prefill records the given answers a study's workbooks were prefilled
+// with: the file (as Inputs record theirs), whose records they were, how
+// they were shown, and how many units got them.
+type Prefill struct {
+	Input
+	Annotator string `json:"annotator"`
+	As        string `json:"as"`
+	Units     int    `json:"units"`
 }
 
 // Template pins the template a study used, with its full text so that the

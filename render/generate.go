@@ -99,6 +99,10 @@ func Generated(w io.Writer, gen *study.Generated) {
 	} else {
 		fmt.Fprintf(w, "template %s v%d\n", m.Template.Name, m.Template.Version)
 	}
+	if p := m.Prefill; p != nil {
+		fmt.Fprintf(w, "%d of %s start from %s's answers, shown as suggestions until an annotator checks them\n",
+			p.Units, words.Count(len(res.Units), "unit"), p.Annotator)
+	}
 	if res.Skipped > 0 {
 		verb := "have"
 		if res.Skipped == 1 {

@@ -22,6 +22,7 @@ import (
 	"github.com/annosheet/annosheet/internal/words"
 	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/manifest"
+	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -62,6 +63,11 @@ type GenerateOptions struct {
 	Annotators []string
 	Overlap    int
 	BatchSize  int
+	// Prefill is a file of canonical records whose answers the units'
+	// answer cells start from; PrefillAnnotator picks whose, when it
+	// holds several annotators' records.
+	Prefill          string
+	PrefillAnnotator string
 
 	// Warn is told of each problem of the inputs that does not stop the
 	// study; Note of each step worth saying; Wrote of each workbook made.
@@ -109,8 +115,10 @@ type generation struct {
 	// opaqueIdx is all's key of opaque IDs indexed once for the batches.
 	opaqueIdx *layout.OpaqueIndex
 	plan      []assign.Batch
-	man       *manifest.Manifest
-	path      string
+	// prefill is what opt.Prefill gives, read and checked by begin.
+	prefill *records.Given
+	man     *manifest.Manifest
+	path    string
 	// mfile is the manifest's file, stamped before it was read; vers
 	// the versions of the workbooks this run replaces, taken before they
 	// were read: each is replaced only while it is still what was read.
@@ -232,7 +240,28 @@ func (g *generation) begin(ctx context.Context, prev *manifest.Manifest) error {
 		// labelled in a pass of their own, which reads the copy.)
 		src = in.Input()
 	}
-	g.all, err = layout.Build(ctx, g.t, src, layout.Options{Batch: opt.Batch, Study: g.study, CellLimit: g.w.Limits().CellChars, Seed: opt.Seed, CheckOnly: !one, OpaqueIDs: key})
+	// The prefill's problems of its own and those against the inputs are
+	// said together: the sound records are checked against the inputs.
+	var givenBad records.Problems
+	if opt.Prefill != "" {
+		if g.prefill, givenBad = records.ReadGiven(ctx, opt.Prefill, g.t, opt.PrefillAnnotator); g.prefill == nil {
+			return givenBad
+		}
+		if g.prefill.Skipped > 0 && len(givenBad) == 0 {
+			opt.Note(fmt.Sprintf("%s: %s with no answers (empty, missing or unreadable) left out of the prefill", opt.Prefill, words.Count(g.prefill.Skipped, "record")))
+		}
+	}
+	g.all, err = layout.Build(ctx, g.t, src, layout.Options{Batch: opt.Batch, Study: g.study, CellLimit: g.w.Limits().CellChars, Seed: opt.Seed, CheckOnly: !one || len(givenBad) > 0, OpaqueIDs: key, Prefill: g.prefill})
+	if len(givenBad) > 0 {
+		var ps records.Problems
+		if errors.As(err, &ps) {
+			givenBad = append(givenBad, ps...)
+		} else if err != nil {
+			return err
+		}
+		givenBad.Sort()
+		return givenBad
+	}
 	if err != nil {
 		return err
 	}
@@ -716,6 +745,7 @@ func (g *generation) build(ctx context.Context, b assign.Batch) (*layout.Result,
 	return layout.Build(ctx, g.t, g.src.Subset(records), layout.Options{
 		Batch: b.ID, Study: g.study, CellLimit: g.w.Limits().CellChars, Seed: g.opt.Seed,
 		Keys: g.all.Keys, Items: func(item string) bool { return picked[item] }, Annotator: b.Annotator, OpaqueIDs: g.all.OpaqueIDs, OpaqueIndex: g.opaque(),
+		Prefill: g.prefill,
 	})
 }
 
@@ -793,6 +823,14 @@ func (g *generation) newManifest() (*manifest.Manifest, error) {
 		m.Keys = nil
 	}
 	m.OpaqueIDs = res.OpaqueIDs
+	if g.prefill != nil {
+		in, err := manifest.HashFile(opt.Prefill)
+		if err != nil {
+			return nil, err
+		}
+		in.Path = relativeTo(opt.Dir, []string{opt.Prefill})[0]
+		m.Prefill = &manifest.Prefill{Input: in, Annotator: g.prefill.Annotator, As: layout.PrefillAnswers, Units: len(g.prefill.ByUnit)}
+	}
 	for _, f := range g.src.Files() {
 		in, err := manifest.HashFile(f)
 		if err != nil {
@@ -871,6 +909,15 @@ func (g *generation) samePlan(prev *manifest.Manifest) bool {
 	}
 	if len(prev.Batches) == 1 && prev.Batches[0].Annotator == "" && prev.Batches[0].ID != opt.Batch && opt.BatchSize == 0 && len(opt.Annotators) == 0 {
 		return false
+	}
+	if (opt.Prefill != "") != (prev.Prefill != nil) {
+		return false
+	}
+	if opt.Prefill != "" {
+		in, err := manifest.HashFile(opt.Prefill)
+		if err != nil || in.SHA256 != prev.Prefill.SHA256 || opt.PrefillAnnotator != "" && opt.PrefillAnnotator != prev.Prefill.Annotator {
+			return false
+		}
 	}
 	files := g.src.Files()
 	if len(files) != len(prev.Inputs) {

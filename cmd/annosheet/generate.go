@@ -63,6 +63,8 @@ func generateCommand() *cli.Command {
 			&cli.StringFlag{Name: "message", Destination: &opt.Message, Usage: "gsheets: `TEXT` of the sharing mail"},
 			&cli.StringFlag{Name: "folder", Destination: &opt.Folder, Usage: "gsheets: Drive folder `ID` to create in (a shared drive's folder for a service account)"},
 			&cli.StringFlag{Name: "protect", Value: sheets.ProtectWarning, Destination: &opt.Protect, Usage: "gsheets: context columns ask before an edit (warning) or only you may edit them (editors)"},
+			&cli.StringFlag{Name: "prefill", Destination: &opt.Prefill, Usage: "start the answer cells from the answers in `FILE` (canonical records: a model's labels, an earlier pull); they show as suggestions until changed, and pull says which were kept"},
+			&cli.StringFlag{Name: "prefill-annotator", Destination: &opt.PrefillAnnotator, Usage: "use the records of annotator `NAME` in the --prefill file (needed when it holds several annotators')"},
 			&cli.BoolFlag{Name: "discard-answers", Destination: &opt.DiscardAnswers, Usage: "let --force replace workbooks and spreadsheets that hold annotators' answers (pull them first)"},
 		}, googleFlags()...),
 		Action: func(c *cli.Context) error {
@@ -120,6 +122,7 @@ func (opt generateOptions) check() error {
 	bad(opt.Overlap < 0 || opt.BatchSize < 0, "--overlap and --batch-size take positive numbers")
 	bad(opt.Protect != "" && opt.Protect != sheets.ProtectWarning && opt.Protect != sheets.ProtectEditors, "--protect %q: use warning or editors", opt.Protect)
 	bad(opt.Message != "" && len(opt.Share) == 0 && !slices.ContainsFunc(opt.Annotators, isEmail), "--message is the text of the sharing mail: give --share, or annotators' email addresses")
+	bad(opt.PrefillAnnotator != "" && opt.Prefill == "", "--prefill-annotator picks the records of a --prefill file: give --prefill FILE")
 	for _, e := range opt.Share {
 		bad(!isEmail(e), "--share %q: not an email address", e)
 	}
