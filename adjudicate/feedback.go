@@ -253,9 +253,9 @@ func (f *Feedback) columns() []feedbackColumn {
 	}
 	answer := func(c *Correction, a Answer) string {
 		if c.Kind == KindSpans {
-			return showSpans(t, a.Spans)
+			return layout.ShowSpans(t, a.Spans)
 		}
-		return show(t, t.QuestionByName(c.Question), a.Value)
+		return layout.ShowValue(t, t.QuestionByName(c.Question), a.Value)
 	}
 	return append(cols,
 		feedbackColumn{header: "Your answer", width: 30, text: func(c *Correction) string { return answer(c, c.Yours) }},

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/testkit/builtin"
 
 	"github.com/google/go-cmp/cmp"
@@ -51,10 +52,10 @@ func rows(tp *templates.Template, cs []*Correction) []row {
 	for _, c := range cs {
 		r := row{Unit: c.Unit, Kind: c.Provenance.Kind, Reason: c.Provenance.Reason, Note: c.Provenance.Note}
 		if c.Kind == KindSpans {
-			r.Yours, r.Gold = showSpans(tp, c.Yours.Spans), showSpans(tp, c.Gold.Spans)
+			r.Yours, r.Gold = layout.ShowSpans(tp, c.Yours.Spans), layout.ShowSpans(tp, c.Gold.Spans)
 		} else {
 			q := tp.QuestionByName(c.Question)
-			r.Yours, r.Gold = show(tp, q, c.Yours.Value), show(tp, q, c.Gold.Value)
+			r.Yours, r.Gold = layout.ShowValue(tp, q, c.Yours.Value), layout.ShowValue(tp, q, c.Gold.Value)
 		}
 		out = append(out, r)
 	}
@@ -141,7 +142,7 @@ func TestCorrectionsOfSpans(t *testing.T) {
 		m.Items[2].ID: {Choice: DecideKeep},                       // s3: keep on a tie: unresolved
 	}
 	want := map[string][]row{
-		"a": {{Unit: "s2", Yours: "«xxxx» · Irrelevant", Gold: noSpan, Kind: records.ProvenanceAdjudicated, Note: "not an error"}},
+		"a": {{Unit: "s2", Yours: "«xxxx» · Irrelevant", Gold: layout.NoSpan, Kind: records.ProvenanceAdjudicated, Note: "not an error"}},
 		"b": {{Unit: "s1", Yours: "«xxxxx» · Repetitive", Gold: "«xxxxx» · Irrelevant", Kind: records.ProvenanceAdjudicated, Reason: "annotator error"}},
 	}
 	if diff := cmp.Diff(want, corrections(tp, m, decided, recs)); diff != "" {

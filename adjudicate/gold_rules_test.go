@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
@@ -39,7 +40,7 @@ func TestGoldRules(t *testing.T) {
 			f := find(t, tp, Options{}, rec(tp, "u1", "a", gaps("1")), rec(tp, "u1", "b", gaps("2")))
 			m, rd := book(t, tp, f)
 			for _, code := range c.ticks {
-				m.set(t, "Gaps", "d0001", "Final: "+optionName(tp.QuestionByName("gaps"), code), backend.ReadCell{Value: "TRUE", Type: backend.CellBool})
+				m.set(t, "Gaps", "d0001", "Final: "+layout.OptionName(tp.QuestionByName("gaps"), code), backend.ReadCell{Value: "TRUE", Type: backend.CellBool})
 			}
 			decided, probs := read(t, m, rd)
 			if len(probs) > 0 {

@@ -333,7 +333,7 @@ func (b *Book) columns(s *sheetOf, lists *listSheet) {
 	if q.Type == templates.TypeMulti {
 		for k := range q.Options {
 			o := &q.Options[k]
-			s.cols = append(s.cols, column{key: colFinal + "=" + o.Code, header: "Final: " + optionName(q, o.Code), width: 12, input: true, q: q, option: o, validation: valid(b.questionValidation(q, o, lists))})
+			s.cols = append(s.cols, column{key: colFinal + "=" + o.Code, header: "Final: " + layout.OptionName(q, o.Code), width: 12, input: true, q: q, option: o, validation: valid(b.questionValidation(q, o, lists))})
 		}
 	} else {
 		w := 16.0
@@ -537,9 +537,9 @@ func (b *Book) texts(s *sheetOf, it *Item) []string {
 			case a == nil:
 				text = notAsked
 			case s.kind == KindSpans:
-				text = showSpans(t, a.Spans)
+				text = layout.ShowSpans(t, a.Spans)
 			default:
-				text = show(t, s.q, a.Value)
+				text = layout.ShowValue(t, s.q, a.Value)
 			}
 		case c.key == colSuggested:
 			switch {
@@ -551,9 +551,9 @@ func (b *Book) texts(s *sheetOf, it *Item) []string {
 			case s.kind == KindSpans && len(it.Answers[it.Suggested].Spans) == 0:
 				text = DecideDrop
 			case s.kind == KindSpans:
-				text = showSpans(t, it.Answers[it.Suggested].Spans)
+				text = layout.ShowSpans(t, it.Answers[it.Suggested].Spans)
 			default:
-				text = show(t, s.q, it.Answers[it.Suggested].Value)
+				text = layout.ShowValue(t, s.q, it.Answers[it.Suggested].Value)
 			}
 		}
 		out[i] = text
