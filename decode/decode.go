@@ -10,6 +10,7 @@ import (
 	"unicode"
 
 	"github.com/annosheet/annosheet/compare"
+	"github.com/annosheet/annosheet/layout"
 
 	"github.com/annosheet/annosheet/backend"
 	"github.com/annosheet/annosheet/internal/words"
@@ -118,7 +119,9 @@ func (p *puller) decode() []*records.Annotation {
 }
 
 // settle decides what a prefilled unit's answers are, and says what the
-// annotator did with the suggestions: the annotator's ID on its rows
+// annotator did with the suggestions. Shown beside empty answer cells,
+// the suggestions change nothing of the answers: an answered unit gets
+// its trace. Written into the answer cells, the annotator's ID on its rows
 // (own) marks the unit as checked. Answers the same as the suggestions,
 // on rows without the ID, were never looked at: the unit is empty, with
 // none of the problems its cells gave (first is where they start). A unit
@@ -134,6 +137,16 @@ func (p *puller) settle(u unitRow, rows []sheetRow, rec *records.Annotation, own
 		return answered
 	}
 	trace := compare.Trace(p.t, sugg, rec)
+	if p.meta.Prefill.As == layout.PrefillSuggestions {
+		// The answer cells started empty: what is in them is the
+		// annotator's, and a unit left empty was not answered.
+		if !answered {
+			return false
+		}
+		trace.From = p.meta.Prefill.From
+		rec.Prefill = trace
+		return true
+	}
 	if own == "" {
 		if untouched(trace) {
 			p.probs = p.probs[:first]

@@ -19,8 +19,15 @@ const ksGiven = `{"schema": "annosheet.annotation/1", "template": {"name": "ks",
 {"schema": "annosheet.annotation/1", "template": {"name": "ks", "version": 1}, "batch": "m", "unit": "r2", "item": "r2", "annotator": "gpt4o", "status": "complete", "values": {"pick": "n", "note": "why not"}, "source": {"kind": "model", "file": "", "sheet": "", "rows": []}, "problems": []}
 `
 
-// prefilledBook is the kitchen sink's workbook with ksGiven prefilled.
+// prefilledBook is the kitchen sink's workbook with ksGiven prefilled as
+// answers, made for annotator ("" for a shared one).
 func prefilledBook(t *testing.T, annotator string) (*templates.Template, *memBook) {
+	t.Helper()
+	return prefilledBookAs(t, annotator, layout.PrefillAnswers)
+}
+
+// prefilledBookAs is prefilledBook with ksGiven shown as given.
+func prefilledBookAs(t *testing.T, annotator, as string) (*templates.Template, *memBook) {
 	t.Helper()
 	tp, err := templates.Load("ks.yaml", []byte(kitchenSink))
 	if err != nil {
@@ -30,7 +37,7 @@ func prefilledBook(t *testing.T, annotator string) (*templates.Template, *memBoo
 	if len(bad) > 0 {
 		t.Fatal(bad)
 	}
-	return tp, newMemBookWith(t, tp, ksRecords, layout.Options{Seed: 1, Study: "s1", Prefill: g, Annotator: annotator})
+	return tp, newMemBookWith(t, tp, ksRecords, layout.Options{Seed: 1, Study: "s1", Prefill: g, PrefillAs: as, Annotator: annotator})
 }
 
 // TestPrefillCells: each type's given answer is in its cells as an
@@ -204,5 +211,54 @@ func TestPrefillMetaEdited(t *testing.T) {
 	want := []prob{{"error", "2:2", "r1", `the suggested answers this unit started from cannot be read from the workbook's metadata (question "pick": "zz" is not one of the codes "y", "n", "u"); its answers are read without saying which were kept`, decode.ErrLayout}}
 	if diff := cmp.Diff(want, probs(p.Problems), cmpErr); diff != "" {
 		t.Errorf("problems (-want +got):\n%s", diff)
+	}
+}
+
+// TestPrefillSuggestions: shown beside empty answer cells, suggestions
+// are read-only words; the answers are the annotator's alone, a unit left
+// empty is not answered, and an answered one says what became of each
+// suggestion.
+func TestPrefillSuggestions(t *testing.T) {
+	t.Parallel()
+	tp, m := prefilledBookAs(t, "", layout.PrefillSuggestions)
+	cols := tp.ColumnsWith(templates.ColumnOptions{Suggestions: true})
+	row := m.annotate()[m.rows["r1"]-1]
+	shown := map[string]string{}
+	for i, c := range cols {
+		switch c.Role {
+		case templates.RoleSuggestion:
+			shown[c.Question.Name] = row[i]
+			if cols[i+1].Question != c.Question || cols[i+1].Role != templates.RoleAnswer {
+				t.Errorf("%s is not right before its question's columns", c.Key)
+			}
+		case templates.RoleAnswer:
+			if row[i] != "" {
+				t.Errorf("answer cell %s holds %q", c.Key, row[i])
+			}
+		}
+	}
+	want := map[string]string{"pick": "Yes", "tags": "Tags: Beta; Tags: Gamma", "codes": "1,3", "score": "4", "ok": "ticked", "note": "as the model saw it",
+		"quote": "«the cat»", "earlier": "«mat»", "ev": "P1 S1, 2"}
+	if diff := cmp.Diff(want, shown); diff != "" {
+		t.Errorf("suggestions shown (-want +got):\n%s", diff)
+	}
+
+	m.set("r1", "q:pick", "Yes")
+	m.set("r1", "q:score", "5")
+	m.set("r1", "annotator", "ak")
+	p := pullMem(t, m, decode.PullOptions{})
+	r1 := record(p, "r1")
+	wantTrace := map[string]string{"pick": "kept", "score": "changed", "tags": "cleared", "codes": "cleared", "ok": "cleared", "note": "cleared", "quote": "cleared", "earlier": "cleared", "ev": "cleared"}
+	if r1.Prefill == nil || r1.Prefill.From != "gpt4o" {
+		t.Fatalf("r1: %+v", r1.Prefill)
+	}
+	if diff := cmp.Diff(wantTrace, r1.Prefill.Questions); diff != "" {
+		t.Errorf("trace (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(map[string]any{"pick": "y", "score": 5}, r1.Values); diff != "" {
+		t.Errorf("values (-want +got):\n%s", diff)
+	}
+	if r2 := record(p, "r2"); r2.Status != records.StatusEmpty || r2.Prefill != nil {
+		t.Errorf("r2, untouched: %+v", r2)
 	}
 }

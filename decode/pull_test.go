@@ -96,7 +96,8 @@ func newMemBookWith(t *testing.T, tp *templates.Template, records string, opt la
 		})
 		m.sheets[sh.Name] = rows
 	}
-	for i, c := range tp.ColumnsWith(templates.ColumnOptions{Suggested: opt.Prefill != nil}) {
+	shown := opt.Prefill != nil && opt.PrefillAs == layout.PrefillSuggestions
+	for i, c := range tp.ColumnsWith(templates.ColumnOptions{Suggested: opt.Prefill != nil && !shown, Suggestions: shown}) {
 		m.cols[c.Key] = i
 	}
 	for _, u := range res.Units {

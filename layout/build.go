@@ -58,6 +58,9 @@ type Options struct {
 	// against its unit and refuses one it cannot write so that pull reads
 	// it back as given, naming the file and line.
 	Prefill *records.Given
+	// PrefillAs is how Prefill is shown: PrefillAnswers (the default)
+	// or PrefillSuggestions.
+	PrefillAs string
 }
 
 // Unit is one unit of annotation and where its rows are.
@@ -158,7 +161,11 @@ func build(ctx context.Context, t *templates.Template, src Source, opt Options) 
 		opt.CellLimit = backend.XLSXCellLimit
 	}
 	b := &builder{ctx: ctx, t: t, src: src, opt: opt}
-	b.colOpt = templates.ColumnOptions{Suggested: opt.Prefill != nil}
+	if opt.Prefill != nil && opt.PrefillAs == "" {
+		opt.PrefillAs = PrefillAnswers
+	}
+	b.opt = opt
+	b.colOpt = templates.ColumnOptions{Suggested: opt.PrefillAs == PrefillAnswers, Suggestions: opt.PrefillAs == PrefillSuggestions}
 	b.cols = t.ColumnsWith(b.colOpt)
 	b.res = &Result{Keys: map[string]map[string]string{}}
 	if t.Shuffle != nil {

@@ -84,7 +84,7 @@ func (b *builder) frozenGuide() string {
 func (b *builder) annotatorGuide() string {
 	t := b.t
 	switch {
-	case b.opt.Prefill != nil:
+	case b.checkMark():
 		return fmt.Sprintf("Once you have checked a row's answers, write your annotator ID in its %q column, even if you keep every suggested answer: a row without it counts as not yet done.", t.Annotator.Header)
 	case b.opt.Annotator != "":
 		return fmt.Sprintf("Your annotator ID, %s, is filled in for you in the %q column: this workbook is yours alone.", b.opt.Annotator, t.Annotator.Header)
@@ -163,7 +163,9 @@ func (b *builder) guide(c templates.ColumnSpec) (kind, what, req string) {
 	case c.Role == templates.RoleCheck:
 		_, kind, what = b.checkGuide()
 		return kind, what, ""
-	case c.Role == templates.RoleAnnotator && b.opt.Prefill != nil:
+	case c.Role == templates.RoleSuggestion && b.colOpt.Suggestions:
+		return "suggestion", "The answer suggested for the question to its right, to agree with or not; locked, and not filled in.", ""
+	case c.Role == templates.RoleAnnotator && b.checkMark():
 		return "your ID", "Your annotator ID, once you have checked the row's answers.", "yes"
 	case c.Role == templates.RoleAnnotator && b.opt.Annotator != "":
 		return "your ID", "Your annotator ID, filled in for you.", ""

@@ -207,7 +207,10 @@ func (b *builder) howTo() []string {
 		out = append(out, fmt.Sprintf("Each instance is a block of %d rows with the same %q: the first row shows the context, every row takes one answer. Need more rows? Insert them inside the block (right-click a row number, Insert).", t.Rows.AnswerRows, t.Rows.IDHeader))
 	}
 	out = append(out, b.frozenGuide())
-	if b.opt.Prefill != nil {
+	if b.colOpt.Suggestions {
+		out = append(out, "The grey \"Suggested\" columns show an answer suggested for the question beside them. The answer cells are empty: give your own answer, whether it is the suggested one or not.")
+	}
+	if b.checkMark() {
 		out = append(out, "Some answer cells are filled in already with suggested answers, shown in blue italics while you leave them as they are. Check each: keep it, change it, or clear it if the row needs no answer there. Your changes are told apart from the suggestions when the sheets are collected.")
 	}
 	out = append(out, b.annotatorGuide())

@@ -25,8 +25,21 @@ import (
 
 // Prefill modes (Options.PrefillAs).
 const (
-	PrefillAnswers = "answers" // the given values are in the answer cells
+	PrefillAnswers     = "answers"     // the given values are in the answer cells
+	PrefillSuggestions = "suggestions" // shown beside empty answer cells
 )
+
+// PrefillModes are the ways a prefill can be shown.
+var PrefillModes = []string{PrefillAnswers, PrefillSuggestions}
+
+// styleSuggestion is a shown suggestion's: read-only, grey and italic, so
+// that it is not taken for an answer.
+var styleSuggestion = backend.Style{Fill: fillContext, Italic: true, Color: "595959", Wrap: true}
+
+// checkMark says the annotator's ID marks a row checked: answer cells
+// prefilled with suggestions cannot tell a kept suggestion from an
+// untouched one (see decode's settle).
+func (b *builder) checkMark() bool { return b.colOpt.Suggested }
 
 // colourSuggestion is the font of an answer cell that still holds the
 // value it was prefilled with.
@@ -37,7 +50,7 @@ const colourSuggestion = "1F4E9C"
 type MetaPrefill struct {
 	// From is whose answers they are: a model's name, or an annotator's.
 	From string `json:"from"`
-	// As is how they are shown: PrefillAnswers.
+	// As is how they are shown: PrefillAnswers or PrefillSuggestions.
 	As string `json:"as"`
 }
 
@@ -183,19 +196,7 @@ func (b *builder) unprefilled() records.Problems {
 func (b *builder) suggestedCells(rec *records.Annotation, k int, texts map[string]string, problem func(string, ...any)) map[string]any {
 	t := b.t
 	out := map[string]any{}
-	values := rec.Values
-	if t.Rows.Per == templates.PerBlock {
-		if k > 0 {
-			values = nil
-		}
-		if k < len(rec.Spans) {
-			values = maps.Clone(values)
-			if values == nil {
-				values = map[string]any{}
-			}
-			maps.Copy(values, spanRowValues(t, rec.Spans[k]))
-		}
-	}
+	values := suggestedValues(t, rec, k)
 	for _, name := range slices.Sorted(maps.Keys(values)) {
 		q := t.QuestionByName(name)
 		if q == nil {
@@ -204,6 +205,23 @@ func (b *builder) suggestedCells(rec *records.Annotation, k int, texts map[strin
 		b.putValue(out, q, values[name], values, texts, problem)
 	}
 	return out
+}
+
+// suggestedValues are the answers rec gives for row k of its unit, by
+// question: its values on a unit's one row (a block's first), and a
+// block's span entry k on its row k.
+func suggestedValues(t *templates.Template, rec *records.Annotation, k int) map[string]any {
+	if t.Rows.Per != templates.PerBlock {
+		return rec.Values
+	}
+	values := map[string]any{}
+	if k == 0 {
+		maps.Copy(values, rec.Values)
+	}
+	if k < len(rec.Spans) {
+		maps.Copy(values, spanRowValues(t, rec.Spans[k]))
+	}
+	return values
 }
 
 // spanRowValues is a block's span entry as the answers of its row: the
@@ -321,6 +339,23 @@ func (b *builder) prefillCells(it *item, unit string, k int, row *backend.Row) {
 	for name, v := range fields {
 		texts[name] = v.(string)
 	}
+	if b.colOpt.Suggestions {
+		values := suggestedValues(b.t, rec, k)
+		for i, c := range b.cols {
+			if c.Role != templates.RoleSuggestion {
+				continue
+			}
+			if v, ok := values[c.Question.Name]; ok {
+				text := ShowValue(b.t, c.Question, v)
+				if codes, ok := v.([]string); ok && c.Question.Render == "list" {
+					text = strings.Join(codes, ",") // as the answer cell takes them
+				}
+				text, _ = Clean(text, b.opt.CellLimit)
+				row.Cells[i].Value = text
+			}
+		}
+		return
+	}
 	cells := b.suggestedCells(rec, k, texts, func(string, ...any) {})
 	for i, c := range b.cols {
 		key := c.Key
@@ -359,7 +394,7 @@ func (b *builder) prefillBlob(it *item, unit string) map[string]any {
 // the same (EXACT, as = would not tell case apart). They come after the
 // live checks' fills, so an error's colour still shows.
 func (b *builder) suggestionFormats() []backend.ConditionalFormat {
-	if b.opt.Prefill == nil || b.rows < 2 {
+	if !b.colOpt.Suggested || b.rows < 2 {
 		return nil
 	}
 	at := b.at()
@@ -384,7 +419,7 @@ func (b *builder) prefillMeta() *MetaPrefill {
 	if b.opt.Prefill == nil {
 		return nil
 	}
-	return &MetaPrefill{From: b.opt.Prefill.Annotator, As: PrefillAnswers}
+	return &MetaPrefill{From: b.opt.Prefill.Annotator, As: b.opt.PrefillAs}
 }
 
 // marshalBlob is a unit's metadata as JSON: strings, numbers, lists and

@@ -80,8 +80,11 @@ func columnStyle(c templates.ColumnSpec) backend.Style {
 func (b *builder) annotateSheet() *backend.Sheet {
 	cols := make([]backend.Column, len(b.cols))
 	for i, c := range b.cols {
-		cols[i] = backend.Column{Width: c.Width, Hidden: c.Role == templates.RoleUnit || c.Role == templates.RoleSuggestion, Style: columnStyle(c)}
-		if c.Role == templates.RoleAnnotator && b.opt.Annotator != "" && b.opt.Prefill == nil {
+		cols[i] = backend.Column{Width: c.Width, Hidden: c.Role == templates.RoleUnit || c.Role == templates.RoleSuggestion && b.colOpt.Suggested, Style: columnStyle(c)}
+		if c.Role == templates.RoleSuggestion && b.colOpt.Suggestions {
+			cols[i].Style = styleSuggestion
+		}
+		if c.Role == templates.RoleAnnotator && b.opt.Annotator != "" && !b.checkMark() {
 			cols[i].Style.Unlocked = false // filled in for the annotator
 		}
 	}
@@ -100,7 +103,9 @@ func (b *builder) annotateSheet() *backend.Sheet {
 		note := columnNote(c)
 		note = b.spanSourceNote(c, note)
 		switch {
-		case c.Role == templates.RoleAnnotator && b.opt.Prefill != nil:
+		case c.Role == templates.RoleSuggestion && b.colOpt.Suggestions:
+			note = "The answer suggested for " + strconv.Quote(c.Question.Header) + ". It is not filled in: give your own answer in the question's columns, the same or another."
+		case c.Role == templates.RoleAnnotator && b.checkMark():
 			note = "Write your annotator ID on each row once you have checked its answers, even if you keep every one."
 		case c.Role == templates.RoleAnnotator && b.opt.Annotator != "":
 			note = "Your annotator ID, filled in for you: this workbook is yours alone."
@@ -282,7 +287,7 @@ func (b *builder) itemRows(it *item, pending bool) (*rendered, error) {
 					// changed.
 					cell.Value, cell.Style.Unlocked = b.opt.Annotator, false
 				}
-				if c.Role == templates.RoleAnnotator && b.opt.Prefill != nil {
+				if c.Role == templates.RoleAnnotator && b.checkMark() {
 					// The annotator's ID marks a prefilled row as checked
 					// (see annotatorGuide): left for them to write.
 					cell.Value, cell.Style.Unlocked = nil, true
@@ -601,7 +606,8 @@ type WorkbookMeta struct {
 // ColumnOptions are the columns a workbook of this metadata adds to its
 // template's.
 func (m WorkbookMeta) ColumnOptions() templates.ColumnOptions {
-	return templates.ColumnOptions{Suggested: m.Prefill != nil}
+	p := m.Prefill
+	return templates.ColumnOptions{Suggested: p != nil && p.As != PrefillSuggestions, Suggestions: p != nil && p.As == PrefillSuggestions}
 }
 
 // TemplateRef names a template and pins its exact text.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/annosheet/annosheet/internal/progress"
 	"github.com/annosheet/annosheet/internal/words"
+	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/study"
 )
@@ -100,8 +101,11 @@ func Generated(w io.Writer, gen *study.Generated) {
 		fmt.Fprintf(w, "template %s v%d\n", m.Template.Name, m.Template.Version)
 	}
 	if p := m.Prefill; p != nil {
-		fmt.Fprintf(w, "%d of %s start from %s's answers, shown as suggestions until an annotator checks them\n",
-			p.Units, words.Count(len(res.Units), "unit"), p.Annotator)
+		how := "shown as suggestions until an annotator checks them"
+		if p.As == layout.PrefillSuggestions {
+			how = "shown beside their empty answer cells"
+		}
+		fmt.Fprintf(w, "%d of %s start from %s's answers, %s\n", p.Units, words.Count(len(res.Units), "unit"), p.Annotator, how)
 	}
 	if res.Skipped > 0 {
 		verb := "have"

@@ -68,6 +68,9 @@ type GenerateOptions struct {
 	// holds several annotators' records.
 	Prefill          string
 	PrefillAnnotator string
+	// PrefillAs is how the prefill is shown: layout.PrefillAnswers (the
+	// default) or layout.PrefillSuggestions.
+	PrefillAs string
 
 	// Warn is told of each problem of the inputs that does not stop the
 	// study; Note of each step worth saying; Wrote of each workbook made.
@@ -251,7 +254,7 @@ func (g *generation) begin(ctx context.Context, prev *manifest.Manifest) error {
 			opt.Note(fmt.Sprintf("%s: %s with no answers (empty, missing or unreadable) left out of the prefill", opt.Prefill, words.Count(g.prefill.Skipped, "record")))
 		}
 	}
-	g.all, err = layout.Build(ctx, g.t, src, layout.Options{Batch: opt.Batch, Study: g.study, CellLimit: g.w.Limits().CellChars, Seed: opt.Seed, CheckOnly: !one || len(givenBad) > 0, OpaqueIDs: key, Prefill: g.prefill})
+	g.all, err = layout.Build(ctx, g.t, src, layout.Options{Batch: opt.Batch, Study: g.study, CellLimit: g.w.Limits().CellChars, Seed: opt.Seed, CheckOnly: !one || len(givenBad) > 0, OpaqueIDs: key, Prefill: g.prefill, PrefillAs: opt.PrefillAs})
 	if len(givenBad) > 0 {
 		var ps records.Problems
 		if errors.As(err, &ps) {
@@ -745,7 +748,7 @@ func (g *generation) build(ctx context.Context, b assign.Batch) (*layout.Result,
 	return layout.Build(ctx, g.t, g.src.Subset(records), layout.Options{
 		Batch: b.ID, Study: g.study, CellLimit: g.w.Limits().CellChars, Seed: g.opt.Seed,
 		Keys: g.all.Keys, Items: func(item string) bool { return picked[item] }, Annotator: b.Annotator, OpaqueIDs: g.all.OpaqueIDs, OpaqueIndex: g.opaque(),
-		Prefill: g.prefill,
+		Prefill: g.prefill, PrefillAs: g.opt.PrefillAs,
 	})
 }
 
@@ -829,7 +832,11 @@ func (g *generation) newManifest() (*manifest.Manifest, error) {
 			return nil, err
 		}
 		in.Path = relativeTo(opt.Dir, []string{opt.Prefill})[0]
-		m.Prefill = &manifest.Prefill{Input: in, Annotator: g.prefill.Annotator, As: layout.PrefillAnswers, Units: len(g.prefill.ByUnit)}
+		as := opt.PrefillAs
+		if as == "" {
+			as = layout.PrefillAnswers
+		}
+		m.Prefill = &manifest.Prefill{Input: in, Annotator: g.prefill.Annotator, As: as, Units: len(g.prefill.ByUnit)}
 	}
 	for _, f := range g.src.Files() {
 		in, err := manifest.HashFile(f)
@@ -915,7 +922,11 @@ func (g *generation) samePlan(prev *manifest.Manifest) bool {
 	}
 	if opt.Prefill != "" {
 		in, err := manifest.HashFile(opt.Prefill)
-		if err != nil || in.SHA256 != prev.Prefill.SHA256 || opt.PrefillAnnotator != "" && opt.PrefillAnnotator != prev.Prefill.Annotator {
+		as := opt.PrefillAs
+		if as == "" {
+			as = layout.PrefillAnswers
+		}
+		if err != nil || in.SHA256 != prev.Prefill.SHA256 || opt.PrefillAnnotator != "" && opt.PrefillAnnotator != prev.Prefill.Annotator || as != prev.Prefill.As {
 			return false
 		}
 	}

@@ -48,8 +48,13 @@ type ColumnSpec struct {
 type ColumnOptions struct {
 	// Suggested adds, right after each answer column, a hidden column
 	// that holds the answer the unit started from (RoleSuggestion, key
-	// "s:" and the answer column's key).
+	// "s:" and the answer column's key, For the answer column's key).
 	Suggested bool
+	// Suggestions adds, right before each question's first answer
+	// column, a read-only column that shows the answer suggested for it
+	// (RoleSuggestion, key "s:q:" and the question's name, For "q:" and
+	// the question's name), the answer cells left empty.
+	Suggestions bool
 }
 
 // Columns lists the columns of the Annotate sheet in order: the ID, the
@@ -96,8 +101,11 @@ func (t *Template) ColumnsWith(opt ColumnOptions) []ColumnSpec {
 			cols = append(cols, base)
 		}
 	}
-	if opt.Suggested {
+	switch {
+	case opt.Suggested:
 		cols = suggestionColumns(cols)
+	case opt.Suggestions:
+		cols = suggestionsShown(cols)
 	}
 	cols = t.placeAnswers(cols)
 	if t.Annotator.Position != "left" {
@@ -120,6 +128,24 @@ func suggestionColumns(cols []ColumnSpec) []ColumnSpec {
 		s := c
 		s.Key, s.Header, s.Role, s.For, s.Width = "s:"+c.Key, "Suggested: "+c.Header, RoleSuggestion, c.Key, 12
 		out = append(out, s)
+	}
+	return out
+}
+
+// suggestionsShown puts a column that shows a question's suggested
+// answer right before the question's first column.
+func suggestionsShown(cols []ColumnSpec) []ColumnSpec {
+	out := make([]ColumnSpec, 0, 2*len(cols))
+	var last *Question
+	for _, c := range cols {
+		if c.Role == RoleAnswer && c.Question != last {
+			q := c.Question
+			out = append(out, ColumnSpec{Key: "s:q:" + q.Name, Header: "Suggested: " + q.Header, Role: RoleSuggestion, Width: max(q.Width, 14), Question: q, For: "q:" + q.Name, line: q.Line})
+		}
+		if c.Role == RoleAnswer {
+			last = c.Question
+		}
+		out = append(out, c)
 	}
 	return out
 }

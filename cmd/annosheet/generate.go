@@ -13,6 +13,7 @@ import (
 
 	"github.com/annosheet/annosheet/input"
 	"github.com/annosheet/annosheet/internal/cliargs"
+	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/render"
 	"github.com/annosheet/annosheet/sheets"
@@ -64,6 +65,7 @@ func generateCommand() *cli.Command {
 			&cli.StringFlag{Name: "folder", Destination: &opt.Folder, Usage: "gsheets: Drive folder `ID` to create in (a shared drive's folder for a service account)"},
 			&cli.StringFlag{Name: "protect", Value: sheets.ProtectWarning, Destination: &opt.Protect, Usage: "gsheets: context columns ask before an edit (warning) or only you may edit them (editors)"},
 			&cli.StringFlag{Name: "prefill", Destination: &opt.Prefill, Usage: "start the answer cells from the answers in `FILE` (canonical records: a model's labels, an earlier pull); they show as suggestions until changed, and pull says which were kept"},
+			&cli.StringFlag{Name: "prefill-as", Destination: &opt.PrefillAs, Usage: "show the --prefill answers in the answer cells (answers) or read-only beside empty ones (suggestions), for studies that must avoid anchoring", DefaultText: "answers"},
 			&cli.StringFlag{Name: "prefill-annotator", Destination: &opt.PrefillAnnotator, Usage: "use the records of annotator `NAME` in the --prefill file (needed when it holds several annotators')"},
 			&cli.BoolFlag{Name: "discard-answers", Destination: &opt.DiscardAnswers, Usage: "let --force replace workbooks and spreadsheets that hold annotators' answers (pull them first)"},
 		}, googleFlags()...),
@@ -123,6 +125,8 @@ func (opt generateOptions) check() error {
 	bad(opt.Protect != "" && opt.Protect != sheets.ProtectWarning && opt.Protect != sheets.ProtectEditors, "--protect %q: use warning or editors", opt.Protect)
 	bad(opt.Message != "" && len(opt.Share) == 0 && !slices.ContainsFunc(opt.Annotators, isEmail), "--message is the text of the sharing mail: give --share, or annotators' email addresses")
 	bad(opt.PrefillAnnotator != "" && opt.Prefill == "", "--prefill-annotator picks the records of a --prefill file: give --prefill FILE")
+	bad(opt.PrefillAs != "" && opt.Prefill == "", "--prefill-as says how a --prefill file is shown: give --prefill FILE")
+	bad(opt.PrefillAs != "" && !slices.Contains(layout.PrefillModes, opt.PrefillAs), "--prefill-as %q: use %s", opt.PrefillAs, strings.Join(layout.PrefillModes, " or "))
 	for _, e := range opt.Share {
 		bad(!isEmail(e), "--share %q: not an email address", e)
 	}

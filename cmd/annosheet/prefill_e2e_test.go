@@ -289,6 +289,33 @@ func TestPrefillLegalGaps(t *testing.T) {
 	}
 }
 
+// qaFeedbackRecord is a record of the QA-feedback sample: the prediction
+// its workbook shows, and the error spans of the data set's feedback on
+// it, offsets in code points.
+type qaFeedbackRecord struct {
+	Prediction string `json:"prediction 1"`
+	Feedback   struct {
+		Errors []struct {
+			Type       string `json:"error type"`
+			Start, End int
+		}
+	}
+}
+
+// qaFeedback reads the QA-feedback sample.
+func qaFeedback(t *testing.T) []qaFeedbackRecord {
+	t.Helper()
+	raw, err := os.ReadFile(qaData)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var data []qaFeedbackRecord
+	if err := json.Unmarshal(raw, &data); err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
 // TestPrefillQASpans: a qa-span-errors study prefilled with the error
 // spans of the data set's own feedback for its first three questions.
 // openpyxl plays ak, who checks the first as it stands; on the second
@@ -299,22 +326,7 @@ func TestPrefillQASpans(t *testing.T) {
 	t.Parallel()
 	py := testreaders.Openpyxl(t)
 	dir := t.TempDir()
-	var data []struct {
-		Prediction string `json:"prediction 1"`
-		Feedback   struct {
-			Errors []struct {
-				Type       string `json:"error type"`
-				Start, End int
-			}
-		}
-	}
-	raw, err := os.ReadFile(qaData)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(raw, &data); err != nil {
-		t.Fatal(err)
-	}
+	data := qaFeedback(t)
 	labels := map[string]string{"Irrelevant": "Irrelevant", "Redundant": "Repetitive", "Incoherent": "Incoherent", "Wrong-Grounding": "Inconsistent Fact", "Unverifiable": "Unverifiable Fact"}
 	spansOf := map[string][]records.SpanAnswer{}
 	var recs []records.Annotation
@@ -523,5 +535,89 @@ func TestPrefillREADME(t *testing.T) {
 	}
 	if r := pulled[[2]string{"ak", "llama3-12"}]; r.Prefill == nil || r.Prefill.Questions["gaps"] != "kept" {
 		t.Errorf("the second row, checked as it stands: %+v", r.Prefill)
+	}
+}
+
+// TestPrefillSuggestionsQA: the QA-feedback study with the data set's own
+// error spans shown as suggestions beside empty answer cells
+// (--prefill-as suggestions), for studies that must avoid anchoring. The
+// suggestion columns show each span on its block row, locked, as openpyxl
+// reads them; ak writes one suggested span as it stands, another shorter,
+// and leaves the rest; pull counts them.
+func TestPrefillSuggestionsQA(t *testing.T) {
+	t.Parallel()
+	py := testreaders.Openpyxl(t)
+	dir := t.TempDir()
+	data := qaFeedback(t)
+	runes := []rune(data[0].Prediction)
+	var spans []records.SpanAnswer
+	for k, e := range data[0].Feedback.Errors {
+		start, end := e.Start, e.End
+		spans = append(spans, records.SpanAnswer{Question: "errors", Row: k + 1, Field: "prediction", Start: &start, End: &end, Text: string(runes[e.Start:e.End]), Code: e.Type})
+	}
+	if len(spans) < 3 || data[0].Feedback.Errors[0].Type != "Irrelevant" || data[0].Feedback.Errors[1].Type != "Irrelevant" {
+		t.Fatalf("q0000's errors in the data set: %+v", data[0].Feedback.Errors)
+	}
+	model := filepath.Join(dir, "model.jsonl")
+	writeRecords(t, model, []records.Annotation{modelRecord("qa-span-errors", "q0000", map[string]any{"checked": true}, spans)})
+	study := filepath.Join(dir, "study")
+	if code, _, stderr := runCLI(t, "generate", "-t", "qa-span-errors", "-i", qaData, "-o", study, "--annotators", "ak", "--prefill", model, "--prefill-as", "suggestions"); code != 0 {
+		t.Fatalf("generate: %s", stderr)
+	}
+	book := filepath.Join(study, readManifest(t, study).Batches[0].File)
+	w := openLayout(t, book)
+	at := func(k int, key string) string {
+		name, err := w.Cell(w.Rows["q0000"][k], key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return name
+	}
+	// What openpyxl reads: the suggestions, locked; the answers empty.
+	script := filepath.Join(dir, "read.py")
+	if err := os.WriteFile(script, []byte(`
+import json, sys, openpyxl
+ws = openpyxl.load_workbook(sys.argv[1])["Annotate"]
+print(json.dumps({c: [ws[c].value, ws[c].protection.locked] for c in sys.argv[2:]}))
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cells := []string{at(0, "s:q:span"), at(1, "s:q:span"), at(0, "s:q:error_type"), at(0, "q:span"), at(0, "s:q:checked"), at(len(spans), "s:q:span")}
+	out, err := exec.Command(py, append([]string{script, book}, cells...)...).Output()
+	if err != nil {
+		t.Fatalf("openpyxl: %v", err)
+	}
+	var got map[string][2]any
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][2]any{
+		cells[0]: {"«" + spans[0].Text + "»", true}, cells[1]: {"«" + spans[1].Text + "»", true}, cells[2]: {"Irrelevant", true},
+		cells[3]: {nil, false}, cells[4]: {"ticked", true}, cells[5]: {nil, true},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("cells as openpyxl reads them (-want +got):\n%s", diff)
+	}
+
+	short := strings.Join(strings.Fields(spans[1].Text)[:3], " ")
+	fillWithOpenpyxl(t, py, book, [][2]any{
+		{at(0, "q:checked"), true},
+		{at(0, "q:span"), spans[0].Text}, {at(0, "q:error_type"), "Irrelevant"},
+		{at(1, "q:span"), short}, {at(1, "q:error_type"), "Irrelevant"},
+	}, "")
+	pulled := pulledByUnit(t, study)
+	r := pulled[[2]string{"ak", "q0000"}]
+	if r.Prefill == nil {
+		t.Fatalf("q0000: %+v", r)
+	}
+	if diff := cmp.Diff(&records.PrefillTrace{From: "gpt4o", Questions: map[string]string{"checked": "kept"},
+		Spans: &records.SpanTrace{Kept: 1, Changed: 1, Removed: len(spans) - 2}}, r.Prefill); diff != "" {
+		t.Errorf("trace (-want +got):\n%s", diff)
+	}
+	if len(r.Spans) != 2 || r.Spans[1].Text != short {
+		t.Errorf("ak's spans: %+v", r.Spans)
+	}
+	if q1 := pulled[[2]string{"ak", "q0001"}]; q1.Status != records.StatusEmpty || q1.Prefill != nil {
+		t.Errorf("q0001: %s %+v", q1.Status, q1.Prefill)
 	}
 }
