@@ -39,12 +39,18 @@ type Options struct {
 }
 
 // Batch is one workbook's share: its annotator ("" for a shared one) and
-// its instances, in input order.
+// its instances, in input order as Plan makes it. WithControls then hides
+// control items among them at random places, so that Items is no longer
+// in input order (the others keep theirs) and Units counts the controls
+// too.
 type Batch struct {
 	ID        string
 	Annotator string
 	Items     []string
 	Units     int
+	// Controls are the control items among Items, in the order they
+	// appear there; none until WithControls adds them.
+	Controls []string
 }
 
 // ErrOptions marks assignment options that cannot be met.
