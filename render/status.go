@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"maps"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -85,7 +87,8 @@ func WorkbookDir(workbook string) (string, bool) {
 
 // Status writes status's table: per batch, per annotator when there are
 // several, and the whole study, the units in each state and a bar of
-// progress (in blocks, for a terminal, else "#+."); then the agreement
+// progress (in blocks, for a terminal, else "#+."); then how often
+// annotators kept the suggestions of prefilled units, and the agreement
 // so far.
 func Status(w io.Writer, rep *study.Status, blocks bool) error {
 	full, part, empty := "#", "+", "."
@@ -133,7 +136,71 @@ func Status(w io.Writer, rep *study.Status, blocks bool) error {
 	if err := flush(); err != nil {
 		return err
 	}
+	if err := PrefillKept(w, rep); err != nil {
+		return err
+	}
 	return AgreementSoFar(w, rep)
+}
+
+// PrefillKept writes, when units were prefilled (generate --prefill),
+// what annotators did with the suggestions: per source of suggestions
+// (and study, when there are several), a line per annotator and question
+// with the suggested answers kept, changed and cleared and the share
+// kept, then the block's spans (kept, changed, removed, and the share
+// kept of them; those added besides). Questions come in the order of
+// their names.
+func PrefillKept(w io.Writer, rep *study.Status) error {
+	type source struct{ study, from string }
+	var sources []source
+	bySource := map[source][]*study.PrefillTally{}
+	for _, p := range rep.Prefill {
+		s := source{p.Study, p.From}
+		if bySource[s] == nil {
+			sources = append(sources, s)
+		}
+		bySource[s] = append(bySource[s], p)
+	}
+	tw, flush := Table(w)
+	for _, s := range sources {
+		head := "suggestions from " + s.from
+		if s.study != "" {
+			head += ", " + studyLabel(rep, s.study)
+		}
+		fmt.Fprintf(tw, "\n%s: how often each annotator kept them, in the units they answered\n", head)
+		for _, p := range bySource[s] {
+			var lines []string
+			for _, q := range slices.Sorted(maps.Keys(p.Questions)) {
+				c := p.Questions[q]
+				share, ok := c.Share()
+				lines = append(lines, fmt.Sprintf("%s\t%d kept\t%d changed\t%d cleared\t%s", q, c.Kept, c.Changed, c.Cleared, keptText(share, ok)))
+			}
+			if sp := p.Spans; sp != nil {
+				share, ok := study.SpansKept(sp)
+				lines = append(lines, fmt.Sprintf("spans\t%d kept\t%d changed\t%d removed\t%s\t%d added", sp.Kept, sp.Changed, sp.Removed, keptText(share, ok), sp.Added))
+			}
+			if len(lines) == 0 {
+				lines = []string{""}
+			}
+			// The annotator and their units head their first line only.
+			lead := fmt.Sprintf("  %s\t%s\t", p.Annotator, words.Count(p.Units, "unit"))
+			for i, l := range lines {
+				if i > 0 {
+					lead = "\t\t"
+				}
+				fmt.Fprintln(tw, lead+l)
+			}
+		}
+	}
+	return flush()
+}
+
+// keptText is a share kept as a percentage, padded as the progress bars'
+// are so that the lines align; "—" when nothing was suggested.
+func keptText(share float64, ok bool) string {
+	if !ok {
+		return "   — kept"
+	}
+	return fmt.Sprintf("%3.0f%% kept", share*100)
 }
 
 // batchLabel names a batch in the table. When the sources hold several

@@ -1,7 +1,8 @@
 // Package report makes a study's report: one self-contained HTML page a
-// coordinator opens offline, with the study's progress, the answers each
-// annotator gives, the agreement, the problems pull found and, when there
-// is one, the gold set.
+// coordinator opens offline, with the study's progress, how often
+// annotators kept the answers suggested to them (when the workbooks were
+// prefilled), the answers each annotator gives, the agreement, the
+// problems pull found and, when there is one, the gold set.
 //
 // Build computes what the page shows (a Report, plain data that is also
 // written as JSON) from a pulled study, its template and, optionally, a

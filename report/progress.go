@@ -11,9 +11,8 @@ type Progress struct {
 	Total      *study.Tally   `json:"total"`
 }
 
-// progress counts the pulled records as status does.
-func progress(res *study.Result) Progress {
-	s := study.CountProgress(res)
+// progress is the progress of status's counts s of the pulled records.
+func progress(s *study.Status) Progress {
 	p := Progress{Batches: s.Batches, Annotators: s.Annotators, Total: s.Total}
 	if p.Batches == nil {
 		p.Batches = []*study.Tally{}

@@ -23,11 +23,15 @@ type Report struct {
 	Sources []string `json:"sources"`
 	// Annotators are the annotators whose answers are in hand, sorted:
 	// the order of the series of every chart, and of their colours.
-	Annotators []string  `json:"annotators"`
-	Progress   Progress  `json:"progress"`
-	Answers    []Answers `json:"answers"`
-	Agreement  Agreement `json:"agreement"`
-	Problems   Problems  `json:"problems"`
+	Annotators []string `json:"annotators"`
+	Progress   Progress `json:"progress"`
+	// Suggestions is what annotators did with the suggestions their
+	// units started from (generate --prefill): absent when no unit
+	// answered was prefilled.
+	Suggestions []Suggestions `json:"suggestions,omitempty"`
+	Answers     []Answers     `json:"answers"`
+	Agreement   Agreement     `json:"agreement"`
+	Problems    Problems      `json:"problems"`
 	// Gold is there when a gold set is given.
 	Gold *Gold `json:"gold,omitempty"`
 	// Results is what the study found, as annosheet results computes it
@@ -83,13 +87,15 @@ func Build(ctx context.Context, t *templates.Template, res *study.Result, opt Op
 	if opt.ProblemsListed <= 0 {
 		opt.ProblemsListed = 2000
 	}
+	status := study.CountProgress(res)
 	rep := &Report{
-		Schema:     Schema,
-		Template:   TemplateInfo{Name: t.Name, Version: t.Version, Title: t.Title},
-		Sources:    append([]string{}, opt.Sources...),
-		Annotators: annotators(res.Records),
-		Progress:   progress(res),
-		Problems:   problems(res.Problems, opt.ProblemsShown, opt.ProblemsListed),
+		Schema:      Schema,
+		Template:    TemplateInfo{Name: t.Name, Version: t.Version, Title: t.Title},
+		Sources:     append([]string{}, opt.Sources...),
+		Annotators:  annotators(res.Records),
+		Progress:    progress(status),
+		Suggestions: suggestions(t, status.Prefill),
+		Problems:    problems(res.Problems, opt.ProblemsShown, opt.ProblemsListed),
 	}
 	rep.Answers = answers(t, res.Records, rep.Annotators)
 	ag, err := agree(ctx, t, res.Records, opt)

@@ -87,6 +87,127 @@ type Status struct {
 	// template) whose complete units overlap: absent when no unit has
 	// been completed by two or more annotators.
 	Agreement []StatusAgreement `json:"agreement,omitempty"`
+	// Prefill is what annotators did with the suggestions their units
+	// started from (generate --prefill): one entry per annotator and
+	// source of suggestions, in the order of Annotators. Absent when no
+	// unit answered was prefilled.
+	Prefill []*PrefillTally `json:"prefill,omitempty"`
+}
+
+// PrefillTally counts what one annotator did with the suggestions of one
+// source (PrefillTrace.From) in the prefilled units they answered
+// (complete or partial): per question, how many suggested answers were
+// kept, changed or cleared; for a block template, the spans summed. An
+// annotator whose units started from several sources has an entry per
+// source, so that each source's suggestions are judged apart.
+type PrefillTally struct {
+	// Study is the units' study, given when the sources hold several:
+	// their templates may share question names.
+	Study     string `json:"study,omitempty"`
+	Annotator string `json:"annotator"`
+	From      string `json:"from"`
+	// Units counts the prefilled units answered.
+	Units int `json:"units"`
+	// Questions counts, by question name, what became of the answers
+	// suggested: a question counts only in the units it had a suggestion.
+	Questions map[string]*KeptCounts `json:"questions"`
+	// Spans sums the traces of a block's spans; nil when no unit had one.
+	Spans *records.SpanTrace `json:"spans,omitempty"`
+}
+
+// KeptCounts counts the suggested answers to a question that annotators
+// kept, changed, or cleared (left with no answer).
+type KeptCounts struct {
+	Kept    int `json:"kept"`
+	Changed int `json:"changed"`
+	Cleared int `json:"cleared"`
+}
+
+// Share is the share of the suggested answers kept; ok is false when
+// there were none.
+func (c *KeptCounts) Share() (share float64, ok bool) {
+	return keptShare(c.Kept, c.Kept+c.Changed+c.Cleared)
+}
+
+// SpansKept is the share of a block's suggested spans kept: of those
+// kept, changed and removed. The spans annotators added were not
+// suggested, so they do not count. ok is false when no span was
+// suggested.
+func SpansKept(s *records.SpanTrace) (share float64, ok bool) {
+	return keptShare(s.Kept, s.Kept+s.Changed+s.Removed)
+}
+
+func keptShare(kept, of int) (float64, bool) {
+	if of == 0 {
+		return 0, false
+	}
+	return float64(kept) / float64(of), true
+}
+
+// add counts the trace of one record.
+func (t *PrefillTally) add(p *records.PrefillTrace) {
+	t.Units++
+	for q, st := range p.Questions {
+		c := t.Questions[q]
+		if c == nil {
+			c = &KeptCounts{}
+			t.Questions[q] = c
+		}
+		switch st {
+		case records.PrefillKept:
+			c.Kept++
+		case records.PrefillChanged:
+			c.Changed++
+		case records.PrefillCleared:
+			c.Cleared++
+		}
+	}
+	if s := p.Spans; s != nil {
+		if t.Spans == nil {
+			t.Spans = &records.SpanTrace{}
+		}
+		t.Spans.Kept += s.Kept
+		t.Spans.Changed += s.Changed
+		t.Spans.Removed += s.Removed
+		t.Spans.Added += s.Added
+	}
+}
+
+// countPrefill tallies the prefill traces of the records answered (of
+// annotators, not the unclaimed units of a shared workbook) per
+// annotator, study and source: annotators in the order of annotators
+// (status's), each one's studies and sources in the order the records
+// come. Several studies are told apart only when there are several.
+func countPrefill(res *Result, annotators []*Tally, studies bool) []*PrefillTally {
+	type key struct{ annotator, study, from string }
+	at := map[key]*PrefillTally{}
+	byAnn := map[string][]*PrefillTally{}
+	for _, r := range res.Records {
+		if r.Prefill == nil || r.Annotator == "" || (r.Status != records.StatusComplete && r.Status != records.StatusPartial) {
+			continue
+		}
+		k := key{foldID(r.Annotator), res.studyOf[r], r.Prefill.From}
+		if !studies {
+			k.study = ""
+		}
+		t := at[k]
+		if t == nil {
+			t = &PrefillTally{Study: k.study, Annotator: r.Annotator, From: r.Prefill.From, Questions: map[string]*KeptCounts{}}
+			at[k] = t
+			byAnn[k.annotator] = append(byAnn[k.annotator], t)
+		}
+		t.add(r.Prefill)
+	}
+	var out []*PrefillTally
+	for _, a := range annotators {
+		for _, t := range byAnn[foldID(a.Annotator)] {
+			// Named as status names the annotator, whatever the case of
+			// the records.
+			t.Annotator = a.Annotator
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // CountStatus groups a pull's records per batch and annotator (in the
@@ -105,7 +226,9 @@ func CountStatus(ctx context.Context, res *Result) (*Status, error) {
 }
 
 // CountProgress is CountStatus without the agreement so far: the counts
-// alone, for a caller that computes the agreement its own way.
+// alone, for a caller that computes the agreement its own way. With them,
+// what annotators did with the suggestions of prefilled units (see
+// PrefillTally).
 func CountProgress(res *Result) *Status {
 	// Batches of several studies may share IDs: a batch is its study's.
 	files := map[batchKey]string{}
@@ -186,5 +309,6 @@ func CountProgress(res *Result) *Status {
 			}
 		}
 	}
+	rep.Prefill = countPrefill(res, rep.Annotators, len(studies) > 1)
 	return rep
 }

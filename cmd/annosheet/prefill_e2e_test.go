@@ -536,6 +536,16 @@ func TestPrefillREADME(t *testing.T) {
 	if r := pulled[[2]string{"ak", "llama3-12"}]; r.Prefill == nil || r.Prefill.Questions["gaps"] != "kept" {
 		t.Errorf("the second row, checked as it stands: %+v", r.Prefill)
 	}
+	// What status says of it.
+	_, kept, ok := strings.Cut(sec, "```\nsuggestions from judge")
+	if !ok {
+		t.Fatal("the README does not show what status says of the suggestions")
+	}
+	kept, _, _ = strings.Cut("suggestions from judge"+kept, "```\n")
+	code, status, stderr := runCLI(t, "status", filepath.Join(dir, "checked"))
+	if code != 0 || !strings.Contains(status, "\n"+kept) {
+		t.Errorf("the README shows\n%s\nstatus says (exit %d, %s)\n%s", kept, code, stderr, status)
+	}
 }
 
 // TestPrefillSuggestionsQA: the QA-feedback study with the data set's own
