@@ -478,7 +478,6 @@ func (g *golden) cellProblem(it *Item, d *Decision, key, msg string) *records.Pr
 // partial.
 func (g *golden) checkRules(rec *records.Annotation) (broken bool) {
 	t := g.t
-	whole := func(q string) (any, bool) { v, ok := rec.Values[q]; return v, ok }
 	report := func(r *templates.Rule, prov *records.Provenance) {
 		p := &records.Problem{Severity: r.Severity, Record: rec.Unit, Message: "the gold answer breaks a rule: " + r.Message, Err: decode.ErrRule}
 		if prov != nil && prov.Cell != "" {
@@ -496,109 +495,24 @@ func (g *golden) checkRules(rec *records.Annotation) (broken bool) {
 		g.probs = append(g.probs, p)
 		broken = broken || r.Severity == records.Error
 	}
-	for i := range t.Rules {
-		r := &t.Rules[i]
-		qs := ruleQuestions(r)
-		rowRule := false
-		for _, q := range qs {
-			if qq := t.QuestionByName(q); qq != nil && rowQuestion(t, qq) {
-				rowRule = true
-			}
-		}
-		if !rowRule {
-			if r.When.Holds(whole) && !r.Then.Holds(whole) {
-				var prov *records.Provenance
-				for _, q := range qs {
-					if p := rec.Provenance[q]; p != nil && prov == nil {
-						prov = p
-					}
+	for _, b := range records.RuleBreaks(t, rec) {
+		var prov *records.Provenance
+		if b.Span >= 0 {
+			prov = rec.Spans[b.Span].Provenance
+		} else {
+			for _, q := range records.RuleQuestions(b.Rule) {
+				if p := rec.Provenance[q]; p != nil && prov == nil {
+					prov = p
 				}
-				report(r, prov)
-			}
-			continue
-		}
-		for _, sp := range rec.Spans {
-			answers := g.spanAnswers(sp)
-			get := func(q string) (any, bool) {
-				if v, ok := answers[q]; ok {
-					return v, true
-				}
-				return whole(q)
-			}
-			if r.When.Holds(get) && !r.Then.Holds(get) {
-				report(r, sp.Provenance)
 			}
 		}
+		report(b.Rule, prov)
 	}
 	return broken
 }
 
-// spanAnswers are a gold span's answers by question, as its row gave them.
-func (g *golden) spanAnswers(s records.SpanAnswer) map[string]any {
-	t := g.t
-	out := map[string]any{}
-	for k, v := range s.Values {
-		out[k] = v
-	}
-	for i := range t.Questions {
-		q := &t.Questions[i]
-		if !rowQuestion(t, q) {
-			continue
-		}
-		switch {
-		case q.Type == templates.TypeSpan && q.Name == g.primary():
-			if s.Text != "" || s.Start != nil {
-				out[q.Name] = records.SpanValue{Field: s.Field, Start: s.Start, End: s.End, Text: s.Text}
-			}
-		case q.Name == t.Rows.Label:
-			if s.Code != "" {
-				out[q.Name] = s.Code
-			}
-		case q.Type == templates.TypeEvidence:
-			if s.Evidence != nil {
-				out[q.Name] = *s.Evidence
-			}
-		}
-	}
-	return out
-}
-
-// primary is the block's span question: the first asked on each row.
-func (g *golden) primary() string {
-	for i := range g.t.Questions {
-		if q := &g.t.Questions[i]; q.Type == templates.TypeSpan && rowQuestion(g.t, q) {
-			return q.Name
-		}
-	}
-	return ""
-}
-
 // item is the item of an ID, or nil.
 func (g *golden) item(id string) *Item { return g.items[id] }
-
-// ruleQuestions are the questions a rule's conditions name.
-func ruleQuestions(r *templates.Rule) []string {
-	var out []string
-	var walk func(c *templates.Cond)
-	walk = func(c *templates.Cond) {
-		if c == nil {
-			return
-		}
-		if c.Question != "" {
-			out = append(out, c.Question)
-		}
-		for _, s := range c.All {
-			walk(s)
-		}
-		for _, s := range c.Any {
-			walk(s)
-		}
-		walk(c.Not)
-	}
-	walk(r.Then)
-	walk(r.When)
-	return out
-}
 
 // finish orders a gold record's spans and sets its status: complete when
 // nothing is unresolved, every required question has a value and no rule

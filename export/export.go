@@ -441,7 +441,7 @@ func (x *exporter) source(e *templates.Expr, c *ctx) (any, bool, error) {
 	case e.Each != "":
 		out := []any{}
 		for _, s := range c.rec.Spans {
-			row := x.spanAnswers(s)
+			row := records.RowAnswers(x.t, s)
 			if e.Where != nil && !e.Where.Holds(answerFunc(row)) {
 				continue
 			}
@@ -470,36 +470,6 @@ func (x *exporter) source(e *templates.Expr, c *ctx) (any, bool, error) {
 		return nil, false, nil
 	}
 	return nil, false, fmt.Errorf("%w: empty expression", ErrExport)
-}
-
-// spanAnswers turns a span entry back into the answers of its row, keyed
-// by question: the span question's SpanValue, the label question's code,
-// the evidence question's Evidence and the rest of the row's values.
-func (x *exporter) spanAnswers(s records.SpanAnswer) map[string]any {
-	row := map[string]any{}
-	for k, v := range s.Values {
-		row[k] = v
-	}
-	for _, q := range x.t.Questions {
-		if q.Scope != "row" {
-			continue
-		}
-		switch {
-		case q.Type == templates.TypeSpan && q.Before == "" && row[q.Name] == nil:
-			if s.Text != "" {
-				row[q.Name] = records.SpanValue{Field: s.Field, Start: s.Start, End: s.End, Text: s.Text}
-			}
-		case q.Name == x.t.Rows.Label:
-			if s.Code != "" {
-				row[q.Name] = s.Code
-			}
-		case q.Type == templates.TypeEvidence && row[q.Name] == nil:
-			if s.Evidence != nil {
-				row[q.Name] = *s.Evidence
-			}
-		}
-	}
-	return row
 }
 
 // answerFunc lets a template condition test typed answers.

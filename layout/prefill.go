@@ -219,28 +219,9 @@ func suggestedValues(t *templates.Template, rec *records.Annotation, k int) map[
 		maps.Copy(values, rec.Values)
 	}
 	if k < len(rec.Spans) {
-		maps.Copy(values, spanRowValues(t, rec.Spans[k]))
+		maps.Copy(values, records.RowAnswers(t, rec.Spans[k]))
 	}
 	return values
-}
-
-// spanRowValues is a block's span entry as the answers of its row: the
-// inverse of what pull makes of a row.
-func spanRowValues(t *templates.Template, s records.SpanAnswer) map[string]any {
-	out := maps.Clone(s.Values)
-	if out == nil {
-		out = map[string]any{}
-	}
-	if p := t.PrimarySpan(); p != "" && (s.Text != "" || s.Start != nil) {
-		out[p] = records.SpanValue{Field: s.Field, Start: s.Start, End: s.End, Text: s.Text}
-	}
-	if t.Rows.Label != "" && s.Code != "" {
-		out[t.Rows.Label] = s.Code
-	}
-	if e := t.RowEvidence(); e != "" && s.Evidence != nil {
-		out[e] = *s.Evidence
-	}
-	return out
 }
 
 // putValue writes one typed answer into the cells of its question's
