@@ -26,7 +26,7 @@ import (
 // Prefill modes (Options.PrefillAs).
 const (
 	PrefillAnswers     = "answers"     // the given values are in the answer cells
-	PrefillSuggestions = "suggestions" // shown beside empty answer cells
+	PrefillSuggestions = "suggestions" // shown beside empty answer cells (manifest.PrefillSuggestions)
 )
 
 // PrefillModes are the ways a prefill can be shown.

@@ -90,6 +90,10 @@ type Prefill struct {
 	Units     int    `json:"units"`
 }
 
+// PrefillSuggestions is Prefill.As for suggestions shown beside empty
+// answer cells (generate --prefill-as suggestions) rather than in them.
+const PrefillSuggestions = "suggestions"
+
 // Template pins the template a study used, with its full text so that the
 // study can be read back even if the template file changes.
 type Template struct {

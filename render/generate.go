@@ -7,7 +7,6 @@ import (
 
 	"github.com/annosheet/annosheet/internal/progress"
 	"github.com/annosheet/annosheet/internal/words"
-	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/manifest"
 	"github.com/annosheet/annosheet/study"
 )
@@ -102,7 +101,7 @@ func Generated(w io.Writer, gen *study.Generated) {
 	}
 	if p := m.Prefill; p != nil {
 		how := "shown as suggestions until an annotator checks them"
-		if p.As == layout.PrefillSuggestions {
+		if p.As == manifest.PrefillSuggestions {
 			how = "shown beside their empty answer cells"
 		}
 		fmt.Fprintf(w, "%d of %s start from %s's answers, %s\n", p.Units, words.Count(len(res.Units), "unit"), p.Annotator, how)

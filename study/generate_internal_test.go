@@ -91,3 +91,11 @@ func planDump(t *testing.T, p *backend.Plan) []any {
 	}
 	return out
 }
+
+// TestPrefillModesAgree: the manifest names the suggestions mode as
+// layout does, so that what generate records is what readers test.
+func TestPrefillModesAgree(t *testing.T) {
+	if manifest.PrefillSuggestions != layout.PrefillSuggestions {
+		t.Errorf("manifest says %q, layout %q", manifest.PrefillSuggestions, layout.PrefillSuggestions)
+	}
+}
