@@ -119,6 +119,57 @@ func (s *Spool) Subset(indexes []int) layout.Source {
 	return &subset{s: s, idx: slices.Compact(idx)}
 }
 
+// Ordered is a Source of the records with these indexes in the order
+// given, as a batch with items placed among the others shows them. It
+// reads them from the copy, making it first when the input has not yet
+// been read whole.
+func (s *Spool) Ordered(indexes []int) layout.Source {
+	return &ordered{s: s, idx: slices.Clone(indexes)}
+}
+
+type ordered struct {
+	s   *Spool
+	idx []int
+}
+
+func (o *ordered) Files() []string { return o.s.Files() }
+
+func (o *ordered) Each(fn func(*layout.Record) error) error {
+	if !o.s.done && !o.s.copying {
+		if err := o.s.Each(func(*layout.Record) error { return nil }); err != nil {
+			return err
+		}
+	}
+	if o.s.done && !o.s.copying {
+		return o.s.read(o.idx, false, fn)
+	}
+	// An input the spool does not copy (a factgenie folder) is read in
+	// its own order: the batch's records are held until all are in.
+	held := make(map[int]*layout.Record, len(o.idx))
+	for _, i := range o.idx {
+		held[i] = nil
+	}
+	err := o.s.src.Each(func(r *layout.Record) error {
+		if _, ok := held[r.Index]; ok {
+			held[r.Index] = r
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, i := range o.idx {
+		r := held[i]
+		if r == nil {
+			return fmt.Errorf("spool: no record %d", i)
+		}
+		if err := fn(r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 type subset struct {
 	s   *Spool
 	idx []int

@@ -1,6 +1,7 @@
 package input
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -9,6 +10,7 @@ import (
 	"reflect"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -279,5 +281,47 @@ func TestTempFile(t *testing.T) {
 	}
 	if left, _ := os.ReadDir(tmp); len(left) > 0 {
 		t.Errorf("left behind: %v", left)
+	}
+}
+
+// TestSpoolOrdered reads records in the order asked, before the copy is
+// made (it is made first) and from it, and refuses an index beyond the
+// input.
+func TestSpoolOrdered(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.jsonl")
+	var lines []string
+	for i := range 6 {
+		lines = append(lines, fmt.Sprintf(`{"id": "r%d"}`, i))
+	}
+	if err := os.WriteFile(in, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	src, err := Open("jsonl", []string{in})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewSpool(src)
+	defer s.Close()
+	for _, when := range []string{"before the copy", "from the copy"} {
+		got, err := inputReadAll(s.Ordered([]int{4, 0, 5, 2}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []string
+		for _, r := range got {
+			var rec struct{ ID string }
+			if err := json.Unmarshal(r.Raw, &rec); err != nil {
+				t.Fatal(err)
+			}
+			ids = append(ids, rec.ID+"@"+strconv.Itoa(r.Index))
+		}
+		if want := "r4@4 r0@0 r5@5 r2@2"; strings.Join(ids, " ") != want {
+			t.Errorf("%s: %s, want %s", when, strings.Join(ids, " "), want)
+		}
+	}
+	if _, err := inputReadAll(s.Ordered([]int{2, 99})); err == nil {
+		t.Error("an index beyond the input gave no error")
 	}
 }

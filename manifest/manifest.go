@@ -78,6 +78,28 @@ type Manifest struct {
 	// Prefill is the records the workbooks' answer cells started from
 	// (generate --prefill), when they did.
 	Prefill *Prefill `json:"prefill,omitempty"`
+	// Controls are the units whose answers are known, hidden among the
+	// others in every batch (generate --controls). Only the manifest says
+	// which they are: keep it from annotators.
+	Controls *Controls `json:"controls,omitempty"`
+}
+
+// Controls records a study's control units: the gold file they came from
+// (as Inputs record theirs) and its records' annotator, how many join
+// each batch, and each unit with its known answers.
+type Controls struct {
+	Input
+	Annotator string        `json:"annotator"`
+	PerBatch  int           `json:"per_batch"`
+	Units     []ControlUnit `json:"units"`
+}
+
+// ControlUnit is a control unit, its instance, and its gold record as
+// canonical JSON.
+type ControlUnit struct {
+	Unit   string          `json:"unit"`
+	Item   string          `json:"item"`
+	Record json.RawMessage `json:"record"`
 }
 
 // Prefill records the given answers a study's workbooks were prefilled
@@ -130,6 +152,9 @@ type Batch struct {
 	Spreadsheet *Spreadsheet `json:"spreadsheet,omitempty"`
 	Rows        int          `json:"rows"`
 	Units       []Unit       `json:"units"`
+	// Controls are the control instances among the batch's units
+	// (Manifest.Controls), in the order the workbook shows them.
+	Controls []string `json:"controls,omitempty"`
 }
 
 // Statuses of a spreadsheet.

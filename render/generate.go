@@ -91,11 +91,20 @@ func Generated(w io.Writer, gen *study.Generated) {
 		a = &manifest.Assignment{}
 	}
 	n := len(m.Batches)
+	// Control instances are in every batch, not shared out.
+	instances := res.Instances()
+	if c := m.Controls; c != nil {
+		items := map[string]bool{}
+		for _, u := range c.Units {
+			items[u.Item] = true
+		}
+		instances -= len(items)
+	}
 	if len(a.Annotators) > 0 {
 		fmt.Fprintf(w, "%s, each for %d of %d annotators, in %s (template %s v%d)\n",
-			words.Count(res.Instances(), "instance"), max(a.Overlap, 1), len(a.Annotators), words.Count(n, books), m.Template.Name, m.Template.Version)
+			words.Count(instances, "instance"), max(a.Overlap, 1), len(a.Annotators), words.Count(n, books), m.Template.Name, m.Template.Version)
 	} else if n > 1 {
-		fmt.Fprintf(w, "%s in %s (template %s v%d)\n", words.Count(res.Instances(), "instance"), words.Count(n, "shared "+books), m.Template.Name, m.Template.Version)
+		fmt.Fprintf(w, "%s in %s (template %s v%d)\n", words.Count(instances, "instance"), words.Count(n, "shared "+books), m.Template.Name, m.Template.Version)
 	} else {
 		fmt.Fprintf(w, "template %s v%d\n", m.Template.Name, m.Template.Version)
 	}
@@ -105,6 +114,10 @@ func Generated(w io.Writer, gen *study.Generated) {
 			how = "shown beside their empty answer cells"
 		}
 		fmt.Fprintf(w, "%d of %s start from %s's answers, %s\n", p.Units, words.Count(len(res.Units), "unit"), p.Annotator, how)
+	}
+	if c := m.Controls; c != nil {
+		fmt.Fprintf(w, "%s with known answers hidden among the others, %d in each %s (the manifest says which)\n",
+			words.Count(len(c.Units), "control unit"), c.PerBatch, strings.TrimSuffix(books, "s"))
 	}
 	if res.Skipped > 0 {
 		verb := "have"

@@ -71,6 +71,10 @@ type GenerateOptions struct {
 	// PrefillAs is how the prefill is shown: layout.PrefillAnswers (the
 	// default) or layout.PrefillSuggestions.
 	PrefillAs string
+	// Controls is a file of gold records: their units become control
+	// units, ControlsPerBatch of which join every batch (2 when 0).
+	Controls         string
+	ControlsPerBatch int
 
 	// Warn is told of each problem of the inputs that does not stop the
 	// study; Note of each step worth saying; Wrote of each workbook made.
@@ -103,6 +107,9 @@ type Generated struct {
 type Records interface {
 	layout.Source
 	Subset(indexes []int) layout.Source
+	// Ordered is the records of these indexes in the order given: a
+	// batch with control units placed among its others.
+	Ordered(indexes []int) layout.Source
 }
 
 // generation is one Generate run.
@@ -118,10 +125,11 @@ type generation struct {
 	// opaqueIdx is all's key of opaque IDs indexed once for the batches.
 	opaqueIdx *layout.OpaqueIndex
 	plan      []assign.Batch
-	// prefill is what opt.Prefill gives, read and checked by begin.
-	prefill *records.Given
-	man     *manifest.Manifest
-	path    string
+	// prefill is what opt.Prefill gives, and controls what opt.Controls
+	// gives, read and checked by begin.
+	prefill, controls *records.Given
+	man               *manifest.Manifest
+	path              string
 	// mfile is the manifest's file, stamped before it was read; vers
 	// the versions of the workbooks this run replaces, taken before they
 	// were read: each is replaced only while it is still what was read.
@@ -236,37 +244,48 @@ func (g *generation) begin(ctx context.Context, prev *manifest.Manifest) error {
 	}
 	// A study of one shared workbook writes the whole build's plan; one
 	// of several batches builds each batch's on its own.
-	one := len(opt.Annotators) == 0 && opt.BatchSize == 0
+	one := len(opt.Annotators) == 0 && opt.BatchSize == 0 && opt.Controls == ""
 	var src layout.Source = g.src
 	if in, ok := g.src.(interface{ Input() layout.Source }); ok && one && len(g.t.Anonymize) == 0 {
 		// Read once, whole: no copy is needed. (Anonymised fields are
 		// labelled in a pass of their own, which reads the copy.)
 		src = in.Input()
 	}
-	// The prefill's problems of its own and those against the inputs are
-	// said together: the sound records are checked against the inputs.
-	var givenBad records.Problems
+	// The problems of the prefill and the controls, their own and those
+	// against the inputs, are said together with the inputs': their sound
+	// records are checked against the inputs.
+	var bad records.Problems
 	if opt.Prefill != "" {
-		if g.prefill, givenBad = records.ReadGiven(ctx, opt.Prefill, g.t, opt.PrefillAnnotator); g.prefill == nil {
-			return givenBad
-		}
-		if g.prefill.Skipped > 0 && len(givenBad) == 0 {
+		var ps records.Problems
+		g.prefill, ps = records.ReadGiven(ctx, opt.Prefill, g.t, opt.PrefillAnnotator)
+		bad = append(bad, ps...)
+		if g.prefill != nil && g.prefill.Skipped > 0 && len(ps) == 0 {
 			opt.Note(fmt.Sprintf("%s: %s with no answers (empty, missing or unreadable) left out of the prefill", opt.Prefill, words.Count(g.prefill.Skipped, "record")))
 		}
 	}
-	g.all, err = layout.Build(ctx, g.t, src, layout.Options{Batch: opt.Batch, Study: g.study, CellLimit: g.w.Limits().CellChars, Seed: opt.Seed, CheckOnly: !one || len(givenBad) > 0, OpaqueIDs: key, Prefill: g.prefill, PrefillAs: opt.PrefillAs})
-	if len(givenBad) > 0 {
+	if opt.Controls != "" {
 		var ps records.Problems
-		if errors.As(err, &ps) {
-			givenBad = append(givenBad, ps...)
-		} else if err != nil {
-			return err
-		}
-		givenBad.Sort()
-		return givenBad
+		g.controls, ps = records.ReadGiven(ctx, opt.Controls, g.t, "")
+		bad = append(bad, ps...)
+	}
+	if opt.Prefill != "" && g.prefill == nil || opt.Controls != "" && g.controls == nil {
+		bad.Sort()
+		return bad
+	}
+	g.all, err = layout.Build(ctx, g.t, src, layout.Options{Batch: opt.Batch, Study: g.study, CellLimit: g.w.Limits().CellChars, Seed: opt.Seed, CheckOnly: !one || len(bad) > 0, OpaqueIDs: key, Prefill: g.prefill, PrefillAs: opt.PrefillAs})
+	var ps records.Problems
+	if errors.As(err, &ps) {
+		bad, err = append(bad, ps...), nil
 	}
 	if err != nil {
 		return err
+	}
+	if g.all != nil && g.controls != nil {
+		bad = append(bad, g.checkControls()...)
+	}
+	if len(bad) > 0 {
+		bad.Sort()
+		return bad
 	}
 	for _, w := range g.all.Warnings {
 		opt.Warn(w)
@@ -281,12 +300,23 @@ func (g *generation) begin(ctx context.Context, prev *manifest.Manifest) error {
 		}
 		items = append(items, assign.Item{ID: u.Item, Units: 1})
 	}
+	items, controls := g.splitControls(items)
 	g.plan, err = assign.Plan(items, assign.Options{Annotators: opt.Annotators, Overlap: opt.Overlap, BatchSize: opt.BatchSize, Seed: opt.Seed})
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrPlan, err)
 	}
 	if len(g.plan) == 1 && g.plan[0].Annotator == "" {
 		g.plan[0].ID = opt.Batch
+	}
+	if g.controls != nil {
+		// Placed after the batches are named: a batch's places are drawn
+		// from its ID.
+		if g.plan, err = assign.WithControls(g.plan, controls, assign.ControlOptions{PerBatch: g.perBatch(), Seed: opt.Seed}); err != nil {
+			return fmt.Errorf("%w: %w", ErrPlan, err)
+		}
+		if !g.t.OpaqueIDs() {
+			opt.Note("control units show their real IDs among the others; rows.id_display: opaque in the template hides every ID")
+		}
 	}
 	g.man, err = g.newManifest()
 	return err
@@ -744,8 +774,12 @@ func (g *generation) build(ctx context.Context, b assign.Batch) (*layout.Result,
 		records = append(records, g.record[it])
 	}
 	// Only the batch's records are read again (every record was checked
-	// by begin).
-	return layout.Build(ctx, g.t, g.src.Subset(records), layout.Options{
+	// by begin), in the batch's order when control units are placed in it.
+	src := g.src.Subset(records)
+	if g.controls != nil {
+		src = g.src.Ordered(records)
+	}
+	return layout.Build(ctx, g.t, src, layout.Options{
 		Batch: b.ID, Study: g.study, CellLimit: g.w.Limits().CellChars, Seed: g.opt.Seed,
 		Keys: g.all.Keys, Items: func(item string) bool { return picked[item] }, Annotator: b.Annotator, OpaqueIDs: g.all.OpaqueIDs, OpaqueIndex: g.opaque(),
 		Prefill: g.prefill, PrefillAs: g.opt.PrefillAs,
@@ -826,6 +860,12 @@ func (g *generation) newManifest() (*manifest.Manifest, error) {
 		m.Keys = nil
 	}
 	m.OpaqueIDs = res.OpaqueIDs
+	if g.controls != nil {
+		var err error
+		if m.Controls, err = g.controlsManifest(); err != nil {
+			return nil, err
+		}
+	}
 	if g.prefill != nil {
 		in, err := manifest.HashFile(opt.Prefill)
 		if err != nil {
@@ -854,7 +894,7 @@ func (g *generation) newManifest() (*manifest.Manifest, error) {
 	}
 	var files []string
 	for _, b := range g.plan {
-		mb := manifest.Batch{ID: b.ID, Annotator: b.Annotator}
+		mb := manifest.Batch{ID: b.ID, Annotator: b.Annotator, Controls: b.Controls}
 		for _, it := range b.Items {
 			mb.Units = append(mb.Units, unitsOf[it]...)
 		}
@@ -929,6 +969,9 @@ func (g *generation) samePlan(prev *manifest.Manifest) bool {
 		if err != nil || in.SHA256 != prev.Prefill.SHA256 || opt.PrefillAnnotator != "" && opt.PrefillAnnotator != prev.Prefill.Annotator || as != prev.Prefill.As {
 			return false
 		}
+	}
+	if !g.sameControls(prev) {
+		return false
 	}
 	files := g.src.Files()
 	if len(files) != len(prev.Inputs) {

@@ -122,6 +122,9 @@ type puller struct {
 	cause  map[batchKey]error  // the error behind why, if any
 	// templates are those the workbooks carry, each loaded once.
 	templates decode.Templates
+	// known are the known answers of each manifest's control units,
+	// typed once (see knownAnswers).
+	known map[*manifest.Manifest]map[string]*records.Annotation
 }
 
 // Pull reads every workbook of the sources. A workbook the sources name
@@ -190,6 +193,7 @@ func Pull(ctx context.Context, src *Sources, opt PullOptions) (*Result, error) {
 		m := merge(books)
 		if ref, ok := p.listed[k]; ok && ref.Batch != nil {
 			m.Records = p.checkUnits(ref, m.Records, books[0])
+			p.markControls(ref, m.Records, books[0])
 		}
 		for _, r := range m.Records {
 			p.res.studyOf[r] = k.study

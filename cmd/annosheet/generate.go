@@ -67,6 +67,8 @@ func generateCommand() *cli.Command {
 			&cli.StringFlag{Name: "prefill", Destination: &opt.Prefill, Usage: "start the answer cells from the answers in `FILE` (canonical records: a model's labels, an earlier pull); they show as suggestions until changed, and pull says which were kept"},
 			&cli.StringFlag{Name: "prefill-as", Destination: &opt.PrefillAs, Usage: "show the --prefill answers in the answer cells (answers) or read-only beside empty ones (suggestions), for studies that must avoid anchoring", DefaultText: "answers"},
 			&cli.StringFlag{Name: "prefill-annotator", Destination: &opt.PrefillAnnotator, Usage: "use the records of annotator `NAME` in the --prefill file (needed when it holds several annotators')"},
+			&cli.StringFlag{Name: "controls", Destination: &opt.Controls, Usage: "hide control units among the others: units of the inputs whose known answers `GOLD.jsonl` holds (canonical records, a gold set); pull scores each annotator on them"},
+			&cli.IntFlag{Name: "controls-per-batch", Destination: &opt.ControlsPerBatch, Usage: "`N` control units join every batch", DefaultText: "2"},
 			&cli.BoolFlag{Name: "discard-answers", Destination: &opt.DiscardAnswers, Usage: "let --force replace workbooks and spreadsheets that hold annotators' answers (pull them first)"},
 		}, googleFlags()...),
 		Action: func(c *cli.Context) error {
@@ -126,6 +128,8 @@ func (opt generateOptions) check() error {
 	bad(opt.Message != "" && len(opt.Share) == 0 && !slices.ContainsFunc(opt.Annotators, isEmail), "--message is the text of the sharing mail: give --share, or annotators' email addresses")
 	bad(opt.PrefillAnnotator != "" && opt.Prefill == "", "--prefill-annotator picks the records of a --prefill file: give --prefill FILE")
 	bad(opt.PrefillAs != "" && opt.Prefill == "", "--prefill-as says how a --prefill file is shown: give --prefill FILE")
+	bad(opt.ControlsPerBatch != 0 && opt.Controls == "", "--controls-per-batch says how many control units join each batch: give --controls GOLD.jsonl")
+	bad(opt.ControlsPerBatch < 0, "--controls-per-batch takes a positive number")
 	bad(opt.PrefillAs != "" && !slices.Contains(layout.PrefillModes, opt.PrefillAs), "--prefill-as %q: use %s", opt.PrefillAs, strings.Join(layout.PrefillModes, " or "))
 	for _, e := range opt.Share {
 		bad(!isEmail(e), "--share %q: not an email address", e)

@@ -56,11 +56,11 @@ var rules = []rule{
 		deps: []string{excelize, google, netHTTP, m("layout"), m("decode"), m("backend"), m("xlsx"), m("sheets"), m("cmd"), m("input"), m("study"), m("export"), m("agreement"), m("adjudicate"), m("report")},
 		why:  "the canonical record and its JSON Lines: below every consumer of records, and below the sheet decoding that makes them"},
 	{pkg: "layout",
-		deps: []string{excelize, google, netHTTP, m("decode"), m("xlsx"), m("sheets"), m("cmd"), m("input"), m("study")},
-		why:  "plan building: a template and input records to a sheet plan; pure, and knows nothing of reading sheets back"},
+		deps: []string{excelize, google, netHTTP, m("decode"), m("xlsx"), m("sheets"), m("cmd"), m("input"), m("study"), m("manifest")},
+		why:  "plan building: a template and input records to a sheet plan; pure, and knows nothing of reading sheets back, nor of the study's manifest (which alone says which units are controls)"},
 	{pkg: "decode",
-		deps: []string{excelize, google, netHTTP, m("xlsx"), m("sheets"), m("cmd"), m("input"), m("study"), m("export")},
-		why:  "grid decoding: a filled grid to typed records and problems, reading the layout that layout wrote; pure"},
+		deps: []string{excelize, google, netHTTP, m("xlsx"), m("sheets"), m("cmd"), m("input"), m("study"), m("export"), m("manifest")},
+		why:  "grid decoding: a filled grid to typed records and problems, reading the layout that layout wrote; pure, and blind to the study's manifest (controls are marked by study)"},
 	// Parquet's Brotli codec imports net/http (for an HTTP compressor
 	// nobody here calls): input reaches it through Parquet inputs, and
 	// every package that reads inputs through input with it. None may
