@@ -42,7 +42,8 @@ func (d Duplicate) String() string {
 // Distinct checks records against each other before anything is selected
 // from them, so that leaving some out cannot hide a contradiction: two
 // records of one unit by one annotator (pulled twice, say) are an error
-// when they differ, and a complete record must have answers. Identical
+// when they differ (a control unit's, of one batch: shared workbooks
+// may each have it), and a complete record must have answers. Identical
 // copies are kept once (the first) and returned as duplicates. origins
 // name the records in errors and duplicates.
 func Distinct(recs []*Annotation, origins Origins) ([]*Annotation, []Duplicate, error) {
@@ -51,6 +52,9 @@ func Distinct(recs []*Annotation, origins Origins) ([]*Annotation, []Duplicate, 
 		// copies: nobody's unanswered unit, which may be in several
 		// batches' copies that differ.
 		copies bool
+		// batch, for a control unit: shared workbooks may each have
+		// it, and an annotator may answer it in more than one.
+		batch string
 	}
 	kept := map[key][]*Annotation{}
 	dupOf := map[*Annotation]int{} // kept record -> its entry in dups
@@ -60,7 +64,10 @@ func Distinct(recs []*Annotation, origins Origins) ([]*Annotation, []Duplicate, 
 		if r.Status == StatusComplete && len(r.Values) == 0 && len(r.Spans) == 0 {
 			return nil, nil, fmt.Errorf("%s: %w: unit %s is %q but has no values and no spans", origins.Name(r), ErrInvalid, r.Unit, r.Status)
 		}
-		k := key{r.Unit, r.Annotator, r.Annotator == "" && (r.Status == StatusEmpty || !InHand(r.Status))}
+		k := key{unit: r.Unit, annotator: r.Annotator, copies: r.Annotator == "" && (r.Status == StatusEmpty || !InHand(r.Status))}
+		if r.Control {
+			k.batch = r.Batch
+		}
 		if i := slices.IndexFunc(kept[k], func(p *Annotation) bool { return reflect.DeepEqual(p, r) }); i >= 0 {
 			first := kept[k][i]
 			d, ok := dupOf[first]

@@ -55,6 +55,11 @@ type LoadOptions struct {
 	// Files are sources to read as files of records whatever their
 	// names.
 	Files []string
+	// IncludeControls keeps the records of control units (generate
+	// --controls) among the others; by default they are set apart in
+	// Loaded.Controls, so that a study's agreement, results and exports
+	// are of its own units.
+	IncludeControls bool
 }
 
 // Loaded is what Load read: the records, every one of the template, with
@@ -69,6 +74,9 @@ type Loaded struct {
 	// Duplicates are the records given more than once, identically:
 	// kept once, and named so that the files can be put right.
 	Duplicates []Duplicate
+	// Controls are the records of control units, set apart from Records
+	// unless LoadOptions.IncludeControls.
+	Controls []*Annotation
 }
 
 // ErrMixedTemplates is wrapped by the error of sources whose records are
@@ -151,8 +159,25 @@ func Load(ctx context.Context, sources []string, opt LoadOptions) (*Loaded, erro
 	if err != nil {
 		return nil, err
 	}
+	if !opt.IncludeControls {
+		all, l.out.Controls = WithoutControls(all)
+	}
 	l.out.Records, l.out.Duplicates = all, dups
 	return l.out, nil
+}
+
+// WithoutControls sets the records of control units apart from the
+// others, each in the order given.
+func WithoutControls(recs []*Annotation) (rest, controls []*Annotation) {
+	rest = make([]*Annotation, 0, len(recs))
+	for _, r := range recs {
+		if r.Control {
+			controls = append(controls, r)
+		} else {
+			rest = append(rest, r)
+		}
+	}
+	return rest, controls
 }
 
 // loader is one Load: the template once known, and where it was named.

@@ -37,10 +37,15 @@ type UnitRef struct {
 }
 
 // StudyUnits lists every unit of a study, each in the first batch that
-// has it.
+// has it: its own units, not its control units, whose answers are known.
 func (m *Manifest) StudyUnits() []UnitRef {
 	var out []UnitRef
 	seen := map[string]bool{}
+	if c := m.Controls; c != nil {
+		for _, u := range c.Units {
+			seen[u.Unit] = true
+		}
+	}
 	for _, b := range m.Batches {
 		for _, u := range b.Units {
 			if !seen[u.ID] {

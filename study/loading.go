@@ -34,6 +34,9 @@ type LoadOptions struct {
 	// Warn is told of each record given more than once, identically,
 	// and kept once: the records' first, then the gold set's.
 	Warn func(string)
+	// IncludeControls keeps the records of control units among the
+	// others (records.LoadOptions.IncludeControls).
+	IncludeControls bool
 }
 
 // Loaded is what Load read: the records, with the study's manifest when a
@@ -64,7 +67,7 @@ func Load(ctx context.Context, sources []string, opt LoadOptions) (*Loaded, erro
 			}
 		}
 	}
-	lo := records.LoadOptions{Params: opt.Params, Files: opt.Files}
+	lo := records.LoadOptions{Params: opt.Params, Files: opt.Files, IncludeControls: opt.IncludeControls}
 	if opt.Template != "" {
 		t, err := input.Template(opt.Template, opt.Params)
 		if err != nil {

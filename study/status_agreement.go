@@ -65,6 +65,10 @@ func agreementSoFar(ctx context.Context, res *Result) ([]StatusAgreement, error)
 	at := map[templateKey]*group{}
 	studies := map[string]bool{}
 	for _, r := range res.Records {
+		if r.Control {
+			// The study's agreement is of its own units, as agree's.
+			continue
+		}
 		k := templateKey{res.studyOf[r], r.Template}
 		studies[k.study] = true
 		g := at[k]

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -287,5 +288,111 @@ print(json.dumps(odd))
 	}
 	if len(w.Units) < 3 {
 		t.Errorf("the batch has %d units", len(w.Units))
+	}
+}
+
+// TestControlsLeftOut: agree, results, export and adjudicate leave the
+// records of control units out, and say so, unless --include-controls:
+// a legal-gaps study of ak and bt with two controls in each workbook,
+// every unit answered.
+func TestControlsLeftOut(t *testing.T) {
+	t.Parallel()
+	py := testreaders.Openpyxl(t)
+	dir := t.TempDir()
+	var gold []records.Annotation
+	for _, id := range []string{"gpt4o-11", "llama3-11"} {
+		r := modelRecord("legal-gaps", id, map[string]any{"gaps": []string{"2", "3"}}, nil)
+		r.Annotator = "gold"
+		gold = append(gold, r)
+	}
+	goldFile := filepath.Join(dir, "gold.jsonl")
+	writeRecords(t, goldFile, gold)
+	study := filepath.Join(dir, "study")
+	if code, _, stderr := runCLI(t, "generate", "-t", "legal-gaps", "-i", legalData, "-o", study, "--annotators", "ak,bt", "--overlap", "2", "--controls", goldFile); code != 0 {
+		t.Fatalf("generate: %s", stderr)
+	}
+	m := readManifest(t, study)
+	for _, b := range m.Batches {
+		book := filepath.Join(study, b.File)
+		w := openLayout(t, book)
+		var cells [][2]any
+		for _, u := range w.Units {
+			for _, key := range []string{"q:gaps=2", "q:gaps=3"} {
+				if key == "q:gaps=3" && b.Annotator == "bt" {
+					continue
+				}
+				name, err := w.Cell(w.Rows[u][0], key)
+				if err != nil {
+					t.Fatal(err)
+				}
+				cells = append(cells, [2]any{name, true})
+			}
+		}
+		fillWithOpenpyxl(t, py, book, cells, "")
+	}
+	note := "note: 4 records of control units left out (--include-controls counts them)"
+	for _, c := range []struct {
+		name        string
+		args        []string
+		count       func(t *testing.T, stdout string, dir string) int
+		own, withIt int
+	}{
+		{"agree", []string{"agree", study, "--json"}, func(t *testing.T, out, _ string) int {
+			var rep struct{ Questions []struct{ Units int } }
+			if err := json.Unmarshal([]byte(out), &rep); err != nil {
+				t.Fatal(err)
+			}
+			return rep.Questions[0].Units
+		}, 3, 5},
+		{"export", []string{"export", study, "--table", "long"}, func(t *testing.T, out, _ string) int {
+			return strings.Count(out, "\n") - 1 // rows of ticks, the header aside
+		}, 9, 15},
+		{"adjudicate", []string{"adjudicate", study, "--resolve", "majority", "--out", "SILVER"}, func(t *testing.T, _ string, dir string) int {
+			b, err := os.ReadFile(filepath.Join(dir, "silver.jsonl"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return strings.Count(string(b), "\n")
+		}, 3, 5},
+		{"results", []string{"results", study, "--json"}, func(t *testing.T, out, _ string) int {
+			var rep struct {
+				Questions []struct{ Estimates []struct{ Units int } }
+			}
+			if err := json.Unmarshal([]byte(out), &rep); err != nil {
+				t.Fatal(err)
+			}
+			n := 0
+			for _, e := range rep.Questions[0].Estimates {
+				n = max(n, e.Units)
+			}
+			return n
+		}, 2, 3},
+	} {
+		for _, include := range []bool{false, true} {
+			out := t.TempDir()
+			args := slices.Clone(c.args)
+			for i, a := range args {
+				if a == "SILVER" {
+					args[i] = filepath.Join(out, "silver.jsonl")
+				}
+			}
+			if include {
+				args = append(args, "--include-controls")
+			}
+			code, stdout, stderr := runCLI(t, args...)
+			if code != 0 {
+				t.Fatalf("%v: exit %d: %s", args, code, stderr)
+			}
+			want := c.own
+			if include {
+				want = c.withIt
+			}
+			if got := c.count(t, stdout, out); got != want {
+				t.Errorf("%s (--include-controls %v): %d, want %d", c.name, include, got, want)
+			}
+			if strings.Contains(stderr, note) == include {
+				t.Errorf("%s (--include-controls %v): stderr %q", c.name, include, stderr)
+			}
+		}
 	}
 }

@@ -2,10 +2,12 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 
 	"github.com/annosheet/annosheet/internal/cliargs"
 	"github.com/annosheet/annosheet/internal/progress"
+	"github.com/annosheet/annosheet/internal/words"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/render"
 	"github.com/annosheet/annosheet/study"
@@ -32,6 +34,8 @@ type recordsFrom struct {
 	// AllProblems prints every problem the pull found, not only its
 	// errors with its warnings counted (render.PullErrors).
 	AllProblems bool
+	// IncludeControls keeps the records of control units (--include-controls).
+	IncludeControls bool
 }
 
 // recordFlags are the flags of a command that reads records, then the
@@ -41,13 +45,14 @@ func recordFlags(flags ...cli.Flag) []cli.Flag {
 	return append(append(flags,
 		&cli.StringFlag{Name: "template", Aliases: []string{"t"}, Usage: "template `NAME|FILE` of the records, when it is not built in and no manifest names it"},
 		&cli.StringSliceFlag{Name: "param", Usage: "template parameter `NAME=VALUE`, as given to generate"},
+		&cli.BoolFlag{Name: "include-controls", Usage: "count the records of control units (generate --controls) with the others; they are left out by default"},
 	), googleFlags()...)
 }
 
 // sourcesOf reads recordFlags; the command's arguments are its sources.
 func sourcesOf(c *cli.Context) (recordsFrom, error) {
 	params, err := cliargs.Params(c, "param")
-	return recordsFrom{Sources: c.Args().Slice(), Template: c.String("template"), Params: params, Google: googleFrom(c)}, err
+	return recordsFrom{Sources: c.Args().Slice(), Template: c.String("template"), Params: params, Google: googleFrom(c), IncludeControls: c.Bool("include-controls")}, err
 }
 
 // loadRecords reads the records the sources name, and the gold set
@@ -62,7 +67,11 @@ func loadRecords(ctx context.Context, from recordsFrom, stderr io.Writer) (*stud
 	l, err := study.Load(ctx, from.Sources, study.LoadOptions{
 		Template: from.Template, Params: from.Params, Manifest: from.Manifest, ManifestFile: from.ManifestFile, Files: from.Files, Gold: from.Gold, Adjudication: from.Adjudication,
 		Backends: backends(from.Google, stderr), Problems: func(ps records.Problems) { print(stderr, ps) }, Progress: bar, Warn: warn(stderr),
+		IncludeControls: from.IncludeControls,
 	})
 	finish()
+	if err == nil && len(l.Controls) > 0 {
+		fmt.Fprintf(stderr, "note: %s of control units left out (--include-controls counts them)\n", words.Count(len(l.Controls), "record"))
+	}
 	return l, endpointUsage(err)
 }
