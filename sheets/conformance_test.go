@@ -208,7 +208,7 @@ func (b *sheetsBackend) Offer(t *testing.T, at backend.Location) *backendtest.Of
 	for _, cf := range ann.ConditionalFormats {
 		g := cf.Ranges[0]
 		rng := backend.CellName(int(g.StartColumnIndex), int(g.StartRowIndex+1)) + ":" + backend.CellName(int(g.EndColumnIndex-1), int(g.EndRowIndex))
-		o.Conditional = append(o.Conditional, rng+" "+sheetsColor(cf.BooleanRule.Format.BackgroundColor)+": "+planFormula(cf.BooleanRule.Condition.Values[0].UserEnteredValue))
+		o.Conditional = append(o.Conditional, backendtest.ConditionalText(rng, backendtest.SheetsLook(cf.BooleanRule.Format), planFormula(cf.BooleanRule.Condition.Values[0].UserEnteredValue)))
 	}
 	return o
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/testkit/backendtest"
 )
 
 // xlsxComputed reads what the live checks wrote into a sheet: its
@@ -54,11 +55,7 @@ func xlsxComputed(t *testing.T, f *excelize.File, path, sheet string, nrow, ncol
 			if err != nil {
 				t.Fatal(err)
 			}
-			fill := "?"
-			if len(st.Fill.Color) > 0 {
-				fill = hexColor(st.Fill.Color[0])
-			}
-			rules = append(rules, rule{r.Priority, cf.Sqref + " " + fill + ": " + r.Formula})
+			rules = append(rules, rule{r.Priority, backendtest.ConditionalText(cf.Sqref, backendtest.XLSXLook(st), r.Formula)})
 		}
 	}
 	sort.Slice(rules, func(i, j int) bool { return rules[i].priority < rules[j].priority })

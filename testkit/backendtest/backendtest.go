@@ -1,11 +1,14 @@
 // Package backendtest is the conformance suite every backend's own test
 // runs (after restic's internal/backend/test). For each built-in template
-// on the real data, and a scheme of a coordinator's own, a backend renders
-// the plan, and the suite checks that it offers the annotator the sheet
-// every backend offers — tabs, headers, cells, dropdowns, checkboxes,
-// ranges, bands, frozen header, hidden columns, which columns are open —
-// and that the same answers, filled the way the backend's application
-// stores them, pull to the same canonical records.
+// on the real data, a scheme of a coordinator's own, and two built-ins
+// whose units start from the data set's gold answers (generate
+// --prefill, as answers and as suggestions), a backend renders the plan,
+// and the suite checks that it offers the annotator the sheet every
+// backend offers — tabs, headers, cells, dropdowns, checkboxes, ranges,
+// bands, frozen header, hidden columns, which columns are open, the
+// conditional formats' fills and fonts — and that the same answers,
+// filled the way the backend's application stores them, pull to the same
+// canonical records.
 //
 // "The same" is pinned by golden files in this package's testdata, shared
 // by all backends: a backend that differs from them differs from the
@@ -125,7 +128,10 @@ type Offer struct {
 	// blocks' rows), cell -> formula without its "=".
 	MetaFormulas map[string]string
 	// Conditional lists the Annotate sheet's conditional formats in order
-	// of precedence, each as "RANGE FILL: FORMULA" (formula without "=").
+	// of precedence, each as ConditionalText spells it: "RANGE FILL:
+	// FORMULA" for one that fills the cell, "RANGE FONT RRGGBB italic:
+	// FORMULA" for one that changes the font (formula without "="). A
+	// backend's reader takes the look from XLSXLook or SheetsLook.
 	Conditional []string
 }
 
@@ -135,45 +141,58 @@ type Offer struct {
 // (except "any").
 
 type testCase struct {
+	// name names the case and its golden file; the template's base name
+	// when "".
+	name     string
 	template string // a built-in, or a template file under the module root
 	input    string // under the module's testdata/data
+	// prefill, when set, gives the records the units start from
+	// (layout.Options.Prefill), shown as prefillAs (layout.PrefillAnswers
+	// or layout.PrefillSuggestions).
+	prefill   func(t *testing.T, tp *templates.Template, data string) *records.Given
+	prefillAs string
 	// fill answers every unit the way an annotator would.
 	fill func(t *testing.T, w *goldtest.Workbook, tp *templates.Template, data string)
+	// check, when set, checks the records pulled after filling, beyond
+	// the golden file: what a case is about.
+	check func(t *testing.T, recs []*records.Annotation, tp *templates.Template, data string)
 }
 
 func cases() []testCase {
+	fillLegal := func(t *testing.T, w *goldtest.Workbook, _ *templates.Template, data string) {
+		recs, err := goldtest.ReadJSONL[goldtest.LegalRecord](filepath.Join(data, "legal-gaps/examples.sample.jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := goldtest.FillLegal(w, recs, "gold"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fillQA := func(t *testing.T, w *goldtest.Workbook, tp *templates.Template, data string) {
+		recs, err := goldtest.ReadQA(filepath.Join(data, "qa-feedback/dev_feedback.sample.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := goldtest.FillQA(w, tp, recs, "gold"); err != nil {
+			t.Fatal(err)
+		}
+	}
 	return []testCase{
-		{"legal-gaps", "legal-gaps/examples.sample.jsonl", func(t *testing.T, w *goldtest.Workbook, _ *templates.Template, data string) {
-			recs, err := goldtest.ReadJSONL[goldtest.LegalRecord](filepath.Join(data, "legal-gaps/examples.sample.jsonl"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := goldtest.FillLegal(w, recs, "gold"); err != nil {
-				t.Fatal(err)
-			}
-		}},
-		{"qa-span-errors", "qa-feedback/dev_feedback.sample.json", func(t *testing.T, w *goldtest.Workbook, tp *templates.Template, data string) {
-			recs, err := goldtest.ReadQA(filepath.Join(data, "qa-feedback/dev_feedback.sample.json"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := goldtest.FillQA(w, tp, recs, "gold"); err != nil {
-				t.Fatal(err)
-			}
-		}},
-		{"preference-likert", "preference/preference_json_1.json", func(t *testing.T, w *goldtest.Workbook, _ *templates.Template, _ string) {
+		{template: "legal-gaps", input: "legal-gaps/examples.sample.jsonl", fill: fillLegal},
+		{template: "qa-span-errors", input: "qa-feedback/dev_feedback.sample.json", fill: fillQA},
+		{template: "preference-likert", input: "preference/preference_json_1.json", fill: func(t *testing.T, w *goldtest.Workbook, _ *templates.Template, _ string) {
 			if err := goldtest.FillPreference(w, w.Units, "1"); err != nil {
 				t.Fatal(err)
 			}
 		}},
-		{"factgenie-meta-eval", "factgenie-d2t", func(t *testing.T, w *goldtest.Workbook, _ *templates.Template, _ string) {
+		{template: "factgenie-meta-eval", input: "factgenie-d2t", fill: func(t *testing.T, w *goldtest.Workbook, _ *templates.Template, _ string) {
 			if err := goldtest.FillFactgenie(w); err != nil {
 				t.Fatal(err)
 			}
 		}},
 		// A scheme of a coordinator's own: blocks, spans, two dropdowns of
 		// labels with colons, a scale, the rater on the left.
-		{"testdata/templates/mqm.yaml", "mqm/segments.jsonl", func(t *testing.T, w *goldtest.Workbook, _ *templates.Template, _ string) {
+		{template: "testdata/templates/mqm.yaml", input: "mqm/segments.jsonl", fill: func(t *testing.T, w *goldtest.Workbook, _ *templates.Template, _ string) {
 			for i, u := range w.Units {
 				row := w.Rows[u][0]
 				set := map[string]any{"annotator": "r1", "q:no_errors": i%2 == 0}
@@ -187,6 +206,17 @@ func cases() []testCase {
 				}
 			}
 		}},
+		// The gold labels prefilled as a model's answers, one unit's
+		// wrong: the annotator writes the gold labels and signs every
+		// row, keeping the model's labels but the one unit's, changed.
+		{name: "legal-gaps+prefill", template: "legal-gaps", input: "legal-gaps/examples.sample.jsonl",
+			prefill: legalPrefill, prefillAs: layout.PrefillAnswers, fill: fillLegal, check: checkLegalPrefill},
+		// The gold feedback shown as suggestions beside empty answer
+		// cells: the annotator fills in the gold feedback all the same,
+		// keeping every suggestion, and adds the spans a block had no row
+		// to suggest.
+		{name: "qa-span-errors+suggestions", template: "qa-span-errors", input: "qa-feedback/dev_feedback.sample.json",
+			prefill: qaPrefill, prefillAs: layout.PrefillSuggestions, fill: fillQA, check: checkQASuggestions},
 	}
 }
 
@@ -197,7 +227,10 @@ func Run(t *testing.T, b Backend) {
 	store := b.Store()
 	kind := store.Limits().Kind
 	for _, tc := range cases() {
-		name := filepath.Base(tc.template)
+		name := tc.name
+		if name == "" {
+			name = filepath.Base(tc.template)
+		}
 		t.Run(name, func(t *testing.T) {
 			ref := tc.template
 			if filepath.Ext(ref) == ".yaml" {
@@ -211,14 +244,18 @@ func Run(t *testing.T, b Backend) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := layout.Build(context.Background(), tp, src, layout.Options{Study: "conformance", Seed: 7, CellLimit: store.Limits().CellChars})
+			opt := layout.Options{Study: "conformance", Seed: 7, CellLimit: store.Limits().CellChars}
+			if tc.prefill != nil {
+				opt.Prefill, opt.PrefillAs = tc.prefill(t, tp, data), tc.prefillAs
+			}
+			res, err := layout.Build(context.Background(), tp, src, opt)
 			if err != nil {
 				t.Fatal(err)
 			}
 			wb := write(t, b, res.Plan)
 			res.Close()
 			o := b.Offer(t, wb)
-			cells := withoutComputed(gridCells(t, grid(t, store, wb)), tp)
+			cells := withoutComputed(gridCells(t, grid(t, store, wb)), annotateColumns(tp, opt))
 			if len(o.Validations) == 0 || len(o.Open) == 0 || len(o.Fills) == 0 || o.Frozen[0] != 1 {
 				t.Errorf("the offer is thin: %d validations, %d open columns, %d fills, frozen %v", len(o.Validations), len(o.Open), len(o.Fills), o.Frozen)
 			}
@@ -254,6 +291,9 @@ func Run(t *testing.T, b Backend) {
 			t.Logf("%s: %d records, %d complete, %d problems", kind, len(p.Records), complete, len(p.Problems))
 			if answered == 0 {
 				t.Errorf("no answered record after filling")
+			}
+			if tc.check != nil {
+				tc.check(t, p.Records, tp, data)
 			}
 			checkLinks(t, o, cells)
 			compare(t, filepath.Join(root, "testkit", "backendtest", "testdata", name+".golden"), dump(t, o, cells, p.Records))

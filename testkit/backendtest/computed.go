@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/annosheet/annosheet/backend"
+	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/templates"
 )
 
@@ -20,10 +21,11 @@ import (
 // written holds none; Google computes at once).
 
 // withoutComputed blanks the Annotate sheet's Check cells below the
-// header, and the places on the metadata sheet, in rows read from a grid.
-func withoutComputed(rows [][]string, tp *templates.Template) [][]string {
+// header, and the places on the metadata sheet, in rows read from a grid
+// whose Annotate sheet has the columns cols.
+func withoutComputed(rows [][]string, cols []templates.ColumnSpec) [][]string {
 	col := -1
-	for i, c := range tp.Columns() {
+	for i, c := range cols {
 		if c.Role == templates.RoleCheck {
 			col = i + 1 // rows start with the row's name
 		}
@@ -43,6 +45,17 @@ func withoutComputed(rows [][]string, tp *templates.Template) [][]string {
 		out = append(out, row)
 	}
 	return out
+}
+
+// annotateColumns are the columns of the Annotate sheet of a template's
+// workbook built with opt: the template's, and those a prefill adds, as
+// layout.Build lays them out.
+func annotateColumns(tp *templates.Template, opt layout.Options) []templates.ColumnSpec {
+	as := opt.PrefillAs
+	if opt.Prefill != nil && as == "" {
+		as = layout.PrefillAnswers
+	}
+	return tp.ColumnsWith(templates.ColumnOptions{Suggested: as == layout.PrefillAnswers, Suggestions: as == layout.PrefillSuggestions})
 }
 
 // cellRef is an A1 reference in a formula, its row relative or not.
