@@ -3,6 +3,9 @@ package render
 import (
 	"fmt"
 	"io"
+	"maps"
+	"slices"
+	"strings"
 
 	"github.com/annosheet/annosheet/internal/words"
 	"github.com/annosheet/annosheet/records"
@@ -46,7 +49,9 @@ func PullErrors(w io.Writer, ps records.Problems) {
 }
 
 // Pulled writes the line that ends a pull: its records, counted (c) by
-// status, from the workbooks read, and its problems by severity. Of an
+// status, from the workbooks read, and its problems by severity; when
+// some records are of control units and scored, a line of each
+// annotator's accuracy on them (ControlsLine). Of an
 // adjudication's gold set it says the units, the decisions read in its
 // workbooks and the items nobody decided too.
 func Pulled(w io.Writer, p *study.Pulled, c study.Counts) {
@@ -63,6 +68,20 @@ func Pulled(w io.Writer, p *study.Pulled, c study.Counts) {
 	fmt.Fprintf(w, "pulled %s from %s: %d complete, %d partial, %d empty, %d missing%s; %s, %s\n",
 		words.Count(c.Records, "record"), words.Count(len(p.Workbooks), "workbook"), c.Complete, c.Partial, c.Empty, c.Missing, unreadable,
 		words.Count(c.Errors, "error"), words.Count(c.Warnings, "warning"))
+	if acc := study.ControlAccuracy(p.Records); len(acc) > 0 {
+		fmt.Fprintln(w, ControlsLine(acc))
+	}
+}
+
+// ControlsLine says each annotator's accuracy on the control units
+// (study.ControlAccuracy) on one line, in the order of their IDs:
+// "control accuracy: ak 0.93 (4 units), bt 0.41 (4 units)".
+func ControlsLine(acc map[string]*study.ControlTally) string {
+	var parts []string
+	for _, a := range slices.Sorted(maps.Keys(acc)) {
+		parts = append(parts, fmt.Sprintf("%s %.2f (%s)", a, acc[a].Score, words.Count(acc[a].Units, "unit")))
+	}
+	return "control accuracy: " + strings.Join(parts, ", ")
 }
 
 // emptyGold says how many units of a gold set nobody has completed yet,

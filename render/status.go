@@ -88,8 +88,8 @@ func WorkbookDir(workbook string) (string, bool) {
 // Status writes status's table: per batch, per annotator when there are
 // several, and the whole study, the units in each state and a bar of
 // progress (in blocks, for a terminal, else "#+."); then how often
-// annotators kept the suggestions of prefilled units, and the agreement
-// so far.
+// annotators kept the suggestions of prefilled units, their accuracy on
+// control units, and the agreement so far.
 func Status(w io.Writer, rep *study.Status, blocks bool) error {
 	full, part, empty := "#", "+", "."
 	if blocks {
@@ -139,7 +139,27 @@ func Status(w io.Writer, rep *study.Status, blocks bool) error {
 	if err := PrefillKept(w, rep); err != nil {
 		return err
 	}
+	if err := ControlAccuracy(w, rep); err != nil {
+		return err
+	}
 	return AgreementSoFar(w, rep)
+}
+
+// ControlAccuracy writes, when the study has control units (generate
+// --controls) and some were answered, each annotator's accuracy on them:
+// a line per annotator, in the order of their IDs, with the units scored
+// and the mean score (from 0 to 1, see study.ControlAccuracy).
+func ControlAccuracy(w io.Writer, rep *study.Status) error {
+	if len(rep.Controls) == 0 {
+		return nil
+	}
+	tw, flush := Table(w)
+	fmt.Fprintln(tw, "\ncontrol units (known answers): accuracy by annotator")
+	for _, a := range slices.Sorted(maps.Keys(rep.Controls)) {
+		c := rep.Controls[a]
+		fmt.Fprintf(tw, "  %s\t%s\t%.2f\n", a, words.Count(c.Units, "unit"), c.Score)
+	}
+	return flush()
 }
 
 // PrefillKept writes, when units were prefilled (generate --prefill),

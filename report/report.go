@@ -29,9 +29,13 @@ type Report struct {
 	// units started from (generate --prefill): absent when no unit
 	// answered was prefilled.
 	Suggestions []Suggestions `json:"suggestions,omitempty"`
-	Answers     []Answers     `json:"answers"`
-	Agreement   Agreement     `json:"agreement"`
-	Problems    Problems      `json:"problems"`
+	// Controls is each annotator's accuracy on the control units
+	// (generate --controls): absent when no record of a control unit is
+	// scored.
+	Controls  *Controls `json:"controls,omitempty"`
+	Answers   []Answers `json:"answers"`
+	Agreement Agreement `json:"agreement"`
+	Problems  Problems  `json:"problems"`
 	// Gold is there when a gold set is given.
 	Gold *Gold `json:"gold,omitempty"`
 	// Results is what the study found, as annosheet results computes it
@@ -62,6 +66,10 @@ type Options struct {
 	// (100 when 0), ProblemsListed the most in all (2,000 when 0); the
 	// others are counted.
 	ProblemsShown, ProblemsListed int
+	// MinControlAccuracy, from 0 to 1, marks the annotators whose
+	// accuracy on the control units is below it (and FromStudy warns
+	// about them); 0 marks nobody.
+	MinControlAccuracy float64
 }
 
 // The interval of each headline: a bootstrap at this level, with this
@@ -76,8 +84,16 @@ const (
 // Build computes a report of the study res pulled with template t: its
 // records (those of pulled .jsonl files too, their IDs restored and copies
 // kept once), problems and workbooks. Every record must be of template t.
-// It stops with ctx's error when ctx is done.
+// The records of control units among them give the section of control
+// units. It stops with ctx's error when ctx is done.
 func Build(ctx context.Context, t *templates.Template, res *study.Result, opt Options) (*Report, error) {
+	return build(ctx, t, res, nil, opt)
+}
+
+// build is Build with the records of control units set apart from res's
+// (records.Loaded.Controls): they count in the section of control units
+// only.
+func build(ctx context.Context, t *templates.Template, res *study.Result, controlRecs []*records.Annotation, opt Options) (*Report, error) {
 	if opt.Examples <= 0 {
 		opt.Examples = 5
 	}
@@ -95,6 +111,7 @@ func Build(ctx context.Context, t *templates.Template, res *study.Result, opt Op
 		Annotators:  annotators(res.Records),
 		Progress:    progress(status),
 		Suggestions: suggestions(t, status.Prefill),
+		Controls:    controls(t, controlRecords(res.Records, controlRecs), opt.MinControlAccuracy),
 		Problems:    problems(res.Problems, opt.ProblemsShown, opt.ProblemsListed),
 	}
 	rep.Answers = answers(t, res.Records, rep.Annotators)

@@ -21,6 +21,10 @@ type Study struct {
 	// when there were such sources.
 	Pulled   *study.Result
 	Manifest *study.Manifest
+	// Controls are the records of control units set apart from Records
+	// (records.Loaded.Controls): the page scores annotators on them, and
+	// counts them nowhere else.
+	Controls []*records.Annotation
 	// GoldProblems are the problems of the gold set's pull.
 	GoldProblems records.Problems
 }
@@ -32,17 +36,21 @@ type Study struct {
 // one; fewer draws for a study of more than 2,000 units, see
 // resultsOptions). Warnings say what the page leaves out, and why: a gold
 // set that scores nobody, inputs that cannot be read, results that
-// cannot be computed.
+// cannot be computed; and each annotator whose accuracy on the control
+// units is below opt.MinControlAccuracy (study.BelowAccuracy).
 func FromStudy(ctx context.Context, s Study, opt Options) (*Report, []string, error) {
 	res := Counted(s.Pulled, s.Records)
 	res.Problems = append(res.Problems, s.GoldProblems...)
-	rep, err := Build(ctx, s.Template, res, opt)
+	rep, err := build(ctx, s.Template, res, s.Controls, opt)
 	if err != nil {
 		return nil, nil, err
 	}
 	var warnings []string
 	if rep.Gold != nil && rep.Gold.Unscored != "" {
 		warnings = append(warnings, rep.Gold.Unscored+"; the report shows no score against it")
+	}
+	if c := rep.Controls; c != nil {
+		warnings = append(warnings, study.BelowAccuracy(c.Accuracy(), opt.MinControlAccuracy)...)
 	}
 	if want := rep.TextsWanted(); len(want) > 0 && s.Manifest != nil {
 		texts, err := unitTexts(s.Template, s.Manifest, want)

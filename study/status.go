@@ -92,6 +92,11 @@ type Status struct {
 	// source of suggestions, in the order of Annotators. Absent when no
 	// unit answered was prefilled.
 	Prefill []*PrefillTally `json:"prefill,omitempty"`
+	// Controls is each annotator's accuracy on the control units of the
+	// study (generate --controls), by annotator as Annotators names
+	// them: see ControlAccuracy. Absent when no record of a control unit
+	// was scored.
+	Controls map[string]*ControlTally `json:"controls,omitempty"`
 }
 
 // PrefillTally counts what one annotator did with the suggestions of one
@@ -228,7 +233,8 @@ func CountStatus(ctx context.Context, res *Result) (*Status, error) {
 // CountProgress is CountStatus without the agreement so far: the counts
 // alone, for a caller that computes the agreement its own way. With them,
 // what annotators did with the suggestions of prefilled units (see
-// PrefillTally).
+// PrefillTally), and each annotator's accuracy on the control units (see
+// ControlAccuracy).
 func CountProgress(res *Result) *Status {
 	// Batches of several studies may share IDs: a batch is its study's.
 	files := map[batchKey]string{}
@@ -310,5 +316,11 @@ func CountProgress(res *Result) *Status {
 		}
 	}
 	rep.Prefill = countPrefill(res, rep.Annotators, len(studies) > 1)
+	rep.Controls = controlAccuracy(res.Records, func(id string) string {
+		if t := byAnn[foldID(id)]; t != nil {
+			return t.Annotator
+		}
+		return ""
+	}, wholeScore)
 	return rep
 }

@@ -241,8 +241,9 @@ func TestControlsRefused(t *testing.T) {
 }
 
 // TestControlsLook: a control row looks like any other, as LibreOffice
-// reads the workbook back: its cells have the fills, fonts, protection and
-// formats that other rows of their columns have.
+// reads the workbook back: its cells have the fonts, protection and
+// formats that other rows of their columns have, and every row's band
+// colour is its place's.
 func TestControlsLook(t *testing.T) {
 	t.Parallel()
 	soffice := testreaders.Soffice(t)
@@ -265,9 +266,9 @@ func TestControlsLook(t *testing.T) {
 	if err := os.WriteFile(script, []byte(`
 import json, sys, openpyxl
 ws = openpyxl.load_workbook(sys.argv[1])["Annotate"]
-row = int(sys.argv[2])
+row, palette = int(sys.argv[2]), sys.argv[3].split(",")
 def look(c):
-    return [c.fill.fgColor.rgb if c.fill and c.fill.fill_type else None, c.font.b, c.font.i, c.font.color.rgb if c.font.color is not None else None,
+    return [c.font.b, c.font.i, c.font.color.rgb if c.font.color is not None else None,
             c.protection.locked, c.number_format, c.alignment.wrap_text]
 odd = []
 for col in range(1, ws.max_column + 1):
@@ -275,11 +276,21 @@ for col in range(1, ws.max_column + 1):
     others = [look(ws.cell(r, col)) for r in range(2, ws.max_row + 1) if r != row]
     if others and mine not in others:
         odd.append([ws.cell(1, col).value, mine, others])
+# Each row's band is its place's: one instance a row, the palette in turn.
+for r in range(2, ws.max_row + 1):
+    fill = ws.cell(r, 1).fill.fgColor.rgb
+    want = "FF" + palette[(r - 2) % len(palette)]
+    if fill != want:
+        odd.append(["band of row %d" % r, fill, want])
 print(json.dumps(odd))
 `), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	res, err := exec.Command(py, script, filepath.Join(out, filepath.Base(book)), strconv.Itoa(row)).Output()
+	tp, err := templates.Builtin("legal-gaps")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := exec.Command(py, script, filepath.Join(out, filepath.Base(book)), strconv.Itoa(row), strings.Join(tp.Bands.Palette, ",")).Output()
 	if err != nil {
 		t.Fatalf("openpyxl: %v", err)
 	}

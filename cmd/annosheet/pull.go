@@ -21,7 +21,9 @@ type pullOptions struct {
 	study.PullOutput
 	study.PullOptions
 	Strict bool
-	Google googleOptions
+	// MinControlAccuracy is --min-control-accuracy (see statusOptions).
+	MinControlAccuracy float64
+	Google             googleOptions
 }
 
 func pullCommand() *cli.Command {
@@ -38,10 +40,15 @@ func pullCommand() *cli.Command {
 			&cli.BoolFlag{Name: "force", Destination: &opt.Force, Usage: "replace the files --out and --report name if they exist"},
 			&cli.StringFlag{Name: "template", Destination: &opt.Template, Usage: "read only workbooks made with template `NAME`"},
 			&cli.StringSliceFlag{Name: "annotators", Aliases: []string{"a"}, Usage: "the annotator `ID`s who may claim units in shared workbooks; others are warned about by cell"},
+			minControlFlag(),
 		}, googleFlags()...),
 		Action: func(c *cli.Context) error {
 			if c.NArg() == 0 {
 				return cliargs.Usagef("pull needs a SOURCE: a workbook, a folder of them, a spreadsheet link or ID, or a manifest")
+			}
+			var err error
+			if opt.MinControlAccuracy, err = minControlAccuracy(c); err != nil {
+				return err
 			}
 			opt.Sources, opt.Annotators, opt.Google = c.Args().Slice(), cliargs.List(c.StringSlice("annotators")), googleFrom(c)
 			return runPull(c.Context, opt, c.App.Writer, c.App.ErrWriter)
@@ -84,6 +91,7 @@ func runPull(ctx context.Context, opt pullOptions, stdout, stderr io.Writer) err
 		return err
 	}
 	render.Pulled(stderr, p, c)
+	warnControls(stderr, study.ControlAccuracy(p.Records), opt.MinControlAccuracy)
 	if opt.Strict && c.Errors > 0 {
 		return errStrict
 	}

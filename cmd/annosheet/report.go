@@ -19,6 +19,9 @@ type reportOptions struct {
 	// Adjudication is an adjudication's folder, whose pull is the gold
 	// set (--adjudication).
 	Adjudication string
+	// MinControlAccuracy is --min-control-accuracy (see statusOptions):
+	// the page marks the annotators below it too.
+	MinControlAccuracy float64
 }
 
 func reportCommand() *cli.Command {
@@ -32,6 +35,7 @@ func reportCommand() *cli.Command {
 			&cli.BoolFlag{Name: "force", Usage: "replace an existing --out file"},
 			&cli.StringFlag{Name: "gold", Usage: "the gold set in `GOLD.jsonl` (records of annotator \"gold\", as pull of an adjudication writes them)"},
 			&cli.StringFlag{Name: "adjudication", Usage: "the adjudication's folder `DIR` (see adjudicate), whose pull is the gold set"},
+			minControlFlag(),
 		),
 		Action: func(c *cli.Context) error {
 			switch {
@@ -42,14 +46,19 @@ func reportCommand() *cli.Command {
 			case c.String("gold") != "" && c.String("adjudication") != "":
 				return cliargs.Usagef("give --gold or --adjudication, not both")
 			}
+			threshold, err := minControlAccuracy(c)
+			if err != nil {
+				return err
+			}
 			from, err := sourcesOf(c)
 			if err != nil {
 				return err
 			}
 			from.Gold = c.String("gold")
 			return runReport(c.Context, reportOptions{
-				agreeOptions: agreeOptions{recordsFrom: from, Out: c.String("out"), Force: c.Bool("force")},
-				Adjudication: c.String("adjudication"),
+				agreeOptions:       agreeOptions{recordsFrom: from, Out: c.String("out"), Force: c.Bool("force")},
+				Adjudication:       c.String("adjudication"),
+				MinControlAccuracy: threshold,
 			}, c.App.Writer, c.App.ErrWriter)
 		},
 	}
@@ -74,7 +83,8 @@ func runReport(ctx context.Context, opt reportOptions, stdout, stderr io.Writer)
 }
 
 // studyReport reads the sources as agree does, and the gold set, and
-// makes the report's data.
+// makes the report's data; the records of control units, set apart,
+// give its section of control units.
 func studyReport(ctx context.Context, opt reportOptions, stderr io.Writer) (*report.Report, error) {
 	from := opt.recordsFrom
 	from.Adjudication = opt.Adjudication
@@ -82,11 +92,11 @@ func studyReport(ctx context.Context, opt reportOptions, stderr io.Writer) (*rep
 	if err != nil {
 		return nil, err
 	}
-	in := report.Study{Template: l.Template, Records: l.Records, Pulled: l.Pulled, Manifest: l.Manifest}
+	in := report.Study{Template: l.Template, Records: l.Records, Pulled: l.Pulled, Manifest: l.Manifest, Controls: l.Controls}
 	if opt.Adjudication != "" {
 		in.GoldProblems = l.Gold.Problems
 	}
-	rep, warnings, err := report.FromStudy(ctx, in, report.Options{Sources: opt.Sources, Gold: l.Gold})
+	rep, warnings, err := report.FromStudy(ctx, in, report.Options{Sources: opt.Sources, Gold: l.Gold, MinControlAccuracy: opt.MinControlAccuracy})
 	if err != nil {
 		return nil, err
 	}
