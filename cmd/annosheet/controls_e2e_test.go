@@ -407,3 +407,99 @@ func TestControlsLeftOut(t *testing.T) {
 		}
 	}
 }
+
+// TestControlsREADME: the README's study with control units, typed as it
+// shows it in a folder with the examples and the sample: generate says
+// what the README says, and once ak and bt have answered as it tells,
+// status and pull say what it shows.
+func TestControlsREADME(t *testing.T) {
+	t.Parallel()
+	py := testreaders.Openpyxl(t)
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, sec, ok := strings.Cut(string(readme), "## Control units: whom to trust\n")
+	if !ok {
+		t.Fatal("the README has no section on control units")
+	}
+	sec, _, _ = strings.Cut(sec, "\n## ")
+	blocks := regexp.MustCompile("(?s)```(?:sh)?\n(.*?)```\n").FindAllStringSubmatch(sec, -1)
+	if len(blocks) != 4 {
+		t.Fatalf("the section shows %d blocks, want the command, its output, status's lines and pull's", len(blocks))
+	}
+	cmdText, shown, statusLines, pullLines := blocks[0][1], blocks[1][1], blocks[2][1], blocks[3][1]
+
+	dir := t.TempDir()
+	if err := os.CopyFS(filepath.Join(dir, "examples"), os.DirFS("../../examples")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.CopyFS(filepath.Join(dir, "testdata", "data", "legal-gaps"), os.DirFS("../../testdata/data/legal-gaps")); err != nil {
+		t.Fatal(err)
+	}
+	bin := buildCLI(t, dir)
+	run := func(args ...string) (string, string) {
+		t.Helper()
+		c := exec.Command(bin, args...)
+		c.Dir = dir
+		var stderr strings.Builder
+		c.Stderr = &stderr
+		out, err := c.Output()
+		if err != nil {
+			t.Fatalf("%v: %v\n%s", args, err, stderr.String())
+		}
+		return string(out), stderr.String()
+	}
+	args := strings.Fields(strings.ReplaceAll(cmdText, "\\\n", " "))
+	if out, _ := run(args[1:]...); out != shown {
+		t.Errorf("the README shows\n%s\ngenerate says\n%s", shown, out)
+	}
+	// ak ticks the data set's gold labels everywhere, bt ticks 2 alone,
+	// and both write their IDs.
+	goldLabels := map[string][]int{}
+	data, err := os.ReadFile(legalData)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var r struct {
+			ID         string `json:"id"`
+			GoldLabels []int  `json:"gold_labels"`
+		}
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatal(err)
+		}
+		goldLabels[r.ID] = r.GoldLabels
+	}
+	m := readManifest(t, filepath.Join(dir, "trusted"))
+	for _, b := range m.Batches {
+		book := filepath.Join(dir, "trusted", b.File)
+		w := openLayout(t, book).RealIDs(m.OpaqueIDs)
+		var cells [][2]any
+		for _, u := range w.Units {
+			ticks := []int{2}
+			if b.Annotator == "ak" {
+				ticks = goldLabels[u]
+			}
+			for code := range 4 {
+				name, err := w.Cell(w.Rows[u][0], "q:gaps="+strconv.Itoa(code))
+				if err != nil {
+					t.Fatal(err)
+				}
+				cells = append(cells, [2]any{name, slices.Contains(ticks, code)})
+			}
+			name, err := w.Cell(w.Rows[u][0], "annotator")
+			if err != nil {
+				t.Fatal(err)
+			}
+			cells = append(cells, [2]any{name, b.Annotator})
+		}
+		fillWithOpenpyxl(t, py, book, cells, "")
+	}
+	if status, _ := run("status", "trusted/"); !strings.Contains(status, "\n"+statusLines) {
+		t.Errorf("the README shows\n%s\nstatus says\n%s", statusLines, status)
+	}
+	if _, stderr := run("pull", "trusted/", "-o", "trusted.jsonl", "--min-control-accuracy", "0.8"); !strings.Contains(stderr, "\n"+pullLines) {
+		t.Errorf("the README shows\n%s\npull says\n%s", pullLines, stderr)
+	}
+}
