@@ -225,6 +225,7 @@ type builder struct {
 	// prefillSeen the units whose given record was found.
 	colOpt      templates.ColumnOptions
 	prefillSeen map[string]bool
+	lastPrefill shownPrefill
 
 	rows     int               // rows of the Annotate sheet, header included
 	blobs    map[string]string // per item: what pull needs to check spans and evidence, as JSON

@@ -54,27 +54,32 @@ type MetaPrefill struct {
 	As string `json:"as"`
 }
 
-// prefilled is a unit's given record, its answers in the places shown.
-func (b *builder) prefilled(it *item, unit string) *records.Annotation {
+// prefilledTexts is a unit's given record, its answers in the places
+// shown, and the unit's span fields by name.
+func (b *builder) prefilledTexts(it *item, unit string) (*records.Annotation, map[string]string) {
 	if b.opt.Prefill == nil {
-		return nil
+		return nil, nil
 	}
 	rec, ok := b.opt.Prefill.ByUnit[unit]
 	if !ok {
-		return nil
+		return nil, nil
 	}
 	shown := *rec
 	if order := b.res.Orders[it.id]; order != nil {
 		shown.Values, _ = ShownValues(b.t, rec.Values, order) // the order is the template's: checked when drawn
 	}
+	fields, _ := b.unitTexts(b.unitEnv(it, b.unitIndex(it, unit)))
+	texts := make(map[string]string, len(fields))
+	for name, v := range fields {
+		texts[name] = v.(string)
+	}
 	// A span given by its text alone is where pull will find it: once in
 	// its field (checkPrefill refuses one found more often).
-	fields, _ := b.unitTexts(b.unitEnv(it, b.unitIndex(it, unit)))
 	place := func(field, text string, start, end **int) {
 		if *start != nil || text == "" {
 			return
 		}
-		if f, ok := fields[field].(string); ok {
+		if f, ok := texts[field]; ok {
 			if at := records.Occurrences(f, text); len(at) == 1 {
 				s, e := at[0], at[0]+utf8.RuneCountInString(text)
 				*start, *end = &s, &e
@@ -95,7 +100,27 @@ func (b *builder) prefilled(it *item, unit string) *records.Annotation {
 			place(s.Field, s.Text, &s.Start, &s.End)
 		}
 	}
-	return &shown
+	return &shown, texts
+}
+
+// shownPrefill is a unit's prefilled record as its rows show it, kept
+// for the rest of its rows (see prefillCells).
+type shownPrefill struct {
+	it    *item
+	unit  string
+	rec   *records.Annotation
+	texts map[string]string
+}
+
+// prefillOf is prefilledTexts, worked out once for all the rows of a
+// unit. checkPrefill does not use it: it runs before a shuffled
+// instance's order is drawn.
+func (b *builder) prefillOf(it *item, unit string) (*records.Annotation, map[string]string) {
+	if p := b.lastPrefill; p.it != it || p.unit != unit {
+		rec, texts := b.prefilledTexts(it, unit)
+		b.lastPrefill = shownPrefill{it: it, unit: unit, rec: rec, texts: texts}
+	}
+	return b.lastPrefill.rec, b.lastPrefill.texts
 }
 
 // checkPrefill checks what is given for the units of it against the
@@ -121,20 +146,16 @@ func (b *builder) checkPrefill(it *item) records.Problems {
 		if rec.Item != "" && rec.Item != it.id {
 			problem("the record says instance %q, but the unit is of instance %q", rec.Item, it.id)
 		}
-		fields, evidence := b.unitTexts(b.unitEnv(it, k))
-		texts := map[string]string{}
-		for name, v := range fields {
-			texts[name] = v.(string)
-		}
+		// As written: spans given by their text alone placed where pull
+		// will find them.
+		placed, texts := b.prefilledTexts(it, unit)
+		_, evidence := b.unitTexts(b.unitEnv(it, k))
 		for _, p := range records.SpanTextProblems(rec, texts) {
 			problem("%s", p)
 		}
 		if b.t.Rows.Per == templates.PerBlock && len(rec.Spans) > b.rowCount(it) {
 			problem("%d spans, but a block has %d answer rows (rows.answer_rows of the template)", len(rec.Spans), b.rowCount(it))
 		}
-		// As written: spans given by their text alone placed where pull
-		// will find them.
-		placed := b.prefilled(it, unit)
 		for k := range max(1, len(rec.Spans)) {
 			for key, v := range b.suggestedCells(placed, k, texts, problem) {
 				if s, ok := v.(string); ok && utf8.RuneCountInString(s) > b.opt.CellLimit {
@@ -311,14 +332,9 @@ func ordinal(n int) string {
 // prefillCells fills row k of a unit's answer cells, and their hidden
 // copies, with what the unit was given.
 func (b *builder) prefillCells(it *item, unit string, k int, row *backend.Row) {
-	rec := b.prefilled(it, unit)
+	rec, texts := b.prefillOf(it, unit)
 	if rec == nil {
 		return
-	}
-	fields, _ := b.unitTexts(b.unitEnv(it, b.unitIndex(it, unit)))
-	texts := map[string]string{}
-	for name, v := range fields {
-		texts[name] = v.(string)
 	}
 	if b.colOpt.Suggestions {
 		values := suggestedValues(b.t, rec, k)
@@ -359,7 +375,7 @@ func (b *builder) unitIndex(it *item, unit string) int {
 // prefillBlob is what the metadata sheet keeps of a unit's given record:
 // its values and spans, in the order shown.
 func (b *builder) prefillBlob(it *item, unit string) map[string]any {
-	rec := b.prefilled(it, unit)
+	rec, _ := b.prefillOf(it, unit)
 	if rec == nil {
 		return nil
 	}

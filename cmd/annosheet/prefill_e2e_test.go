@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/annosheet/annosheet/records"
+	"github.com/annosheet/annosheet/templates"
 	"github.com/annosheet/annosheet/testkit/goldtest"
 	"github.com/annosheet/annosheet/testkit/testreaders"
 )
@@ -629,5 +631,90 @@ print(json.dumps({c: [ws[c].value, ws[c].protection.locked] for c in sys.argv[2:
 	}
 	if q1 := pulled[[2]string{"ak", "q0001"}]; q1.Status != records.StatusEmpty || q1.Prefill != nil {
 		t.Errorf("q0001: %s %+v", q1.Status, q1.Prefill)
+	}
+}
+
+// TestPrefillShuffled: a preference study, whose candidates are shown in
+// a drawn order per topic, prefilled with a model's judgments of one
+// topic. The cells show each judgment in its candidate's place; the
+// annotator checks the row and changes the score shown first; pull puts
+// the answers back on their candidates, and the trace with them.
+func TestPrefillShuffled(t *testing.T) {
+	t.Parallel()
+	py := testreaders.Openpyxl(t)
+	tp, err := templates.Builtin("preference-likert")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	topic := preferenceTopics(t)[0]
+	given := map[string]any{"best_prediction_reference": "second", "best_prediction_topic": "third",
+		"first_prediction_likert": 4, "second_prediction_likert": 2, "third_prediction_likert": 5}
+	model := filepath.Join(dir, "model.jsonl")
+	writeRecords(t, model, []records.Annotation{modelRecord("preference-likert", topic, given, nil)})
+	study := filepath.Join(dir, "study")
+	if code, _, stderr := runCLI(t, "generate", "-t", "preference-likert", "-i", prefData, "-o", study, "--prefill", model, "--seed", "3"); code != 0 {
+		t.Fatalf("generate: %s", stderr)
+	}
+	m := readManifest(t, study)
+	order := m.Orders[topic]
+	book := filepath.Join(study, m.Batches[0].File)
+	w := openLayout(t, book)
+	row := w.Rows[topic][0]
+	cell := func(key string) string {
+		name, err := w.Cell(row, key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return name
+	}
+	// What the cells show, read back by openpyxl: place 1 holds the
+	// score of the candidate shown first.
+	script := filepath.Join(dir, "read.py")
+	if err := os.WriteFile(script, []byte(`
+import json, sys, openpyxl
+ws = openpyxl.load_workbook(sys.argv[1])["Annotate"]
+print(json.dumps([ws[c].value for c in sys.argv[2:]]))
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(py, script, book, cell("q:first_prediction_likert"), cell("q:best_prediction_reference")).Output()
+	if err != nil {
+		t.Fatalf("openpyxl: %v", err)
+	}
+	var shown []any
+	if err := json.Unmarshal(out, &shown); err != nil {
+		t.Fatal(err)
+	}
+	place := map[string]int{}
+	for i, code := range order {
+		place[code] = i
+	}
+	best := tp.Shuffle.Candidates[place["second"]].Code // the place "second" is shown in
+	wantShown := []any{float64(given[order[0]+"_prediction_likert"].(int)), tp.QuestionByName("best_prediction_reference").Option(best).Label}
+	if diff := cmp.Diff(wantShown, shown); diff != "" {
+		t.Errorf("cells shown (order %v) (-want +got):\n%s", order, diff)
+	}
+	fillWithOpenpyxl(t, py, book, [][2]any{{cell("annotator"), "ak"}, {cell("q:first_prediction_likert"), 1}}, "")
+	r := pulledByUnit(t, study)[[2]string{"ak", topic}]
+	want := maps.Clone(given)
+	want[order[0]+"_prediction_likert"] = 1
+	got := map[string]any{}
+	for k, v := range r.Values {
+		if f, ok := v.(float64); ok {
+			v = int(f)
+		}
+		got[k] = v
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("values (-want +got):\n%s", diff)
+	}
+	trace := map[string]string{"best_prediction_reference": "kept", "best_prediction_topic": "kept", "first_prediction_likert": "kept", "second_prediction_likert": "kept", "third_prediction_likert": "kept"}
+	trace[order[0]+"_prediction_likert"] = "changed"
+	if r.Prefill == nil {
+		t.Fatalf("no trace: %+v", r)
+	}
+	if diff := cmp.Diff(trace, r.Prefill.Questions); diff != "" {
+		t.Errorf("trace (order %v) (-want +got):\n%s", order, diff)
 	}
 }
