@@ -1,11 +1,16 @@
 package assign
 
 import (
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
 	"slices"
 )
+
+// ErrControls marks control items that cannot be placed as asked: too
+// few of them for the batches, or a control given twice.
+var ErrControls = errors.New("cannot place the controls")
 
 // ControlOptions say how control items join the batches.
 type ControlOptions struct {
@@ -52,13 +57,13 @@ func WithControls(batches []Batch, controls []Item, opt ControlOptions) ([]Batch
 	units := map[string]int{}
 	for _, c := range controls {
 		if _, twice := units[c.ID]; twice {
-			return nil, fmt.Errorf("%w: control item %q is given twice", ErrOptions, c.ID)
+			return nil, fmt.Errorf("%w: control item %q is given twice", ErrControls, c.ID)
 		}
 		units[c.ID] = c.Units
 	}
 	if n > len(controls) {
 		return nil, fmt.Errorf("%w: %s per batch, but there %s; give more controls or --controls-per-batch %d",
-			ErrOptions, count(n, "control", "controls"), thereAre(len(controls)), len(controls))
+			ErrControls, count(n, "control", "controls"), thereAre(len(controls)), len(controls))
 	}
 	var annotators []string
 	batchesOf := map[string]int{}
@@ -83,7 +88,7 @@ func WithControls(batches []Batch, controls []Item, opt ControlOptions) ([]Batch
 		if len(controls) < batchesOf[a] {
 			hint = fmt.Sprintf("give at least %d controls, or make fewer, larger batches", batchesOf[a]*n)
 		}
-		return nil, fmt.Errorf("%w: annotator %s has %s of %s each, but there %s; %s", ErrOptions,
+		return nil, fmt.Errorf("%w: annotator %s has %s of %s each, but there %s; %s", ErrControls,
 			a, count(batchesOf[a], "batch", "batches"), count(n, "control", "controls"), thereAre(len(controls)), hint)
 	}
 	// Sorted, the pool does not depend on the order of the gold file.

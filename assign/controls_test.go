@@ -142,7 +142,7 @@ func TestWithControlsThreeByFour(t *testing.T) {
 	ctl := gold(6, 1)
 	as := []string{"ak", "bt", "cm"}
 	_, err := WithControls(study(as, 4, 5), ctl, ControlOptions{PerBatch: 2})
-	if want := "annotator ak has 4 batches of 2 controls each, but there are 6 controls; give more controls or --controls-per-batch 1"; !errors.Is(err, ErrOptions) || !strings.Contains(err.Error(), want) {
+	if want := "annotator ak has 4 batches of 2 controls each, but there are 6 controls; give more controls or --controls-per-batch 1"; !errors.Is(err, ErrControls) || !strings.Contains(err.Error(), want) {
 		t.Errorf("got %v, want %q", err, want)
 	}
 	for seed := range uint64(10) {
@@ -244,16 +244,16 @@ func TestWithControlsRefusals(t *testing.T) {
 		controls []Item
 		n        int
 		want     string
-		options  bool // whether the error wraps ErrOptions
+		options  bool // whether the error wraps ErrControls
 	}{
 		{"pool too small", study([]string{"ak"}, 3, 2), gold(5, 1), 2,
-			"bad assignment: annotator ak has 3 batches of 2 controls each, but there are 5 controls; give more controls or --controls-per-batch 1", true},
+			"cannot place the controls: annotator ak has 3 batches of 2 controls each, but there are 5 controls; give more controls or --controls-per-batch 1", true},
 		{"fewer controls than batches", study([]string{"bt", "ak"}, 2, 2), gold(1, 1), 1,
-			"bad assignment: annotator bt has 2 batches of 1 control each, but there is 1 control; give at least 2 controls, or make fewer, larger batches", true},
+			"cannot place the controls: annotator bt has 2 batches of 1 control each, but there is 1 control; give at least 2 controls, or make fewer, larger batches", true},
 		{"more per batch than controls", study([]string{"ak"}, 1, 2), gold(2, 1), 3,
-			"bad assignment: 3 controls per batch, but there are 2 controls; give more controls or --controls-per-batch 2", true},
+			"cannot place the controls: 3 controls per batch, but there are 2 controls; give more controls or --controls-per-batch 2", true},
 		{"control given twice", study([]string{"ak"}, 1, 2), []Item{{"g1", 1}, {"g2", 1}, {"g1", 1}}, 1,
-			`bad assignment: control item "g1" is given twice`, true},
+			`cannot place the controls: control item "g1" is given twice`, true},
 		{"control among the items", study([]string{"ak"}, 2, 2), []Item{{"g1", 1}, {"ak-b02-i01", 1}}, 1,
 			`control item "ak-b02-i01" is also assigned as an ordinary item (batch ak-b02)`, false},
 	} {
@@ -263,8 +263,8 @@ func TestWithControlsRefusals(t *testing.T) {
 			if err == nil {
 				t.Fatalf("no error: %+v", out)
 			}
-			if err.Error() != tc.want || errors.Is(err, ErrOptions) != tc.options {
-				t.Errorf("got %q (ErrOptions %t), want %q (%t)", err, errors.Is(err, ErrOptions), tc.want, tc.options)
+			if err.Error() != tc.want || errors.Is(err, ErrControls) != tc.options {
+				t.Errorf("got %q (ErrControls %t), want %q (%t)", err, errors.Is(err, ErrControls), tc.want, tc.options)
 			}
 		})
 	}

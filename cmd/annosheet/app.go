@@ -208,6 +208,7 @@ var hints = []struct {
 	{sheets.ErrForeignEndpoint, "leave out --endpoint (and " + envEndpoint + ") for Google's own, or give a loopback one for a dry run"},
 	{export.ErrSamePath, "give --out with {annotator}, or --annotators"},
 	{export.ErrSeveralAnnotators, "export one annotator at a time with --annotators ID, or a file per annotator with {annotator} in --out"},
+	{assign.ErrControls, "the gold file's units are the controls, and --controls-per-batch says how many join each workbook"},
 	{assign.ErrOptions, "--overlap K needs K or more --annotators, and --batch-size a positive number (0: no bound)"},
 	{records.ErrNoTemplate, "give the study's manifest, or --template NAME|FILE"},
 	{records.ErrNotRecords, "pull it first: annosheet pull FILE --out records.jsonl"},
