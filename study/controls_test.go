@@ -10,8 +10,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/annosheet/annosheet/internal/atomicfile"
 	"github.com/annosheet/annosheet/input"
+	"github.com/annosheet/annosheet/internal/atomicfile"
 	"github.com/annosheet/annosheet/records"
 	"github.com/annosheet/annosheet/templates"
 )
