@@ -1,6 +1,7 @@
 package decode
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
 	"slices"
@@ -148,7 +149,7 @@ func (p *puller) settle(u unitRow, rows []sheetRow, rec *records.Annotation, own
 		return true
 	}
 	if own == "" {
-		if untouched(trace) {
+		if p.untouched(sugg, rec, trace, first) {
 			p.probs = p.probs[:first]
 			rec.Values, rec.Spans = map[string]any{}, nil
 			return false
@@ -158,20 +159,41 @@ func (p *puller) settle(u unitRow, rows []sheetRow, rec *records.Annotation, own
 				"the suggested answers were changed, but no annotator ID says the row was checked; the answers are counted as %s's", p.declared(p.meta.Annotator))
 		}
 	}
+	if len(rec.Values) == 0 && len(rec.Spans) == 0 {
+		// Checked, and every suggestion cleared: no answer is left to
+		// count, as in a row nobody has filled in.
+		p.problem(records.Warning, ErrRequired, u.ID, rows[0].n, -1, "every suggested answer was cleared and none given: the unit counts as not answered yet")
+		return false
+	}
 	trace.From = p.meta.Prefill.From
 	rec.Prefill = trace
 	return true
 }
 
-// untouched says a unit's answers are the suggestions, every one.
-func untouched(tr *records.PrefillTrace) bool {
+// untouched says a unit's answers are the suggestions it was given,
+// every one, and nothing else: no answer to a question the suggestions
+// left open, no span added, no cell that could not be read (its problems
+// start at first).
+func (p *puller) untouched(sugg, rec *records.Annotation, tr *records.PrefillTrace, first int) bool {
 	for _, st := range tr.Questions {
 		if st != records.PrefillKept {
 			return false
 		}
 	}
-	s := tr.Spans
-	return s == nil || s.Changed == 0 && s.Removed == 0 && s.Added == 0
+	if s := tr.Spans; s != nil && (s.Changed > 0 || s.Removed > 0 || s.Added > 0) {
+		return false
+	}
+	for q := range rec.Values {
+		if _, given := sugg.Values[q]; !given {
+			return false
+		}
+	}
+	for _, pr := range p.probs[first:] {
+		if errors.Is(pr.Err, ErrInvalidAnswer) {
+			return false
+		}
+	}
+	return true
 }
 
 // deletedRows reports a block that has fewer of its generated rows (those

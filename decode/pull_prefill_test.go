@@ -112,8 +112,8 @@ func TestPrefillPull(t *testing.T) {
 				}
 			}
 			m.set("r1", "annotator", "ak")
-		}, status: records.StatusComplete,
-			trace: map[string]string{"pick": "cleared", "tags": "cleared", "codes": "cleared", "score": "cleared", "ok": "cleared", "note": "cleared", "quote": "cleared", "earlier": "cleared", "ev": "cleared"}},
+		}, status: records.StatusEmpty,
+			probs: []prob{{"warning", "2:2", "r1", "every suggested answer was cleared and none given: the unit counts as not answered yet", decode.ErrRequired}}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
@@ -260,5 +260,48 @@ func TestPrefillSuggestions(t *testing.T) {
 	}
 	if r2 := record(p, "r2"); r2.Status != records.StatusEmpty || r2.Prefill != nil {
 		t.Errorf("r2, untouched: %+v", r2)
+	}
+}
+
+// TestPrefillUnsuggested: an answer to a question the suggestions left
+// open is the annotator's own, whether or not they wrote their ID: it is
+// never taken for an untouched row and dropped, nor is a cell that cannot
+// be read.
+func TestPrefillUnsuggested(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name, annotator, key, value string
+		status                      string
+		probs                       []prob
+	}{
+		{"shared workbook", "", "q:score", "3", records.StatusPartial,
+			[]prob{{"error", "AC3", "r2", "the row has answers but no annotator ID", decode.ErrAnnotator}}},
+		{"an annotator's workbook", "ak", "q:score", "3", records.StatusComplete,
+			[]prob{{"warning", "AC3", "r2", "the suggested answers were changed, but no annotator ID says the row was checked; the answers are counted as ak's", decode.ErrAnnotator}}},
+		{"a cell that cannot be read", "ak", "q:ok", "perhaps", records.StatusPartial,
+			[]prob{
+				{"error", "O3", "r2", `"perhaps" is not a checkbox value; use TRUE or FALSE`, decode.ErrInvalidAnswer},
+				{"warning", "AC3", "r2", "the suggested answers were changed, but no annotator ID says the row was checked; the answers are counted as ak's", decode.ErrAnnotator},
+			}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			_, m := prefilledBook(t, c.annotator)
+			m.set("r2", c.key, c.value) // r2 was given pick and note only
+			p := pullMem(t, m, decode.PullOptions{})
+			r2 := record(p, "r2")
+			if r2.Status != c.status || r2.Prefill == nil || r2.Prefill.Questions["pick"] != "kept" {
+				t.Errorf("r2: %s, values %v, trace %+v", r2.Status, r2.Values, r2.Prefill)
+			}
+			var mine []prob
+			for _, pr := range probs(p.Problems) {
+				if pr.Unit == "r2" {
+					mine = append(mine, pr)
+				}
+			}
+			if diff := cmp.Diff(c.probs, mine, cmpErr); diff != "" {
+				t.Errorf("r2's problems (-want +got):\n%s", diff)
+			}
+		})
 	}
 }
