@@ -23,6 +23,9 @@ type Study struct {
 	// OpaqueIDs is the key from the opaque IDs workbooks show to the
 	// real ones (nil when the study shows real IDs).
 	OpaqueIDs map[string]string
+	// Controls are the study's control units (generate --controls), which
+	// only its manifest names: records pulled without it do not say so.
+	Controls map[string]bool
 }
 
 // Pulled is what a Puller read.
@@ -150,6 +153,13 @@ func Load(ctx context.Context, sources []string, opt LoadOptions) (*Loaded, erro
 	if s := l.out.Study; s != nil && s.OpaqueIDs != nil {
 		if err := RestoreIDs(all, s.OpaqueIDs, l.out.Origins); err != nil {
 			return nil, err
+		}
+	}
+	if s := l.out.Study; s != nil {
+		for _, r := range all {
+			if s.Controls[r.Unit] {
+				r.Control = true
+			}
 		}
 	}
 	// Copies are compared before any record is left out: leaving out a

@@ -155,3 +155,44 @@ func TestLoadNamedPipe(t *testing.T) {
 		t.Errorf("error %v, want ErrNotRegular", err)
 	}
 }
+
+// TestLoadControls: the records of control units are set apart, whether
+// they say so (pulled through the study's manifest) or only the study
+// does (pulled from a workbook alone, read with the manifest), unless
+// IncludeControls keeps them.
+func TestLoadControls(t *testing.T) {
+	t.Parallel()
+	tp := recordtest.Template(t)
+	dir := t.TempDir()
+	marked := strings.Replace(recordtest.Line("c1", "ak", "complete", `{"pick":"y"}`), `"status"`, `"control":true,"status"`, 1)
+	f := write(t, dir, "a.jsonl", recordtest.Line("u1", "ak", "complete", `{"pick":"y"}`), marked, recordtest.Line("c2", "ak", "complete", `{"pick":"n"}`))
+	study := &records.Study{Name: "m.json", Template: tp, Controls: map[string]bool{"c1": true, "c2": true}}
+	units := func(recs []*records.Annotation) string {
+		var out []string
+		for _, r := range recs {
+			out = append(out, r.Unit)
+		}
+		return strings.Join(out, " ")
+	}
+	l, err := records.Load(context.Background(), []string{f}, records.LoadOptions{Study: study})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if units(l.Records) != "u1" || units(l.Controls) != "c1 c2" {
+		t.Errorf("records %q, controls %q", units(l.Records), units(l.Controls))
+	}
+	l, err = records.Load(context.Background(), []string{f}, records.LoadOptions{Template: tp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if units(l.Records) != "u1 c2" || units(l.Controls) != "c1" {
+		t.Errorf("without the study: records %q, controls %q", units(l.Records), units(l.Controls))
+	}
+	l, err = records.Load(context.Background(), []string{f}, records.LoadOptions{Study: study, IncludeControls: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if units(l.Records) != "u1 c1 c2" || len(l.Controls) != 0 {
+		t.Errorf("with IncludeControls: records %q, controls %q", units(l.Records), units(l.Controls))
+	}
+}

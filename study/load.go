@@ -67,12 +67,20 @@ func (p *Puller) Pull(ctx context.Context, sources []string) (*records.Pulled, e
 }
 
 // ForRecords is what records need of the study: its key of opaque IDs,
-// and its template, with params given over those generate was given,
-// unless the records are read with a template given (templateGiven):
-// then the study's is not loaded, nor given params meant for the other.
+// its control units, and its template, with params given over those
+// generate was given, unless the records are read with a template given
+// (templateGiven): then the study's is not loaded, nor given params meant
+// for the other.
 func (m *Manifest) ForRecords(params map[string]string, templateGiven bool) (*records.Study, error) {
+	var controls map[string]bool
+	if m.Controls != nil {
+		controls = make(map[string]bool, len(m.Controls.Units))
+		for _, u := range m.Controls.Units {
+			controls[u.Unit] = true
+		}
+	}
 	if templateGiven {
-		return &records.Study{Name: m.Path, OpaqueIDs: m.OpaqueIDs}, nil
+		return &records.Study{Name: m.Path, OpaqueIDs: m.OpaqueIDs, Controls: controls}, nil
 	}
 	all := maps.Clone(m.Template.Params)
 	if all == nil {
@@ -83,7 +91,7 @@ func (m *Manifest) ForRecords(params map[string]string, templateGiven bool) (*re
 	if err != nil {
 		return nil, err
 	}
-	return &records.Study{Name: m.Path, Template: t, OpaqueIDs: m.OpaqueIDs}, nil
+	return &records.Study{Name: m.Path, Template: t, OpaqueIDs: m.OpaqueIDs, Controls: controls}, nil
 }
 
 // ReadGold reads a gold set for records of template t: the pull of an
