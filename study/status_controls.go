@@ -14,11 +14,12 @@ import (
 // of control units they answered that pull scored (records.Annotation's
 // ControlScore).
 type ControlTally struct {
-	// Units counts the scored records of control units.
+	// Units counts the control units with a scored record.
 	Units int `json:"units"`
 	// Score is their mean score, from 0 to 1, each record's score being
-	// the mean of its questions' scores: every control unit weighs the
-	// same, however many questions it has.
+	// the mean of its questions' scores (and a unit's, the mean of its
+	// records', when shared workbooks had it more than once): every
+	// control unit weighs the same, however many questions it has.
 	Score float64 `json:"score"`
 }
 
@@ -73,10 +74,16 @@ func ControlAccuracyByQuestion(recs []*records.Annotation) map[string]map[string
 // name (given their first record's ID), or as their first record names
 // them when name is nil or gives "".
 func controlAccuracy(recs []*records.Annotation, name func(string) string, score func(map[string]float64) (float64, bool)) map[string]*ControlTally {
+	// A control unit met in several shared workbooks is one unit, its
+	// score the mean of its records'.
+	type unitSum struct {
+		total float64
+		n     int
+	}
 	type sum struct {
 		name  string
-		units int
-		total float64
+		order []string // the units, as first met
+		units map[string]*unitSum
 	}
 	var order []string
 	sums := map[string]*sum{}
@@ -91,7 +98,7 @@ func controlAccuracy(recs []*records.Annotation, name func(string) string, score
 		id := foldID(r.Annotator)
 		s := sums[id]
 		if s == nil {
-			s = &sum{name: r.Annotator}
+			s = &sum{name: r.Annotator, units: map[string]*unitSum{}}
 			if name != nil {
 				if n := name(r.Annotator); n != "" {
 					s.name = n
@@ -100,8 +107,14 @@ func controlAccuracy(recs []*records.Annotation, name func(string) string, score
 			sums[id] = s
 			order = append(order, id)
 		}
-		s.units++
-		s.total += x
+		u := s.units[r.Unit]
+		if u == nil {
+			u = &unitSum{}
+			s.units[r.Unit] = u
+			s.order = append(s.order, r.Unit)
+		}
+		u.total += x
+		u.n++
 	}
 	if len(sums) == 0 {
 		return nil
@@ -109,7 +122,12 @@ func controlAccuracy(recs []*records.Annotation, name func(string) string, score
 	out := make(map[string]*ControlTally, len(sums))
 	for _, id := range order {
 		s := sums[id]
-		out[s.name] = &ControlTally{Units: s.units, Score: s.total / float64(s.units)}
+		total := 0.0
+		for _, unit := range s.order {
+			u := s.units[unit]
+			total += u.total / float64(u.n)
+		}
+		out[s.name] = &ControlTally{Units: len(s.order), Score: total / float64(len(s.order))}
 	}
 	return out
 }

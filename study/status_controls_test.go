@@ -115,3 +115,16 @@ func TestCountProgressControls(t *testing.T) {
 		t.Errorf("a status with no scored control names them: %s", b)
 	}
 }
+
+// TestControlAccuracySharedTwice: a control unit that shared workbooks
+// gave one annotator twice counts once, its score the mean of its two.
+func TestControlAccuracySharedTwice(t *testing.T) {
+	t.Parallel()
+	rec := func(unit, batch string, score float64) *records.Annotation {
+		return &records.Annotation{Unit: unit, Batch: batch, Annotator: "ak", Status: records.StatusComplete, Control: true, ControlScore: map[string]float64{"gaps": score}}
+	}
+	got := ControlAccuracy([]*records.Annotation{rec("c1", "b01", 1), rec("c1", "b02", 0), rec("c2", "b02", 1)})
+	if want := (&ControlTally{Units: 2, Score: 0.75}); got["ak"] == nil || *got["ak"] != *want {
+		t.Errorf("ak: %+v, want %+v", got["ak"], want)
+	}
+}
