@@ -14,6 +14,10 @@ import (
 	"github.com/annosheet/annosheet/templates"
 )
 
+// ErrSeveralAnnotators is wrapped by the problem of a file of given
+// records of several annotators, when none was named.
+var ErrSeveralAnnotators = errors.New("records of several annotators")
+
 // Given is a file of records given to generate (a model's labels to
 // prefill, the known answers of control units): one record per unit, all
 // of one annotator, each with answers.
@@ -239,7 +243,7 @@ func (g *givenReader) end() {
 		for i, a := range g.answering {
 			names[i] = fmt.Sprintf("%q at line %d", a, g.firstLine[a])
 		}
-		g.add(g.firstLine[g.answering[1]], "", fmt.Sprintf("records of several annotators (%s): name the one to use", strings.Join(capNames(names), ", ")), nil)
+		g.add(g.firstLine[g.answering[1]], "", fmt.Sprintf("records of several annotators (%s): name the one to use", strings.Join(capNames(names), ", ")), ErrSeveralAnnotators)
 		return
 	}
 	if len(g.problems) == 0 && len(g.kept) == 0 {

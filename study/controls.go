@@ -3,6 +3,7 @@ package study
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -188,4 +189,15 @@ func (p *puller) knownAnswers(ref Ref, t *templates.Template) map[string]*record
 	}
 	p.known[ref.Manifest.Manifest] = known
 	return known
+}
+
+// hinted says, in the problem of a file of records of several
+// annotators, how to choose one.
+func hinted(ps records.Problems, how string) records.Problems {
+	for _, p := range ps {
+		if errors.Is(p.Err, records.ErrSeveralAnnotators) {
+			p.Message += " (" + how + ")"
+		}
+	}
+	return ps
 }

@@ -258,7 +258,7 @@ func (g *generation) begin(ctx context.Context, prev *manifest.Manifest) error {
 	if opt.Prefill != "" {
 		var ps records.Problems
 		g.prefill, ps = records.ReadGiven(ctx, opt.Prefill, g.t, opt.PrefillAnnotator)
-		bad = append(bad, ps...)
+		bad = append(bad, hinted(ps, "with --prefill-annotator NAME")...)
 		if g.prefill != nil && g.prefill.Skipped > 0 && len(ps) == 0 {
 			opt.Note(fmt.Sprintf("%s: %s with no answers (empty, missing or unreadable) left out of the prefill", opt.Prefill, words.Count(g.prefill.Skipped, "record")))
 		}
@@ -266,7 +266,7 @@ func (g *generation) begin(ctx context.Context, prev *manifest.Manifest) error {
 	if opt.Controls != "" {
 		var ps records.Problems
 		g.controls, ps = records.ReadGiven(ctx, opt.Controls, g.t, "")
-		bad = append(bad, ps...)
+		bad = append(bad, hinted(ps, "a gold set's known answers are one annotator's, such as \"gold\"")...)
 	}
 	if opt.Prefill != "" && g.prefill == nil || opt.Controls != "" && g.controls == nil {
 		bad.Sort()
@@ -317,6 +317,9 @@ func (g *generation) begin(ctx context.Context, prev *manifest.Manifest) error {
 		if !g.t.OpaqueIDs() {
 			opt.Note("control units show their real IDs among the others; rows.id_display: opaque in the template hides every ID")
 		}
+		if len(opt.Annotators) == 0 && len(g.plan) > 1 {
+			opt.Note(fmt.Sprintf("the %d shared workbooks take their controls in turn from the %s, so an annotator who works in several may meet one again; with --annotators, nobody meets a control twice", len(g.plan), words.Count(len(controls), "control unit")))
+		}
 	}
 	g.man, err = g.newManifest()
 	return err
@@ -333,7 +336,7 @@ var ErrPlan = errors.New("cannot share out the instances")
 func (g *generation) check(ctx context.Context, prev *manifest.Manifest) (map[string]manifest.Batch, error) {
 	same := prev != nil && prev.Format == g.format && g.samePlan(prev)
 	if prev != nil && !same && !g.opt.Force {
-		return nil, fmt.Errorf("%s: %w: it records another study (its template, inputs, annotators or seed differ)", g.path, atomicfile.ErrExists)
+		return nil, fmt.Errorf("%s: %w: it records another study (its template, inputs, annotators, seed, prefill or controls differ)", g.path, atomicfile.ErrExists)
 	}
 	kept := map[string]manifest.Batch{}
 	// In the way: the previous run's workbooks that this run replaces
@@ -872,11 +875,7 @@ func (g *generation) newManifest() (*manifest.Manifest, error) {
 			return nil, err
 		}
 		in.Path = relativeTo(opt.Dir, []string{opt.Prefill})[0]
-		as := opt.PrefillAs
-		if as == "" {
-			as = layout.PrefillAnswers
-		}
-		m.Prefill = &manifest.Prefill{Input: in, Annotator: g.prefill.Annotator, As: as, Units: len(g.prefill.ByUnit)}
+		m.Prefill = &manifest.Prefill{Input: in, Annotator: g.prefill.Annotator, As: layout.PrefillMode(opt.PrefillAs), Units: len(g.prefill.ByUnit)}
 	}
 	for _, f := range g.src.Files() {
 		in, err := manifest.HashFile(f)
@@ -962,11 +961,7 @@ func (g *generation) samePlan(prev *manifest.Manifest) bool {
 	}
 	if opt.Prefill != "" {
 		in, err := manifest.HashFile(opt.Prefill)
-		as := opt.PrefillAs
-		if as == "" {
-			as = layout.PrefillAnswers
-		}
-		if err != nil || in.SHA256 != prev.Prefill.SHA256 || opt.PrefillAnnotator != "" && opt.PrefillAnnotator != prev.Prefill.Annotator || as != prev.Prefill.As {
+		if err != nil || in.SHA256 != prev.Prefill.SHA256 || opt.PrefillAnnotator != "" && opt.PrefillAnnotator != prev.Prefill.Annotator || layout.PrefillMode(opt.PrefillAs) != prev.Prefill.As {
 			return false
 		}
 	}

@@ -29,6 +29,9 @@ type generateOptions struct {
 	Params   map[string]string
 	Format   string
 	BatchSet bool
+	// controlsPerBatchSet: --controls-per-batch was given (0 is not a
+	// number of controls, and not the default either).
+	controlsPerBatchSet bool
 	// Google Sheets only.
 	Google                   googleOptions
 	Share                    []string
@@ -55,7 +58,7 @@ func generateCommand() *cli.Command {
 			&cli.StringFlag{Name: "format", Value: formatXLSX, Destination: &opt.Format, Usage: "output format: xlsx or gsheets"},
 			&cli.StringSliceFlag{Name: "annotators", Aliases: []string{"a"}, Usage: "annotator `ID`s (comma-separated or repeated): a workbook each; an email address also gets the spreadsheet shared"},
 			&cli.IntFlag{Name: "overlap", Destination: &opt.Overlap, Usage: "`K` annotators judge each instance (all of them for the preference workflow)", DefaultText: "1"},
-			&cli.IntFlag{Name: "batch-size", Destination: &opt.BatchSize, Usage: "at most `N` units per workbook", DefaultText: "no bound"},
+			&cli.IntFlag{Name: "batch-size", Destination: &opt.BatchSize, Usage: "at most `N` units per workbook (control units come on top)", DefaultText: "no bound"},
 			&cli.StringFlag{Name: "batch", Value: "b01", Destination: &opt.Batch, Usage: "batch `ID` of a single shared workbook"},
 			&cli.StringSliceFlag{Name: "param", Usage: "template parameter `NAME=VALUE`; repeat for several"},
 			&cli.Uint64Flag{Name: "seed", Destination: &opt.Seed, Usage: "`N` seeds the assignment, anonymised labels and shuffled orders (recorded in the manifest)", DefaultText: "random"},
@@ -76,6 +79,7 @@ func generateCommand() *cli.Command {
 				return err
 			}
 			opt.BatchSet, opt.SeedSet, opt.Now, opt.Google = c.IsSet("batch"), c.IsSet("seed"), time.Now(), googleFrom(c)
+			opt.controlsPerBatchSet = c.IsSet("controls-per-batch")
 			opt.Inputs, opt.Annotators, opt.Share = c.StringSlice("input"), cliargs.List(c.StringSlice("annotators")), cliargs.List(c.StringSlice("share"))
 			var errs []error
 			if opt.Format != formatGSheets {
@@ -128,8 +132,8 @@ func (opt generateOptions) check() error {
 	bad(opt.Message != "" && len(opt.Share) == 0 && !slices.ContainsFunc(opt.Annotators, isEmail), "--message is the text of the sharing mail: give --share, or annotators' email addresses")
 	bad(opt.PrefillAnnotator != "" && opt.Prefill == "", "--prefill-annotator picks the records of a --prefill file: give --prefill FILE")
 	bad(opt.PrefillAs != "" && opt.Prefill == "", "--prefill-as says how a --prefill file is shown: give --prefill FILE")
-	bad(opt.ControlsPerBatch != 0 && opt.Controls == "", "--controls-per-batch says how many control units join each batch: give --controls GOLD.jsonl")
-	bad(opt.ControlsPerBatch < 0, "--controls-per-batch takes a positive number")
+	bad(opt.controlsPerBatchSet && opt.Controls == "", "--controls-per-batch says how many control units join each batch: give --controls GOLD.jsonl")
+	bad(opt.controlsPerBatchSet && opt.ControlsPerBatch < 1, "--controls-per-batch takes a positive number")
 	bad(opt.PrefillAs != "" && !slices.Contains(layout.PrefillModes, opt.PrefillAs), "--prefill-as %q: use %s", opt.PrefillAs, strings.Join(layout.PrefillModes, " or "))
 	for _, e := range opt.Share {
 		bad(!isEmail(e), "--share %q: not an email address", e)
