@@ -194,13 +194,26 @@ func TypedValues(t *templates.Template, values map[string]any) (map[string]any, 
 	return out, nil
 }
 
+// codeAsText says, of a number or a bool given where a code goes, the
+// code it would be as text, when the question has one: codes are text,
+// and a model's labels often write them as numbers.
+func codeAsText(q *templates.Question, v any) string {
+	switch v.(type) {
+	case json.Number, float64, int, bool:
+		if t := valueText(v); q.Option(t) != nil {
+			return fmt.Sprintf("; codes are text: write %q", t)
+		}
+	}
+	return ""
+}
+
 // typedValue types one answer, or says why it cannot.
 func typedValue(q *templates.Question, v any) (any, string) {
 	switch q.Type {
 	case templates.TypeChoice:
 		code, ok := v.(string)
 		if !ok {
-			return nil, "is not a code"
+			return nil, "is not a code" + codeAsText(q, v)
 		}
 		if q.Option(code) == nil {
 			return nil, "is not one of the codes " + codeList(q) + q.SuggestCode(code)
@@ -215,7 +228,7 @@ func typedValue(q *templates.Question, v any) (any, string) {
 			for _, x := range l {
 				s, ok := x.(string)
 				if !ok {
-					return nil, fmt.Sprintf("holds %s, which is not a code", valueText(x))
+					return nil, fmt.Sprintf("holds %s, which is not a code%s", valueText(x), codeAsText(q, x))
 				}
 				codes = append(codes, s)
 			}

@@ -327,3 +327,21 @@ func TestTypedRecordBlockScore(t *testing.T) {
 		t.Error("a score of no name accepted by a template without blocks")
 	}
 }
+
+// TestCodeAsText: a code written as a number is refused, saying how to
+// write it.
+func TestCodeAsText(t *testing.T) {
+	t.Parallel()
+	tp, err := templates.Builtin("legal-gaps")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = records.TypedValues(tp, decoded(t, `{"gaps": [2]}`))
+	if want := `question "gaps": [2] holds 2, which is not a code; codes are text: write "2"`; err == nil || err.Error() != want {
+		t.Errorf("error %v, want %s", err, want)
+	}
+	_, err = records.TypedValues(tp, decoded(t, `{"gaps": [9]}`))
+	if want := `question "gaps": [9] holds 9, which is not a code`; err == nil || err.Error() != want {
+		t.Errorf("error %v, want %s", err, want)
+	}
+}
