@@ -16,6 +16,9 @@ import (
 // ErrGold: the annotators cannot be scored against the gold set as it is.
 var ErrGold = errors.New("cannot score against the gold set")
 
+// ErrNoSharedUnit is ErrGold for a gold set with no unit of the sources'.
+var ErrNoSharedUnit = fmt.Errorf("%w", ErrGold)
+
 // Pooled names, in a score, every annotator at once.
 const Pooled = "*"
 
@@ -162,7 +165,7 @@ func against(ctx context.Context, t *templates.Template, recs []*records.Annotat
 	out.GoldOnly, out.SourcesOnly = out.Units-out.SharedUnits, len(sources)-out.SharedUnits
 	switch {
 	case out.SharedUnits == 0:
-		return nil, fmt.Errorf("%s: %w: it shares no unit with the sources (its units: %s; theirs: %s)", g.Name, ErrGold, someUnits(units), someUnits(sources))
+		return nil, fmt.Errorf("%s: %w: it shares no unit with the sources (its units: %s; theirs: %s)", g.Name, ErrNoSharedUnit, someUnits(units), someUnits(sources))
 	case len(used) == 0:
 		return nil, fmt.Errorf("%s: %w: none of its records is complete or partial", g.Name, ErrGold)
 	}

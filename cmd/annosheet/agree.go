@@ -3,12 +3,15 @@ package main
 import (
 	"cmp"
 	"context"
+	"errors"
+	"fmt"
 	"io"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/annosheet/annosheet/agreement"
 	"github.com/annosheet/annosheet/internal/cliargs"
+	"github.com/annosheet/annosheet/internal/words"
 	"github.com/annosheet/annosheet/render"
 	"github.com/annosheet/annosheet/study"
 )
@@ -74,6 +77,9 @@ func runAgree(ctx context.Context, opt agreeOptions, stdout, stderr io.Writer) e
 		l.Gold.AnyAnnotator = true // a model's labels are scored against as a gold set is
 	}
 	rep, err := study.Agree(ctx, l.Template, l.Records, opt.AgreeOptions)
+	if errors.Is(err, study.ErrNoSharedUnit) && len(l.Controls) > 0 {
+		return fmt.Errorf("%w; the %s of control units were left out: --include-controls scores them", err, words.Count(len(l.Controls), "record"))
+	}
 	if err != nil {
 		return flagError(err)
 	}
