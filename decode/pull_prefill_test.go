@@ -238,7 +238,7 @@ func TestPrefillSuggestions(t *testing.T) {
 		}
 	}
 	want := map[string]string{"pick": "Yes", "tags": "Tags: Beta; Tags: Gamma", "codes": "1,3", "score": "4", "ok": "ticked", "note": "as the model saw it",
-		"quote": "«the cat»", "earlier": "«mat»", "ev": "P1 S1, 2"}
+		"quote": "«the cat» (occurrence 2 of 2)", "earlier": "«mat»", "ev": "P1 S1, 2"}
 	if diff := cmp.Diff(want, shown); diff != "" {
 		t.Errorf("suggestions shown (-want +got):\n%s", diff)
 	}

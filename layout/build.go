@@ -161,8 +161,8 @@ func build(ctx context.Context, t *templates.Template, src Source, opt Options) 
 		opt.CellLimit = backend.XLSXCellLimit
 	}
 	b := &builder{ctx: ctx, t: t, src: src, opt: opt}
-	if opt.Prefill != nil && opt.PrefillAs == "" {
-		opt.PrefillAs = PrefillAnswers
+	if opt.Prefill != nil {
+		opt.PrefillAs = PrefillMode(opt.PrefillAs)
 	}
 	b.opt = opt
 	b.colOpt = templates.ColumnOptions{Suggested: opt.PrefillAs == PrefillAnswers, Suggestions: opt.PrefillAs == PrefillSuggestions}

@@ -29,6 +29,15 @@ const (
 	PrefillSuggestions = "suggestions" // shown beside empty answer cells (manifest.PrefillSuggestions)
 )
 
+// PrefillMode is how a prefill given as as is shown: PrefillAnswers by
+// default.
+func PrefillMode(as string) string {
+	if as == "" {
+		return PrefillAnswers
+	}
+	return as
+}
+
 // PrefillModes are the ways a prefill can be shown.
 var PrefillModes = []string{PrefillAnswers, PrefillSuggestions}
 
@@ -346,6 +355,13 @@ func (b *builder) prefillCells(it *item, unit string, k int, row *backend.Row) {
 				text := ShowValue(b.t, c.Question, v)
 				if codes, ok := v.([]string); ok && c.Question.Render == "list" {
 					text = strings.Join(codes, ",") // as the answer cell takes them
+				}
+				if sv, ok := v.(records.SpanValue); ok && sv.Start != nil {
+					// Which of several places the span is, as the
+					// occurrence column or the anchor would say.
+					if at := records.Occurrences(texts[sv.Field], sv.Text); len(at) > 1 {
+						text += fmt.Sprintf(" (occurrence %d of %d)", slices.Index(at, *sv.Start)+1, len(at))
+					}
 				}
 				text, _ = Clean(text, b.opt.CellLimit)
 				row.Cells[i].Value = text
