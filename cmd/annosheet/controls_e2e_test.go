@@ -406,6 +406,14 @@ func TestControlsLeftOut(t *testing.T) {
 			}
 		}
 	}
+	// Scored against the controls' own known answers: only once they are
+	// counted, which the refusal says.
+	if code, _, stderr := runCLI(t, "agree", study, "--against", goldFile); code == 0 || !strings.Contains(stderr, "the 4 records of control units were left out: --include-controls scores them") {
+		t.Errorf("agree --against the gold set: exit %d, %s", code, stderr)
+	}
+	if code, stdout, stderr := runCLI(t, "agree", study, "--against", goldFile, "--include-controls"); code != 0 || !strings.Contains(stdout, "Against gold") {
+		t.Errorf("agree --against the gold set --include-controls: exit %d, %s\n%s", code, stderr, stdout)
+	}
 }
 
 // TestControlsREADME: the README's study with control units, typed as it
