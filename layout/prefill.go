@@ -69,8 +69,8 @@ func (b *builder) prefilledTexts(it *item, unit string) (*records.Annotation, ma
 	if b.opt.Prefill == nil {
 		return nil, nil
 	}
-	rec, ok := b.opt.Prefill.ByUnit[unit]
-	if !ok {
+	rec := b.opt.Prefill.Record(unit)
+	if rec == nil {
 		return nil, nil
 	}
 	shown := *rec
@@ -144,20 +144,19 @@ func (b *builder) checkPrefill(it *item) records.Problems {
 	}
 	var bad records.Problems
 	for k, unit := range it.units {
-		rec, ok := g.ByUnit[unit]
-		if !ok {
+		if !g.Has(unit) {
 			continue
 		}
 		b.prefillSeen[unit] = true
 		problem := func(format string, args ...any) {
 			bad = append(bad, &records.Problem{Severity: records.Error, File: g.Name, Line: g.Line[unit], Record: unit, Err: records.ErrBadValue, Message: fmt.Sprintf(format, args...)})
 		}
+		// As written: spans given by their text alone placed where pull
+		// will find them (and found there, or it is a problem below).
+		rec, texts := b.prefilledTexts(it, unit)
 		if rec.Item != "" && rec.Item != it.id {
 			problem("the record says instance %q, but the unit is of instance %q", rec.Item, it.id)
 		}
-		// As written: spans given by their text alone placed where pull
-		// will find them.
-		placed, texts := b.prefilledTexts(it, unit)
 		_, evidence := b.unitTexts(b.unitEnv(it, k))
 		for _, p := range records.SpanTextProblems(rec, texts) {
 			problem("%s", p)
@@ -166,7 +165,7 @@ func (b *builder) checkPrefill(it *item) records.Problems {
 			problem("%d spans, but a block has %d answer rows (rows.answer_rows of the template)", len(rec.Spans), b.rowCount(it))
 		}
 		for k := range max(1, len(rec.Spans)) {
-			for key, v := range b.suggestedCells(placed, k, texts, problem) {
+			for key, v := range b.suggestedCells(rec, k, texts, problem) {
 				if s, ok := v.(string); ok && utf8.RuneCountInString(s) > b.opt.CellLimit {
 					problem("the answer for column %q is %d characters long, more than a cell holds (%d)", b.cols[slices.IndexFunc(b.cols, func(c templates.ColumnSpec) bool { return c.Key == key })].Header, utf8.RuneCountInString(s), b.opt.CellLimit)
 				}
@@ -209,7 +208,7 @@ func (b *builder) unprefilled() records.Problems {
 		return nil
 	}
 	var bad records.Problems
-	for _, unit := range slices.Sorted(maps.Keys(g.ByUnit)) {
+	for _, unit := range g.Units() {
 		if !b.prefillSeen[unit] {
 			bad = append(bad, &records.Problem{Severity: records.Error, File: g.Name, Line: g.Line[unit], Record: unit, Err: records.ErrBadValue,
 				Message: "no unit of the inputs has this ID"})

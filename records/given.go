@@ -1,11 +1,14 @@
 package records
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -22,14 +25,55 @@ var ErrSeveralAnnotators = errors.New("records of several annotators")
 // prefill, the known answers of control units): one record per unit, all
 // of one annotator, each with answers.
 type Given struct {
-	Name      string                 // the file as named
-	Annotator string                 // the records' one annotator, or the one chosen
-	ByUnit    map[string]*Annotation // typed records (see TypedRecord), by unit ID
-	Line      map[string]int         // the line each unit's record is on
+	Name      string         // the file as named
+	Annotator string         // the records' one annotator, or the one chosen
+	Line      map[string]int // the line each unit's record is on, by unit ID
 	// Skipped counts the records of the file, whoever's, whose status is
 	// empty, missing or unreadable: they carry no answers, so they are
 	// passed over.
 	Skipped int
+
+	// raw holds each unit's typed record as compact JSON: a study's
+	// prefill may have a record for each of a hundred thousand units,
+	// and bytes cost the garbage collector nothing to scan, where typed
+	// values in maps cost it much. Record types one again.
+	raw map[string][]byte
+	t   *templates.Template
+}
+
+// Len counts the units given.
+func (g *Given) Len() int { return len(g.raw) }
+
+// Has says a unit is given.
+func (g *Given) Has(unit string) bool {
+	_, ok := g.raw[unit]
+	return ok
+}
+
+// Units are the units given, sorted.
+func (g *Given) Units() []string { return slices.Sorted(maps.Keys(g.raw)) }
+
+// Record is a unit's typed record (see TypedRecord), or nil when the unit
+// is not given. Each call types a new copy.
+func (g *Given) Record(unit string) *Annotation {
+	b, ok := g.raw[unit]
+	if !ok {
+		return nil
+	}
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	var rec Annotation
+	err := d.Decode(&rec)
+	var typed *Annotation
+	if err == nil {
+		typed, err = TypedRecord(g.t, &rec)
+	}
+	if err != nil {
+		// The bytes are a typed record's own JSON: typing them again
+		// cannot fail but by a fault of this package.
+		panic(fmt.Sprintf("records: given unit %s cannot be typed again: %v", unit, err))
+	}
+	return typed
 }
 
 // ReadGiven reads the file of records at path as ReadGivenFrom does. It
@@ -210,10 +254,15 @@ func (g *givenReader) line(n int, rec *Annotation, err error) {
 	}
 	kept := g.kept[rec.Annotator]
 	if kept == nil {
-		kept = &Given{Name: g.name, Annotator: rec.Annotator, ByUnit: map[string]*Annotation{}, Line: map[string]int{}}
+		kept = &Given{Name: g.name, Annotator: rec.Annotator, Line: map[string]int{}, raw: map[string][]byte{}, t: g.t}
 		g.kept[rec.Annotator] = kept
 	}
-	kept.ByUnit[rec.Unit] = typed
+	b, err := json.Marshal(typed)
+	if err != nil {
+		g.add(n, rec.Unit, err.Error(), err)
+		return
+	}
+	kept.raw[rec.Unit] = b
 	kept.Line[rec.Unit] = n
 }
 

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -66,15 +67,19 @@ func TestReadGiven(t *testing.T) {
 	u1.Values = map[string]any{"pick": "y", "tags": []string{"1", "3"}, "score": 4}
 	u2.Unit, u2.Item, u2.Status = "u2", "u2", records.StatusPartial
 	u2.Values = map[string]any{"score": 2}
-	want := &records.Given{
-		Name:      path,
-		Annotator: "ak",
-		ByUnit:    map[string]*records.Annotation{"u1": &u1, "u2": &u2},
-		Line:      map[string]int{"u1": 1, "u2": 3},
-		Skipped:   3,
+	if g.Name != path || g.Annotator != "ak" || g.Skipped != 3 || g.Len() != 2 || !slices.Equal(g.Units(), []string{"u1", "u2"}) {
+		t.Errorf("given %s of %s, %d skipped, units %v", g.Name, g.Annotator, g.Skipped, g.Units())
 	}
-	if diff := cmp.Diff(want, g); diff != "" {
-		t.Errorf("given (-want +got):\n%s", diff)
+	if diff := cmp.Diff(map[string]int{"u1": 1, "u2": 3}, g.Line); diff != "" {
+		t.Errorf("lines (-want +got):\n%s", diff)
+	}
+	for _, want := range []*records.Annotation{&u1, &u2} {
+		if diff := cmp.Diff(want, g.Record(want.Unit)); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", want.Unit, diff)
+		}
+	}
+	if g.Record("u9") != nil || g.Has("u9") || !g.Has("u1") {
+		t.Error("a unit not given is given, or a given one is not")
 	}
 }
 
@@ -160,10 +165,10 @@ func TestReadGivenProblems(t *testing.T) {
 			g, ps := readGiven(tp, tc.annotator, tc.lines...)
 			// What is given beside the problems are sound records only.
 			if g != nil {
-				for u, r := range g.ByUnit {
+				for _, u := range g.Units() {
 					for _, p := range ps {
 						if p.Line == g.Line[u] {
-							t.Errorf("unit %s kept from line %d, which has a problem: %v (%+v)", u, p.Line, p, r.Values)
+							t.Errorf("unit %s kept from line %d, which has a problem: %v (%+v)", u, p.Line, p, g.Record(u).Values)
 						}
 					}
 				}
@@ -232,7 +237,7 @@ func TestReadGivenAnnotator(t *testing.T) {
 	if diff := cmp.Diff(map[string]int{"u1": 1, "u2": 5}, g.Line); diff != "" {
 		t.Errorf("lines (-want +got):\n%s", diff)
 	}
-	if got := g.ByUnit["u1"].Values["pick"]; got != "y" {
+	if got := g.Record("u1").Values["pick"]; got != "y" {
 		t.Errorf("u1 pick %v, want ak's y", got)
 	}
 	// The other annotator's records are checked when they are the ones
@@ -249,7 +254,7 @@ func TestReadGivenAnnotator(t *testing.T) {
 	// One annotator besides nobody's unanswered units is no choice to
 	// make.
 	g, ps = readGiven(tp, "", lines[0], lines[4], lines[5])
-	if len(ps) > 0 || g.Annotator != "ak" || len(g.ByUnit) != 2 {
+	if len(ps) > 0 || g.Annotator != "ak" || g.Len() != 2 {
 		t.Errorf("one annotator: %+v, problems %v", g, ps)
 	}
 }
@@ -269,7 +274,7 @@ func TestReadGivenSkipped(t *testing.T) {
 	if len(ps) > 0 {
 		t.Fatalf("problems:\n%v", ps)
 	}
-	if g.Skipped != 4 || g.Annotator != "ak" || g.Line["u1"] != 3 || len(g.ByUnit) != 1 {
+	if g.Skipped != 4 || g.Annotator != "ak" || g.Line["u1"] != 3 || g.Len() != 1 {
 		t.Errorf("skipped %d, annotator %q, lines %v; want 4, ak, u1 at 3 alone", g.Skipped, g.Annotator, g.Line)
 	}
 }
@@ -377,10 +382,11 @@ func FuzzReadGiven(f *testing.F) {
 		if g == nil {
 			return
 		}
-		if len(g.ByUnit) == 0 || len(g.Line) != len(g.ByUnit) {
-			t.Fatalf("%d records, %d lines", len(g.ByUnit), len(g.Line))
+		if g.Len() == 0 || len(g.Line) != g.Len() {
+			t.Fatalf("%d records, %d lines", g.Len(), len(g.Line))
 		}
-		for u, r := range g.ByUnit {
+		for _, u := range g.Units() {
+			r := g.Record(u)
 			if g.Line[u] < 1 || r.Unit != u || r.Annotator != g.Annotator {
 				t.Fatalf("unit %q: line %d, record of %q %q, given of %q", u, g.Line[u], r.Unit, r.Annotator, g.Annotator)
 			}

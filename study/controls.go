@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
-	"slices"
 
 	"github.com/annosheet/annosheet/assign"
 	"github.com/annosheet/annosheet/compare"
@@ -53,19 +51,19 @@ func (g *generation) checkControls() records.Problems {
 		unitsOf[u.Item] = append(unitsOf[u.Item], u.ID)
 	}
 	told := map[string]bool{}
-	for _, unit := range slices.Sorted(maps.Keys(c.ByUnit)) {
+	for _, unit := range c.Units() {
 		item, ok := itemOf[unit]
 		if !ok {
 			problem(unit, "no unit of the inputs has this ID")
 			continue
 		}
 		for _, other := range unitsOf[item] {
-			if _, known := c.ByUnit[other]; !known && !told[item] {
+			if !c.Has(other) && !told[item] {
 				told[item] = true
 				problem(unit, "instance %s is a control, but its unit %s has no known answer here: an annotator takes a whole instance, so give all its units or none", records.UnitName(item, ""), records.UnitName(other, ""))
 			}
 		}
-		for _, b := range records.RuleBreaks(g.t, c.ByUnit[unit]) {
+		for _, b := range records.RuleBreaks(g.t, c.Record(unit)) {
 			if b.Rule.Severity != records.Error {
 				continue
 			}
@@ -86,7 +84,7 @@ func (g *generation) splitControls(items []assign.Item) (rest, controls []assign
 	}
 	control := map[string]bool{}
 	for _, u := range g.all.Units {
-		if _, ok := g.controls.ByUnit[u.ID]; ok {
+		if g.controls.Has(u.ID) {
 			control[u.Item] = true
 		}
 	}
@@ -111,8 +109,8 @@ func (g *generation) controlsManifest() (*manifest.Controls, error) {
 	in.Path = relativeTo(g.opt.Dir, []string{g.opt.Controls})[0]
 	mc := &manifest.Controls{Input: in, Annotator: g.controls.Annotator, PerBatch: g.perBatch(), Units: []manifest.ControlUnit{}}
 	for _, u := range g.all.Units {
-		rec, ok := g.controls.ByUnit[u.ID]
-		if !ok {
+		rec := g.controls.Record(u.ID)
+		if rec == nil {
 			continue
 		}
 		j, err := json.Marshal(rec)

@@ -875,7 +875,7 @@ func (g *generation) newManifest() (*manifest.Manifest, error) {
 			return nil, err
 		}
 		in.Path = relativeTo(opt.Dir, []string{opt.Prefill})[0]
-		m.Prefill = &manifest.Prefill{Input: in, Annotator: g.prefill.Annotator, As: layout.PrefillMode(opt.PrefillAs), Units: len(g.prefill.ByUnit)}
+		m.Prefill = &manifest.Prefill{Input: in, Annotator: g.prefill.Annotator, As: layout.PrefillMode(opt.PrefillAs), Units: g.prefill.Len()}
 	}
 	for _, f := range g.src.Files() {
 		in, err := manifest.HashFile(f)

@@ -266,8 +266,8 @@ func given(t *testing.T, tp *templates.Template, recs []*records.Annotation) *re
 	if len(bad) > 0 {
 		t.Fatal(bad)
 	}
-	if len(g.ByUnit) != len(recs) {
-		t.Fatalf("%d of the model's %d records read", len(g.ByUnit), len(recs))
+	if g.Len() != len(recs) {
+		t.Fatalf("%d of the model's %d records read", g.Len(), len(recs))
 	}
 	return g
 }
