@@ -47,6 +47,10 @@ type Options struct {
 	CredentialsFile string
 	// Retry is the policy for requests refused for the moment.
 	Retry Retry
+	// Pace keeps requests within Google's per-minute quotas; by default
+	// Google's own quotas for Google's endpoint, and none for a fake on
+	// this machine (see Pace).
+	Pace Pace
 	// Transport is the HTTP transport under authentication and retries.
 	Transport http.RoundTripper
 }
@@ -76,23 +80,30 @@ func New(ctx context.Context, o Options) (*Client, error) {
 		base = http.DefaultTransport
 	}
 	c := &Client{ChunkBytes: 1800 << 10, requests: &counter{}}
-	// Retries go beneath the signature of a user's token, so that a
-	// sign-in Google refuses is reported at once, not tried again.
+	if o.Pace.Clock != nil && o.Retry.Sleep == nil {
+		// One clock for all waiting: a simulated one spends no time on
+		// retries either.
+		o.Retry.Sleep = o.Pace.Clock.Sleep
+	}
+	pace := newPacer(o.Pace, o.Endpoint, o.Retry.Logf)
+	// Retries (and the pacing of each try) go beneath the signature of a
+	// user's token, so that a sign-in Google refuses is reported at once,
+	// not tried again.
 	var rt http.RoundTripper
 	switch {
 	case o.NoAuth:
 		if err := CheckEndpoint(o); err != nil {
 			return nil, err
 		}
-		rt = o.Retry.Transport(base)
+		rt = o.Retry.transport(base, pace)
 	case o.CredentialsFile != "":
 		hc, _, err := htransport.NewClient(ctx, option.WithAuthCredentialsFile(option.ServiceAccount, o.CredentialsFile), option.WithScopes(Scope))
 		if err != nil {
 			return nil, fmt.Errorf("service account key %s: %w", o.CredentialsFile, err)
 		}
-		rt, c.ServiceAccount = o.Retry.Transport(hc.Transport), true
+		rt, c.ServiceAccount = o.Retry.transport(hc.Transport, pace), true
 	case o.TokenSource != nil:
-		rt = &oauth2.Transport{Source: o.TokenSource, Base: o.Retry.Transport(base)}
+		rt = &oauth2.Transport{Source: o.TokenSource, Base: o.Retry.transport(base, pace)}
 	default:
 		return nil, ErrNoCredentials
 	}

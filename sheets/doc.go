@@ -1,9 +1,10 @@
 // Package sheets is the Google Sheets backend: it renders a backend.Plan as
 // a spreadsheet with the Sheets and Drive APIs (google.golang.org/api,
 // imported as sheetsapi and drive), and reads a filled spreadsheet back
-// into a grid for pull. Requests that Google refuses for the moment are
-// retried with backoff; the whole workbook is written in a small number of
-// batched requests.
+// into a grid for pull. Requests wait their turn to stay within Google's
+// per-minute quotas (Pace), and those that Google refuses for the moment
+// are retried with backoff; the whole workbook is written in a small
+// number of batched requests.
 //
 //	c, err := sheets.New(ctx, sheets.Options{TokenSource: ts})
 //	w, err := c.Write(ctx, plan, sheets.WriteOptions{Share: []string{"ann@example.org"}})

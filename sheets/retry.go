@@ -72,15 +72,24 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 
 // Transport wraps base with the retry policy.
 func (r Retry) Transport(base http.RoundTripper) http.RoundTripper {
+	return r.transport(base, nil)
+}
+
+// transport wraps base with the retry policy and, when pace is not nil,
+// the pacing: every try waits its turn before it is sent (a try Google
+// refuses may count against its quota too), and that wait counts neither
+// in the try's Timeout nor in the retries' Budget.
+func (r Retry) transport(base http.RoundTripper, pace *pacer) http.RoundTripper {
 	if base == nil {
 		base = http.DefaultTransport
 	}
-	return &retryTransport{base: base, r: r.withDefaults()}
+	return &retryTransport{base: base, r: r.withDefaults(), pace: pace}
 }
 
 type retryTransport struct {
 	base http.RoundTripper
 	r    Retry
+	pace *pacer
 }
 
 type noReplayKey struct{}
@@ -134,6 +143,10 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	once := ctx.Value(noReplayKey{}) != nil
 	var waited time.Duration
 	for attempt := 1; ; attempt++ {
+		release, err := t.pace.take(ctx, req)
+		if err != nil {
+			return nil, err
+		}
 		// The timeout bounds the wait for the answer's headers; the
 		// answer's body may then take as long as it takes.
 		tctx, cancel := context.WithCancel(ctx)
@@ -145,6 +158,7 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			r.ContentLength = int64(len(body))
 		}
 		resp, err := t.base.RoundTrip(r)
+		release()
 		fired := !timer.Stop()
 		if fired && err == nil {
 			// The answer came as the time ran out; its body is cut off.

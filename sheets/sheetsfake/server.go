@@ -6,8 +6,10 @@
 // document shipped in the google.golang.org/api module, and refuses what
 // Google refuses: cells over 50,000 characters, writes outside the grid,
 // unknown fields, bad A1 ranges. It can fail on demand (429 with
-// Retry-After, 500, slow answers), and it has the OAuth endpoints an
-// installed app and a service account use. It binds 127.0.0.1 only.
+// Retry-After, 500, slow answers), enforce Google's per-minute quotas on
+// a clock the test controls (Options.Quota, Options.Now, Clock), and it
+// has the OAuth endpoints an installed app and a service account use. It
+// binds 127.0.0.1 only.
 //
 //	fake, srv, err := sheetsfake.Start(sheetsfake.Options{})
 //	if err != nil {
@@ -42,6 +44,12 @@ type Options struct {
 	Sheets, Drive *Discovery
 	// ClientID and ClientSecret of the OAuth client the fake knows.
 	ClientID, ClientSecret string
+	// Quota is the per-minute request quotas to enforce (GoogleQuota
+	// gives Google's); the zero Quota enforces none.
+	Quota Quota
+	// Now is the fake's clock, for token expiry and the quota's minutes
+	// (a simulated Clock's Now in tests); time.Now when nil.
+	Now func() time.Time
 }
 
 // Fault makes matching calls fail (or wait) on purpose.
@@ -83,7 +91,9 @@ type Server struct {
 	calls  []Call
 	auth   *authState
 	base   string // the URL the fake is served at, for links
-	// Now is the fake's clock, for token expiry.
+	quota  quotaState
+	// Now is the fake's clock, for token expiry and the quota's minutes
+	// (Options.Now).
 	Now func() time.Time
 }
 
@@ -100,7 +110,11 @@ func New(opt Options) (*Server, error) {
 	if opt.ClientID == "" {
 		opt.ClientID, opt.ClientSecret = "fake-client.apps.googleusercontent.com", "fake-secret"
 	}
-	s := &Server{opt: opt, books: map[string]*book{}, files: map[string]*file{}, Now: time.Now}
+	now := opt.Now
+	if now == nil {
+		now = time.Now
+	}
+	s := &Server{opt: opt, books: map[string]*book{}, files: map[string]*file{}, Now: now}
 	s.auth = newAuthState()
 	return s, nil
 }
@@ -302,6 +316,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	who, code, msg := s.caller(r)
 	if code != 0 {
 		writeError(sw, code, "%s", msg)
+		return
+	}
+	if s.overQuota(sw, r.Method, path, who) {
 		return
 	}
 	s.route(sw, r, path, body, who)
