@@ -56,14 +56,14 @@ func TestStatusControls(t *testing.T) {
 // with none has no such line.
 func TestPulledControls(t *testing.T) {
 	t.Parallel()
-	rec := func(who string, control bool, score map[string]float64) *records.Annotation {
-		return &records.Annotation{Annotator: who, Status: records.StatusComplete, Control: control, ControlScore: score}
+	rec := func(who, unit string, control bool, score map[string]float64) *records.Annotation {
+		return &records.Annotation{Unit: unit, Annotator: who, Status: records.StatusComplete, Control: control, ControlScore: score}
 	}
 	p := &study.Pulled{Result: &study.Result{Workbooks: []study.Workbook{{File: "b01.xlsx"}, {File: "b02.xlsx"}}, Records: []*records.Annotation{
-		rec("bt", true, map[string]float64{"gaps": 1.0 / 3}),
-		rec("ak", true, map[string]float64{"gaps": 1, "label": 0.5}),
-		rec("ak", true, map[string]float64{"gaps": 0}),
-		rec("ak", false, nil),
+		rec("bt", "c1", true, map[string]float64{"gaps": 1.0 / 3}),
+		rec("ak", "c1", true, map[string]float64{"gaps": 1, "label": 0.5}),
+		rec("ak", "c2", true, map[string]float64{"gaps": 0}),
+		rec("ak", "u1", false, nil),
 	}}}
 	c := study.Counts{Records: 4, Complete: 4}
 	var b strings.Builder
