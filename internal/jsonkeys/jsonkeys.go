@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // Dup is a key given twice in one object.
@@ -77,9 +78,32 @@ type scanner struct {
 }
 
 func (s *scanner) space() {
-	for s.i < len(s.data) && strings.IndexByte(" \t\r\n", s.data[s.i]) >= 0 {
-		s.i++
+	for s.i < len(s.data) {
+		switch s.data[s.i] {
+		case ' ', '\t', '\r', '\n':
+			s.i++
+		default:
+			return
+		}
 	}
+}
+
+// indexes are the path elements of the first elements of arrays, made
+// once: a file of records has arrays in every line.
+var indexes = func() []string {
+	out := make([]string, 64)
+	for n := range out {
+		out[n] = fmt.Sprintf("[%d]", n)
+	}
+	return out
+}()
+
+// index is the path element of element n of an array.
+func index(n int) string {
+	if n < len(indexes) {
+		return indexes[n]
+	}
+	return fmt.Sprintf("[%d]", n)
 }
 
 // value scans one value at s.i; path leads to it.
@@ -94,7 +118,7 @@ func (s *scanner) value(path []string) {
 		s.i++
 		s.space()
 		for n := 0; s.i < len(s.data) && s.data[s.i] != ']' && !s.found; n++ {
-			s.value(append(path, fmt.Sprintf("[%d]", n)))
+			s.value(append(path, index(n)))
 			s.space()
 			if s.i < len(s.data) && s.data[s.i] == ',' {
 				s.i++
@@ -103,7 +127,7 @@ func (s *scanner) value(path []string) {
 		}
 		s.i++
 	case '"':
-		s.str()
+		s.skipStr()
 	default:
 		for s.i < len(s.data) && strings.IndexByte(",]} \t\r\n", s.data[s.i]) < 0 {
 			s.i++
@@ -111,9 +135,14 @@ func (s *scanner) value(path []string) {
 	}
 }
 
+// seenKey is a key of an object met so far: as compared (folded or not),
+// and as written.
+type seenKey struct{ cmp, key string }
+
 func (s *scanner) object(path []string) {
 	fold := s.fold(path)
-	seen := map[string]string{}
+	// Objects have few keys: a list is cheaper than a map.
+	var seen []seenKey
 	s.i++
 	s.space()
 	for s.i < len(s.data) && s.data[s.i] != '}' && !s.found {
@@ -123,11 +152,13 @@ func (s *scanner) object(path []string) {
 		if fold {
 			k = strings.ToLower(key)
 		}
-		if first, ok := seen[k]; ok {
-			s.dup, s.found = Dup{Key: key, First: first, Offset: at, Path: pathText(path)}, true
-			return
+		for _, p := range seen {
+			if p.cmp == k {
+				s.dup, s.found = Dup{Key: key, First: p.key, Offset: at, Path: pathText(path)}, true
+				return
+			}
 		}
-		seen[k] = key
+		seen = append(seen, seenKey{k, key})
 		s.space()
 		s.i++ // ':'
 		s.space()
@@ -141,17 +172,28 @@ func (s *scanner) object(path []string) {
 	s.i++
 }
 
-// str scans a string at s.i and returns its value.
-func (s *scanner) str() string {
-	start := s.i
+// skipStr scans past a string at s.i, and reports whether it has escapes.
+func (s *scanner) skipStr() (escaped bool) {
 	s.i++
 	for s.i < len(s.data) && s.data[s.i] != '"' {
 		if s.data[s.i] == '\\' {
+			escaped = true
 			s.i++
 		}
 		s.i++
 	}
 	s.i++
+	return escaped
+}
+
+// str scans a string at s.i and returns its value.
+func (s *scanner) str() string {
+	start := s.i
+	// Without escapes, and in UTF-8 (which json turns into U+FFFD
+	// otherwise), the string is its bytes.
+	if !s.skipStr() && s.i <= len(s.data) && utf8.Valid(s.data[start+1:s.i-1]) {
+		return string(s.data[start+1 : s.i-1])
+	}
 	var out string
 	if err := json.Unmarshal(s.data[start:s.i], &out); err != nil {
 		return string(s.data[start:s.i])

@@ -106,3 +106,15 @@ func FuzzDuplicate(f *testing.F) {
 		}
 	})
 }
+
+// TestDuplicateInvalidUTF8: two keys that differ only in bytes that are
+// not UTF-8 name one key to encoding/json, which reads each as U+FFFD.
+func TestDuplicateInvalidUTF8(t *testing.T) {
+	t.Parallel()
+	if _, ok := Duplicate([]byte("{\"a\xff\": 1, \"a\xfe\": 2}"), Never); !ok {
+		t.Error("keys that json reads as one are not found twice")
+	}
+	if _, ok := Duplicate([]byte(`{"a": 1, "b": {"a": 2}, "c": ["x", {"a": 3}]}`), Never); ok {
+		t.Error("keys of different objects found twice")
+	}
+}
