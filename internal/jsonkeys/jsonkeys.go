@@ -141,8 +141,10 @@ type seenKey struct{ cmp, key string }
 
 func (s *scanner) object(path []string) {
 	fold := s.fold(path)
-	// Objects have few keys: a list is cheaper than a map.
+	// Most objects have few keys, which a list holds more cheaply than a
+	// map; one with many (a manifest's key of IDs) gets a map.
 	var seen []seenKey
+	var many map[string]string
 	s.i++
 	s.space()
 	for s.i < len(s.data) && s.data[s.i] != '}' && !s.found {
@@ -152,13 +154,28 @@ func (s *scanner) object(path []string) {
 		if fold {
 			k = strings.ToLower(key)
 		}
+		first, ok := many[k]
 		for _, p := range seen {
 			if p.cmp == k {
-				s.dup, s.found = Dup{Key: key, First: p.key, Offset: at, Path: pathText(path)}, true
-				return
+				first, ok = p.key, true
 			}
 		}
-		seen = append(seen, seenKey{k, key})
+		if ok {
+			s.dup, s.found = Dup{Key: key, First: first, Offset: at, Path: pathText(path)}, true
+			return
+		}
+		switch {
+		case many != nil:
+			many[k] = key
+		case len(seen) < 16:
+			seen = append(seen, seenKey{k, key})
+		default:
+			many = make(map[string]string)
+			for _, p := range seen {
+				many[p.cmp] = p.key
+			}
+			many[k], seen = key, nil
+		}
 		s.space()
 		s.i++ // ':'
 		s.space()

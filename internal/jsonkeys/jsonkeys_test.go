@@ -3,6 +3,7 @@ package jsonkeys
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -116,5 +117,29 @@ func TestDuplicateInvalidUTF8(t *testing.T) {
 	}
 	if _, ok := Duplicate([]byte(`{"a": 1, "b": {"a": 2}, "c": ["x", {"a": 3}]}`), Never); ok {
 		t.Error("keys of different objects found twice")
+	}
+}
+
+// TestDuplicateManyKeys: an object of many keys (a manifest's key of
+// opaque IDs) is checked whole, its twice-given key found wherever it is.
+func TestDuplicateManyKeys(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	b.WriteString("{")
+	for n := range 5000 {
+		fmt.Fprintf(&b, `"item-%04d": "u%d", `, n, n)
+	}
+	b.WriteString(`"item-0017": "again"}`)
+	d, ok := Duplicate([]byte(b.String()), Never)
+	if !ok || d.Key != "item-0017" || d.First != "item-0017" {
+		t.Errorf("%+v, %v", d, ok)
+	}
+	if _, ok := Duplicate([]byte(strings.Replace(b.String(), `"item-0017": "again"`, `"item-9999": "last"`, 1)), Never); ok {
+		t.Error("a key given once found twice")
+	}
+	// Folded, past the first keys kept in a list.
+	folded := strings.Replace(b.String(), `"item-0017": "again"`, `"ITEM-0003": "again"`, 1)
+	if d, ok := Duplicate([]byte(folded), FoldOutside()); !ok || d.Key != "ITEM-0003" || d.First != "item-0003" {
+		t.Errorf("folded: %+v, %v", d, ok)
 	}
 }
