@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"strconv"
 
 	"github.com/annosheet/annosheet/internal/boundedread"
@@ -126,40 +127,119 @@ func scanLines(r io.Reader, name string, fn func(line int, rec *Annotation, err 
 		}
 	}
 	lr := boundedread.NewLines(br, name, MaxRecordLine, recordLine)
-	for {
-		line, err := lr.Next()
-		n := lr.Line()
-		var tooLarge *boundedread.TooLargeError
-		if errors.As(err, &tooLarge) {
-			// The lines after it could be read, but a file with a line
-			// this long is not records, and what follows is not either.
-			return &readStop{
-				err: err,
-				problem: &Problem{Severity: Error, File: name, Line: n, Err: err,
-					Message: fmt.Sprintf("line longer than the %s %s may be", boundedread.Size(MaxRecordLine), recordLine)},
-			}
-		}
-		if t := bytes.TrimSpace(line); len(t) > 0 {
-			rec, lerr := decodeLine(t)
-			if err := fn(n, rec, lerr); err != nil {
+	stop := make(chan struct{})
+	defer close(stop)
+	for b := range decodeAhead(lr, name, stop) {
+		<-b.done
+		for i, n := range b.lines {
+			if err := fn(n, b.recs[i], b.errs[i]); err != nil {
 				return err
 			}
 		}
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return &readStop{
-				err:     fmt.Errorf("read %s: %w", name, err),
-				problem: &Problem{Severity: Error, File: name, Message: "cannot be read: " + err.Error(), Err: err},
-			}
+		if b.stop != nil {
+			return b.stop
 		}
 	}
+	return nil
 }
 
-// decodeLine decodes one line of pulled records (trimmed, not blank)
-// into a record that is not yet typed, or says why it is not one, in an
-// error that wraps ErrInvalid.
+// lineBatch is some lines of a file of records, decoded by a worker: each
+// line's number, and its record or the error that says it is none; stop,
+// after them, ends the reading (nil while lines follow).
+type lineBatch struct {
+	lines []int
+	raw   [][]byte
+	recs  []*Annotation
+	errs  []error
+	stop  error
+	done  chan struct{}
+}
+
+// Lines are decoded in batches, a few batches ahead of the caller, by as
+// many workers as there are processors: decoding JSON is most of the
+// time a file of records takes to read.
+const (
+	batchLines   = 128
+	batchesAhead = 8
+)
+
+// decodeAhead reads lr's lines in batches and has them decoded on every
+// core, giving the batches in the order of the file; each is ready once
+// its done is closed. Closing stop ends the reading.
+func decodeAhead(lr *boundedread.Lines, name string, stop <-chan struct{}) <-chan *lineBatch {
+	ordered := make(chan *lineBatch, batchesAhead)
+	work := make(chan *lineBatch, batchesAhead)
+	for range max(1, runtime.GOMAXPROCS(0)) {
+		go func() {
+			for b := range work {
+				b.recs, b.errs = make([]*Annotation, len(b.raw)), make([]error, len(b.raw))
+				for i, t := range b.raw {
+					b.recs[i], b.errs[i] = decodeLine(t)
+				}
+				b.raw = nil
+				close(b.done)
+			}
+		}()
+	}
+	go func() {
+		defer close(ordered)
+		defer close(work)
+		send := func(b *lineBatch) bool {
+			select {
+			case ordered <- b:
+			case <-stop:
+				return false
+			}
+			select {
+			case work <- b:
+				return true
+			case <-stop:
+				close(b.done)
+				return false
+			}
+		}
+		b := &lineBatch{done: make(chan struct{})}
+		for {
+			line, err := lr.Next()
+			n := lr.Line()
+			var tooLarge *boundedread.TooLargeError
+			if errors.As(err, &tooLarge) {
+				// The lines after it could be read, but a file with a
+				// line this long is not records, and what follows is
+				// not either.
+				b.stop = &readStop{
+					err: err,
+					problem: &Problem{Severity: Error, File: name, Line: n, Err: err,
+						Message: fmt.Sprintf("line longer than the %s %s may be", boundedread.Size(MaxRecordLine), recordLine)},
+				}
+				send(b)
+				return
+			}
+			if t := bytes.TrimSpace(line); len(t) > 0 {
+				b.lines, b.raw = append(b.lines, n), append(b.raw, bytes.Clone(t))
+			}
+			switch {
+			case err == io.EOF:
+				send(b)
+				return
+			case err != nil:
+				b.stop = &readStop{
+					err:     fmt.Errorf("read %s: %w", name, err),
+					problem: &Problem{Severity: Error, File: name, Message: "cannot be read: " + err.Error(), Err: err},
+				}
+				send(b)
+				return
+			case len(b.lines) == batchLines:
+				if !send(b) {
+					return
+				}
+				b = &lineBatch{done: make(chan struct{})}
+			}
+		}
+	}()
+	return ordered
+}
+
 func decodeLine(t []byte) (*Annotation, error) {
 	d := json.NewDecoder(bytes.NewReader(t))
 	d.UseNumber()
