@@ -423,43 +423,16 @@ func TestControlsLeftOut(t *testing.T) {
 func TestControlsREADME(t *testing.T) {
 	t.Parallel()
 	py := testreaders.Openpyxl(t)
-	readme, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, sec, ok := strings.Cut(string(readme), "## Control units: whom to trust\n")
-	if !ok {
-		t.Fatal("the README has no section on control units")
-	}
-	sec, _, _ = strings.Cut(sec, "\n## ")
+	sec := readmeSection(t, "## Control units: whom to trust")
 	blocks := regexp.MustCompile("(?s)```(?:sh)?\n(.*?)```\n").FindAllStringSubmatch(sec, -1)
 	if len(blocks) != 4 {
 		t.Fatalf("the section shows %d blocks, want the command, its output, status's lines and pull's", len(blocks))
 	}
 	cmdText, shown, statusLines, pullLines := blocks[0][1], blocks[1][1], blocks[2][1], blocks[3][1]
 
-	dir := t.TempDir()
-	if err := os.CopyFS(filepath.Join(dir, "examples"), os.DirFS("../../examples")); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.CopyFS(filepath.Join(dir, "testdata", "data", "legal-gaps"), os.DirFS("../../testdata/data/legal-gaps")); err != nil {
-		t.Fatal(err)
-	}
-	bin := buildCLI(t, dir)
-	run := func(args ...string) (string, string) {
-		t.Helper()
-		c := exec.Command(bin, args...)
-		c.Dir = dir
-		var stderr strings.Builder
-		c.Stderr = &stderr
-		out, err := c.Output()
-		if err != nil {
-			t.Fatalf("%v: %v\n%s", args, err, stderr.String())
-		}
-		return string(out), stderr.String()
-	}
-	args := strings.Fields(strings.ReplaceAll(cmdText, "\\\n", " "))
-	if out, _ := run(args[1:]...); out != shown {
+	walk := newReadmeWalk(t, "examples", "testdata/data/legal-gaps")
+	dir, run := walk.dir, walk.run
+	if out, _ := walk.typed(cmdText); out != shown {
 		t.Errorf("the README shows\n%s\ngenerate says\n%s", shown, out)
 	}
 	// ak ticks the data set's gold labels everywhere, bt ticks 2 alone,

@@ -477,14 +477,7 @@ func TestPrefillRefusedCLI(t *testing.T) {
 func TestPrefillREADME(t *testing.T) {
 	t.Parallel()
 	py := testreaders.Openpyxl(t)
-	readme, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, sec, ok := strings.Cut(string(readme), "## Starting from a model's labels\n")
-	if !ok {
-		t.Fatal("the README has no section on prefill")
-	}
+	sec := readmeSection(t, "## Starting from a model's labels")
 	_, cmdText, _ := strings.Cut(sec, "```sh\n")
 	cmdText, shown, _ := strings.Cut(cmdText, "```\n```\n")
 	shown, _, _ = strings.Cut(shown, "```\n")
@@ -496,22 +489,9 @@ func TestPrefillREADME(t *testing.T) {
 		t.Fatal(err)
 	}
 	goldtest.ValidateRecords(t, example)
-	dir := t.TempDir()
-	if err := os.CopyFS(filepath.Join(dir, "examples"), os.DirFS("../../examples")); err != nil {
-		t.Fatal(err)
-	}
-	bin := buildCLI(t, dir)
-	args := strings.Fields(strings.ReplaceAll(cmdText, "\\\n", " "))
-	if args[0] != "./annosheet" {
-		t.Fatalf("the README's command: %q", cmdText)
-	}
-	c := exec.Command(bin, args[1:]...)
-	c.Dir = dir
-	out, err := c.Output()
-	if err != nil {
-		t.Fatalf("%s: %v", cmdText, err)
-	}
-	if string(out) != shown {
+	walk := newReadmeWalk(t, "examples")
+	dir := walk.dir
+	if out, _ := walk.typed(cmdText); out != shown {
 		t.Errorf("the README shows\n%s\ngenerate says\n%s", shown, out)
 	}
 	// ak ticks the citation error on the first row and checks both.
