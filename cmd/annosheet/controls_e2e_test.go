@@ -221,13 +221,7 @@ func TestControlsRefused(t *testing.T) {
 		`gold.jsonl:3: record "llama3-11": the known answer breaks a rule: 0 (no gap) cannot be combined with another code`,
 		`gold.jsonl:4: record "gpt4o-12": question "gaps": ["7"] holds "7", which is not one of the codes "0", "1", "2", "3"`,
 	}
-	var got []string
-	for _, line := range strings.Split(strings.ReplaceAll(stderr, dir+string(filepath.Separator), ""), "\n") {
-		if strings.HasPrefix(line, "gold.jsonl:") {
-			got = append(got, line)
-		}
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
+	if diff := cmp.Diff(want, problemLines(stderr, dir, "gold.jsonl")); diff != "" {
 		t.Errorf("problems (-want +got):\n%s\nstderr:\n%s", diff, stderr)
 	}
 	if _, err := os.Stat(study); !os.IsNotExist(err) {

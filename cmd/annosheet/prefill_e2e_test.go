@@ -454,13 +454,7 @@ func TestPrefillRefusedCLI(t *testing.T) {
 		`model.jsonl:4: record "gpt4o-12": the unit is also at model.jsonl:1; give one record per unit`,
 		`model.jsonl:5: record "llama3-12": not a canonical record: a record of template qa-span-errors version 1, not legal-gaps version 1`,
 	}
-	var got []string
-	for _, line := range strings.Split(strings.TrimSpace(strings.ReplaceAll(stderr, dir+string(filepath.Separator), "")), "\n") {
-		if strings.HasPrefix(line, "model.jsonl:") {
-			got = append(got, line)
-		}
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
+	if diff := cmp.Diff(want, problemLines(stderr, dir, "model.jsonl")); diff != "" {
 		t.Errorf("problems (-want +got):\n%s\nstderr:\n%s", diff, stderr)
 	}
 	if _, err := os.Stat(study); !os.IsNotExist(err) {

@@ -67,3 +67,15 @@ func (w *readmeWalk) typed(command string) (stdout, stderr string) {
 	}
 	return w.run(args[1:]...)
 }
+
+// problemLines are the lines of stderr that start with a file's name,
+// the folder it is in (dir) taken off.
+func problemLines(stderr, dir, file string) []string {
+	var out []string
+	for _, line := range strings.Split(strings.ReplaceAll(stderr, dir+string(filepath.Separator), ""), "\n") {
+		if strings.HasPrefix(line, file+":") {
+			out = append(out, line)
+		}
+	}
+	return out
+}
