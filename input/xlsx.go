@@ -17,6 +17,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/annosheet/annosheet/internal/boundedread"
+	"github.com/annosheet/annosheet/internal/safetext"
 	"github.com/annosheet/annosheet/internal/suggest"
 	"github.com/annosheet/annosheet/layout"
 	"github.com/annosheet/annosheet/records"
@@ -357,7 +358,7 @@ func checkZip(fh *os.File, size int64, head []byte, lim xlsxLimits) (msg string)
 			rc.Close()
 		}
 		if err != nil {
-			return fmt.Sprintf("the workbook is damaged: its part %s cannot be read (%v)", zf.Name, err)
+			return fmt.Sprintf("the workbook is damaged: its part %s cannot be read (%v)", safetext.Name(zf.Name), err)
 		}
 	}
 	return ""

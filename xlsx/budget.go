@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/annosheet/annosheet/internal/safetext"
 )
 
 // Budgets of the reader of returned workbooks. A workbook is untrusted:
@@ -125,7 +127,7 @@ func (e *readError) Error() string {
 	}
 	fmt.Fprintf(&b, "%v", e.kind)
 	if e.part != "" {
-		fmt.Fprintf(&b, ": part %s", e.part)
+		fmt.Fprintf(&b, ": part %s", safetext.Name(e.part))
 	}
 	switch {
 	case e.cell != "":

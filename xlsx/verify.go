@@ -9,6 +9,8 @@ import (
 	"io"
 	"strings"
 	"sync"
+
+	"github.com/annosheet/annosheet/internal/safetext"
 )
 
 // Limits on what a workbook may inflate to. Real workbooks stay far
@@ -83,7 +85,7 @@ func newChecker(file, name string) (*checker, error) {
 func (c *checker) sizes(files []*zip.File) error {
 	for _, f := range files {
 		if limit := partLimit(f); f.UncompressedSize64 > uint64(limit) {
-			return damage("%w: part %s says it inflates to %d bytes; the limit for it is %d", ErrTooLarge, f.Name, f.UncompressedSize64, limit)
+			return damage("%w: part %s says it inflates to %d bytes; the limit for it is %d", ErrTooLarge, safetext.Name(f.Name), f.UncompressedSize64, limit)
 		}
 		if c.total += int64(f.UncompressedSize64); c.total > MaxTotal {
 			return damage("%w: its parts inflate beyond %d bytes in all", ErrTooLarge, int64(MaxTotal))
@@ -99,7 +101,7 @@ func (c *checker) check(ctx context.Context, files []*zip.File) error {
 		limit := partLimit(f)
 		rc, err := f.Open()
 		if err != nil {
-			return damage("%w: part %s: %w", ErrDamaged, f.Name, err)
+			return damage("%w: part %s: %w", ErrDamaged, safetext.Name(f.Name), err)
 		}
 		scan := &dtdScan{xml: isXMLPart(f.Name), ctx: ctx}
 		n, err := copyLimited(scan, rc, limit+1, c.buf)
@@ -108,11 +110,11 @@ func (c *checker) check(ctx context.Context, files []*zip.File) error {
 		case ctx.Err() != nil:
 			return ctx.Err()
 		case n > limit:
-			return damage("%w: part %s inflates beyond %d bytes", ErrTooLarge, f.Name, limit)
+			return damage("%w: part %s inflates beyond %d bytes", ErrTooLarge, safetext.Name(f.Name), limit)
 		case err != nil:
-			return damage("%w: part %s: %w", ErrDamaged, f.Name, err)
+			return damage("%w: part %s: %w", ErrDamaged, safetext.Name(f.Name), err)
 		case scan.found != "":
-			return damage("%w: part %s has %s", ErrDTD, f.Name, scan.found)
+			return damage("%w: part %s has %s", ErrDTD, safetext.Name(f.Name), scan.found)
 		}
 	}
 	return nil

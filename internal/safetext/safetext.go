@@ -110,3 +110,15 @@ func (w *Writer) Flush() error {
 	w.pending = nil
 	return err
 }
+
+// Name is a name that came from a file (a ZIP archive's part, say) as a
+// one-line message shows it: itself when every character shows and none
+// breaks the line, otherwise quoted with its escapes, as Go quotes.
+func Name(s string) string {
+	for i, r := range s {
+		if r == '\n' || r == '\t' || Acts(r) || r == utf8.RuneError && !strings.HasPrefix(s[i:], "\uFFFD") {
+			return fmt.Sprintf("%q", s)
+		}
+	}
+	return s
+}

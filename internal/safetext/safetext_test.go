@@ -69,3 +69,21 @@ func FuzzEscape(f *testing.F) {
 		}
 	})
 }
+
+// TestName: a name that shows as it is stays as it is; one that would
+// break a line, act on the terminal or is not UTF-8 is quoted.
+func TestName(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"xl/worksheets/sheet1.xml": "xl/worksheets/sheet1.xml",
+		"xl/wörk sheets/s.xml":     "xl/wörk sheets/s.xml",
+		"xl/works\n\n/sheet1.xml":  `"xl/works\n\n/sheet1.xml"`,
+		"a\x1b[31mb":               `"a\x1b[31mb"`,
+		"a\tb":                     `"a\tb"`,
+		"a\xffb":                   `"a\xffb"`,
+	} {
+		if got := Name(in); got != want {
+			t.Errorf("Name(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
